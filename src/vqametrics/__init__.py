@@ -1,0 +1,52 @@
+"""vqametrics: reproducible, explainable VQA scoring.
+
+The public API is what this module exports (``__all__``); everything in the subpackages is
+internal and may change. The pipeline reads top to bottom in the source tree:
+``load/`` → ``normalize/`` (``normalize/official.py`` is the official normalization) →
+``score/`` → ``aggregate.py`` → ``report/``; ``profiles.py`` pins every scoring rule by name.
+"""
+
+from __future__ import annotations
+
+from ._exceptions import (
+    AnswerCountWarning,
+    IdTypeWarning,
+    InputError,
+    LeaveOneOutWarning,
+    MissingPredictionError,
+    UnknownNameError,
+    VqaMetricsError,
+    VqaMetricsWarning,
+)
+from ._version import __version__
+from .evaluate import VQAEvaluation, evaluate_vqa
+from .explain import Explanation, explain
+from .load.vqa import VQADataset, load_annotations, load_results
+from .profiles import Profile, get_profile, list_profiles
+from .score.accuracy import normalize_answer, vqa_accuracy
+from .signature import Signature
+
+__all__ = [
+    "AnswerCountWarning",
+    "Explanation",
+    "IdTypeWarning",
+    "InputError",
+    "LeaveOneOutWarning",
+    "MissingPredictionError",
+    "Profile",
+    "Signature",
+    "UnknownNameError",
+    "VQADataset",
+    "VQAEvaluation",
+    "VqaMetricsError",
+    "VqaMetricsWarning",
+    "__version__",
+    "evaluate_vqa",
+    "explain",
+    "get_profile",
+    "list_profiles",
+    "load_annotations",
+    "load_results",
+    "normalize_answer",
+    "vqa_accuracy",
+]

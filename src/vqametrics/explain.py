@@ -1,0 +1,138 @@
+"""Explain one question: every normalization step, the matching slips, the leave-one-out table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .profiles import Profile, Step, get_profile
+from .score.vqa import answer_groups, leave_one_out_values, score_normalized
+
+__all__ = ["Explanation", "StepTrace", "explain", "trace_steps"]
+
+
+@dataclass(frozen=True)
+class StepTrace:
+    """One normalization step applied to one string."""
+
+    step: str
+    output: str
+    changed: bool
+    skipped: bool = False
+
+
+def trace_steps(text: str, steps: Sequence[Step], skip_conditional: bool) -> list[StepTrace]:
+    """Run *steps* on *text*, recording each output (conditional steps marked skipped if asked)."""
+    out = []
+    for step in steps:
+        if skip_conditional and step.conditional:
+            out.append(StepTrace(step.name, text, False, skipped=True))
+            continue
+        new = step.fn(text)
+        out.append(StepTrace(step.name, new, new != text))
+        text = new
+    return out
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Everything that decides one question's score, as data."""
+
+    profile: str
+    prediction: str
+    answers: tuple[str, ...]
+    prediction_trace: tuple[StepTrace, ...]
+    answer_traces: tuple[tuple[StepTrace, ...], ...]
+    unanimous: bool
+    normalized_prediction: str
+    normalized_answers: tuple[str, ...]
+    matches: tuple[bool, ...]
+    m: int
+    #: per annotator: how many *other* answers match, and the value min(1, k/3)
+    leave_one_out: tuple[tuple[int, float], ...]
+    textbook_score: float
+    score: float
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+
+        def steps(trace: Sequence[StepTrace]) -> list[dict[str, object]]:
+            return [
+                {"step": t.step, "output": t.output, "changed": t.changed, "skipped": t.skipped}
+                for t in trace
+            ]
+
+        return {
+            "profile": self.profile,
+            "prediction": self.prediction,
+            "answers": list(self.answers),
+            "unanimous": self.unanimous,
+            "prediction_steps": steps(self.prediction_trace),
+            "answer_steps": [steps(t) for t in self.answer_traces],
+            "normalized_prediction": self.normalized_prediction,
+            "normalized_answers": list(self.normalized_answers),
+            "matches": list(self.matches),
+            "m": self.m,
+            "leave_one_out": [{"others_matching": k, "value": v} for k, v in self.leave_one_out],
+            "textbook_score": self.textbook_score,
+            "score": self.score,
+        }
+
+
+def explain(
+    prediction: str,
+    answers: Sequence[str] | Sequence[Mapping[str, object]],
+    profile: str | Profile = "official",
+) -> Explanation:
+    """Explain how *prediction* scores against *answers* under *profile*, step by step.
+
+    The final ``score`` equals :func:`vqa_accuracy` for the same inputs. ``textbook_score`` is
+    ``min(1, m/3)`` on the same normalized strings, for comparison.
+
+    Examples
+    --------
+    >>> e = explain("Crab!", ["crab"] * 3 + ["lobster"] * 7)
+    >>> e.normalized_prediction, e.m, e.score
+    ('crab', 3, 0.9)
+    """
+    prof = get_profile(profile)
+    texts, groups = answer_groups(list(answers))
+    if not texts:
+        raise ValueError("answers must not be empty")
+    prepared = [prof.prepare_answer(a) for a in texts]
+    unanimous = prof.unanimity_rule and len(set(prepared)) == 1
+    pred_trace = trace_steps(prediction, prof.prediction_steps, unanimous)
+    ans_traces = [trace_steps(a, prof.answer_steps, unanimous) for a in texts]
+    norm_pred = pred_trace[-1].output if pred_trace else prediction
+    norm_ans = [t[-1].output if t else a for t, a in zip(ans_traces, texts, strict=True)]
+    matches = [a == norm_pred for a in norm_ans]
+    m = sum(matches)
+    if prof.leave_one_out == "none":
+        loo: list[tuple[int, float]] = []
+    else:
+        values = leave_one_out_values(matches, groups, prof.leave_one_out)
+        loo = [(_others(i, matches, groups, prof.leave_one_out), v) for i, v in enumerate(values)]
+    return Explanation(
+        profile=prof.name,
+        prediction=prediction,
+        answers=tuple(texts),
+        prediction_trace=tuple(pred_trace),
+        answer_traces=tuple(tuple(t) for t in ans_traces),
+        unanimous=unanimous,
+        normalized_prediction=norm_pred,
+        normalized_answers=tuple(norm_ans),
+        matches=tuple(matches),
+        m=m,
+        leave_one_out=tuple(loo),
+        textbook_score=min(1.0, m / 3),
+        score=score_normalized(norm_pred, norm_ans, groups, prof),
+    )
+
+
+def _others(i: int, matches: Sequence[bool], groups: Sequence[int] | None, mode: str) -> int:
+    m = sum(matches)
+    if not matches[i]:
+        return m
+    if mode == "records" and groups is not None:
+        return m - sum(1 for j, h in enumerate(matches) if h and groups[j] == groups[i])
+    return m - 1

@@ -1,0 +1,1 @@
+"""Loading and validating input files: the edge where bad input becomes a clear error."""

@@ -1,0 +1,368 @@
+"""Load VQA annotations, results and questions files, and match predictions to questions.
+
+Accepted layouts (spec official-vqa-eval.md §2):
+
+* annotations: the official JSON (``{"annotations": [...]}``), or a flat list / JSONL of
+  ``{"question_id", "answers": [...]}`` or ``{"question_id", "answer": [...]}`` (LAVIS/OK-VQA);
+  answers are strings or records ``{"answer": str, ...}``; types are optional;
+* results: the official list of ``{"question_id", "answer"}``, JSONL, or ``{qid: answer}``;
+* questions: the official questions JSON; only validated (its text never affects a score).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .._exceptions import IdTypeWarning, InputError, MissingPredictionError
+from ..score.vqa import answer_groups
+from ._json import PathLike, display_name, read_json_or_jsonl
+
+__all__ = [
+    "Matched",
+    "QuestionId",
+    "VQADataset",
+    "load_annotations",
+    "load_questions",
+    "load_results",
+    "match_predictions",
+]
+
+QuestionId = int | str
+OnDuplicate = Literal["error", "last"]
+
+_QUESTION_HEADER = ("info", "task_type", "data_type", "data_subtype", "license")
+
+
+@dataclass(frozen=True, eq=False)
+class VQADataset:
+    """Questions with their human answers, column by column, in file order."""
+
+    source: str
+    question_ids: list[QuestionId]
+    answers: list[list[str]]
+    #: per question: record groups of the official leave-one-out, or None (all records differ)
+    groups: list[list[int] | None]
+    question_types: list[str | None]
+    answer_types: list[str | None]
+    image_ids: list[Any]
+    multiple_choice_answers: list[str | None]
+    #: True when answers were plain strings (no records at all)
+    plain_answers: bool = False
+    index: dict[QuestionId, int] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.question_ids)
+
+    @property
+    def has_question_types(self) -> bool:
+        return any(t is not None for t in self.question_types)
+
+    @property
+    def has_answer_types(self) -> bool:
+        return any(t is not None for t in self.answer_types)
+
+
+def _where(name: str, i: int, lines: list[int] | None) -> str:
+    return f"{name}: line {lines[i]}" if lines is not None else f"{name}: entry {i + 1}"
+
+
+def _check_id(value: object, where: str) -> QuestionId:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise InputError(f"{where}: question_id must be an integer or a string, got {value!r}")
+    return value
+
+
+def load_annotations(path: PathLike, *, on_duplicate: OnDuplicate = "error") -> VQADataset:
+    """Load and validate an annotations file (see the module docstring for the layouts)."""
+    name = display_name(path)
+    data, lines = read_json_or_jsonl(path)
+    if isinstance(data, dict):
+        if "annotations" not in data:
+            keys = ", ".join(sorted(map(str, data))) or "none"
+            raise InputError(
+                f"{name}: expected the official layout with an 'annotations' list, or a list "
+                f"of questions; found an object with keys: {keys}"
+            )
+        data = data["annotations"]
+        if not isinstance(data, list):
+            raise InputError(f"{name}: 'annotations' must be a list, got {type(data).__name__}")
+    elif not isinstance(data, list):
+        raise InputError(
+            f"{name}: expected a list of questions or the official layout, "
+            f"got a JSON {type(data).__name__}"
+        )
+    if not data:
+        raise InputError(f"{name}: contains no questions")
+    return _dataset_from_records(name, data, lines, on_duplicate)
+
+
+def _dataset_from_records(
+    name: str, records: list[Any], lines: list[int] | None, on_duplicate: OnDuplicate
+) -> VQADataset:
+    qids: list[QuestionId] = []
+    answers: list[list[str]] = []
+    groups: list[list[int] | None] = []
+    qtypes: list[str | None] = []
+    atypes: list[str | None] = []
+    images: list[Any] = []
+    mcas: list[str | None] = []
+    index: dict[QuestionId, int] = {}
+    plain = True
+    for i, rec in enumerate(records):
+        if not isinstance(rec, dict):
+            raise InputError(
+                f"{_where(name, i, lines)}: a question must be an object, got {rec!r:.60}"
+            )
+        if "question_id" not in rec:
+            raise InputError(f"{_where(name, i, lines)}: missing 'question_id'")
+        qid = _check_id(rec["question_id"], _where(name, i, lines))
+        where = f"{name}: question {qid!r}"
+        raw = rec.get("answers", rec.get("answer"))
+        if raw is None:
+            raise InputError(f"{where}: missing 'answers'")
+        if isinstance(raw, str) or not isinstance(raw, list):
+            raise InputError(f"{where}: 'answers' must be a list, got {raw!r:.60}")
+        if not raw:
+            raise InputError(f"{where}: has no answers")
+        try:
+            texts, grp = answer_groups(raw)
+        except TypeError as exc:
+            raise InputError(f"{where}: {exc}") from None
+        if plain and not isinstance(raw[0], str):
+            plain = False
+        if qid in index:
+            if on_duplicate == "error":
+                raise InputError(
+                    f"{where}: duplicate question id (first at entry {index[qid] + 1}); "
+                    "pass --on-duplicate last to keep the last one"
+                )
+            j = index[qid]
+        else:
+            j = index[qid] = len(qids)
+            qids.append(qid)
+            answers.append(texts)
+            groups.append(grp)
+            qtypes.append(None)
+            atypes.append(None)
+            images.append(None)
+            mcas.append(None)
+        answers[j] = texts
+        groups[j] = grp
+        qtypes[j] = _opt_str(rec, "question_type", where)
+        atypes[j] = _opt_str(rec, "answer_type", where)
+        images[j] = rec.get("image_id", rec.get("image"))
+        mcas[j] = _opt_str(rec, "multiple_choice_answer", where)
+    return VQADataset(
+        source=name,
+        question_ids=qids,
+        answers=answers,
+        groups=groups,
+        question_types=qtypes,
+        answer_types=atypes,
+        image_ids=images,
+        multiple_choice_answers=mcas,
+        plain_answers=plain,
+        index=index,
+    )
+
+
+def _opt_str(rec: Mapping[str, Any], key: str, where: str) -> str | None:
+    value = rec.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise InputError(f"{where}: '{key}' must be a string, got {value!r:.60}")
+
+
+@dataclass(frozen=True, eq=False)
+class Results:
+    """Predictions as ``(question_id, answer)`` pairs, in file order, duplicates kept."""
+
+    source: str
+    pairs: list[tuple[QuestionId, str]]
+
+
+def load_results(path: PathLike) -> Results:
+    """Load and validate a results file (list, JSONL or ``{qid: answer}`` mapping)."""
+    name = display_name(path)
+    data, lines = read_json_or_jsonl(path)
+    if isinstance(data, dict):
+        pairs = []
+        for key, answer in data.items():
+            if not isinstance(answer, str):
+                raise InputError(
+                    f"{name}: question {key!r}: answer must be a string, got {answer!r:.60}"
+                )
+            pairs.append((_int_if_decimal(key), answer))
+        if not pairs:
+            raise InputError(f"{name}: contains no predictions")
+        return Results(name, pairs)
+    if not isinstance(data, list):
+        raise InputError(
+            f"{name}: expected a list of {{question_id, answer}} or a {{question_id: answer}} "
+            f"object, got a JSON {type(data).__name__}"
+        )
+    if not data:
+        raise InputError(f"{name}: contains no predictions")
+    pairs = []
+    for i, rec in enumerate(data):
+        if not isinstance(rec, dict):
+            raise InputError(
+                f"{_where(name, i, lines)}: a prediction must be an object with "
+                f"'question_id' and 'answer', got {rec!r:.60}"
+            )
+        if "question_id" not in rec:
+            raise InputError(f"{_where(name, i, lines)}: missing 'question_id'")
+        qid = _check_id(rec["question_id"], _where(name, i, lines))
+        if "answer" not in rec:
+            raise InputError(f"{name}: question {qid!r}: prediction has no 'answer'")
+        answer = rec["answer"]
+        if not isinstance(answer, str):
+            raise InputError(
+                f"{name}: question {qid!r}: answer must be a string, got {answer!r:.60}"
+            )
+        pairs.append((qid, answer))
+    return Results(name, pairs)
+
+
+def _int_if_decimal(key: str) -> QuestionId:
+    # mapping keys are always strings in JSON: ids that look like ints are ints
+    if key.isascii() and key.isdecimal() and (key == "0" or not key.startswith("0")):
+        return int(key)
+    return key
+
+
+def results_from_pairs(
+    pairs: Iterable[tuple[QuestionId, str]] | Mapping[QuestionId, str], source: str = "<results>"
+) -> Results:
+    """Wrap in-memory predictions (a mapping or ``(qid, answer)`` pairs) as :class:`Results`."""
+    items = list(pairs.items() if isinstance(pairs, Mapping) else pairs)
+    for qid, answer in items:
+        _check_id(qid, source)
+        if not isinstance(answer, str):
+            raise InputError(
+                f"{source}: question {qid!r}: answer must be a string, got {answer!r:.60}"
+            )
+    return Results(source, items)
+
+
+def load_questions(path: PathLike, dataset: VQADataset | None = None) -> int:
+    """Validate an official questions file; returns its number of questions.
+
+    The official script copies five header keys from it and fails without them (spec §2); the
+    question text never affects a score, so nothing else is kept.
+    """
+    name = display_name(path)
+    data, _ = read_json_or_jsonl(path)
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+        raise InputError(f"{name}: expected the official questions layout with a 'questions' list")
+    missing = [k for k in _QUESTION_HEADER if k not in data]
+    if missing:
+        raise InputError(
+            f"{name}: missing header key(s) {', '.join(missing)} (the official script needs "
+            f"{', '.join(_QUESTION_HEADER)})"
+        )
+    questions = data["questions"]
+    if dataset is not None:
+        ids = set()
+        for i, q in enumerate(questions):
+            if not isinstance(q, dict) or "question_id" not in q:
+                raise InputError(f"{name}: entry {i + 1}: a question needs a 'question_id'")
+            ids.add(q["question_id"])
+        unknown = [q for q in dataset.question_ids if q not in ids]
+        if unknown:
+            raise InputError(
+                f"{name}: {len(unknown)} annotated question(s) are not in the questions file, "
+                f"e.g. question {unknown[0]!r}; are the files from the same split?"
+            )
+    return len(questions)
+
+
+@dataclass(frozen=True, eq=False)
+class Matched:
+    """Predictions aligned with a dataset's questions (``None`` where missing)."""
+
+    predictions: list[str | None]
+    missing: list[QuestionId]
+    extra: list[QuestionId]
+    duplicates: int
+    id_type_fixed: int
+
+
+def match_predictions(
+    dataset: VQADataset,
+    results: Results,
+    *,
+    allow_missing: bool = False,
+    ignore_extra: bool = False,
+    on_duplicate: OnDuplicate = "error",
+) -> Matched:
+    """Align predictions with questions, enforcing the official set equality of ids.
+
+    A question with no prediction, a prediction for an unknown question and a duplicate
+    prediction are errors unless *allow_missing*, *ignore_extra* or ``on_duplicate="last"``
+    (the script's behaviour: the last one wins) say otherwise. Ids spelled ``"1000"`` in one
+    file and ``1000`` in the other are matched with an :class:`IdTypeWarning`.
+    """
+    index = dataset.index
+    preds: list[str | None] = [None] * len(dataset)
+    seen = bytearray(len(dataset))
+    extra: list[QuestionId] = []
+    duplicates = 0
+    fixed = 0
+    name = results.source
+    for qid, answer in results.pairs:
+        j = index.get(qid)
+        if j is None:
+            alt = _other_spelling(qid)
+            j = index.get(alt) if alt is not None else None
+            if j is None:
+                extra.append(qid)
+                continue
+            fixed += 1
+        if seen[j]:
+            duplicates += 1
+            if on_duplicate == "error":
+                raise InputError(
+                    f"{name}: question {qid!r}: duplicate prediction; pass --on-duplicate last "
+                    "to keep the last one, as the official script does"
+                )
+        seen[j] = 1
+        preds[j] = answer
+    if extra and not ignore_extra:
+        raise InputError(
+            f"{name}: question {extra[0]!r}: prediction for a question that is not in "
+            f"{dataset.source} ({len(extra)} such prediction(s)); pass --ignore-extra to skip them"
+        )
+    missing = [dataset.question_ids[j] for j in range(len(dataset)) if not seen[j]]
+    if missing and not allow_missing:
+        raise MissingPredictionError(
+            f"{name}: question {missing[0]!r}: no prediction ({len(missing)} of {len(dataset)} "
+            "question(s) missing); pass --allow-missing to score them 0"
+        )
+    if fixed:
+        warnings.warn(
+            f"{fixed} question id(s) are spelled differently in {name} and {dataset.source} "
+            "(string vs integer); they were matched by value",
+            IdTypeWarning,
+            stacklevel=2,
+        )
+    return Matched(preds, missing, extra, duplicates, fixed)
+
+
+def _other_spelling(qid: QuestionId) -> QuestionId | None:
+    if isinstance(qid, int):
+        return str(qid)
+    if qid.isascii() and qid.lstrip("-").isdecimal():
+        try:
+            return int(qid)
+        except ValueError:
+            return None
+    return None
+
+
+def as_dataset(records: Sequence[Mapping[str, Any]], source: str = "<annotations>") -> VQADataset:
+    """Build a :class:`VQADataset` from in-memory records (same layouts as the files)."""
+    return _dataset_from_records(source, list(records), None, "error")

@@ -1,0 +1,136 @@
+"""The peer profiles: how other toolkits score one VQA answer, reproduced bit for bit.
+
+Each profile here reproduces the per-question score of one toolkit at one pinned version, so
+that a user can see why the same predictions score differently across toolkits
+(spec: peer-profiles.md; the rules per profile are summarized in its §7.1). The building blocks
+live in one module per toolkit under :mod:`vqametrics.normalize`, each quirk named there.
+
+Importing this module registers ``evalai-2017``, ``lmms-eval-vqav2``, ``lmms-eval-textvqa``,
+``vlmevalkit`` and ``evalscope`` (``vqametrics.profiles`` imports it at the end).
+
+Not reproduced, because they are not part of a per-question score value:
+
+* lmms-eval returns the Python ``int`` 1 when every leave-one-out value is 1 and VLMEvalKit a
+  ``numpy.float64``; vqametrics always returns a ``float`` (equal with ``==``).
+* The in-place mutation of the ground truth (official, lmms-eval) and the EvalAI 2017 server's
+  chunked aggregation (rounded chunk means, peer-profiles §3) are not copied.
+"""
+
+from __future__ import annotations
+
+from .normalize import evalai2017 as _evalai
+from .normalize import evalscope as _es
+from .normalize import lmms_eval as _lmms
+from .normalize import official as _off
+from .normalize import vlmevalkit as _vlm
+from .profiles import Profile, Step, register_profile
+
+__all__ = [
+    "EVALAI_2017",
+    "EVALSCOPE",
+    "LMMS_EVAL_TEXTVQA",
+    "LMMS_EVAL_VQAV2",
+    "VLMEVALKIT",
+]
+
+_CLEAN = Step("cleanup", _off.clean)
+_DIGART = (
+    Step("lowercase", _off.lowercase),
+    Step("number words", _off.number_words),
+    Step("articles", _off.articles),
+    Step("contractions", _off.contractions),
+)
+
+EVALAI_2017 = register_profile(
+    Profile(
+        name="evalai-2017",
+        description="The EvalAI server of the 2017 VQA challenge: like official-2017 (prediction "
+        "always normalized, answers punctuation only unless unanimous) with a regex-based "
+        "punctuation step.",
+        reproduces="EvalAI 2017 VQA challenge (Cloud-CV/VQA-Challenge@35c7703)",
+        prediction_steps=(_CLEAN, Step("punctuation", _evalai.punctuation_2017), *_DIGART),
+        answer_steps=(Step("punctuation", _evalai.punctuation_2017, conditional=True),),
+        unanimity_rule=True,
+        leave_one_out="records",
+        mean="naive",
+    )
+)
+
+_LMMS_PUNCT = Step("punctuation", _lmms.punctuation_lmms)
+_LMMS_VQAV2_STEPS = (_CLEAN, _LMMS_PUNCT, *_DIGART)
+
+LMMS_EVAL_VQAV2 = register_profile(
+    Profile(
+        name="lmms-eval-vqav2",
+        description="lmms-eval's VQAv2 task: official steps always on both sides (no unanimity "
+        "rule), leave-one-out by record inequality, exact mean.",
+        reproduces="lmms-eval 0.7.3 (EvolvingLMMs-Lab/lmms-eval@75571cf)",
+        prediction_steps=_LMMS_VQAV2_STEPS,
+        answer_steps=_LMMS_VQAV2_STEPS,
+        unanimity_rule=False,
+        leave_one_out="records",
+        mean="exact",
+    )
+)
+
+_EVALAI_PREP = (
+    Step("lowercase first", _lmms.lowercase_first),
+    Step("commas and question marks", _lmms.drop_commas_question_marks),
+    Step("possessive 's", _lmms.split_possessive),
+    Step("cleanup", _lmms.prep_cleanup),
+)
+_LMMS_TEXTVQA_STEPS = (*_EVALAI_PREP, _LMMS_PUNCT, *_DIGART)
+
+LMMS_EVAL_TEXTVQA = register_profile(
+    Profile(
+        name="lmms-eval-textvqa",
+        description="lmms-eval's TextVQA, VizWiz and OK-VQA tasks: the EvalAI answer processor "
+        "(lowercase, drop , and ?, split 's) then official steps on both sides; leave-one-out "
+        "by position, exact mean.",
+        reproduces="lmms-eval 0.7.3 (EvolvingLMMs-Lab/lmms-eval@75571cf)",
+        prediction_steps=_LMMS_TEXTVQA_STEPS,
+        answer_steps=_LMMS_TEXTVQA_STEPS,
+        unanimity_rule=False,
+        leave_one_out="position",
+        mean="exact",
+    )
+)
+
+_VLM_STEPS = (_CLEAN, Step("punctuation", _vlm.punctuation_vlm), *_DIGART)
+
+VLMEVALKIT = register_profile(
+    Profile(
+        name="vlmevalkit",
+        description="VLMEvalKit's VQA heuristic: official steps always on both sides with a "
+        "corrected period rule (2. keeps its period); leave-one-out by position, numpy mean.",
+        reproduces="VLMEvalKit (open-compass/VLMEvalKit@e8e78f0, 2025)",
+        prediction_steps=_VLM_STEPS,
+        answer_steps=_VLM_STEPS,
+        unanimity_rule=False,
+        leave_one_out="position",
+        mean="numpy",
+    )
+)
+
+_ES_NORM = (
+    Step("lowercase", _es.lowercase_cleanup),
+    Step("digit commas", _es.digit_commas),
+    Step("punctuation", _es.punctuation_es),
+    Step("number words", _off.number_words),
+    Step("articles", _off.articles),
+)
+
+EVALSCOPE = register_profile(
+    Profile(
+        name="evalscope",
+        description="EvalScope's vqav2 benchmark: last 'ANSWER:' line extracted, own normalizer "
+        "(no contractions), no leave-one-out: min(1, m/3); an empty prediction scores 0.",
+        reproduces="EvalScope (modelscope/evalscope@fde259d)",
+        prediction_steps=(Step("answer: extraction", _es.extract_answer), *_ES_NORM),
+        answer_steps=_ES_NORM,
+        unanimity_rule=False,
+        leave_one_out="none",
+        mean="naive",
+        empty_prediction_scores_zero=True,
+    )
+)

@@ -1,0 +1,206 @@
+"""Scoring profiles, registered by name like sacreBLEU's tokenizers.
+
+A profile pins *everything* that decides a VQA score: which normalization steps run on the
+prediction and on the answers, whether the official unanimity rule skips them, how the
+leave-one-out is done and how the per-annotator values are averaged. ``official`` is the
+default; the other profiles reproduce other toolkits so that gaps between papers can be explained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ._exceptions import UnknownNameError
+from .normalize import official as _off
+from .normalize.simple import simple as _simple
+
+__all__ = [
+    "Profile",
+    "Step",
+    "get_profile",
+    "list_profiles",
+    "register_profile",
+]
+
+LeaveOneOut = Literal["records", "position", "none"]
+Mean = Literal["naive", "exact", "numpy"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named normalization step.
+
+    ``conditional`` steps are skipped for a question whose answers are all identical after the
+    unconditional steps, in profiles that apply the official unanimity rule.
+    """
+
+    name: str
+    fn: Callable[[str], str]
+    conditional: bool = False
+
+
+def _compose(steps: Iterable[Step]) -> Callable[[str], str]:
+    fns = tuple(s.fn for s in steps)
+    if not fns:
+        return _identity
+    if len(fns) == 1:
+        return fns[0]
+
+    def composed(text: str) -> str:
+        for fn in fns:
+            text = fn(text)
+        return text
+
+    return composed
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one toolkit scores a VQA answer; register it with :func:`register_profile`.
+
+    Attributes
+    ----------
+    name, description, reproduces:
+        Registry name, one-line summary, and the toolkit version (repo @ commit) it reproduces.
+    prediction_steps, answer_steps:
+        Normalization steps applied to the prediction and to each human answer, in order.
+    unanimity_rule:
+        If true, the conditional steps run only when the answers are not all identical after the
+        unconditional ones (the official rule, kept for OCR-style questions).
+    leave_one_out:
+        ``"records"``: annotator *i* is compared with the records that are not equal to record *i*
+        (the official dict inequality); ``"position"``: with every other position; ``"none"``: no
+        leave-one-out, the score is ``min(1, m/3)``.
+    mean:
+        How the per-annotator values are averaged: ``"naive"`` left-to-right float sum (the
+        script on Python <= 3.11), ``"exact"`` (``statistics.mean``), ``"numpy"`` (pairwise sum).
+    empty_prediction_scores_zero:
+        An empty normalized prediction scores 0 even if empty answers match it.
+    """
+
+    name: str
+    description: str
+    reproduces: str
+    prediction_steps: tuple[Step, ...]
+    answer_steps: tuple[Step, ...]
+    unanimity_rule: bool
+    leave_one_out: LeaveOneOut
+    mean: Mean
+    empty_prediction_scores_zero: bool = False
+    prepare_prediction: Callable[[str], str] = field(init=False, repr=False, compare=False)
+    finish_prediction: Callable[[str], str] = field(init=False, repr=False, compare=False)
+    prepare_answer: Callable[[str], str] = field(init=False, repr=False, compare=False)
+    finish_answer: Callable[[str], str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for role, steps in (("prediction", self.prediction_steps), ("answer", self.answer_steps)):
+            always = [s for s in steps if not s.conditional]
+            cond = [s for s in steps if s.conditional]
+            if any(s.conditional for s in steps[: len(always)]) or steps[len(always) :] != tuple(
+                cond
+            ):
+                raise ValueError(f"profile {self.name!r}: conditional {role} steps must come last")
+            object.__setattr__(self, f"prepare_{role}", _compose(always))
+            object.__setattr__(self, f"finish_{role}", _compose(cond))
+
+    def normalize(self, text: str, role: Literal["prediction", "answer"] = "prediction") -> str:
+        """Apply every step of *role* (the form used when the answers are not unanimous)."""
+        if role == "prediction":
+            return self.finish_prediction(self.prepare_prediction(text))
+        if role == "answer":
+            return self.finish_answer(self.prepare_answer(text))
+        raise ValueError(f"role must be 'prediction' or 'answer', got {role!r}")
+
+    def signature_token(self) -> str:
+        """The ``profile:`` field of a signature."""
+        return self.name
+
+
+_REGISTRY: dict[str, Profile] = {}
+
+
+def register_profile(profile: Profile) -> Profile:
+    """Add *profile* to the registry (a name can be registered once)."""
+    if profile.name in _REGISTRY:
+        raise ValueError(f"profile {profile.name!r} is already registered")
+    _REGISTRY[profile.name] = profile
+    return profile
+
+
+def get_profile(name: str | Profile) -> Profile:
+    """Return the registered profile called *name* (a :class:`Profile` is returned as is)."""
+    if isinstance(name, Profile):
+        return name
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        valid = ", ".join(_REGISTRY)
+        raise UnknownNameError(f"unknown profile {name!r}; valid profiles: {valid}") from None
+
+
+def list_profiles() -> list[Profile]:
+    """Every registered profile, in registration order."""
+    return list(_REGISTRY.values())
+
+
+_CLEAN = Step("cleanup", _off.clean)
+_DIGART = (
+    Step("lowercase", _off.lowercase, conditional=True),
+    Step("number words", _off.number_words, conditional=True),
+    Step("articles", _off.articles, conditional=True),
+    Step("contractions", _off.contractions, conditional=True),
+)
+_OFF_PUNCT = Step("punctuation", _off.punctuation, conditional=True)
+
+OFFICIAL = register_profile(
+    Profile(
+        name="official",
+        description="The official VQA script as it is today: full normalization unless the "
+        "answers are unanimous, leave-one-out over answer records.",
+        reproduces="GT-Vision-Lab/VQA@a013f00 (2021)",
+        prediction_steps=(_CLEAN, _OFF_PUNCT, *_DIGART),
+        answer_steps=(_CLEAN, _OFF_PUNCT, *_DIGART),
+        unanimity_rule=True,
+        leave_one_out="records",
+        mean="naive",
+    )
+)
+
+OFFICIAL_2017 = register_profile(
+    Profile(
+        name="official-2017",
+        description="The official script before 2021 (Cloud-CV/VQA-Evaluation, LAVIS): the "
+        "prediction is always normalized, answers get punctuation only, unless unanimous.",
+        reproduces="GT-Vision-Lab/VQA@a4f1afd (2017)",
+        prediction_steps=(
+            _CLEAN,
+            Step("punctuation", _off.punctuation),
+            *(Step(s.name, s.fn) for s in _DIGART),
+        ),
+        answer_steps=(_OFF_PUNCT,),
+        unanimity_rule=True,
+        leave_one_out="records",
+        mean="naive",
+    )
+)
+
+SIMPLE = register_profile(
+    Profile(
+        name="simple",
+        description="The textbook metric: lowercase, [a-z0-9'] tokens, no articles, number "
+        "words to digits; min(1, m/3) with no leave-one-out.",
+        reproduces="textbook (Antol et al., 2015, eq. 1)",
+        prediction_steps=(Step("simple", _simple),),
+        answer_steps=(Step("simple", _simple),),
+        unanimity_rule=False,
+        leave_one_out="none",
+        mean="naive",
+    )
+)
+from . import peer_profiles as _peer_profiles  # noqa: E402,F401  (registers the peer profiles)

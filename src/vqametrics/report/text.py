@@ -1,0 +1,129 @@
+"""Plain-text views for the terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..evaluate import VQAEvaluation
+from ..explain import Explanation, StepTrace
+
+__all__ = ["explanation_text", "table", "vqa_table"]
+
+
+def table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
+    """A left/right aligned plain-text table (numbers right-aligned)."""
+    cells = [[str(c) for c in header]] + [[_fmt(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    numeric = [all(isinstance(r[i], int | float) for r in rows) for i in range(len(header))]
+
+    def line(r: Sequence[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric, strict=True)
+        ).rstrip()
+
+    sep = "  ".join("-" * w for w in widths)
+    return "\n".join([line(cells[0]), sep, *(line(r) for r in cells[1:])])
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def vqa_table(
+    result: VQAEvaluation, extra: Mapping[str, Mapping[str, object]] | None = None
+) -> str:
+    """Overall, per answer type and per question type, with the signature underneath.
+
+    *extra* maps a column name (e.g. ``"EM"``) to another breakdown of the same shape.
+    """
+    cols = {"VQA acc": result.accuracy, **(extra or {})}
+    counts_q: dict[str, int] = {}
+    counts_a: dict[str, int] = {}
+    for qt, at in zip(result.dataset.question_types, result.dataset.answer_types, strict=True):
+        if qt is not None:
+            counts_q[qt] = counts_q.get(qt, 0) + 1
+        if at is not None:
+            counts_a[at] = counts_a.get(at, 0) + 1
+    rows: list[list[object]] = [
+        ["overall", "", len(result.scores), *(_get(c, None) for c in cols.values())]
+    ]
+    for key in result.accuracy["perAnswerType"]:
+        rows.append(
+            [
+                "answer type",
+                key,
+                counts_a[key],
+                *(_get(c, ("perAnswerType", key)) for c in cols.values()),
+            ]
+        )
+    for key in result.accuracy["perQuestionType"]:
+        rows.append(
+            [
+                "question type",
+                key,
+                counts_q[key],
+                *(_get(c, ("perQuestionType", key)) for c in cols.values()),
+            ]
+        )
+    lines = [table(rows, ["", "group", "n", *cols])]
+    lines += [f"note: {n}" for n in result.notes]
+    lines.append(result.signature.format())
+    return "\n".join(lines)
+
+
+def _get(breakdown: Mapping[str, object], key: tuple[str, str] | None) -> object:
+    if key is None:
+        return breakdown["overall"]
+    group = breakdown[key[0]]
+    return group.get(key[1], "") if isinstance(group, Mapping) else ""
+
+
+def explanation_text(e: Explanation) -> str:
+    """A terminal rendering of :func:`vqametrics.explain`."""
+    out = [f"profile: {e.profile}"]
+    if e.unanimous:
+        out.append(
+            "unanimity rule: the answers are all identical after cleanup, so nothing else is "
+            "normalized and matching is exact (official quirk)"
+        )
+    out.append("")
+    out.append(f"prediction  {e.prediction!r}")
+    for t in e.prediction_trace:
+        out.append(f"  {t.step:<14} {_step(t)}")
+    out.append(f"  => {e.normalized_prediction!r}")
+    out.append("")
+    rows: list[list[object]] = []
+    for i, (raw, trace, norm, hit) in enumerate(
+        zip(e.answers, e.answer_traces, e.normalized_answers, e.matches, strict=True)
+    ):
+        changed = ", ".join(t.step for t in trace if t.changed) or "-"
+        loo = e.leave_one_out[i] if e.leave_one_out else None
+        rows.append(
+            [
+                i + 1,
+                repr(raw),
+                repr(norm),
+                "yes" if hit else "",
+                changed,
+                "" if loo is None else loo[0],
+                "" if loo is None else f"{loo[1]:.4f}",
+            ]
+        )
+    out.append(
+        table(rows, ["slip", "answer", "normalized", "match", "changed by", "others", "min(1,k/3)"])
+    )
+    out.append("")
+    out.append(f"m = {e.m} matching slip(s)")
+    out.append(f"textbook min(1, m/3)         = {e.textbook_score:.4f}")
+    if e.leave_one_out:
+        out.append(f"mean of the {len(e.leave_one_out)} leave-one-out values = {e.score!r}")
+    out.append(f"score = {e.score!r}  ({100 * e.score:.2f}%)")
+    return "\n".join(out)
+
+
+def _step(t: StepTrace) -> str:
+    if t.skipped:
+        return "(skipped: unanimous answers)"
+    return f"{t.output!r}" + ("  *changed*" if t.changed else "")

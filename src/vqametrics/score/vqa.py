@@ -1,0 +1,167 @@
+r"""VQA soft accuracy for one question.
+
+.. math::
+
+    \mathrm{acc} = \frac{1}{N}\sum_{i=1}^{N} \min\Bigl(1, \frac{k_i}{3}\Bigr)
+
+where :math:`N` is the number of human answers and :math:`k_i` the number of *other* answers
+(leave annotator *i* out) equal to the normalized prediction. With 10 distinct answer records
+and :math:`m` matching answers this is :math:`\min(1, 0.3m)`; the textbook form
+:math:`\min(1, m/3)` is the ``simple`` profile. Spec: official-vqa-eval.md §4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from ..profiles import Profile
+
+__all__ = ["annotator_values", "average", "leave_one_out_values", "score_normalized"]
+
+_THIRDS = (0.0, 1 / 3, 2 / 3)
+
+
+def _value(k: int) -> float:
+    # the script: min(1, float(k)/3)
+    return _THIRDS[k] if k < 3 else 1.0
+
+
+def leave_one_out_values(
+    matches: Sequence[bool], groups: Sequence[int] | None, mode: str
+) -> list[float]:
+    """Per-annotator values ``min(1, k_i/3)``.
+
+    ``mode="position"`` leaves out annotator *i* only. ``mode="records"`` reproduces the official
+    dict inequality: annotator *i* also loses every record equal to its own, i.e. with the same
+    normalized answer and the same *group* (the other fields of the record); ``groups=None``
+    means all records differ in their other fields (real data: distinct ``answer_id``).
+    """
+    m = sum(matches)
+    if mode == "records" and groups is not None:
+        values = []
+        for i, hit in enumerate(matches):
+            if hit:
+                g = groups[i]
+                same = sum(1 for j, h in enumerate(matches) if h and groups[j] == g)
+                values.append(_value(m - same))
+            else:
+                values.append(_value(m))
+        return values
+    return [_value(m - 1) if hit else _value(m) for hit in matches]
+
+
+def average(values: Sequence[float], mean: str) -> float:
+    """Average per-annotator values the way the profile's toolkit does (bit-exact)."""
+    n = len(values)
+    if mean == "naive":
+        # QUIRK naive-sum: the script's sum() is a left-to-right float sum on Python <= 3.11;
+        # the last bits depend on where the matches sit (spec §4). Python 3.12's compensated
+        # sum() would differ, so the loop is explicit.
+        total = 0.0
+        for v in values:
+            total += v
+        return total / n
+    if mean == "exact":
+        # statistics.mean: the exact rational mean, rounded once.
+        return float(sum((Fraction(v) for v in values), Fraction(0)) / n)
+    if mean == "numpy":
+        return _pairwise_sum(values) / n
+    raise ValueError(f"unknown mean {mean!r}")
+
+
+def _pairwise_sum(values: Sequence[float]) -> float:
+    """numpy's pairwise summation (``np.add.reduce`` on a contiguous float64 array)."""
+    n = len(values)
+    if n < 8:
+        total = 0.0
+        for v in values:
+            total += v
+        return total
+    if n <= 128:
+        r = list(values[:8])
+        i = 8
+        while i < n - n % 8:
+            for j in range(8):
+                r[j] += values[i + j]
+            i += 8
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for v in values[i:]:
+            total += v
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise_sum(values[:half]) + _pairwise_sum(values[half:])
+
+
+def annotator_values(
+    prediction: str, answers: Sequence[str], groups: Sequence[int] | None, profile: Profile
+) -> list[float]:
+    """Per-annotator values for an already-normalized prediction and answers."""
+    matches = [a == prediction for a in answers]
+    if profile.leave_one_out == "none":
+        return []
+    return leave_one_out_values(matches, groups, profile.leave_one_out)
+
+
+def score_normalized(
+    prediction: str, answers: Sequence[str], groups: Sequence[int] | None, profile: Profile
+) -> float:
+    """The per-question score of an already-normalized prediction against normalized answers."""
+    if profile.empty_prediction_scores_zero and not prediction:
+        return 0.0
+    if profile.leave_one_out == "none":
+        m = sum(1 for a in answers if a == prediction)
+        return min(1.0, m / 3.0)
+    if not answers:
+        raise ValueError("a question needs at least one answer")
+    return average(annotator_values(prediction, answers, groups, profile), profile.mean)
+
+
+def answer_groups(records: Sequence[object]) -> tuple[list[str], list[int] | None]:
+    """Split answers into their strings and the record groups of the official leave-one-out.
+
+    *records* are plain strings (left out by position) or dicts with an ``"answer"`` key. Two
+    dict records are equal in the official script when *all* their fields are equal; the
+    ``answer`` field is compared after normalization, so only the other fields form the group.
+    Returns ``groups=None`` when every record differs in its other fields (e.g. ``answer_id``).
+    Raises :class:`TypeError` for an answer that is not a string.
+    """
+    texts = [_answer_text(r) for r in records]
+    if not records or isinstance(records[0], str):
+        if any(not isinstance(r, str) for r in records):
+            raise TypeError("answers mix plain strings and records")
+        return texts, None
+    dicts = [r for r in records if isinstance(r, dict)]
+    if len(dicts) != len(records):
+        raise TypeError("answers mix plain strings and records")
+    ids = [d.get("answer_id", _MISSING) for d in dicts]
+    if _MISSING not in ids:
+        try:
+            if len(set(ids)) == len(ids):
+                return texts, None
+        except TypeError:  # unhashable answer_id
+            pass
+    keys: dict[str, int] = {}
+    groups = [keys.setdefault(_record_key(d), len(keys)) for d in dicts]
+    if len(keys) == len(groups):
+        return texts, None
+    return texts, groups
+
+
+_MISSING = object()
+
+
+def _record_key(record: dict[object, object]) -> str:
+    return repr(sorted((repr(k), repr(v)) for k, v in record.items() if k != "answer"))
+
+
+def _answer_text(rec: object) -> str:
+    if isinstance(rec, str):
+        return rec
+    if isinstance(rec, dict):
+        value = rec.get("answer")
+        if isinstance(value, str):
+            return value
+        raise TypeError(f"answer must be a string, got {type(value).__name__} {value!r}")
+    raise TypeError(f"an answer must be a string or a record with 'answer', got {rec!r}")
