@@ -6,7 +6,6 @@ internal and may change. The pipeline reads top to bottom in the source tree:
 ``score/`` → ``aggregate.py`` → ``report/``; ``profiles.py`` pins every scoring rule by name.
 """
 
-from __future__ import annotations
 
 from ._exceptions import (
     AnswerCountWarning,

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ._common import add_json_flag, add_profile_option, print_json
+
+if TYPE_CHECKING:
+    from ..aggregate import Breakdown
+    from ..evaluate import VQAEvaluation
 
 __all__ = ["register"]
 
@@ -121,7 +126,7 @@ def _parse_metrics(text: str) -> list[str]:
     return names
 
 
-def _extra_metrics(result: object, metrics: list[str]) -> dict[str, object]:
+def _extra_metrics(result: VQAEvaluation, metrics: list[str]) -> dict[str, Breakdown]:
     """EM and EM-any breakdowns, when asked for (see ``vqametrics.score.exact_match``)."""
     wanted = [m for m in metrics if m != "vqa"]
     if not wanted:

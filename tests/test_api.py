@@ -1,0 +1,60 @@
+"""The public API: a small, sorted, explicit surface (as httpx checks its exports)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+import vqametrics
+
+
+def test_all_is_sorted_and_complete() -> None:
+    public = {n for n in dir(vqametrics) if not n.startswith("_")} | {"__version__"}
+    modules = {n for n in public if type(getattr(vqametrics, n)).__name__ == "module"}
+    assert sorted(vqametrics.__all__, key=str.casefold) == sorted(
+        public - modules, key=str.casefold
+    )
+
+
+def test_version_is_in_signature() -> None:
+    assert vqametrics.__version__ == "0.1.0"
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["vqametrics.score.accuracy", "vqametrics.explain"],
+)
+def test_docstring_examples_run(module: str) -> None:
+    mod = importlib.import_module(module)
+    failures, tried = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
+
+
+def test_signature_format_and_dict() -> None:
+    sig = vqametrics.Signature("vqa-acc", (("profile", "official"), ("ci", True), ("x", None)))
+    assert sig.format() == "vqa-acc|profile:official|ci:yes|vqametrics:0.1.0"
+    assert sig.as_dict() == {
+        "metric": "vqa-acc",
+        "profile": "official",
+        "ci": True,
+        "vqametrics": "0.1.0",
+    }
+    assert sig.with_fields(seed=12).format().endswith("|seed:12|vqametrics:0.1.0")
+
+
+def test_unknown_profile_error_lists_names() -> None:
+    with pytest.raises(
+        vqametrics.UnknownNameError, match="valid profiles: official, official-2017"
+    ):
+        vqametrics.get_profile("offical")
+
+
+def test_core_import_is_light() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, vqametrics; print(sorted(m for m in ('numpy','matplotlib','starlette') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

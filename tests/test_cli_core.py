@@ -1,0 +1,152 @@
+"""The `vqa` and `explain` commands end to end, in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vqametrics.cli import main
+
+
+def test_vqa_table_shows_breakdowns_and_signature(
+    fixture_5q: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "vqa",
+            "--annotations",
+            str(fixture_5q / "annotations.json"),
+            "--results",
+            str(fixture_5q / "results.json"),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["group", "n", "VQA", "acc"]
+    assert lines[2].split() == ["overall", "5", "98.00"]
+    assert "answer type    other" in out and "97.50" in out
+    assert "question type  none of the above" in out
+    assert lines[-1] == "vqa-acc|profile:official|answers:10|n:5|vqametrics:0.1.0"
+
+
+def test_vqa_json_payload(fixture_5q: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "vqa",
+            "--annotations",
+            str(fixture_5q / "annotations.json"),
+            "--results",
+            str(fixture_5q / "results.json"),
+            "--json",
+        ]
+    )
+    payload = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert payload["profile"] == "official"
+    assert payload["n_questions"] == 5
+    official = json.loads((fixture_5q / "official_accuracy.json").read_text())
+    assert payload["accuracy"] == official
+    assert payload["signature"] == "vqa-acc|profile:official|answers:10|n:5|vqametrics:0.1.0"
+
+
+def test_out_dir_files(
+    fixture_5q: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "vqa",
+            "--annotations",
+            str(fixture_5q / "annotations.json"),
+            "--results",
+            str(fixture_5q / "results.json"),
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert code == 0
+    sig = (tmp_path / "signature.txt").read_text()
+    assert sig == "vqa-acc|profile:official|answers:10|n:5|vqametrics:0.1.0\n"
+    rows = [json.loads(x) for x in (tmp_path / "per_question.jsonl").read_text().splitlines()]
+    assert [r["question_id"] for r in rows] == [
+        425226003,
+        17282002,
+        197840001,
+        153486002,
+        549971002,
+    ]
+    crab = rows[-1]
+    assert crab["prediction"] == "crab"
+    assert crab["m"] == 3
+    assert crab["score"] == 0.8999999999999998
+    # annotators 2, 8, 9 (0-based) matched: each sees 2 others; the rest see 3
+    assert crab["leave_one_out"] == [1.0, 1.0, 2 / 3, 1.0, 1.0, 1.0, 1.0, 1.0, 2 / 3, 2 / 3]
+    assert crab["normalized_answers"][0] == "crab mayo pepper"
+    assert "punctuation" in crab["steps_changed"]
+    assert crab["unanimous_skip"] is False
+    no = rows[3]
+    assert no["unanimous_skip"] is True and no["steps_changed"] == []
+
+
+def test_explain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["explain", "Crab!", "--answers", *(["crab"] * 3 + ["lobster"] * 7)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "=> 'crab'" in out
+    assert "m = 3 matching slip(s)" in out
+    assert "textbook min(1, m/3)         = 1.0000" in out
+    assert "score = 0.9  (90.00%)" in out
+
+
+def test_explain_unanimous_quirk(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["explain", "Yes", "--answers", *(["yes"] * 10), "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert payload["unanimous"] is True
+    assert payload["score"] == 0.0
+    assert payload["m"] == 0
+    assert [s["skipped"] for s in payload["prediction_steps"]][1:] == [True] * 5
+
+
+def test_explain_simple_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "explain",
+            "sky blue",
+            "--answers",
+            "blue",
+            "sky blue",
+            "blue",
+            "--profile",
+            "simple",
+            "--json",
+        ]
+    )
+    payload = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert payload["leave_one_out"] == []
+    assert payload["score"] == 1 / 3
+
+
+def test_version_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == "vqametrics 0.1.0"
+
+
+def test_python_dash_m(fixture_5q: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "vqametrics", "explain", "two", "--answers", "2", "2", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    # N=3, m=2: two annotators see 1 other match (1/3), one sees 2 (2/3): (1/3+1/3+2/3)/3
+    assert "score = 0.4444444444444444" in proc.stdout
