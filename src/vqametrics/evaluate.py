@@ -220,6 +220,7 @@ def evaluate_vqa(
         "vqa-acc",
         (
             ("profile", prof.name),
+            ("toolkit", prof.toolkit),
             ("answers", n_answers),
             ("n", len(scores)),
             ("missing", len(matched.missing) or None),

@@ -26,10 +26,16 @@ from .normalize import vlmevalkit as _vlm
 from .profiles import Profile, Step, register_profile
 
 __all__ = [
+    "ES_EXTRACT_STEP",
+    "ES_NORM_STEPS",
     "EVALAI_2017",
+    "EVALAI_PREP_STEPS",
     "EVALSCOPE",
     "LMMS_EVAL_TEXTVQA",
     "LMMS_EVAL_VQAV2",
+    "PUNCT_2017_STEP",
+    "PUNCT_LMMS_STEP",
+    "PUNCT_VLM_STEP",
     "VLMEVALKIT",
 ]
 
@@ -41,6 +47,9 @@ _DIGART = (
     Step("contractions", _off.contractions),
 )
 
+#: ``PUNCT_2017`` as a step (unconditional; the answer side uses a conditional copy).
+PUNCT_2017_STEP = Step("punctuation", _evalai.punctuation_2017)
+
 EVALAI_2017 = register_profile(
     Profile(
         name="evalai-2017",
@@ -48,7 +57,8 @@ EVALAI_2017 = register_profile(
         "always normalized, answers punctuation only unless unanimous) with a regex-based "
         "punctuation step.",
         reproduces="EvalAI 2017 VQA challenge (Cloud-CV/VQA-Challenge@35c7703)",
-        prediction_steps=(_CLEAN, Step("punctuation", _evalai.punctuation_2017), *_DIGART),
+        toolkit="VQA-Challenge@35c7703",
+        prediction_steps=(_CLEAN, PUNCT_2017_STEP, *_DIGART),
         answer_steps=(Step("punctuation", _evalai.punctuation_2017, conditional=True),),
         unanimity_rule=True,
         leave_one_out="records",
@@ -56,8 +66,9 @@ EVALAI_2017 = register_profile(
     )
 )
 
-_LMMS_PUNCT = Step("punctuation", _lmms.punctuation_lmms)
-_LMMS_VQAV2_STEPS = (_CLEAN, _LMMS_PUNCT, *_DIGART)
+#: ``PUNCT_lmms`` as a step.
+PUNCT_LMMS_STEP = Step("punctuation", _lmms.punctuation_lmms)
+_LMMS_VQAV2_STEPS = (_CLEAN, PUNCT_LMMS_STEP, *_DIGART)
 
 LMMS_EVAL_VQAV2 = register_profile(
     Profile(
@@ -65,6 +76,7 @@ LMMS_EVAL_VQAV2 = register_profile(
         description="lmms-eval's VQAv2 task: official steps always on both sides (no unanimity "
         "rule), leave-one-out by record inequality, exact mean.",
         reproduces="lmms-eval 0.7.3 (EvolvingLMMs-Lab/lmms-eval@75571cf)",
+        toolkit="lmms-eval@0.7.3",
         prediction_steps=_LMMS_VQAV2_STEPS,
         answer_steps=_LMMS_VQAV2_STEPS,
         unanimity_rule=False,
@@ -73,13 +85,14 @@ LMMS_EVAL_VQAV2 = register_profile(
     )
 )
 
-_EVALAI_PREP = (
+#: ``EVALAI_PREP`` as four traced steps.
+EVALAI_PREP_STEPS = (
     Step("lowercase first", _lmms.lowercase_first),
     Step("commas and question marks", _lmms.drop_commas_question_marks),
     Step("possessive 's", _lmms.split_possessive),
     Step("cleanup", _lmms.prep_cleanup),
 )
-_LMMS_TEXTVQA_STEPS = (*_EVALAI_PREP, _LMMS_PUNCT, *_DIGART)
+_LMMS_TEXTVQA_STEPS = (*EVALAI_PREP_STEPS, PUNCT_LMMS_STEP, *_DIGART)
 
 LMMS_EVAL_TEXTVQA = register_profile(
     Profile(
@@ -88,6 +101,7 @@ LMMS_EVAL_TEXTVQA = register_profile(
         "(lowercase, drop , and ?, split 's) then official steps on both sides; leave-one-out "
         "by position, exact mean.",
         reproduces="lmms-eval 0.7.3 (EvolvingLMMs-Lab/lmms-eval@75571cf)",
+        toolkit="lmms-eval@0.7.3",
         prediction_steps=_LMMS_TEXTVQA_STEPS,
         answer_steps=_LMMS_TEXTVQA_STEPS,
         unanimity_rule=False,
@@ -96,7 +110,9 @@ LMMS_EVAL_TEXTVQA = register_profile(
     )
 )
 
-_VLM_STEPS = (_CLEAN, Step("punctuation", _vlm.punctuation_vlm), *_DIGART)
+#: ``PUNCT_vlm`` as a step.
+PUNCT_VLM_STEP = Step("punctuation", _vlm.punctuation_vlm)
+_VLM_STEPS = (_CLEAN, PUNCT_VLM_STEP, *_DIGART)
 
 VLMEVALKIT = register_profile(
     Profile(
@@ -104,6 +120,7 @@ VLMEVALKIT = register_profile(
         description="VLMEvalKit's VQA heuristic: official steps always on both sides with a "
         "corrected period rule (2. keeps its period); leave-one-out by position, numpy mean.",
         reproduces="VLMEvalKit (open-compass/VLMEvalKit@e8e78f0, 2025)",
+        toolkit="VLMEvalKit@e8e78f0",
         prediction_steps=_VLM_STEPS,
         answer_steps=_VLM_STEPS,
         unanimity_rule=False,
@@ -112,7 +129,8 @@ VLMEVALKIT = register_profile(
     )
 )
 
-_ES_NORM = (
+#: ``ES_NORM`` as five traced steps.
+ES_NORM_STEPS = (
     Step("lowercase", _es.lowercase_cleanup),
     Step("digit commas", _es.digit_commas),
     Step("punctuation", _es.punctuation_es),
@@ -120,14 +138,18 @@ _ES_NORM = (
     Step("articles", _off.articles),
 )
 
+#: ``ES_EXTRACT`` as a step (prediction only).
+ES_EXTRACT_STEP = Step("answer: extraction", _es.extract_answer)
+
 EVALSCOPE = register_profile(
     Profile(
         name="evalscope",
         description="EvalScope's vqav2 benchmark: last 'ANSWER:' line extracted, own normalizer "
         "(no contractions), no leave-one-out: min(1, m/3); an empty prediction scores 0.",
         reproduces="EvalScope (modelscope/evalscope@fde259d)",
-        prediction_steps=(Step("answer: extraction", _es.extract_answer), *_ES_NORM),
-        answer_steps=_ES_NORM,
+        toolkit="evalscope@fde259d",
+        prediction_steps=(ES_EXTRACT_STEP, *ES_NORM_STEPS),
+        answer_steps=ES_NORM_STEPS,
         unanimity_rule=False,
         leave_one_out="none",
         mean="naive",

@@ -68,6 +68,10 @@ class Profile:
     ----------
     name, description, reproduces:
         Registry name, one-line summary, and the toolkit version (repo @ commit) it reproduces.
+    toolkit:
+        A short token of that toolkit version for signatures (``vqaEval@a013f00``). A profile's
+        behaviour never changes under the same name and token; a new toolkit behaviour gets a
+        new profile.
     prediction_steps, answer_steps:
         Normalization steps applied to the prediction and to each human answer, in order.
     unanimity_rule:
@@ -87,6 +91,7 @@ class Profile:
     name: str
     description: str
     reproduces: str
+    toolkit: str
     prediction_steps: tuple[Step, ...]
     answer_steps: tuple[Step, ...]
     unanimity_rule: bool
@@ -164,6 +169,7 @@ OFFICIAL = register_profile(
         description="The official VQA script as it is today: full normalization unless the "
         "answers are unanimous, leave-one-out over answer records.",
         reproduces="GT-Vision-Lab/VQA@a013f00 (2021)",
+        toolkit="vqaEval@a013f00",
         prediction_steps=(_CLEAN, _OFF_PUNCT, *_DIGART),
         answer_steps=(_CLEAN, _OFF_PUNCT, *_DIGART),
         unanimity_rule=True,
@@ -178,6 +184,7 @@ OFFICIAL_2017 = register_profile(
         description="The official script before 2021 (Cloud-CV/VQA-Evaluation, LAVIS): the "
         "prediction is always normalized, answers get punctuation only, unless unanimous.",
         reproduces="GT-Vision-Lab/VQA@a4f1afd (2017)",
+        toolkit="vqaEval@a4f1afd",
         prediction_steps=(
             _CLEAN,
             Step("punctuation", _off.punctuation),
@@ -196,6 +203,7 @@ SIMPLE = register_profile(
         description="The textbook metric: lowercase, [a-z0-9'] tokens, no articles, number "
         "words to digits; min(1, m/3) with no leave-one-out.",
         reproduces="textbook (Antol et al., 2015, eq. 1)",
+        toolkit="textbook",
         prediction_steps=(Step("simple", _simple),),
         answer_steps=(Step("simple", _simple),),
         unanimity_rule=False,

@@ -41,8 +41,12 @@ __all__ = [
 #: ``EvalAIAnswerProcessor.COMMA_STRIP``: one or more commas between two digits.
 LMMS_COMMA_TRIGGER: re.Pattern[str] = re.compile(r"(?<=\d)(\,)+(?=\d)")
 
-#: ``PUNCT_lmms``: QUIRK multi-comma-trigger, with the official period pattern.
-punctuation_lmms = make_punctuation(LMMS_COMMA_TRIGGER, PERIOD_STRIP)
+_punctuation_lmms = make_punctuation(LMMS_COMMA_TRIGGER, PERIOD_STRIP)
+
+
+def punctuation_lmms(text: str) -> str:
+    """``PUNCT_lmms``: the official punctuation step with QUIRK multi-comma-trigger."""
+    return _punctuation_lmms(text)
 
 
 def lowercase_first(text: str) -> str:

@@ -26,5 +26,9 @@ __all__ = ["VLM_PERIOD_STRIP", "punctuation_vlm"]
 #: QUIRK corrected-period-rule: a real negative look-behind.
 VLM_PERIOD_STRIP: re.Pattern[str] = re.compile(r"(?<!\d)\.(?!\d)")
 
-#: ``PUNCT_vlm``.
-punctuation_vlm = make_punctuation(COMMA_TRIGGER, VLM_PERIOD_STRIP)
+_punctuation_vlm = make_punctuation(COMMA_TRIGGER, VLM_PERIOD_STRIP)
+
+
+def punctuation_vlm(text: str) -> str:
+    """``PUNCT_vlm``: the official punctuation step with QUIRK corrected-period-rule."""
+    return _punctuation_vlm(text)

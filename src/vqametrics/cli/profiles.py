@@ -1,0 +1,100 @@
+"""``vqametrics profiles``: list the scoring profiles, or compare them on a results file."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import add_json_flag, print_json
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "profiles",
+        help="list the scoring profiles, or show why they score a results file differently",
+        description="Without inputs (or with --list): every registered profile with its "
+        "one-line description and the toolkit version it reproduces. With --annotations and "
+        "--results: the score under every profile, and the questions whose score differs "
+        "between profiles, grouped by the rule that caused it.",
+    )
+    p.add_argument("--list", action="store_true", help="list the profiles (the default)")
+    p.add_argument("--annotations", metavar="A", help="annotations file (see 'vqametrics vqa')")
+    p.add_argument("--results", metavar="R", help="results file (see 'vqametrics vqa')")
+    p.add_argument("--questions", metavar="Q", help="official questions file (validated only)")
+    p.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="score questions without a prediction 0 (default: error)",
+    )
+    p.add_argument(
+        "--ignore-extra",
+        action="store_true",
+        help="skip predictions for unknown questions (default: error)",
+    )
+    p.add_argument(
+        "--on-duplicate",
+        choices=("error", "last"),
+        default="error",
+        help="duplicate question ids: error (default) or keep the last",
+    )
+    p.add_argument(
+        "--examples", type=int, default=3, metavar="N", help="examples per rule (default 3)"
+    )
+    p.add_argument("--digits", type=int, default=2, help="rounding of percentages (default 2)")
+    add_json_flag(p)
+    p.set_defaults(func=run, _parser=p)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.annotations is None and args.results is None:
+        return _list(args.json)
+    if args.list or args.annotations is None or args.results is None:
+        args._parser.error("--annotations and --results go together, without --list")
+    from ..evaluate import evaluate_vqa
+    from ..profile_diff import compare_profiles, format_comparison
+
+    official = evaluate_vqa(
+        args.annotations,
+        args.results,
+        questions=args.questions,
+        allow_missing=args.allow_missing,
+        ignore_extra=args.ignore_extra,
+        on_duplicate=args.on_duplicate,
+        digits=args.digits,
+    )
+    comparison = compare_profiles(official.dataset, official.predictions)
+    if args.json:
+        print_json(comparison.as_dict(examples=args.examples, digits=args.digits))
+    else:
+        print(format_comparison(comparison, examples=args.examples, digits=args.digits))
+    return 0
+
+
+def _list(as_json: bool) -> int:
+    from ..profiles import list_profiles
+
+    profiles = list_profiles()
+    if as_json:
+        print_json(
+            [
+                {
+                    "name": p.name,
+                    "description": p.description,
+                    "reproduces": p.reproduces,
+                    "prediction_steps": [s.name for s in p.prediction_steps],
+                    "answer_steps": [s.name for s in p.answer_steps],
+                    "unanimity_rule": p.unanimity_rule,
+                    "leave_one_out": p.leave_one_out,
+                    "mean": p.mean,
+                    "empty_prediction_scores_zero": p.empty_prediction_scores_zero,
+                }
+                for p in profiles
+            ]
+        )
+        return 0
+    width = max(len(p.name) for p in profiles)
+    for p in profiles:
+        print(f"{p.name:<{width}}  {p.description}")
+        print(f"{'':<{width}}  reproduces: {p.reproduces}")
+    return 0
