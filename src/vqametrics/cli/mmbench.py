@@ -1,0 +1,154 @@
+"""``vqametrics mmbench`` (CircularEval / VanillaEval) and ``vqametrics mmbench-circular``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ._common import add_json_flag, print_json
+
+__all__ = ["register"]
+
+# Kept in sync with vqametrics.mmbench.extract by a test; listed here so that ``register``
+# stays cheap (the scoring package is imported by the handlers only).
+_EXTRACTORS = ("vlmevalkit", "vlmevalkit-2025", "vlmevalkit-2024", "lmms-eval")
+
+_MMBENCH_EPILOG = """\
+data: the official TSV layout with circular copies (index % 1000000 = question id).
+predictions: .tsv, .csv, .xlsx (VLMEvalKit's output) or .jsonl with `index` and `prediction`.
+
+strict (default): a question with a missing copy is a miss, counted as incomplete.
+--reference-compatible: exactly VLMEvalKit: missing copies are ignored, a question without a
+pass-0 prediction is dropped, an empty prediction cell reads as "nan".
+Unparsed answers count as misses and are reported; no LLM judge is called from the CLI.
+
+exit codes: 0 success, 1 runtime failure, 2 usage error or bad input."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``mmbench`` and ``mmbench-circular`` subcommands."""
+    p = subparsers.add_parser(
+        "mmbench",
+        help="score MMBench predictions (CircularEval / VanillaEval)",
+        description="Score multiple-choice predictions the way the MMBench reference does.",
+        epilog=_MMBENCH_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--data", required=True, metavar="MMBENCH.tsv", help="benchmark TSV")
+    p.add_argument("--predictions", required=True, metavar="FILE", help="model predictions")
+    p.add_argument(
+        "--mode",
+        choices=("circular", "vanilla"),
+        default="circular",
+        help="circular (default) or vanilla (reports pass-0 rows and all rows)",
+    )
+    p.add_argument(
+        "--extractor",
+        choices=_EXTRACTORS,
+        default="vlmevalkit",
+        metavar="NAME",
+        help=f"answer-extraction lineage (default: vlmevalkit); one of: {', '.join(_EXTRACTORS)}",
+    )
+    p.add_argument(
+        "--reference-compatible",
+        action="store_true",
+        help="reproduce VLMEvalKit exactly, including its handling of missing rows",
+    )
+    p.add_argument(
+        "--random-fallback",
+        type=int,
+        metavar="SEED",
+        help="give unparsed answers the reference's random letter (options + Z), seeded",
+    )
+    p.add_argument("--out", metavar="DIR", help="write report.json and per_question.jsonl here")
+    add_json_flag(p)
+    p.set_defaults(func=_run_mmbench)
+
+    c = subparsers.add_parser(
+        "mmbench-circular",
+        help="build the circular copies of a multiple-choice TSV",
+        description=(
+            "Write one row per rotation of the options (index + k*1000000; options rotated "
+            "left by k; answer letter moved accordingly), as VLMEvalKit's CIRCULAR tool does."
+        ),
+    )
+    c.add_argument("input", metavar="IN.tsv", help="plain multiple-choice TSV (pass-0 rows)")
+    c.add_argument("output", metavar="OUT.tsv", help="TSV with the circular copies")
+    c.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="COLUMN=VALUE",
+        help="keep only rows whose COLUMN equals VALUE (repeatable; all must hold)",
+    )
+    c.set_defaults(func=_run_circular)
+
+
+def _run_mmbench(args: argparse.Namespace) -> int:
+    import orjson
+
+    from ..mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
+
+    data = load_mmbench_tsv(args.data)
+    predictions = load_predictions(args.predictions)
+    result = evaluate_mmbench(
+        data,
+        predictions,
+        mode=args.mode,
+        extractor=args.extractor,
+        reference_compatible=args.reference_compatible,
+        random_fallback=args.random_fallback,
+    )
+    report = result.as_dict()
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "report.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
+        with (out / "per_question.jsonl").open("wb") as f:
+            for q in result.per_question():
+                f.write(orjson.dumps(q) + b"\n")
+    if args.json:
+        print_json(report)
+    else:
+        sys.stdout.write(result.format() + "\n")
+    return 0
+
+
+def _run_circular(args: argparse.Namespace) -> int:
+    from .._exceptions import InputError
+    from ..mmbench import build_circular
+    from ..mmbench.load import read_table, rows_from_table, write_tsv
+
+    if Path(args.input).resolve() == Path(args.output).resolve():
+        raise InputError(f"{args.output}: refusing to overwrite the input file")
+    table = read_table(args.input)
+    selected = list(zip(table.rows, table.where, table.lines, strict=True))
+    for cond in args.select:
+        column, sep, value = cond.partition("=")
+        if not sep:
+            raise InputError(f"--select {cond!r}: expected COLUMN=VALUE")
+        if column not in table.header:
+            raise InputError(f"{table.source}: --select column {column!r} is not in the header")
+        selected = [s for s in selected if (s[0].get(column) or "") == value]
+    if not selected:
+        raise InputError(f"{table.source}: no rows left after --select")
+    subset = type(table)(
+        table.source,
+        table.header,
+        tuple(s[0] for s in selected),
+        tuple(s[1] for s in selected),
+        tuple(s[2] for s in selected),
+    )
+    data = rows_from_table(subset)  # validates index, options and answer, naming the line
+    for row in data.rows:
+        if row.index >= 1_000_000:
+            raise InputError(
+                f"{table.source}: line {row.line} (index {row.index}): already a circular copy "
+                "(index >= 1000000)"
+            )
+    plain = [{h: v or "" for h, v in cells.items()} for cells in subset.rows]
+    rows = build_circular(plain)
+    write_tsv(args.output, table.header, rows)
+    sys.stdout.write(f"wrote {len(rows)} rows ({len(plain)} questions) to {args.output}\n")
+    return 0

@@ -1,0 +1,395 @@
+"""Reading and writing MMBench tables: TSV, CSV, XLSX and JSONL. All I/O of the package is here.
+
+Validation happens at this edge: every problem raises :class:`~vqametrics.InputError` with one
+line naming the file, the line (or spreadsheet row) and the index.
+
+TSV/CSV follow the quoting of the official files (a field is quoted only when it holds a tab,
+newline or quote; inner quotes doubled), read and written with the stdlib :mod:`csv` module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import math
+import sys
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import TextIO
+
+import orjson
+
+from .._exceptions import InputError
+from .model import MMBenchData, MMBenchRow, Predictions
+
+__all__ = [
+    "PREDICTION_FORMATS",
+    "Table",
+    "load_mmbench_tsv",
+    "load_predictions",
+    "read_table",
+    "rows_from_table",
+    "write_tsv",
+]
+
+#: File name endings :func:`load_predictions` accepts.
+PREDICTION_FORMATS = (".tsv", ".csv", ".xlsx", ".jsonl")
+
+_DATA_COLUMNS = ("index", "question", "answer", "A", "B")
+_OPTION_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as read: header, rows (column -> cell; ``None`` = empty cell) and row locations.
+
+    ``where[i]`` is how messages refer to row *i*, e.g. ``"line 7"`` or ``"row 3"``.
+    """
+
+    source: str
+    header: tuple[str, ...]
+    rows: tuple[Mapping[str, str | None], ...]
+    where: tuple[str, ...]
+    lines: tuple[int, ...]
+
+
+@contextlib.contextmanager
+def _big_fields() -> Iterator[None]:
+    # Official TSVs hold base64 images far above csv's default 128 KiB field limit. The limit
+    # is process-wide, so raise it only while reading and restore it afterwards.
+    old = csv.field_size_limit()
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(old)
+
+
+def _read_text(path: Path) -> str:  # whole file: JSONL
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _read_delimited(path: Path, delimiter: str) -> Table:
+    src = str(path)
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as f, _big_fields():
+            return _parse_delimited(src, f, delimiter)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{src}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise InputError(f"{src}: cannot read: {exc.strerror or exc}") from None
+
+
+def _parse_delimited(src: str, f: TextIO, delimiter: str) -> Table:
+    reader = csv.reader(f, delimiter=delimiter, strict=True)
+    rows: list[Mapping[str, str | None]] = []
+    where: list[str] = []
+    lines: list[int] = []
+    header: list[str] | None = None
+    line_num = 0
+    while True:
+        start = line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise InputError(f"{src}: line {start}: malformed row: {exc}") from None
+        line_num = reader.line_num
+        if header is None:
+            header = cells
+            dup = sorted({c for c in header if header.count(c) > 1})
+            if dup:
+                raise InputError(f"{src}: line 1: duplicate column name(s) {dup}")
+            continue
+        if not cells:
+            continue  # a blank line
+        if len(cells) != len(header):
+            raise InputError(
+                f"{src}: line {start}: expected {len(header)} fields like the header, "
+                f"got {len(cells)}"
+            )
+        rows.append({h: (c if c != "" else None) for h, c in zip(header, cells, strict=True)})
+        where.append(f"line {start}")
+        lines.append(start)
+    if header is None:
+        raise InputError(f"{src}: empty file (no header line)")
+    return Table(src, tuple(header), tuple(rows), tuple(where), tuple(lines))
+
+
+def _xlsx_cell(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    text = str(value)
+    return text if text != "" else None
+
+
+def _read_xlsx(path: Path) -> Table:
+    src = str(path)
+    try:
+        import openpyxl
+    except ImportError:
+        raise InputError(
+            f"{src}: reading .xlsx needs openpyxl: pip install 'vqametrics[xlsx]'"
+        ) from None
+    try:
+        with warnings.catch_warnings():
+            # openpyxl warns about styles and extensions it ignores; they do not affect cells.
+            warnings.simplefilter("ignore")
+            book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+            try:
+                sheet = book.worksheets[0]
+                raw_rows = [tuple(r) for r in sheet.iter_rows(values_only=True)]
+            finally:
+                book.close()
+    except OSError as exc:
+        raise InputError(f"{src}: cannot read: {exc.strerror or exc}") from None
+    except Exception as exc:  # openpyxl raises zipfile/XML/KeyError types on corrupt files
+        raise InputError(f"{src}: not a readable .xlsx workbook ({type(exc).__name__})") from None
+    if not raw_rows:
+        raise InputError(f"{src}: empty workbook (no header row)")
+    header = tuple("" if v is None else str(v) for v in raw_rows[0])
+    while header and header[-1] == "":
+        header = header[:-1]
+    rows: list[Mapping[str, str | None]] = []
+    where: list[str] = []
+    lines: list[int] = []
+    for n, values in enumerate(raw_rows[1:], start=2):
+        cells = [_xlsx_cell(v) for v in values]
+        if all(c is None for c in cells):
+            continue
+        if any(c is not None for c in cells[len(header) :]):
+            raise InputError(f"{src}: row {n}: more cells than the {len(header)} header columns")
+        cells += [None] * (len(header) - len(cells))
+        rows.append(dict(zip(header, cells[: len(header)], strict=True)))
+        where.append(f"row {n}")
+        lines.append(n)
+    return Table(src, header, tuple(rows), tuple(where), tuple(lines))
+
+
+def _jsonl_cell(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return value if isinstance(value, str) else str(value)
+
+
+def _read_jsonl(path: Path) -> Table:
+    src = str(path)
+    text = _read_text(path)
+    rows: list[Mapping[str, str | None]] = []
+    where: list[str] = []
+    lines: list[int] = []
+    header: list[str] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise InputError(f"{src}: line {n}: invalid JSON ({exc})") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{src}: line {n}: expected a JSON object, got {type(obj).__name__}")
+        for key in obj:
+            if key not in header:
+                header.append(key)
+        rows.append({k: _jsonl_cell(v) for k, v in obj.items()})
+        where.append(f"line {n}")
+        lines.append(n)
+    if not rows:
+        raise InputError(f"{src}: empty file (no JSON lines)")
+    return Table(src, tuple(header), tuple(rows), tuple(where), tuple(lines))
+
+
+def read_table(path: str | Path, default_format: str = ".tsv") -> Table:
+    """Read a TSV, CSV, XLSX or JSONL file, chosen by its ending (else *default_format*).
+
+    Raises
+    ------
+    InputError
+        Unreadable file, bad encoding, malformed rows, an unknown format; the message names the
+        file and line.
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in PREDICTION_FORMATS:
+        suffix = default_format
+    if suffix == ".xlsx":
+        return _read_xlsx(p)
+    if suffix == ".jsonl":
+        return _read_jsonl(p)
+    return _read_delimited(p, "," if suffix == ".csv" else "\t")
+
+
+def _require(table: Table, columns: Sequence[str]) -> None:
+    missing = [c for c in columns if c not in table.header]
+    if missing:
+        found = ", ".join(table.header) or "none"
+        raise InputError(f"{table.source}: missing column(s) {', '.join(missing)} (found: {found})")
+
+
+def _parse_index(value: str | None, where: str) -> int:
+    text = (value or "").strip()
+    try:
+        index = int(text)
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            raise InputError(f"{where}: index {value!r} is not an integer") from None
+        if not (math.isfinite(number) and number.is_integer()):
+            raise InputError(f"{where}: index {value!r} is not an integer") from None
+        index = int(number)
+    if index < 0:
+        raise InputError(f"{where}: index {index} is negative")
+    return index
+
+
+def rows_from_table(table: Table) -> MMBenchData:
+    """Validate an MMBench table and turn it into rows.
+
+    Every row needs an integer ``index`` (unique), a ``question`` column, at least two
+    non-empty options among the single-letter columns and an ``answer`` that is one of them.
+
+    Raises
+    ------
+    InputError
+        Missing columns, a bad or duplicate index, too few options, a missing answer or an
+        answer letter that is not an option; the message names the file, line and index.
+    """
+    _require(table, _DATA_COLUMNS)
+    letters = [c for c in _OPTION_LETTERS if c in table.header]
+    n_columns = sum(1 for c in "ABCD" if c in table.header)
+    seen: dict[int, str] = {}
+    rows: list[MMBenchRow] = []
+    for cells, where, line in zip(table.rows, table.where, table.lines, strict=True):
+        loc = f"{table.source}: {where}"
+        index = _parse_index(cells.get("index"), loc)
+        loc = f"{loc} (index {index})"
+        if index in seen:
+            raise InputError(f"{loc}: duplicate index, first seen at {seen[index]}")
+        seen[index] = where
+        options = {c: v for c in letters if (v := cells.get(c)) is not None}
+        if len(options) < 2:
+            raise InputError(f"{loc}: needs at least 2 non-empty options, found {len(options)}")
+        answer = (cells.get("answer") or "").strip()
+        if not answer:
+            raise InputError(f"{loc}: no answer (a split without answers cannot be scored)")
+        if answer not in options:
+            raise InputError(f"{loc}: answer {answer!r} is not an option ({', '.join(options)})")
+        rows.append(
+            MMBenchRow(
+                index=index,
+                options=MappingProxyType(options),
+                answer=answer,
+                question=cells.get("question") or "",
+                hint=cells.get("hint") or "",
+                category=cells.get("category") or "",
+                l2_category=cells.get("l2-category") or "",
+                split=cells.get("split") or "",
+                n_columns=n_columns,
+                line=line,
+            )
+        )
+    if not rows:
+        raise InputError(f"{table.source}: no data rows")
+    return MMBenchData(tuple(rows), table.source)
+
+
+def load_mmbench_tsv(path: str | Path) -> MMBenchData:
+    """Load an MMBench data file in the official TSV layout (circular copies included).
+
+    Columns used: ``index``, ``question``, ``hint``, ``A``.. (options), ``answer``,
+    ``category``, ``l2-category``, ``split``; others (``image`` …) are ignored. A ``.csv`` or
+    ``.xlsx`` ending selects that format instead.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+
+    Returns
+    -------
+    MMBenchData
+        The validated rows, in file order.
+
+    Raises
+    ------
+    InputError
+        See :func:`rows_from_table` and :func:`read_table`.
+
+    Notes
+    -----
+    An empty cell is an absent value, as pandas reads it (NaN): an empty option is no option.
+    pandas' other NaN spellings (``NA``, ``None``, ``null`` …) are read as text here.
+    """
+    return rows_from_table(read_table(path))
+
+
+def load_predictions(path: str | Path) -> Predictions:
+    """Load predictions: TSV, CSV, XLSX (VLMEvalKit's default output) or JSONL.
+
+    Each row (JSON object) needs ``index`` and ``prediction``; other columns are ignored (the
+    ground truth always comes from the data file).
+
+    Parameters
+    ----------
+    path : str or Path
+        A file ending in ``.tsv``, ``.csv``, ``.xlsx`` or ``.jsonl``.
+
+    Returns
+    -------
+    Predictions
+        Index -> prediction text; ``None`` for an empty cell or a JSON ``null``.
+
+    Raises
+    ------
+    InputError
+        Unknown format, unreadable file, invalid JSONL line, missing columns, a bad or
+        duplicate index; the message names the file and line.
+    """
+    p = Path(path)
+    if p.suffix.lower() not in PREDICTION_FORMATS:
+        raise InputError(
+            f"{p}: unknown predictions format {p.suffix or '(no ending)'!r}; "
+            f"use one of {', '.join(PREDICTION_FORMATS)}"
+        )
+    table = read_table(p)
+    _require(table, ("index", "prediction"))
+    values: dict[int, str | None] = {}
+    seen: dict[int, str] = {}
+    for cells, where in zip(table.rows, table.where, strict=True):
+        loc = f"{table.source}: {where}"
+        index = _parse_index(cells.get("index"), loc)
+        if index in seen:
+            raise InputError(f"{loc} (index {index}): duplicate index, first seen at {seen[index]}")
+        seen[index] = where
+        if "prediction" not in cells:
+            raise InputError(f"{loc} (index {index}): no 'prediction' field")
+        values[index] = cells["prediction"]
+    if not values:
+        raise InputError(f"{table.source}: no prediction rows")
+    return Predictions(MappingProxyType(values), table.source)
+
+
+def write_tsv(
+    path: str | Path, header: Sequence[str], rows: Sequence[Mapping[str, str | None]]
+) -> None:
+    """Write rows as a TSV with the official quoting (quote only tab/newline/quote fields)."""
+    p = Path(path)
+    with p.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+        writer.writerow(header)
+        for row in rows:
+            writer.writerow(["" if (v := row.get(h)) is None else v for h in header])
