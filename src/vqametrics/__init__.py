@@ -21,6 +21,13 @@ from ._version import __version__
 from .evaluate import VQAEvaluation, evaluate_vqa
 from .explain import Explanation, explain
 from .load.vqa import VQADataset, load_annotations, load_results
+from .mmbench import (
+    MMBenchResult,
+    build_circular,
+    evaluate_mmbench,
+    extract_choice,
+    list_extractors,
+)
 from .profiles import Profile, get_profile, list_profiles
 from .score.accuracy import normalize_answer, vqa_accuracy
 from .signature import Signature
@@ -31,6 +38,7 @@ __all__ = [
     "IdTypeWarning",
     "InputError",
     "LeaveOneOutWarning",
+    "MMBenchResult",
     "MissingPredictionError",
     "Profile",
     "Signature",
@@ -40,9 +48,13 @@ __all__ = [
     "VqaMetricsError",
     "VqaMetricsWarning",
     "__version__",
+    "build_circular",
+    "evaluate_mmbench",
     "evaluate_vqa",
     "explain",
+    "extract_choice",
     "get_profile",
+    "list_extractors",
     "list_profiles",
     "load_annotations",
     "load_results",
