@@ -29,7 +29,10 @@ def test_vqa_table_shows_breakdowns_and_signature(
     assert lines[2].split() == ["overall", "5", "98.00"]
     assert "answer type    other" in out and "97.50" in out
     assert "question type  none of the above" in out
-    assert lines[-1] == "vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:5|vqametrics:0.1.0"
+    assert (
+        lines[-1]
+        == "vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:5|vqametrics:0.1.0"
+    )
 
 
 def test_vqa_json_payload(fixture_5q: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,7 +52,10 @@ def test_vqa_json_payload(fixture_5q: Path, capsys: pytest.CaptureFixture[str]) 
     assert payload["n_questions"] == 5
     official = json.loads((fixture_5q / "official_accuracy.json").read_text())
     assert payload["accuracy"] == official
-    assert payload["signature"] == "vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:5|vqametrics:0.1.0"
+    assert (
+        payload["signature"]
+        == "vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:5|vqametrics:0.1.0"
+    )
 
 
 def test_out_dir_files(
@@ -68,7 +74,9 @@ def test_out_dir_files(
     )
     assert code == 0
     sig = (tmp_path / "signature.txt").read_text()
-    assert sig == "vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:5|vqametrics:0.1.0\n"
+    assert (
+        sig == "vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:5|vqametrics:0.1.0\n"
+    )
     rows = [json.loads(x) for x in (tmp_path / "per_question.jsonl").read_text().splitlines()]
     assert [r["question_id"] for r in rows] == [
         425226003,

@@ -1,0 +1,114 @@
+"""``vqametrics compare``: one set of predictions under VQA accuracy, EM, EM-any and MC."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import add_json_flag, add_profile_option, print_json
+
+__all__ = ["register"]
+
+_DESCRIPTION = """\
+Score one set of predictions with VQA accuracy, Exact Match and EM-any side by side (and, for
+A-OKVQA, multiple-choice accuracy: vanilla and circular, with their chance baselines), then list
+the questions where the metrics disagree, with examples.
+
+VQA-format data:  --annotations A --results R
+A-OKVQA (original schema, direct_answers + choices):  --aokvqa FILE --results R
+  R is a list of {question_id, answer, multiple_choice?, multiple_choice_rotations?} or the
+  allenai/aokvqa mapping {question_id: {direct_answer, multiple_choice}}. Without
+  multiple_choice, the MC answer is the option equal to the free-text answer after
+  normalization (none: scored wrong). CircularEval needs multiple_choice_rotations."""
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="VQA accuracy vs EM vs EM-any (vs multiple choice), with disagreements",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    data = p.add_mutually_exclusive_group(required=True)
+    data.add_argument(
+        "--annotations", metavar="A", help="VQA annotations: official JSON or list/JSONL"
+    )
+    data.add_argument(
+        "--aokvqa", metavar="FILE", help="A-OKVQA in its original schema (aokvqa_v1p0_val.json)"
+    )
+    p.add_argument("--results", required=True, metavar="R", help="the predictions")
+    p.add_argument(
+        "--questions", metavar="Q", help="official questions file (VQA format; validated only)"
+    )
+    add_profile_option(p)
+    p.add_argument(
+        "--examples",
+        type=_non_negative,
+        default=3,
+        metavar="K",
+        help="examples shown per disagreement category (default 3)",
+    )
+    p.add_argument("--digits", type=int, default=2, help="rounding of percentages (default 2)")
+    p.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="score questions without a prediction 0 (default: error)",
+    )
+    p.add_argument(
+        "--ignore-extra",
+        action="store_true",
+        help="skip predictions for unknown questions (default: error)",
+    )
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..compare import compare_aokvqa, compare_vqa, load_aokvqa, load_aokvqa_predictions
+    from ..load._json import display_name
+
+    if args.aokvqa is not None:
+        if args.questions is not None:
+            from .._exceptions import InputError
+
+            raise InputError("--questions applies to VQA-format data, not to --aokvqa")
+        result = compare_aokvqa(
+            load_aokvqa(args.aokvqa),
+            load_aokvqa_predictions(args.results),
+            profile=args.profile,
+            examples=args.examples,
+            digits=args.digits,
+            allow_missing=args.allow_missing,
+            ignore_extra=args.ignore_extra,
+            source=display_name(args.aokvqa),
+            predictions_source=display_name(args.results),
+        )
+    else:
+        from ..evaluate import evaluate_vqa
+
+        evaluation = evaluate_vqa(
+            args.annotations,
+            args.results,
+            questions=args.questions,
+            profile=args.profile,
+            allow_missing=args.allow_missing,
+            ignore_extra=args.ignore_extra,
+            digits=args.digits,
+        )
+        result = compare_vqa(evaluation, examples=args.examples)
+    if args.json:
+        print_json(result.as_dict())
+    else:
+        from ..report.text import comparison_text
+
+        print(comparison_text(result))
+    return 0
