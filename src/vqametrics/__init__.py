@@ -18,6 +18,7 @@ from ._exceptions import (
     VqaMetricsWarning,
 )
 from ._version import __version__
+from .compare import Comparison, compare_aokvqa, compare_vqa
 from .evaluate import VQAEvaluation, evaluate_vqa
 from .explain import Explanation, explain
 from .load.vqa import VQADataset, load_annotations, load_results
@@ -30,10 +31,12 @@ from .mmbench import (
 )
 from .profiles import Profile, get_profile, list_profiles
 from .score.accuracy import normalize_answer, vqa_accuracy
+from .score.exact_match import exact_match, exact_match_any, reference_answer
 from .signature import Signature
 
 __all__ = [
     "AnswerCountWarning",
+    "Comparison",
     "Explanation",
     "IdTypeWarning",
     "InputError",
@@ -49,8 +52,12 @@ __all__ = [
     "VqaMetricsWarning",
     "__version__",
     "build_circular",
+    "compare_aokvqa",
+    "compare_vqa",
     "evaluate_mmbench",
     "evaluate_vqa",
+    "exact_match",
+    "exact_match_any",
     "explain",
     "extract_choice",
     "get_profile",
@@ -59,5 +66,6 @@ __all__ = [
     "load_annotations",
     "load_results",
     "normalize_answer",
+    "reference_answer",
     "vqa_accuracy",
 ]
