@@ -22,8 +22,8 @@ from vqametrics.compare import (
     load_aokvqa,
     load_aokvqa_predictions,
     resolve_choice,
-    rotate_choices,
 )
+from vqametrics.mmbench.circular import rotate_options
 
 # --------------------------------------------------------------------------- multiple choice
 
@@ -31,11 +31,11 @@ from vqametrics.compare import (
 def test_rotation_follows_the_circular_rule() -> None:
     # spec mmbench.md §1: 4 options with answer A -> the answer letter is A, D, C, B in passes 0-3
     choices = ["right", "w1", "w2", "w3"]
-    letters = ["ABCD"[rotate_choices(choices, k).index("right")] for k in range(4)]
+    letters = ["ABCD"[rotate_options(choices, k).index("right")] for k in range(4)]
     assert letters == ["A", "D", "C", "B"]
     # 3 options with answer B: B, A, C
     choices = ["w1", "right", "w2"]
-    assert ["ABC"[rotate_choices(choices, k).index("right")] for k in range(3)] == ["B", "A", "C"]
+    assert ["ABC"[rotate_options(choices, k).index("right")] for k in range(3)] == ["B", "A", "C"]
 
 
 @pytest.mark.parametrize(

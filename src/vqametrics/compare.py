@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 from ._exceptions import InputError
 from .aggregate import percent
 from .load._json import PathLike, display_name, read_json_or_jsonl
+from .mmbench.circular import rotate_options
 from .profiles import Profile, get_profile
 from .score.exact_match import Reference, exact_match_scores
 from .signature import Signature
@@ -47,7 +48,6 @@ __all__ = [
     "load_aokvqa",
     "load_aokvqa_predictions",
     "resolve_choice",
-    "rotate_choices",
 ]
 
 ChoiceHow = Literal["text", "letter", "normalized text", "extracted", "unmatched"]
@@ -276,21 +276,6 @@ def _disagreements(
 # --------------------------------------------------------------------------- multiple choice
 
 
-def rotate_choices(choices: Sequence[str], k: int) -> list[str]:
-    """The options of circular copy *k*: label *j* shows original option ``(j + k) mod N``.
-
-    This is VLMEvalKit's ``CIRCULAR`` rule (spec mmbench.md §1), so a correct answer at index
-    *a* sits at label ``(a - k) mod N`` in copy *k*.
-
-    Examples
-    --------
-    >>> rotate_choices(["w", "x", "y", "z"], 1)
-    ['x', 'y', 'z', 'w']
-    """
-    n = len(choices)
-    return [choices[(j + k) % n] for j in range(n)]
-
-
 def resolve_choice(
     text: str,
     choices: Sequence[str],
@@ -460,7 +445,8 @@ def load_aokvqa_predictions(path: PathLike) -> dict[str, AOKVQAPrediction]:
 
     ``multiple_choice`` is the chosen option's text or its letter (``"B"``);
     ``multiple_choice_rotations[k]`` is the answer given when the options were rotated left by
-    *k* (see :func:`rotate_choices`), so its letters refer to the rotated order. See
+    *k* (see :func:`vqametrics.mmbench.circular.rotate_options`), so its letters refer to the
+    rotated order. See
     :func:`resolve_choice` for how each is mapped to a choice.
 
     Raises
@@ -816,6 +802,6 @@ def _is_correct(choice: int | None, item: AOKVQAItem) -> bool:
 
 
 def _rotation_hit(text: str, item: AOKVQAItem, k: int, prof: Profile, extractor: str) -> bool:
-    shown = rotate_choices(item.choices, k)
+    shown = rotate_options(item.choices, k)
     j, _ = resolve_choice(text, shown, prof, extractor=extractor)
     return _is_correct(None if j is None else (j + k) % len(shown), item)

@@ -1,7 +1,8 @@
 """Signatures: a short string that pins down how a score was computed, as sacreBLEU's do.
 
-``vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:214354|vqametrics:0.1.0`` — metric first, then
-``key:value`` fields, the version last. Put it next to every number in a paper.
+``vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:214354|vqametrics:0.1.0``:
+the metric first, then ``key:value`` fields, the version last. Put it next to every number in a
+paper.
 """
 
 from __future__ import annotations

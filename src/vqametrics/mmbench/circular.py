@@ -56,6 +56,21 @@ class CircularCopy:
     answer: str | None
 
 
+def rotate_options(texts: Sequence[str], k: int) -> list[str]:
+    """The option texts of circular pass *k*: label *j* shows original option ``(j + k) mod N``.
+
+    VLMEvalKit's ``CIRCULAR`` rule (spec mmbench.md §1): a correct answer at position *a* sits at
+    ``(a - k) mod N`` in pass *k*.
+
+    Examples
+    --------
+    >>> rotate_options(["w", "x", "y", "z"], 1)
+    ['x', 'y', 'z', 'w']
+    """
+    n = len(texts)
+    return [texts[(j + k) % n] for j in range(n)]
+
+
 def circular_copies(
     options: Mapping[str, str], answer: str | None, g_index: int
 ) -> list[CircularCopy]:
@@ -103,7 +118,7 @@ def circular_copies(
     a = letters.index(answer) if answer is not None else None
     copies = []
     for k in range(n):
-        rotated = {letters[j]: texts[(j + k) % n] for j in range(n)}
+        rotated = dict(zip(letters, rotate_options(texts, k), strict=True))
         ans = letters[(a - k) % n] if a is not None else None
         copies.append(CircularCopy(g_index + k * CIRCULAR_STRIDE, rotated, ans))
     return copies
