@@ -21,7 +21,7 @@ from vqametrics.compare import (
     compare_vqa,
     load_aokvqa,
     load_aokvqa_predictions,
-    resolve_choice,
+    match_choice,
 )
 from vqametrics.mmbench.circular import rotate_options
 
@@ -52,13 +52,13 @@ def test_rotation_follows_the_circular_rule() -> None:
 )
 def test_resolve_choice(text: str, letters: bool, expected: tuple[int | None, str]) -> None:
     choices = ["toothpick", "food", "popsicle stick", "cigarette"]
-    assert resolve_choice(text, choices, letters=letters) == expected
+    assert match_choice(text, choices, letters=letters) == expected
 
 
 def test_letter_beats_an_option_that_reads_like_a_letter() -> None:
     # A-OKVQA val MdpQEymVqNWnxqPPxPXxvs has the options l, z, j, c
-    assert resolve_choice("C", ["l", "z", "j", "c"]) == (2, "letter")
-    assert resolve_choice("c", ["l", "z", "j", "c"]) == (3, "text")
+    assert match_choice("C", ["l", "z", "j", "c"]) == (2, "letter")
+    assert match_choice("c", ["l", "z", "j", "c"]) == (3, "text")
 
 
 # --------------------------------------------------------------------------- VQA-format data
