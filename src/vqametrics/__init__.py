@@ -6,12 +6,12 @@ internal and may change. The pipeline reads top to bottom in the source tree:
 ``score/`` → ``aggregate.py`` → ``report/``; ``profiles.py`` pins every scoring rule by name.
 """
 
-
 from ._exceptions import (
     AnswerCountWarning,
     IdTypeWarning,
     InputError,
     LeaveOneOutWarning,
+    MissingDependencyError,
     MissingPredictionError,
     UnknownNameError,
     VqaMetricsError,
@@ -33,6 +33,7 @@ from .profiles import Profile, get_profile, list_profiles
 from .score.accuracy import normalize_answer, vqa_accuracy
 from .score.exact_match import exact_match, exact_match_any, reference_answer
 from .signature import Signature
+from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
 
 __all__ = [
     "AnswerCountWarning",
@@ -42,6 +43,7 @@ __all__ = [
     "InputError",
     "LeaveOneOutWarning",
     "MMBenchResult",
+    "MissingDependencyError",
     "MissingPredictionError",
     "Profile",
     "Signature",
@@ -51,11 +53,14 @@ __all__ = [
     "VqaMetricsError",
     "VqaMetricsWarning",
     "__version__",
+    "bootstrap_ci",
     "build_circular",
     "compare_aokvqa",
     "compare_vqa",
+    "diff_results",
     "evaluate_mmbench",
     "evaluate_vqa",
+    "evaluation_ci",
     "exact_match",
     "exact_match_any",
     "explain",
@@ -66,6 +71,7 @@ __all__ = [
     "load_annotations",
     "load_results",
     "normalize_answer",
+    "paired_test",
     "reference_answer",
     "vqa_accuracy",
 ]

@@ -5,7 +5,8 @@
     VqaMetricsError (Exception)
     ├── InputError (+ ValueError)      bad input data: names the file, line or question id
     │   └── MissingPredictionError      a question has no prediction
-    └── UnknownNameError (+ ValueError) an unknown profile, extractor or metric name
+    ├── UnknownNameError (+ ValueError) an unknown profile, extractor or metric name
+    └── MissingDependencyError (+ ImportError)  an optional extra is not installed
 
     VqaMetricsWarning (UserWarning)
     ├── LeaveOneOutWarning              answer records without answer_id (official collapse)
@@ -20,6 +21,7 @@ __all__ = [
     "IdTypeWarning",
     "InputError",
     "LeaveOneOutWarning",
+    "MissingDependencyError",
     "MissingPredictionError",
     "UnknownNameError",
     "VqaMetricsError",
@@ -41,6 +43,10 @@ class MissingPredictionError(InputError):
 
 class UnknownNameError(VqaMetricsError, ValueError):
     """A name (profile, extractor, metric) is not registered; the message lists the valid ones."""
+
+
+class MissingDependencyError(VqaMetricsError, ImportError):
+    """An optional dependency is not installed; the message gives the ``pip install`` line."""
 
 
 class VqaMetricsWarning(UserWarning):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ._common import add_json_flag, add_profile_option, print_json
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
     from ..evaluate import VQAEvaluation
+    from ..stats import BootstrapResult
 
 __all__ = ["register"]
 
@@ -73,14 +75,64 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="LIST",
         help="comma-separated metrics: vqa, em, em-any (default: vqa)",
     )
+    add_ci_options(p)
     add_json_flag(p)
     p.set_defaults(func=run)
+
+
+def add_ci_options(parser: argparse.ArgumentParser) -> None:
+    """``--ci``, ``--bootstrap N`` and ``--seed S`` (numpy needed: ``vqametrics[stats]``)."""
+    from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+
+    group = parser.add_argument_group("confidence intervals (needs vqametrics[stats])")
+    group.add_argument(
+        "--ci",
+        action="store_true",
+        help="add a 95%% percentile bootstrap interval and the analytic standard error to the "
+        "overall score and every breakdown (whole images are resampled when known)",
+    )
+    group.add_argument(
+        "--bootstrap",
+        type=positive_int,
+        metavar="N",
+        help=f"bootstrap replicates (default {DEFAULT_BOOTSTRAP}; implies --ci)",
+    )
+    group.add_argument(
+        "--seed",
+        type=nonnegative_int,
+        metavar="S",
+        help=f"random seed (default {DEFAULT_SEED}; implies --ci)",
+    )
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = nonnegative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be a positive integer")
+    return value
+
+
+def nonnegative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate_vqa
 
     metrics = _parse_metrics(args.metrics)
+    ci_wanted = args.ci or args.bootstrap is not None or args.seed is not None
+    if ci_wanted:
+        from ..stats import require_numpy
+
+        require_numpy()  # fail before scoring, with the install line
     result = evaluate_vqa(
         args.annotations,
         args.results,
@@ -92,6 +144,18 @@ def run(args: argparse.Namespace) -> int:
         digits=args.digits,
     )
     extra = _extra_metrics(result, metrics)
+    intervals = None
+    if ci_wanted:
+        from dataclasses import replace
+
+        from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, evaluation_ci
+
+        n_bootstrap = args.bootstrap or DEFAULT_BOOTSTRAP
+        seed = DEFAULT_SEED if args.seed is None else args.seed
+        intervals = evaluation_ci(result, n_bootstrap=n_bootstrap, seed=seed)
+        result = replace(
+            result, signature=result.signature.with_fields(bootstrap=n_bootstrap, seed=seed)
+        )
     if args.out:
         from ..report.files import write_vqa_outputs
 
@@ -100,15 +164,53 @@ def run(args: argparse.Namespace) -> int:
         payload = result.as_dict()
         for name, value in extra.items():
             payload[name] = value
+        if intervals is not None:
+            payload["ci95"] = intervals.ci95()
+            payload["se"] = intervals.se()
+            payload["bootstrap"] = intervals.settings()
         print_json(payload)
     else:
         from ..report.text import vqa_table
 
         labels = {"em": "EM", "em_any": "EM-any"}
-        print(vqa_table(result, {labels[k]: v for k, v in extra.items()}))
+        columns: dict[str, Mapping[str, object]] = {labels[k]: v for k, v in extra.items()}
+        if intervals is not None:
+            columns.update(_interval_columns(intervals))
+            result = replace(result, notes=(*result.notes, _interval_note(intervals)))
+        print(vqa_table(result, columns))
     if args.out:
         print(f"wrote outputs to {args.out}", file=sys.stderr)
     return 0
+
+
+def _interval_columns(intervals: BootstrapResult) -> dict[str, Mapping[str, object]]:
+    """The interval bounds and SE as breakdown-shaped columns for :func:`vqa_table`."""
+    ci, se = intervals.ci95(), intervals.se()
+
+    def pick(tree: dict[str, Any], f: Callable[[Any], object]) -> dict[str, object]:
+        out: dict[str, object] = {"overall": f(tree["overall"])}
+        for name in ("perAnswerType", "perQuestionType"):
+            out[name] = {k: f(v) for k, v in tree.get(name, {}).items()}
+        return out
+
+    def num(x: object) -> object:
+        return float("nan") if x is None else x
+
+    return {
+        "95% lo": pick(ci, lambda v: num(v[0])),
+        "95% hi": pick(ci, lambda v: num(v[1])),
+        "SE": pick(se, num),
+    }
+
+
+def _interval_note(intervals: BootstrapResult) -> str:
+    s = intervals.settings()
+    images = s["resampled"] == "images"
+    return (
+        f"95% interval of VQA acc: {s['method']} bootstrap over {s['clusters']} "
+        f"{'images' if images else 'questions'} ({s['n_bootstrap']} replicates, seed "
+        f"{s['seed']}); SE: analytic{', cluster-robust by image' if images else ''}"
+    )
 
 
 _METRICS = ("vqa", "em", "em-any")

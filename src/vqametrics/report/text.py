@@ -10,8 +10,9 @@ from ..explain import Explanation, StepTrace
 
 if TYPE_CHECKING:
     from ..compare import Comparison, QuestionComparison
+    from ..stats import Difference, ResultsDiff
 
-__all__ = ["comparison_text", "explanation_text", "table", "vqa_table"]
+__all__ = ["comparison_text", "diff_text", "explanation_text", "table", "vqa_table"]
 
 
 def table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
@@ -186,3 +187,87 @@ def _example_line(q: QuestionComparison) -> str:
         if q.circular_correct is not None:
             parts.append(f"circular {'right' if q.circular_correct else 'wrong'}")
     return " | ".join(parts) + f"\n      answers: {answers}"
+
+
+def diff_text(d: ResultsDiff, label_a: str = "A", label_b: str = "B", top: int = 10) -> str:
+    """A terminal rendering of :func:`vqametrics.stats.diff_results` (``vqametrics diff``).
+
+    The difference A − B overall and per breakdown with its paired interval and p-value, the
+    *top* questions whose score changed most (with both predictions and the human answers),
+    the method and the signature.
+    """
+    t = d.test
+    out = [f"A: {label_a}  {d.score_a:.2f}", f"B: {label_b}  {d.score_b:.2f}", ""]
+    rows: list[list[str]] = [_diff_row("overall", "", t.overall)]
+    for name, label in (("perAnswerType", "answer type"), ("perQuestionType", "question type")):
+        for key, diff in t.groups.get(name, {}).items():
+            rows.append(_diff_row(label, key, diff))
+    header = ["", "group", "n", "A − B", "95% lo", "95% hi", "p", "changed"]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    rows = [[c if i < 2 else c.rjust(widths[i]) for i, c in enumerate(r)] for r in rows]
+    out.append(table(rows, header))
+    s = t.settings()
+    unit = "images" if s["resampled"] == "images" else "questions"
+    out.append(
+        f"note: A − B in percentage points (unrounded: {t.overall.delta!r}); 95% interval: "
+        f"paired {s['method']} bootstrap over {s['clusters']} {unit} ({s['n_bootstrap']} "
+        f"replicates); p: two-sided sign-flip permutation test flipping whole {unit} "
+        f"({s['permutation']}, {s['n_permutations']} permutations); seed {s['seed']}"
+    )
+    if any(t.groups.get(name) for name in t.groups):
+        out.append("note: the breakdowns' p-values are not corrected for multiple comparisons")
+    flips = d.flips
+    if flips:
+        better_a = sum(1 for f in flips if f["difference"] > 0)
+        shown = flips[: max(0, top)]
+        out += [
+            "",
+            f"{len(flips)} question(s) changed score: A better on {better_a}, B better on "
+            f"{len(flips) - better_a}" + (f"; the {len(shown)} largest changes:" if shown else ""),
+        ]
+        if shown:
+            qrows = [
+                [
+                    repr(f["question_id"]),
+                    f"{f['difference']:+.2f}",
+                    f"{_short(f['prediction_a'])} ({f['score_a']:.2f})",
+                    f"{_short(f['prediction_b'])} ({f['score_b']:.2f})",
+                    _answer_counts(f["answers"]),
+                ]
+                for f in shown
+            ]
+            out.append(table(qrows, ["question", "A − B", "A", "B", "human answers"]))
+    else:
+        out += ["", "no question changed score"]
+    out.append(d.signature.format())
+    return "\n".join(out)
+
+
+def _diff_row(label: str, key: str, diff: Difference) -> list[str]:
+    def signed(x: float) -> str:
+        return "n/a" if x != x else f"{x:+.2f}"
+
+    return [
+        label,
+        key,
+        str(diff.n),
+        signed(diff.delta),
+        signed(diff.low),
+        signed(diff.high),
+        f"{diff.p_value:.4f}",
+        str(diff.n_differ),
+    ]
+
+
+def _short(text: str | None, width: int = 30) -> str:
+    if text is None:
+        return "(missing)"
+    r = repr(text)
+    return r if len(r) <= width else r[: width - 1] + "…"
+
+
+def _answer_counts(answers: Sequence[str]) -> str:
+    counts: dict[str, int] = {}
+    for a in answers:
+        counts[a] = counts.get(a, 0) + 1
+    return ", ".join(f"{a!r}x{n}" if n > 1 else repr(a) for a, n in counts.items())
