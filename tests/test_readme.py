@@ -19,3 +19,23 @@ def test_messy_majority_example() -> None:
     assert f"on the {unanimous:,} questions whose ten answers are" in README
     simple = evaluate_vqa(files["annotations"], files["results"], profile="simple")
     assert f"`--profile simple` the same file scores {simple.accuracy['overall']:.0f}" in README
+
+
+def test_pica_metric_table(shared_data: Path) -> None:
+    from vqametrics.score.exact_match import exact_match_breakdowns
+
+    ok = shared_data / "okvqa_val"
+    for run, label in [
+        ("VinVLTag_n16_repeat5_47.934998", "VinVLTag (PICa-Full, published 48.0)"),
+        ("VinVL_n16_repeat5_46.809354", "VinVL"),
+        ("5GT_n16_repeat5_53.246136", "5GT"),
+    ]:
+        r = evaluate_vqa(
+            ok / "okvqa_val_eval.json", ok / f"coco14_promptC_gpt3_{run}_CLIPImagequestion.json"
+        )
+        em = exact_match_breakdowns(r, ["em", "em-any"])
+        row = (
+            f"| {label} | {r.accuracy['overall']:.2f} | {em['em']['overall']:.2f} "
+            f"| {em['em_any']['overall']:.2f} |"
+        )
+        assert row in README
