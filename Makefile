@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,9 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+screenshots: $(STAMP)
+	VQM_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q tests/browser
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py

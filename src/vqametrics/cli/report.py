@@ -1,0 +1,122 @@
+"""``vqametrics report``: one self-contained HTML report of one or more results files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TextIO
+
+from ._common import add_profile_option
+
+__all__ = ["ProgressBar", "register"]
+
+INSTALL_HINT = "vqametrics report needs the report extra: pip install 'vqametrics[report]'"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "report",
+        help="write one self-contained HTML report (charts inline, no network needed)",
+        description="Score one or more results files on the same annotations and write one "
+        "HTML file: headline VQA accuracy, EM and EM-any; the distribution of per-question "
+        "scores; per answer and question type; what each normalization rule changed; the "
+        "results under every profile; 'why this score' cards for the lowest-scoring "
+        "questions; and, with two or more results files, a comparison of the models.",
+    )
+    p.add_argument("--annotations", required=True, metavar="A", help="annotations file")
+    p.add_argument(
+        "--results",
+        required=True,
+        action="append",
+        metavar="R",
+        help="results file; repeat to compare several models",
+    )
+    p.add_argument("--questions", metavar="Q", help="official questions file (texts on cards)")
+    add_profile_option(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument(
+        "--cards",
+        type=int,
+        default=12,
+        metavar="N",
+        help="'why this score' cards per model (default 12)",
+    )
+    p.add_argument("--allow-missing", action="store_true", help="score missing predictions 0")
+    p.add_argument("--ignore-extra", action="store_true", help="skip unknown question ids")
+    p.add_argument(
+        "--on-duplicate",
+        choices=("error", "last"),
+        default="error",
+        help="duplicate question ids: error (default) or keep the last",
+    )
+    p.set_defaults(func=run)
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal; silent when the stream is not a terminal."""
+
+    def __init__(self, stream: TextIO | None = None, width: int = 28) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.start = time.monotonic()
+        self._last = ""
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if not self.enabled:
+            return
+        frac = done / total if total else 1.0
+        filled = round(frac * self.width)
+        elapsed = time.monotonic() - self.start
+        line = (
+            f"\r[{'#' * filled}{'-' * (self.width - filled)}] {100 * frac:3.0f}% "
+            f"{elapsed:5.1f}s  {what[:40]}"
+        )
+        pad = max(0, len(self._last) - len(line))
+        self.stream.write(line + " " * pad)
+        self.stream.flush()
+        self._last = line
+
+    def close(self) -> None:
+        if self.enabled and self._last:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.cards < 0:
+        print("vqametrics: error: --cards must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        import matplotlib  # noqa: F401
+    except ModuleNotFoundError:
+        print(f"vqametrics: error: {INSTALL_HINT}", file=sys.stderr)
+        return 1
+    from ..report.html import build_report, render_report
+
+    bar = ProgressBar()
+    try:
+        model = build_report(
+            args.annotations,
+            args.results,
+            profile=args.profile,
+            questions=args.questions,
+            allow_missing=args.allow_missing,
+            ignore_extra=args.ignore_extra,
+            on_duplicate=args.on_duplicate,
+            n_cards=args.cards,
+            progress=bar,
+        )
+        text = render_report(model)
+    finally:
+        bar.close()
+    with open(args.output, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    for r in model.runs:
+        print(
+            f"{r.name}: VQA acc {r.evaluation.accuracy['overall']:.2f}  "
+            f"{r.evaluation.signature.format()}"
+        )
+    print(f"wrote {args.output}", file=sys.stderr)
+    return 0

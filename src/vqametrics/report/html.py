@@ -1,0 +1,707 @@
+"""One self-contained HTML report of one or more VQA results files.
+
+Everything is inline: the styles, and the charts as SVG drawn by matplotlib. Nothing is fetched
+over the network. Every number comes from the library's result objects
+(:class:`~vqametrics.VQAEvaluation`, the EM scores, :func:`vqametrics.explain`); this module only
+lays them out. matplotlib is an optional dependency (``pip install 'vqametrics[report]'``).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from .._version import __version__
+from ..aggregate import percent
+from ..evaluate import VQAEvaluation, evaluate_vqa
+from ..explain import explain, trace_steps
+from ..load._json import PathLike
+from ..load.vqa import Results, VQADataset, load_annotations, load_questions, load_results
+from ..profiles import Profile, get_profile, list_profiles
+
+__all__ = ["Progress", "ReportModel", "build_report", "render_report", "write_report"]
+
+#: ``progress(done, total, what)`` is called after each stage of a report.
+Progress = Callable[[int, int, str], None]
+
+_PALETTE = ("#2e6fd6", "#b35c00", "#146c3a", "#7a4cc2", "#a3231a", "#4f5862")
+
+
+@dataclass
+class ModelRun:
+    """One results file: its evaluation under the chosen profile and what the report needs."""
+
+    name: str
+    path: str
+    evaluation: VQAEvaluation
+    em: dict[str, Any]
+    em_scores: list[float]
+    em_any_scores: list[float]
+    by_profile: dict[str, float] = field(default_factory=dict)
+    #: step name -> [questions whose prediction it changed, whose answers it changed]
+    rule_changes: dict[str, list[int]] = field(default_factory=dict)
+    unanimous_skips: int = 0
+
+
+@dataclass
+class ReportModel:
+    """Everything a report shows, computed once (the HTML is a pure rendering of this)."""
+
+    profile: Profile
+    dataset: VQADataset
+    annotations: str
+    runs: list[ModelRun]
+    question_texts: dict[Any, str]
+    n_cards: int
+    paired: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _names(paths: Sequence[str]) -> list[str]:
+    stems = [Path(p).stem for p in paths]
+    counts = Counter(stems)
+    seen: Counter[str] = Counter()
+    out = []
+    for s in stems:
+        seen[s] += 1
+        out.append(s if counts[s] == 1 else f"{s} ({seen[s]})")
+    return out
+
+
+def _question_texts(
+    annotations: PathLike | VQADataset, questions: PathLike | None
+) -> dict[Any, str]:
+    """Question texts for the cards, best effort: from the questions file or flat annotations."""
+    sources: list[Any] = []
+    if questions is not None:
+        sources.append(questions)
+    if not isinstance(annotations, VQADataset):
+        sources.append(annotations)
+    texts: dict[Any, str] = {}
+    for src in sources:
+        try:
+            raw = orjson.loads(Path(str(src)).read_bytes())
+        except (OSError, orjson.JSONDecodeError, ValueError):
+            continue
+        records = raw.get("questions", raw.get("annotations")) if isinstance(raw, dict) else raw
+        if not isinstance(records, list):
+            continue
+        for rec in records:
+            if isinstance(rec, dict) and isinstance(rec.get("question"), str):
+                texts.setdefault(rec.get("question_id"), rec["question"])
+    return texts
+
+
+def _rule_changes(run: VQAEvaluation) -> tuple[dict[str, list[int]], int]:
+    """Per step: how many predictions and how many questions' answers it changed."""
+    prof = run.profile
+    d = run.dataset
+    pred_cache: dict[tuple[str, bool], frozenset[str]] = {}
+    ans_cache: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def changed(
+        text: str, skip: bool, steps: Sequence[Any], cache: dict[tuple[str, bool], frozenset[str]]
+    ) -> frozenset[str]:
+        key = (text, skip)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = frozenset(
+                t.step for t in trace_steps(text, steps, skip) if t.changed
+            )
+        return hit
+
+    names = [s.name for s in prof.prediction_steps]
+    names += [s.name for s in prof.answer_steps if s.name not in names]
+    counts = {n: [0, 0] for n in names}
+    skips = 0
+    for i, rec in enumerate(run.per_question()):
+        if rec.get("missing"):
+            continue
+        skip = bool(rec["unanimous_skip"])
+        skips += skip
+        for name in changed(rec["prediction"], skip, prof.prediction_steps, pred_cache):
+            counts[name][0] += 1
+        touched: set[str] = set()
+        for a in d.answers[i]:
+            touched |= changed(a, skip, prof.answer_steps, ans_cache)
+        for name in touched:
+            counts[name][1] += 1
+    return counts, skips
+
+
+def build_report(
+    annotations: PathLike | VQADataset,
+    results: Sequence[PathLike],
+    *,
+    profile: str | Profile = "official",
+    questions: PathLike | None = None,
+    allow_missing: bool = False,
+    ignore_extra: bool = False,
+    on_duplicate: Literal["error", "last"] = "error",
+    n_cards: int = 12,
+    progress: Progress | None = None,
+) -> ReportModel:
+    """Score every results file and gather what the report shows.
+
+    Parameters
+    ----------
+    annotations : path or VQADataset
+    results : sequence of paths
+        One or more results files, scored on the same annotations.
+    profile : str or Profile, default="official"
+        The profile of the headline numbers (every registered profile is shown too).
+    questions : path, optional
+        The official questions file: validated, and its texts shown on the cards.
+    allow_missing, ignore_extra, on_duplicate
+        As in :func:`vqametrics.evaluate_vqa`.
+    n_cards : int, default=12
+        How many lowest-scoring questions get a "why this score" card (per model).
+    progress : callable, optional
+        ``progress(done, total, what)`` after each stage.
+    """
+    from ..score.exact_match import exact_match_breakdowns, exact_match_scores
+
+    if not results:
+        raise ValueError("build_report needs at least one results file")
+    prof = get_profile(profile)
+    profiles = list_profiles()
+    paths = [str(r) for r in results]
+    total = 2 + len(paths) * (3 + len(profiles)) + (len(paths) > 1)
+    done = 0
+
+    def tick(what: str) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(min(done, total), total, what)
+
+    dataset = (
+        annotations
+        if isinstance(annotations, VQADataset)
+        else load_annotations(annotations, on_duplicate=on_duplicate)
+    )
+    if questions is not None:
+        load_questions(questions, dataset)
+    texts = _question_texts(annotations, questions)
+    tick("annotations")
+    runs: list[ModelRun] = []
+    opts: dict[str, Any] = {
+        "allow_missing": allow_missing,
+        "ignore_extra": ignore_extra,
+        "on_duplicate": on_duplicate,
+    }
+    for name, path in zip(_names(paths), paths, strict=True):
+        res: Results = load_results(path)
+        tick(f"{name}: load")
+        ev = evaluate_vqa(dataset, res, profile=prof, **opts)
+        em = exact_match_breakdowns(ev, ["em", "em-any"])
+        ems = exact_match_scores(dataset, ev.predictions, prof)
+        run = ModelRun(name, path, ev, dict(em), list(ems.em), list(ems.em_any))
+        tick(f"{name}: {prof.name}")
+        for p in profiles:
+            other = ev if p.name == prof.name else evaluate_vqa(dataset, res, profile=p, **opts)
+            run.by_profile[p.name] = other.accuracy["overall"]
+            tick(f"{name}: {p.name}")
+        run.rule_changes, run.unanimous_skips = _rule_changes(ev)
+        tick(f"{name}: rules")
+        runs.append(run)
+    model = ReportModel(prof, dataset, _display(annotations), runs, texts, n_cards)
+    if len(runs) > 1:
+        model.paired = _paired(runs)
+        tick("comparison")
+    tick("done")
+    return model
+
+
+def _display(path: PathLike | VQADataset) -> str:
+    if isinstance(path, VQADataset):
+        return path.source
+    return str(path)
+
+
+def _paired(runs: Sequence[ModelRun]) -> list[dict[str, Any]]:
+    """Each model against the first: win/tie/loss counts and, with numpy, a paired test."""
+    base = runs[0]
+    out = []
+    for other in runs[1:]:
+        a, b = other.evaluation.scores, base.evaluation.scores
+        wins = sum(1 for x, y in zip(a, b, strict=True) if x > y)
+        losses = sum(1 for x, y in zip(a, b, strict=True) if x < y)
+        row: dict[str, Any] = {
+            "a": other.name,
+            "b": base.name,
+            "wins": wins,
+            "losses": losses,
+            "ties": len(a) - wins - losses,
+            "delta": None,
+        }
+        try:
+            from ..stats import paired_test
+
+            t = paired_test(a, b, n_bootstrap=1000, n_permutations=2000)
+            row.update(
+                delta=t.overall.delta,
+                low=t.overall.low,
+                high=t.overall.high,
+                p_value=t.overall.p_value,
+                seed=t.seed,
+            )
+        except ImportError:
+            pass
+        out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# charts (matplotlib, inline SVG)
+
+_SVG_HEAD = re.compile(r"^.*?(?=<svg)", re.S)
+_SVG_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
+
+
+def _svg(fig: Any, label: str) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    text = _SVG_METADATA.sub("", _SVG_HEAD.sub("", buf.getvalue(), count=1))
+    return text.replace(
+        "<svg ", f'<svg role="img" aria-label="{html.escape(label, quote=True)}" ', 1
+    )
+
+
+def _figure(salt: str, width: float, height: float) -> tuple[Any, Any]:
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update(
+        {
+            "svg.fonttype": "none",
+            "svg.hashsalt": salt,
+            "font.size": 10,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "axes.edgecolor": "#4f5862",
+            "axes.labelcolor": "#1b1f24",
+            "xtick.color": "#1b1f24",
+            "ytick.color": "#1b1f24",
+        }
+    )
+    return plt.subplots(figsize=(width, height))
+
+
+def _short(name: str, n: int = 32) -> str:
+    return name if len(name) <= n else name[: n - 1] + "…"
+
+
+def _barh(
+    salt: str,
+    labels: Sequence[str],
+    series: Mapping[str, Sequence[float]],
+    xlabel: str,
+    title: str,
+    xmax: float | None = 100.0,
+    fmt: str = "{:.2f}",
+) -> str:
+    """Horizontal bars, one group per label, one bar per series; values printed at bar ends."""
+    n_series = max(1, len(series))
+    height = 0.45 + 0.32 * len(labels) * max(1, n_series * 0.8)
+    fig, ax = _figure(salt, 7.2, min(max(height, 1.6), 14.0))
+    step = 0.8 / n_series
+    for k, (sname, values) in enumerate(series.items()):
+        ys = [i + (k - (n_series - 1) / 2) * step for i in range(len(labels))]
+        bars = ax.barh(
+            ys,
+            values,
+            height=step * 0.92,
+            color=_PALETTE[k % len(_PALETTE)],
+            label=_short(sname, 40),
+        )
+        ax.bar_label(bars, labels=[fmt.format(v) for v in values], padding=3, fontsize=8)
+    ax.set_yticks(range(len(labels)), [_short(lb) for lb in labels])
+    ax.invert_yaxis()
+    if xmax is not None:
+        ax.set_xlim(0, xmax * 1.12)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, loc="left", fontsize=11)
+    if n_series > 1:
+        ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.22), fontsize=8, frameon=False)
+    return _svg(fig, title)
+
+
+def _distribution_chart(runs: Sequence[ModelRun]) -> str:
+    """Per-question scores, bucketed by their rounded value (0, 30, 60, 90, 100 on 10 answers)."""
+    buckets: list[float] = sorted({percent([s]) for r in runs for s in r.evaluation.scores})
+    fig, ax = _figure("dist", 7.2, 3.2)
+    n = len(runs)
+    width = 0.8 / n
+    for k, run in enumerate(runs):
+        counts = Counter(percent([s]) for s in run.evaluation.scores)
+        xs = [i + (k - (n - 1) / 2) * width for i in range(len(buckets))]
+        bars = ax.bar(
+            xs,
+            [counts.get(b, 0) for b in buckets],
+            width=width * 0.92,
+            color=_PALETTE[k % len(_PALETTE)],
+            label=_short(run.name, 40),
+        )
+        ax.bar_label(bars, fontsize=8, padding=2)
+    ax.set_xticks(range(len(buckets)), [f"{b:g}" for b in buckets])
+    ax.set_xlabel("per-question VQA accuracy (%)")
+    ax.set_ylabel("questions")
+    title = "Distribution of per-question scores"
+    ax.set_title(title, loc="left", fontsize=11)
+    if n > 1:
+        ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.25), fontsize=8, frameon=False)
+    return _svg(fig, title)
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML
+
+_CSS = """
+:root{--ink:#1b1f24;--muted:#4f5862;--line:#d3d9e0;--accent:#1a56b8;--hit:#146c3a;
+--hitbg:#e3f4e9;--bad:#a3231a;--warn:#fff4d6}
+*{box-sizing:border-box}
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;
+color:var(--ink);background:#f6f8fa;line-height:1.5}
+main{max-width:72rem;margin:0 auto;padding:1.5rem clamp(1rem,4vw,2.5rem) 3rem}
+h1{font-size:1.7rem;margin:.2rem 0}h2{font-size:1.3rem;margin:2rem 0 .5rem;
+border-bottom:2px solid var(--line);padding-bottom:.2rem}h3{font-size:1.05rem;margin:1rem 0 .3rem}
+.muted{color:var(--muted)}.small{font-size:.85rem}
+code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace}
+.sig{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8rem;overflow-wrap:anywhere;
+color:var(--muted)}
+.cards{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,24rem),1fr))}
+.headline{background:#fff;border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem}
+.headline .name{font-weight:700;overflow-wrap:anywhere}
+.nums{display:flex;gap:1.2rem;flex-wrap:wrap;margin:.4rem 0}
+.num b{display:block;font-size:1.7rem;color:var(--accent);font-variant-numeric:tabular-nums}
+.num span{font-size:.8rem;color:var(--muted)}
+figure{margin:.5rem 0 1rem;background:#fff;border:1px solid var(--line);border-radius:8px;
+padding:.5rem;overflow-x:auto}
+figure svg{max-width:100%;height:auto}
+figcaption{font-size:.85rem;color:var(--muted);padding:.2rem .4rem}
+.tw{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:8px;margin:.5rem 0}
+table{border-collapse:collapse;width:100%;font-size:.9rem}
+th,td{padding:.35rem .6rem;border-bottom:1px solid #e7ebef;text-align:left;vertical-align:top}
+thead th{background:#f1f4f7;font-size:.8rem}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+.why{background:#fff;border:1px solid var(--line);border-left:4px solid var(--bad);
+border-radius:8px;padding:.7rem .9rem}
+.why h3{margin:0 0 .2rem;font-size:1rem}
+.why table{font-size:.82rem}.why td,.why th{padding:.15rem .4rem}
+tr.hit td{background:var(--hitbg)}
+.badge{display:inline-block;font-size:.75rem;font-weight:700;padding:0 .45rem;border-radius:999px;
+border:1px solid var(--line)}
+.badge.hit{color:var(--hit);border-color:var(--hit);background:var(--hitbg)}
+.note{background:var(--warn);border-left:4px solid #d8a100;padding:.4rem .7rem;border-radius:4px}
+.why-grid{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(21rem,1fr))}
+@media (max-width:600px){.why-grid{grid-template-columns:1fr}}
+"""
+
+
+def _e(x: object) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _f(x: float | None) -> str:
+    return "—" if x is None else f"{x:.2f}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]], numeric: Sequence[bool]) -> str:
+    head = "".join(f'<th scope="col">{_e(h)}</th>' for h in header)
+    body = []
+    for r in rows:
+        cells = []
+        for j, c in enumerate(r):
+            text = _f(c) if isinstance(c, float) else _e(c)
+            if j == 0:
+                cells.append(f'<th scope="row">{text}</th>')
+            else:
+                cells.append(f'<td class="n">{text}</td>' if numeric[j] else f"<td>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        f'<div class="tw"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def _figure_html(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
+
+
+def _headline(model: ReportModel) -> str:
+    parts = ['<h2 id="headline">Headline scores</h2><div class="cards">']
+    for run in model.runs:
+        ev = run.evaluation
+        em = run.em.get("em", {}).get("overall")
+        em_any = run.em.get("em_any", {}).get("overall")
+        parts.append(
+            '<div class="headline">'
+            f'<div class="name">{_e(run.name)}</div>'
+            '<div class="nums">'
+            f'<div class="num"><b>{_f(ev.accuracy["overall"])}</b><span>VQA accuracy</span></div>'
+            f'<div class="num"><b>{_f(em)}</b><span>EM</span></div>'
+            f'<div class="num"><b>{_f(em_any)}</b><span>EM-any</span></div>'
+            "</div>"
+            f'<div class="small muted">{len(ev.scores)} questions · profile '
+            f"<code>{_e(ev.profile.name)}</code></div>"
+            f'<div class="sig">{_e(ev.signature.format())}</div>'
+            + "".join(f'<p class="note small">{_e(n)}</p>' for n in ev.notes)
+            + "</div>"
+        )
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _breakdowns(model: ReportModel) -> str:
+    out = ['<h2 id="types">Per answer type and per question type</h2>']
+    first = model.runs[0].evaluation
+    if not first.accuracy["perAnswerType"] and not first.accuracy["perQuestionType"]:
+        out.append(
+            '<p class="note">These annotations carry no <code>answer_type</code> or '
+            "<code>question_type</code>, so there is no breakdown.</p>"
+        )
+        return "".join(out)
+    for key, title in (("perAnswerType", "answer type"), ("perQuestionType", "question type")):
+        labels = list(first.accuracy[key])  # type: ignore[literal-required]
+        if not labels:
+            continue
+        series = {
+            r.name: [r.evaluation.accuracy[key].get(lb, 0.0) for lb in labels]  # type: ignore[literal-required]
+            for r in model.runs
+        }
+        counts = Counter(
+            first.dataset.answer_types if key == "perAnswerType" else first.dataset.question_types
+        )
+        svg = _barh(f"type-{key}", labels, series, "VQA accuracy (%)", f"VQA accuracy per {title}")
+        out.append(_figure_html(svg, f"Per {title}; groups in first-seen order."))
+        rows = [
+            [lb, counts.get(lb, 0), *(series[r.name][i] for r in model.runs)]
+            for i, lb in enumerate(labels)
+        ]
+        out.append(
+            _table(
+                [title, "n", *(r.name for r in model.runs)],
+                rows,
+                [False, True, *([True] * len(model.runs))],
+            )
+        )
+    return "".join(out)
+
+
+def _rules(model: ReportModel) -> str:
+    out = [
+        '<h2 id="rules">What each normalization rule changed</h2>',
+        f"<p>Under profile <code>{_e(model.profile.name)}</code>: how many predictions each step "
+        "changed, and in how many questions it changed at least one human answer. "
+        "Skipped steps (unanimous answers) change nothing.</p>",
+    ]
+    for run in model.runs:
+        names = list(run.rule_changes)
+        series = {
+            "predictions changed": [float(run.rule_changes[n][0]) for n in names],
+            "questions with an answer changed": [float(run.rule_changes[n][1]) for n in names],
+        }
+        title = f"Normalization steps: {_short(run.name, 48)}"
+        svg = _barh(f"rules-{run.name}", names, series, "questions", title, xmax=None, fmt="{:.0f}")
+        n = len(run.evaluation.scores)
+        out.append(
+            _figure_html(
+                svg,
+                f"{run.unanimous_skips} of {n} questions have unanimous answers: the official "
+                "rule skips every step but cleanup there.",
+            )
+        )
+    return "".join(out)
+
+
+def _profiles(model: ReportModel) -> str:
+    names = [p.name for p in list_profiles()]
+    series = {r.name: [r.by_profile[p] for p in names] for r in model.runs}
+    svg = _barh(
+        "profiles", names, series, "VQA accuracy (%)", "The same predictions under every profile"
+    )
+    rows = [[p, *(r.by_profile[p] for r in model.runs)] for p in names]
+    return (
+        '<h2 id="profiles">The same results under each profile</h2>'
+        "<p>Each profile reproduces one toolkit's scoring rules. Differences here are differences "
+        "of scoring, not of models: quote the signature next to every number.</p>"
+        + _figure_html(svg, "VQA accuracy (%) per profile.")
+        + _table(
+            ["profile", *(r.name for r in model.runs)], rows, [False, *([True] * len(model.runs))]
+        )
+    )
+
+
+def _records_for_explain(answers: Sequence[str], groups: Sequence[int] | None) -> list[Any]:
+    """Answers as explain() needs them to leave records out as the evaluation did."""
+    if groups is None:
+        return list(answers)
+    return [{"answer": a, "record": g} for a, g in zip(answers, groups, strict=True)]
+
+
+def _unanimous(ev: VQAEvaluation) -> list[bool]:
+    return [bool(rec.get("unanimous_skip")) for rec in ev.per_question()]
+
+
+def _cards(model: ReportModel) -> str:
+    out = [
+        '<h2 id="why">Lowest-scoring questions: why this score</h2>',
+        "<p>For each model, the lowest-scoring questions (ties: unanimous answers first, then "
+        "file order), with the "
+        "prediction and every human answer after normalization.</p>",
+    ]
+    d = model.dataset
+    for run in model.runs:
+        ev = run.evaluation
+        skipped = _unanimous(ev)
+        # lowest first; among equal scores, unanimous questions (the exact-match quirk) first
+        order = sorted(range(len(ev.scores)), key=lambda i: (ev.scores[i], not skipped[i]))
+        order = order[: model.n_cards]
+        out.append(f'<h3>{_e(run.name)}</h3><div class="why-grid">')
+        for i in order:
+            qid = d.question_ids[i]
+            pred = ev.predictions[i]
+            text = model.question_texts.get(qid, "")
+            head = (
+                f'<div class="why"><h3>Question {_e(qid)} · score '
+                f"{_f(percent([ev.scores[i]]))}</h3>" + (f"<p>{_e(text)}</p>" if text else "")
+            )
+            if pred is None:
+                out.append(head + "<p>No prediction: scored 0.</p></div>")
+                continue
+            e = explain(pred, _records_for_explain(d.answers[i], d.groups[i]), ev.profile)
+            rows = "".join(
+                f'<tr class="{"hit" if hit else ""}"><td>{k + 1}</td><td><code>{_e(raw)}</code>'
+                f"</td><td><code>{_e(norm)}</code></td><td>{'✓' if hit else ''}</td></tr>"
+                for k, (raw, norm, hit) in enumerate(
+                    zip(e.answers, e.normalized_answers, e.matches, strict=True)
+                )
+            )
+            why = []
+            if e.unanimous:
+                why.append(
+                    "All answers are identical after cleanup, so nothing else is "
+                    "normalized and matching is exact."
+                )
+            why.append(
+                f"m = {e.m} of {len(e.answers)} answers match; "
+                f"textbook min(1, m/3) = {_f(percent([e.textbook_score]))}, "
+                f"official = {_f(percent([e.score]))}."
+            )
+            out.append(
+                head
+                + f"<p>Prediction <code>{_e(pred)}</code> → <code>{_e(e.normalized_prediction)}"
+                "</code></p>"
+                "<table><thead><tr><th>#</th><th>answer</th><th>normalized</th><th>match</th>"
+                f"</tr></thead><tbody>{rows}</tbody></table>"
+                + "".join(f'<p class="small">{_e(w)}</p>' for w in why)
+                + "</div>"
+            )
+        out.append("</div>")
+    return "".join(out)
+
+
+def _comparison(model: ReportModel) -> str:
+    if len(model.runs) < 2:
+        return ""
+    labels = ["VQA accuracy", "EM", "EM-any"]
+    series = {
+        r.name: [
+            r.evaluation.accuracy["overall"],
+            float(r.em.get("em", {}).get("overall", 0.0)),
+            float(r.em.get("em_any", {}).get("overall", 0.0)),
+        ]
+        for r in model.runs
+    }
+    svg = _barh("compare", labels, series, "score (%)", "Models side by side")
+    rows = []
+    for p in model.paired:
+        ci = f"[{p['low']:.2f}, {p['high']:.2f}]" if p.get("delta") is not None else "—"
+        pv = f"{p['p_value']:.4f}" if p.get("delta") is not None else "—"
+        rows.append(
+            [
+                f"{p['a']} vs {p['b']}",
+                p["wins"],
+                p["ties"],
+                p["losses"],
+                p["delta"] if p.get("delta") is not None else "—",
+                ci,
+                pv,
+            ]
+        )
+    return (
+        '<h2 id="compare">Comparison of the models</h2>'
+        + _figure_html(svg, "Headline scores of every model.")
+        + "<p>Per question, against the first model: questions where the other model scores "
+        "higher, the same, or lower; the difference of VQA accuracy with a paired bootstrap "
+        "95% interval and a sign-flip permutation p-value (vqametrics.stats).</p>"
+        + _table(
+            ["pair", "higher", "same", "lower", "Δ VQA acc", "95% CI", "p"],
+            rows,
+            [False, True, True, True, True, False, True],
+        )
+    )
+
+
+def render_report(model: ReportModel) -> str:
+    """The report as one HTML string (styles and SVG charts inline)."""
+    nav = [
+        ("headline", "Headline"),
+        ("distribution", "Distribution"),
+        ("types", "Types"),
+        ("rules", "Normalization"),
+        ("profiles", "Profiles"),
+        ("why", "Why this score"),
+    ]
+    if len(model.runs) > 1:
+        nav.append(("compare", "Comparison"))
+    links = " · ".join(f'<a href="#{a}">{_e(t)}</a>' for a, t in nav)
+    body = [
+        '<header><p class="mono small muted">vqametrics report</p>',
+        f"<h1>VQA evaluation of {len(model.runs)} result file(s)</h1>",
+        f'<p class="small muted">annotations: <code>{_e(model.annotations)}</code> · '
+        f"{len(model.dataset)} questions · profile <code>{_e(model.profile.name)}</code> "
+        f"({_e(model.profile.reproduces)}) · vqametrics {_e(__version__)}</p>",
+        f'<nav class="small">{links}</nav></header>',
+        _headline(model),
+        '<h2 id="distribution">Distribution of per-question scores</h2>',
+        _figure_html(
+            _distribution_chart(model.runs),
+            "How many questions got each score. With 10 answers the official values "
+            "are 0, 30, 60, 90 and 100 (m = 0, 1, 2, 3, 4+ matching answers).",
+        ),
+        _breakdowns(model),
+        _rules(model),
+        _profiles(model),
+        _cards(model),
+        _comparison(model),
+        '<footer class="small muted"><p>Generated by vqametrics '
+        f"{_e(__version__)}; self-contained, no network needed.</p></footer>",
+    ]
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>vqametrics report — {_e(', '.join(r.name for r in model.runs))}</title>"
+        f"<style>{_CSS}</style></head><body><main>" + "".join(body) + "</main></body></html>\n"
+    )
+
+
+def write_report(out: str | Path, *args: Any, **kwargs: Any) -> Path:
+    """:func:`build_report` then :func:`render_report` into the file *out*; returns its path."""
+    path = Path(out)
+    text = render_report(build_report(*args, **kwargs))
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,311 @@
+"""The demo's JSON API: every number equals a direct library call or a hand-derived value."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from vqametrics import evaluate_vqa, explain, list_profiles, vqa_accuracy
+from vqametrics.data import ANSWER_SETS, sample_files
+
+# httpx-based TestClient: Starlette warns that it prefers httpx2 (a third-party deprecation).
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+TEXTBOOK = {
+    "sky blue": [
+        *("blue", "blue", "sky blue", "blue", "light blue"),
+        *("blue", "azure", "blue", "blue", "deep blue"),
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+        from starlette.testclient import TestClient
+
+        from vqametrics.demo.app import create_app
+
+        with TestClient(create_app()) as c:
+            yield c
+
+
+def post(client: Any, prediction: str, answers: list[str], profile: str = "official") -> Any:
+    r = client.post(
+        "/api/explain", json={"prediction": prediction, "answers": answers, "profile": profile}
+    )
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+# --------------------------------------------------------------------------- page and headers
+
+
+def test_index_is_served_with_a_strict_csp(client: Any) -> None:
+    r = client.get("/")
+    assert r.status_code == 200
+    assert "text/html" in r.headers["content-type"]
+    csp = r.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp
+    for asset in ("/static/app.js", "/static/style.css", "/static/i18n.js"):
+        assert asset in r.text
+        assert client.get(asset).status_code == 200
+
+
+def test_page_references_no_external_resource(client: Any) -> None:
+    import re
+
+    for path in ("/", "/static/app.js", "/static/style.css", "/static/i18n.js"):
+        text = client.get(path).text
+        assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), path
+        assert "@import" not in text and "url(http" not in text, path
+        assert 'fetch("http' not in text and "fetch('http" not in text, path
+
+
+# --------------------------------------------------------------------------- step 1: explain
+
+
+@pytest.mark.parametrize(
+    ("preset", "expected"),
+    [("textbook-1", 100.0), ("textbook-2", 30.0), ("textbook-3", 0.0)],
+)
+def test_textbook_presets_score_100_30_0(client: Any, preset: str, expected: float) -> None:
+    presets = {p["id"]: p for p in client.get("/api/presets").json()["presets"]}
+    p = presets[preset]
+    d = post(client, p["prediction"], p["answers"])
+    assert d["percent"] == expected
+    assert d["score"] == vqa_accuracy(p["prediction"], p["answers"])
+
+
+def test_textbook_file_matches_evaluate_vqa(client: Any) -> None:
+    files = sample_files("textbook")
+    result = evaluate_vqa(files["annotations"], files["results"])
+    presets = [p for p in client.get("/api/presets").json()["presets"] if p["group"] == "textbook"]
+    assert [post(client, p["prediction"], p["answers"])["score"] for p in presets] == result.scores
+
+
+def test_explain_equals_library(client: Any) -> None:
+    answers = TEXTBOOK["sky blue"]
+    d = post(client, "sky blue", answers)
+    e = explain("sky blue", answers).as_dict()
+    for key in ("m", "matches", "score", "textbook_score", "unanimous", "normalized_prediction"):
+        assert d[key] == e[key], key
+    assert d["leave_one_out"] == e["leave_one_out"]
+    assert d["m"] == 1 and d["percent"] == 30.0
+    assert d["textbook_percent"] == 33.33  # min(1, 1/3), rounded as evalQA rounds
+    assert d["score_repr"] == repr(e["score"])
+
+
+@pytest.mark.parametrize(
+    ("prediction", "answers", "official"),
+    [
+        ("Yes", ["yes"] * 10, 0.0),  # unanimity: no normalization
+        ("yes", ["yes"] * 10, 100.0),
+        ("none", ["none", "0"] + ["1"] * 8, 60.0),  # none -> 0
+        ("t-shirt", ["t-shirt"] * 10, 100.0),
+        ("dont", ["don't"] * 3 + ["no"] * 7, 90.0),  # contraction table
+    ],
+)
+def test_quirks_hand_derived(
+    client: Any, prediction: str, answers: list[str], official: float
+) -> None:
+    d = post(client, prediction, answers)
+    assert d["percent"] == official
+    assert d["score"] == vqa_accuracy(prediction, answers)
+
+
+def test_ladder_is_point_three_per_match(client: Any) -> None:
+    d = post(client, "x", ["x"] * 10)
+    official = [r["percent"] for r in d["ladder"]]
+    textbook = [r["textbook_percent"] for r in d["ladder"]]
+    assert official == [0.0, 30.0, 60.0, 90.0] + [100.0] * 7
+    assert textbook == [0.0, 33.33, 66.67] + [100.0] * 8
+
+
+def test_leave_one_out_mean_is_the_score(client: Any) -> None:
+    answers = ["phone", "phone"] + ["cell phone"] * 7 + ["cell"]
+    d = post(client, "phone", answers)
+    values = [r["value"] for r in d["leave_one_out"]]
+    assert [r["others_matching"] for r in d["leave_one_out"]] == [1, 1] + [2] * 8
+    assert math.isclose(sum(values) / 10, d["score"])
+    assert d["score"] == vqa_accuracy("phone", answers) and d["percent"] == 60.0
+
+
+# --------------------------------------------------------------------------- step 2: profiles
+
+
+def test_profile_switch_changes_score_and_steps(client: Any) -> None:
+    answers = ["t-shirt"] * 10
+    official = post(client, "t-shirt", answers, "official")
+    old = post(client, "t-shirt", answers, "official-2017")
+    assert official["unanimous"] and official["percent"] == 100.0
+    assert old["percent"] == vqa_accuracy("t-shirt", answers, "official-2017") == 0.0
+    # official skips the conditional steps on unanimous answers; 2017 normalizes the prediction
+    assert [s["skipped"] for s in official["prediction_steps"]] == [False] + [True] * 5
+    assert not any(s["skipped"] for s in old["prediction_steps"])
+    assert old["normalized_prediction"] == "t shirt"
+
+
+def test_steps_carry_inputs_and_diffs(client: Any) -> None:
+    d = post(client, "A Dog.", ["dog"] * 9 + ["cat"])
+    steps = {s["step"]: s for s in d["prediction_steps"]}
+    assert steps["punctuation"]["output"] == "A Dog"
+    assert ["del", "."] in steps["punctuation"]["diff"]
+    assert steps["lowercase"]["input"] == "A Dog" and steps["lowercase"]["output"] == "a dog"
+    assert steps["articles"]["output"] == "dog"
+    assert d["normalized_prediction"] == "dog" and d["percent"] == 100.0
+
+
+def test_by_profile_covers_every_registered_profile(client: Any) -> None:
+    answers = ["two", "2", "2"] + ["3"] * 7
+    d = post(client, "two", answers)
+    got = {r["profile"]: r["score"] for r in d["by_profile"]}
+    assert got == {p.name: vqa_accuracy("two", answers, p) for p in list_profiles()}
+
+
+def test_profiles_endpoint(client: Any) -> None:
+    d = client.get("/api/profiles").json()
+    assert d["switch"] == ["official", "official-2017", "simple"]
+    names = [p["name"] for p in d["profiles"]]
+    assert names == [p.name for p in list_profiles()]
+    official = next(p for p in d["profiles"] if p["name"] == "official")
+    assert official["unanimity_rule"] is True and official["leave_one_out"] == "records"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"prediction": 1, "answers": ["a"]},
+        {"prediction": "a", "answers": []},
+        {"prediction": "a", "answers": "a"},
+        {"prediction": "a", "answers": ["a"] * 21},
+        {"prediction": "a" * 201, "answers": ["a"]},
+        {"prediction": "a", "answers": ["a"], "profile": "nope"},
+        [1, 2],
+    ],
+)
+def test_bad_input_is_a_400_with_a_message(client: Any, body: object) -> None:
+    r = client.post("/api/explain", json=body)
+    assert r.status_code == 400
+    assert r.json()["error"]
+
+
+def test_non_json_body_is_a_400(client: Any) -> None:
+    r = client.post("/api/explain", content=b"not json")
+    assert r.status_code == 400
+
+
+# --------------------------------------------------------------------------- step 3 and the rest
+
+
+def test_yardsticks_vqa_equals_evaluate_vqa(client: Any) -> None:
+    from vqametrics.aggregate import percent
+    from vqametrics.score.exact_match import exact_match_scores
+
+    d = client.get("/api/yardsticks").json()
+    sets = {s["name"]: s for s in d["vqa"]["sets"]}
+    assert list(sets) == list(ANSWER_SETS)
+    for name, s in sets.items():
+        files = sample_files(name)
+        r = evaluate_vqa(files["annotations"], files["results"])
+        em = exact_match_scores(r.dataset, r.predictions)
+        assert s["vqa"] == r.accuracy["overall"]
+        assert s["em"] == percent(em.em) and s["em_any"] == percent(em.em_any)
+        assert s["simulated"] is True
+    assert d["vqa"]["signature"].startswith("vqa-acc|profile:official|")
+
+
+def test_yardsticks_mmbench_equals_evaluate_mmbench(client: Any) -> None:
+    from vqametrics.demo.yardsticks import _mmbench_predictions, mmbench_sample
+    from vqametrics.mmbench import evaluate_mmbench
+
+    m = client.get("/api/yardsticks").json()["mmbench"]
+    assert m["available"] and m["n_questions"] == 20
+    sets = {s["name"]: s for s in m["sets"]}
+    data = mmbench_sample()
+    for name in ("correct", "always-a", "original-order"):
+        preds = _mmbench_predictions(name)
+        circ = evaluate_mmbench(data, preds, mode="circular").score
+        van = evaluate_mmbench(data, preds, mode="vanilla").score
+        assert sets[name]["circular"] == round(100 * circ, 2)
+        assert sets[name]["vanilla"] == round(100 * van, 2)
+    # hand-derived: right only in the original order passes vanilla, fails every circle
+    assert sets["original-order"]["vanilla"] == 100.0
+    assert sets["original-order"]["circular"] == 0.0
+    assert sets["always-a"]["circular"] == 0.0
+    assert sets["correct"]["circular"] == 100.0
+    chance = m["chance"]
+    assert chance["circular"] < 5.0 < chance["vanilla"]
+
+
+def test_misconceptions_are_computed(client: Any) -> None:
+    d = client.get("/api/misconceptions").json()
+    ids = [m["id"] for m in d["items"]]
+    assert ids == ["exact-match", "textbook", "synonyms", "toolkits", "circular", "guess"]
+    textbook = next(m for m in d["items"] if m["id"] == "textbook")
+    assert [e["value"] for e in textbook["evidence"]] == ["30.00", "60.00", "90.00"]
+    assert [e["args"]["textbook"] for e in textbook["evidence"]] == ["33.33", "66.67", "100.00"]
+    toolkits = next(m for m in d["items"] if m["id"] == "toolkits")
+    assert len({e["value"] for e in toolkits["evidence"]}) > 1  # they really differ
+
+
+def test_quiz_answers_come_from_the_library(client: Any) -> None:
+    d = client.get("/api/quiz").json()
+    qs = {q["id"]: q for q in d["questions"]}
+    q1 = qs["q1"]
+    assert q1["options"][q1["correct"]] == "60.00"
+    q2 = qs["q2"]
+    assert q2["options"][q2["correct"]] == "0.00"
+    assert qs["q4"]["options"][qs["q4"]["correct"]] == "official-2017"
+    for q in d["questions"]:
+        assert 0 <= q["correct"] < len(q["options"])
+        assert len(set(q["options"])) == len(q["options"])
+
+
+def test_presets_cover_the_three_groups(client: Any) -> None:
+    d = client.get("/api/presets").json()
+    groups = {p["group"] for p in d["presets"]}
+    assert groups == {"textbook", "real", "quirks"}
+    quirks = {p["prediction"] for p in d["presets"] if p["group"] == "quirks"}
+    assert quirks == {"Yes", "none", "1,000", "t-shirt", "dont"}
+    for p in d["presets"]:
+        assert len(p["answers"]) == 10
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def test_demo_without_extras_prints_install_hint(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import builtins
+
+    from vqametrics.cli import main
+
+    real_import = builtins.__import__
+
+    def fake_import(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name in ("uvicorn", "starlette"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    assert main(["demo", "--no-browser"]) == 1
+    err = capsys.readouterr().err
+    assert "pip install 'vqametrics[demo]'" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_demo_terminal_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    from vqametrics.cli import main
+
+    assert main(["demo", "--terminal"]) == 0
+    out = capsys.readouterr().out
+    assert "SIMULATED" in out and "textbook" in out
