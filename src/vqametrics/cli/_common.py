@@ -8,7 +8,15 @@ from typing import Any
 
 import orjson
 
-__all__ = ["add_json_flag", "add_profile_option", "print_json"]
+__all__ = [
+    "add_digits_option",
+    "add_json_flag",
+    "add_matching_options",
+    "add_profile_option",
+    "nonnegative_int",
+    "positive_int",
+    "print_json",
+]
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
@@ -35,3 +43,51 @@ def add_profile_option(parser: argparse.ArgumentParser, default: str = "official
 def print_json(obj: Any) -> None:
     """Write *obj* as indented JSON to stdout."""
     sys.stdout.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode() + "\n")
+
+
+def add_matching_options(parser: argparse.ArgumentParser, duplicate: bool = True) -> None:
+    """``--allow-missing``, ``--ignore-extra`` and ``--on-duplicate``: how predictions that do
+    not match the annotations one to one are handled (default: every mismatch is an error)."""
+    parser.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="score questions without a prediction 0 (default: error)",
+    )
+    parser.add_argument(
+        "--ignore-extra",
+        action="store_true",
+        help="skip predictions for unknown questions (default: error)",
+    )
+    if duplicate:
+        parser.add_argument(
+            "--on-duplicate",
+            choices=("error", "last"),
+            default="error",
+            help="duplicate question ids: error (default) or keep the last, as the script does",
+        )
+
+
+def add_digits_option(parser: argparse.ArgumentParser) -> None:
+    """``--digits``: rounding of the percentages (the official script's ``n``)."""
+    parser.add_argument(
+        "--digits", type=nonnegative_int, default=2, help="rounding of percentages (default 2)"
+    )
+
+
+def nonnegative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = nonnegative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be a positive integer")
+    return value

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_json_flag, add_profile_option, print_json
+from ._common import (
+    add_digits_option,
+    add_json_flag,
+    add_matching_options,
+    add_profile_option,
+    nonnegative_int,
+    print_json,
+)
 
 __all__ = ["register"]
 
@@ -19,16 +26,6 @@ A-OKVQA (original schema, direct_answers + choices):  --aokvqa FILE --results R
   allenai/aokvqa mapping {question_id: {direct_answer, multiple_choice}}. Without
   multiple_choice, the MC answer is the option equal to the free-text answer after
   normalization (none: scored wrong). CircularEval needs multiple_choice_rotations."""
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,22 +49,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_profile_option(p)
     p.add_argument(
         "--examples",
-        type=_non_negative,
+        type=nonnegative_int,
         default=3,
         metavar="K",
         help="examples shown per disagreement category (default 3)",
     )
-    p.add_argument("--digits", type=int, default=2, help="rounding of percentages (default 2)")
-    p.add_argument(
-        "--allow-missing",
-        action="store_true",
-        help="score questions without a prediction 0 (default: error)",
-    )
-    p.add_argument(
-        "--ignore-extra",
-        action="store_true",
-        help="skip predictions for unknown questions (default: error)",
-    )
+    add_digits_option(p)
+    add_matching_options(p, duplicate=False)
     add_json_flag(p)
     p.set_defaults(func=run)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_json_flag, print_json
-from .vqa import add_input_options, nonnegative_int, positive_int
+from ._common import add_json_flag, nonnegative_int, positive_int, print_json
+from .vqa import add_input_options
 
 __all__ = ["register"]
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_json_flag, print_json
+from ._common import (
+    add_digits_option,
+    add_json_flag,
+    add_matching_options,
+    nonnegative_int,
+    print_json,
+)
 
 __all__ = ["register"]
 
@@ -22,26 +28,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--annotations", metavar="A", help="annotations file (see 'vqametrics vqa')")
     p.add_argument("--results", metavar="R", help="results file (see 'vqametrics vqa')")
     p.add_argument("--questions", metavar="Q", help="official questions file (validated only)")
+    add_matching_options(p)
     p.add_argument(
-        "--allow-missing",
-        action="store_true",
-        help="score questions without a prediction 0 (default: error)",
+        "--examples",
+        type=nonnegative_int,
+        default=3,
+        metavar="N",
+        help="examples per rule (default 3)",
     )
-    p.add_argument(
-        "--ignore-extra",
-        action="store_true",
-        help="skip predictions for unknown questions (default: error)",
-    )
-    p.add_argument(
-        "--on-duplicate",
-        choices=("error", "last"),
-        default="error",
-        help="duplicate question ids: error (default) or keep the last",
-    )
-    p.add_argument(
-        "--examples", type=int, default=3, metavar="N", help="examples per rule (default 3)"
-    )
-    p.add_argument("--digits", type=int, default=2, help="rounding of percentages (default 2)")
+    add_digits_option(p)
     add_json_flag(p)
     p.set_defaults(func=run, _parser=p)
 

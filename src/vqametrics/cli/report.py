@@ -7,7 +7,7 @@ import sys
 import time
 from typing import TextIO
 
-from ._common import add_profile_option
+from ._common import add_matching_options, add_profile_option, nonnegative_int
 
 __all__ = ["ProgressBar", "register"]
 
@@ -37,19 +37,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     p.add_argument(
         "--cards",
-        type=int,
+        type=nonnegative_int,
         default=12,
         metavar="N",
         help="'why this score' cards per model (default 12)",
     )
-    p.add_argument("--allow-missing", action="store_true", help="score missing predictions 0")
-    p.add_argument("--ignore-extra", action="store_true", help="skip unknown question ids")
-    p.add_argument(
-        "--on-duplicate",
-        choices=("error", "last"),
-        default="error",
-        help="duplicate question ids: error (default) or keep the last",
-    )
+    add_matching_options(p)
     p.set_defaults(func=run)
 
 

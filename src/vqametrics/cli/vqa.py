@@ -7,7 +7,15 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._common import add_json_flag, add_profile_option, print_json
+from ._common import (
+    add_digits_option,
+    add_json_flag,
+    add_matching_options,
+    add_profile_option,
+    nonnegative_int,
+    positive_int,
+    print_json,
+)
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
@@ -36,22 +44,7 @@ def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> 
         "--questions", metavar="Q", help="official questions file (validated; optional)"
     )
     add_profile_option(parser)
-    parser.add_argument(
-        "--allow-missing",
-        action="store_true",
-        help="score questions without a prediction 0 (default: error)",
-    )
-    parser.add_argument(
-        "--ignore-extra",
-        action="store_true",
-        help="skip predictions for unknown questions (default: error)",
-    )
-    parser.add_argument(
-        "--on-duplicate",
-        choices=("error", "last"),
-        default="error",
-        help="duplicate question ids: error (default) or keep the last, as the script does",
-    )
+    add_matching_options(parser)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,7 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write accuracy.json, evalQA.json, evalQuesType.json, evalAnsType.json, "
         "per_question.jsonl and signature.txt into DIR",
     )
-    p.add_argument("--digits", type=int, default=2, help="rounding of percentages (default 2)")
+    add_digits_option(p)
     p.add_argument(
         "--metrics",
         default="vqa",
@@ -103,25 +96,6 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"random seed (default {DEFAULT_SEED}; implies --ci)",
     )
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = nonnegative_int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be a positive integer")
-    return value
-
-
-def nonnegative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
