@@ -158,3 +158,28 @@ def test_python_dash_m(fixture_5q: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     # N=3, m=2: two annotators see 1 other match (1/3), one sees 2 (2/3): (1/3+1/3+2/3)/3
     assert "score = 0.4444444444444444" in proc.stdout
+
+
+def test_em_columns_and_signatures(fixture_5q: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["vqa", "--annotations", str(fixture_5q / "annotations.json")]
+    args += ["--results", str(fixture_5q / "results.json"), "--metrics", "vqa,em,em-any"]
+    assert main([*args, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    # all five predictions equal their question's multiple_choice_answer (checked by hand)
+    assert payload["em"]["overall"] == 100.0
+    assert payload["em_any"]["overall"] == 100.0
+    assert payload["signatures"]["em"] == (
+        "em|profile:official|toolkit:vqaEval@a013f00|ref:mca|n:5|vqametrics:0.1.0"
+    )
+    assert main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["group", "n", "VQA", "acc", "EM", "EM-any"]
+    assert out[-2].startswith("em|profile:official")
+    assert out[-1].startswith("em-any|profile:official")
+
+
+def test_unknown_metric(fixture_5q: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["vqa", "--annotations", str(fixture_5q / "annotations.json")]
+    args += ["--results", str(fixture_5q / "results.json"), "--metrics", "vqa,bleu"]
+    assert main(args) == 2
+    assert "unknown metric 'bleu'; valid metrics: vqa, em, em-any" in capsys.readouterr().err

@@ -20,6 +20,7 @@ from ._common import (
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
     from ..evaluate import VQAEvaluation
+    from ..signature import Signature
     from ..stats import BootstrapResult
 
 __all__ = ["register"]
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         on_duplicate=args.on_duplicate,
         digits=args.digits,
     )
-    extra = _extra_metrics(result, metrics)
+    extra, extra_signatures = _extra_metrics(result, metrics)
     intervals = None
     if ci_wanted:
         from dataclasses import replace
@@ -138,6 +139,11 @@ def run(args: argparse.Namespace) -> int:
         payload = result.as_dict()
         for name, value in extra.items():
             payload[name] = value
+        if extra_signatures:
+            payload["signatures"] = {
+                "vqa": result.signature.format(),
+                **{k: s.format() for k, s in extra_signatures.items()},
+            }
         if intervals is not None:
             payload["ci95"] = intervals.ci95()
             payload["se"] = intervals.se()
@@ -152,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
             columns.update(_interval_columns(intervals))
             result = replace(result, notes=(*result.notes, _interval_note(intervals)))
         print(vqa_table(result, columns))
+        for sig in extra_signatures.values():
+            print(sig.format())
     if args.out:
         print(f"wrote outputs to {args.out}", file=sys.stderr)
     return 0
@@ -202,11 +210,13 @@ def _parse_metrics(text: str) -> list[str]:
     return names
 
 
-def _extra_metrics(result: VQAEvaluation, metrics: list[str]) -> dict[str, Breakdown]:
-    """EM and EM-any breakdowns, when asked for (see ``vqametrics.score.exact_match``)."""
+def _extra_metrics(
+    result: VQAEvaluation, metrics: list[str]
+) -> tuple[dict[str, Breakdown], dict[str, Signature]]:
+    """EM and EM-any breakdowns and signatures, when asked for."""
     wanted = [m for m in metrics if m != "vqa"]
     if not wanted:
-        return {}
-    from ..score.exact_match import exact_match_breakdowns
+        return {}, {}
+    from ..score.exact_match import exact_match_summary
 
-    return exact_match_breakdowns(result, wanted)
+    return exact_match_summary(result, wanted)

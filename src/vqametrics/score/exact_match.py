@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..aggregate import Breakdown, breakdown
 from ..profiles import Profile, get_profile
+from ..signature import Signature
 
 if TYPE_CHECKING:
     from ..load.vqa import VQADataset
@@ -297,6 +298,26 @@ class ExactMatchScores:
     references: list[Reference]
     normalized_predictions: list[str | None]
 
+    @property
+    def reference_rule(self) -> str:
+        """``mca`` (every reference is ``multiple_choice_answer``), ``majority``, or ``mixed``."""
+        sources = {r.source for r in self.references}
+        if sources == {"multiple_choice_answer"}:
+            return "mca"
+        return "majority" if sources == {"majority"} else "mixed"
+
+    def signature(self, metric: Literal["em", "em-any"]) -> Signature:
+        """The signature of the EM or EM-any score (``ref:`` only for EM, which uses it)."""
+        return Signature(
+            metric,
+            (
+                ("profile", self.profile.name),
+                ("toolkit", self.profile.toolkit),
+                ("ref", self.reference_rule if metric == "em" else None),
+                ("n", len(self.em)),
+            ),
+        )
+
 
 def exact_match_scores(
     dataset: VQADataset,
@@ -333,6 +354,13 @@ def exact_match_scores(
 
 
 def exact_match_breakdowns(result: object, metrics: Sequence[str]) -> dict[str, Breakdown]:
+    """The ``"em"`` / ``"em_any"`` breakdowns of :func:`exact_match_summary`, without signatures."""
+    return exact_match_summary(result, metrics)[0]
+
+
+def exact_match_summary(
+    result: object, metrics: Sequence[str]
+) -> tuple[dict[str, Breakdown], dict[str, Signature]]:
     """The ``"em"`` / ``"em_any"`` objects of ``vqametrics vqa --metrics``.
 
     Parameters
@@ -353,12 +381,17 @@ def exact_match_breakdowns(result: object, metrics: Sequence[str]) -> dict[str, 
 
     if not isinstance(result, VQAEvaluation):
         raise TypeError(f"result must be a VQAEvaluation, got {type(result).__name__}")
-    wanted = [METRIC_KEYS[m] for m in metrics if m in METRIC_KEYS]
+    wanted = [m for m in metrics if m in METRIC_KEYS]
     if not wanted:
-        return {}
+        return {}, {}
     d = result.dataset
     scores = exact_match_scores(d, result.predictions, result.profile)
     per = {"em": scores.em, "em_any": scores.em_any}
-    return {
-        key: breakdown(per[key], d.question_types, d.answer_types, result.digits) for key in wanted
+    breakdowns = {
+        METRIC_KEYS[m]: breakdown(
+            per[METRIC_KEYS[m]], d.question_types, d.answer_types, result.digits
+        )
+        for m in wanted
     }
+    signatures = {METRIC_KEYS[m]: scores.signature("em" if m == "em" else "em-any") for m in wanted}
+    return breakdowns, signatures
