@@ -16,7 +16,20 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT.parent / "shared" / "data" / "vqa2_val_subset"
 OUT = ROOT / "src" / "vqametrics" / "data" / "vqa2_val_sample"
 
-_WORDS = {str(i): w for i, w in enumerate("zero one two three four five six seven eight nine ten".split())}
+_NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+]
+_WORDS = {str(i): w for i, w in enumerate(_NUMBER_WORDS)}
 
 
 def most_common(answers: list[str]) -> str:

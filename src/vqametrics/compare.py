@@ -546,9 +546,7 @@ def compare_aokvqa(
                 )
             elif pred.rotations is not None:
                 src = "rotation 0"
-                choice, how = match_choice(
-                    pred.rotations[0], it.choices, prof, extractor=extractor
-                )
+                choice, how = match_choice(pred.rotations[0], it.choices, prof, extractor=extractor)
             else:
                 src = "derived from answer"
                 choice, how = match_choice(pred.answer, it.choices, prof, letters=False)

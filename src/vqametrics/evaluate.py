@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import warnings
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ._exceptions import AnswerCountWarning, LeaveOneOutWarning
@@ -48,6 +50,8 @@ class VQAEvaluation:
     matched: Matched
     digits: int
     notes: tuple[str, ...]
+    #: what the vectorized scorer found (``score._fast.FastScores``), reused by the reports
+    _fast: Any = field(default=None, repr=False)
 
     @property
     def question_ids(self) -> list[QuestionId]:
@@ -56,18 +60,39 @@ class VQAEvaluation:
     def official_outputs(self) -> dict[str, Any]:
         """``accuracy``, ``evalQA``, ``evalQuesType``, ``evalAnsType`` in the official shapes."""
         d = self.dataset
+        if self._fast is not None:
+            from .score._fast import fast_official_outputs
+
+            return fast_official_outputs(
+                d.question_ids,
+                self.scores,
+                d.question_types,
+                d.answer_types,
+                self.digits,
+                self._fast.groups,
+            )
         return official_outputs(
             d.question_ids, self.scores, d.question_types, d.answer_types, self.digits
         )
 
     def per_question(self) -> Iterator[dict[str, Any]]:
         """One record per question: what was compared, how it matched, and why it scored so."""
+        if self._fast is not None:
+            from .score._fast import fast_records
+
+            yield from fast_records(self, self._fast)
+            return
+        yield from self._per_question_slow(range(len(self.dataset)))
+
+    def _per_question_slow(self, rows: Iterable[int]) -> Iterator[dict[str, Any]]:
+        """:meth:`per_question` for the given rows, one question at a time."""
         prof = self.profile
         norm = QuestionNormalizer(prof)
         changed_pred: dict[str, tuple[str, ...]] = {}
         changed_ans: dict[str, tuple[str, ...]] = {}
         d = self.dataset
-        for i, qid in enumerate(d.question_ids):
+        for i in rows:
+            qid = d.question_ids[i]
             raw = self.predictions[i]
             answers = d.answers[i]
             rec: dict[str, Any] = {"question_id": qid, "prediction": raw}
@@ -135,18 +160,69 @@ def _changed(
 def score_dataset(
     dataset: VQADataset, predictions: Sequence[str | None], profile: str | Profile = "official"
 ) -> list[float]:
-    """Unrounded per-question scores of aligned predictions (``None`` scores 0)."""
-    prof = get_profile(profile)
-    norm = QuestionNormalizer(prof)
-    question = norm.question
-    scores = []
-    for raw, answers, groups in zip(predictions, dataset.answers, dataset.groups, strict=True):
+    """Unrounded per-question scores of aligned predictions (``None`` scores 0).
+
+    Large inputs are scored in bulk when numpy is installed (``score/_fast.py``); the values
+    are bit-identical to the per-question loop (``tests/test_differential.py``).
+    """
+    return _score(dataset, predictions, get_profile(profile))[0]
+
+
+def _score(
+    dataset: VQADataset, predictions: Sequence[str | None], prof: Profile
+) -> tuple[list[float], Any]:
+    """Scores, and the vectorized scorer's findings when it ran (else ``None``)."""
+    from .score import _fast
+
+    n = len(dataset)
+    if n >= _fast.MIN_QUESTIONS and len(predictions) == n and _fast.have_numpy():
+        codes = dataset._answer_codes
+        if codes is None:
+            codes = _fast.answer_codes(dataset.answers)
+            object.__setattr__(dataset, "_answer_codes", codes)
+        fast = _fast.score_fast(codes, dataset.groups, predictions, prof)
+        scores = fast.scores
+        rest = fast.slow_rows()
+        if rest:
+            _score_rows(dataset, predictions, prof, rest, scores)
+        return scores, fast
+    scores = [0.0] * n
+    _score_rows(dataset, predictions, prof, range(n), scores)
+    return scores, None
+
+
+def _score_rows(
+    dataset: VQADataset,
+    predictions: Sequence[str | None],
+    prof: Profile,
+    rows: Iterable[int],
+    out: list[float],
+) -> None:
+    """The per-question loop: score *rows* one by one into *out*."""
+    question = QuestionNormalizer(prof).question
+    answers, groups = dataset.answers, dataset.groups
+    if not len(predictions) == len(answers) == len(groups):
+        for _ in zip(predictions, answers, groups, strict=True):  # raise as zip(strict) does
+            pass
+    for i in rows:
+        raw = predictions[i]
         if raw is None:
-            scores.append(0.0)
+            out[i] = 0.0
             continue
-        pred, ans, _ = question(raw, answers)
-        scores.append(score_normalized(pred, ans, groups, prof))
-    return scores
+        pred, ans, _ = question(raw, answers[i])
+        out[i] = score_normalized(pred, ans, groups[i], prof)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while millions of acyclic objects are built."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def evaluate_vqa(
@@ -190,6 +266,30 @@ def evaluate_vqa(
     InputError
         Malformed input; the message names the file and the question id or line.
     """
+    with _gc_paused():
+        return _evaluate(
+            annotations,
+            results,
+            questions=questions,
+            profile=profile,
+            allow_missing=allow_missing,
+            ignore_extra=ignore_extra,
+            on_duplicate=on_duplicate,
+            digits=digits,
+        )
+
+
+def _evaluate(
+    annotations: Annotations,
+    results: Predictions,
+    *,
+    questions: PathLike | None,
+    profile: str | Profile,
+    allow_missing: bool,
+    ignore_extra: bool,
+    on_duplicate: Literal["error", "last"],
+    digits: int,
+) -> VQAEvaluation:
     prof = get_profile(profile)
     if isinstance(annotations, VQADataset):
         dataset = annotations
@@ -212,9 +312,9 @@ def evaluate_vqa(
         ignore_extra=ignore_extra,
         on_duplicate=on_duplicate,
     )
-    scores = score_dataset(dataset, matched.predictions, prof)
+    scores, fast = _score(dataset, matched.predictions, prof)
     notes = _notes(dataset, prof, matched)
-    counts = Counter(len(a) for a in dataset.answers)
+    counts = Counter(map(len, dataset.answers))
     n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
     signature = Signature(
         "vqa-acc",
@@ -231,27 +331,38 @@ def evaluate_vqa(
         dataset=dataset,
         predictions=matched.predictions,
         scores=scores,
-        accuracy=breakdown(scores, dataset.question_types, dataset.answer_types, digits),
+        accuracy=_breakdown(scores, dataset, digits, fast),
         signature=signature,
         matched=matched,
         digits=digits,
         notes=tuple(notes),
+        _fast=fast,
     )
+
+
+def _breakdown(scores: list[float], dataset: VQADataset, digits: int, fast: Any) -> Breakdown:
+    if fast is not None:
+        from .score._fast import fast_breakdown
+
+        return fast_breakdown(
+            scores, dataset.question_types, dataset.answer_types, digits, fast.groups
+        )
+    return breakdown(scores, dataset.question_types, dataset.answer_types, digits)
 
 
 def _notes(dataset: VQADataset, prof: Profile, matched: Matched) -> list[str]:
     notes = []
     if prof.leave_one_out == "records":
-        collapsed = sum(1 for g in dataset.groups if g is not None)
+        collapsed = len(dataset.groups) - dataset.groups.count(None)
         if collapsed:
             msg = (
                 f"{collapsed} question(s) in {dataset.source} have answer records without "
                 f"distinct answer_id; profile {prof.name!r} leaves equal records out together, "
                 "as the official script does, which lowers their scores (spec §4)"
             )
-            warnings.warn(msg, LeaveOneOutWarning, stacklevel=3)
+            warnings.warn(msg, LeaveOneOutWarning, stacklevel=4)
             notes.append(msg)
-    counts = Counter(len(a) for a in dataset.answers)
+    counts = Counter(map(len, dataset.answers))
     odd = {n: c for n, c in sorted(counts.items()) if n != 10}
     if odd:
         desc = ", ".join(f"{c} with {n}" for n, c in odd.items())
@@ -259,7 +370,7 @@ def _notes(dataset: VQADataset, prof: Profile, matched: Matched) -> list[str]:
             f"{sum(odd.values())} question(s) do not have 10 answers ({desc}); "
             "scored with the general leave-one-out formula"
         )
-        warnings.warn(msg, AnswerCountWarning, stacklevel=3)
+        warnings.warn(msg, AnswerCountWarning, stacklevel=4)
         notes.append(msg)
     if matched.missing:
         notes.append(f"{len(matched.missing)} question(s) had no prediction and scored 0")

@@ -12,13 +12,26 @@ Accepted layouts (spec official-vqa-eval.md §2):
 from __future__ import annotations
 
 import warnings
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain, count
+from operator import attrgetter
+from types import SimpleNamespace
 from typing import Any, Literal
 
 from .._exceptions import IdTypeWarning, InputError, MissingPredictionError
 from ..score.vqa import answer_groups
-from ._json import PathLike, display_name, read_json_or_jsonl
+from ._json import (
+    PathLike,
+    decode_typed,
+    display_name,
+    is_jsonl,
+    map_file,
+    parse_json_or_jsonl,
+    read_bytes,
+)
 
 __all__ = [
     "Matched",
@@ -52,6 +65,9 @@ class VQADataset:
     #: True when answers were plain strings (no records at all)
     plain_answers: bool = False
     index: dict[QuestionId, int] = field(default_factory=dict, repr=False)
+    #: the answers interned as integer codes (``score._fast.AnswerCodes``), made on first use;
+    #: like ``index`` it assumes the columns are not mutated afterwards
+    _answer_codes: Any = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.question_ids)
@@ -78,7 +94,20 @@ def _check_id(value: object, where: str) -> QuestionId:
 def load_annotations(path: PathLike, *, on_duplicate: OnDuplicate = "error") -> VQADataset:
     """Load and validate an annotations file (see the module docstring for the layouts)."""
     name = display_name(path)
-    data, lines = read_json_or_jsonl(path)
+    jsonl = is_jsonl(path)
+    if not jsonl and _fast_annotations_possible():
+        mapped = map_file(path)
+        if mapped is not None:
+            with mapped:
+                decoded = decode_typed(mapped, _fast_types().annotations)
+            if decoded is not None:
+                fast = _fast_annotations(name, decoded)
+                if fast is not None:
+                    return fast
+                del decoded
+    raw = read_bytes(path)
+    data, lines = parse_json_or_jsonl(name, raw, jsonl)
+    del raw
     if isinstance(data, dict):
         if "annotations" not in data:
             keys = ", ".join(sorted(map(str, data))) or "none"
@@ -97,6 +126,117 @@ def load_annotations(path: PathLike, *, on_duplicate: OnDuplicate = "error") -> 
     if not data:
         raise InputError(f"{name}: contains no questions")
     return _dataset_from_records(name, data, lines, on_duplicate)
+
+
+# --- fast path -----------------------------------------------------------------------------
+# The official layouts are decoded with msgspec into structs holding only the fields that are
+# kept, every one of them type-checked as the slow path checks it. Anything unusual (a record
+# without distinct answer_ids, a duplicate question, a float id, a missing field, an error) makes
+# the fast path give up, and the slow path below decides, with its precise messages.
+
+
+@cache
+def _fast_types() -> SimpleNamespace:
+    from . import _schema
+
+    return SimpleNamespace(
+        annotations=_schema.ANNOTATIONS,
+        results=_schema.RESULTS,
+        questions=_schema.QUESTIONS,
+        unset=_schema.UNSET,
+    )
+
+
+def _decode_fast(raw: bytes, what: str) -> Any:
+    """Decode a results or questions file with its msgspec struct; ``None``: use the slow path."""
+    try:
+        spec = getattr(_fast_types(), what)
+    except ImportError:  # pragma: no cover - msgspec is optional
+        return None
+    return decode_typed(raw, spec)
+
+
+def _fast_annotations_possible() -> bool:
+    try:
+        import msgspec  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError:  # pragma: no cover - both are optional
+        return False
+    return True
+
+
+def _fast_annotations(name: str, decoded: Any) -> VQADataset | None:
+    """The official layout with distinct ``answer_id`` in every question, decoded in bulk."""
+    import numpy as np
+
+    from ..score._fast import codes_from_flat
+
+    types = _fast_types()
+    anns = decoded if isinstance(decoded, list) else decoded.annotations
+    n = len(anns)
+    if not n:
+        return None
+    qids = list(map(attrgetter("question_id"), anns))
+    index = dict(zip(qids, range(n), strict=True))
+    if len(index) != n:
+        return None  # duplicate question ids: the slow path words or resolves them
+    records = list(map(attrgetter("answers"), anns))
+    lens = np.fromiter(map(len, records), dtype=np.int64, count=n)
+    if not lens.all():
+        return None
+    try:
+        ids = np.array(
+            list(map(attrgetter("answer_id"), chain.from_iterable(records))), dtype=np.int64
+        )
+    except TypeError:
+        return None  # a missing answer_id: equal records collapse (the slow path groups them)
+    if not _distinct_ids(ids, lens):
+        return None
+    del ids
+    # intern the answer strings in one pass: code = order of first appearance
+    table: defaultdict[str, int] = defaultdict(count().__next__)
+    texts = map(attrgetter("answer"), chain.from_iterable(records))
+    flat_codes = np.array(list(map(table.__getitem__, texts)), dtype=np.int64)
+    strings = list(table)
+    codes = codes_from_flat(strings, flat_codes, lens)
+    # every answer list holds the shared distinct strings: far less memory than one per record
+    shared = np.array(strings, dtype=object)[flat_codes].tolist()
+    if bool(codes.regular.all()):
+        answers = [shared[i : i + 10] for i in range(0, len(shared), 10)]
+    else:
+        ends = np.cumsum(lens).tolist()
+        answers = [shared[e - k : e] for e, k in zip(ends, lens.tolist(), strict=True)]
+    unset = types.unset
+    images = [q.image if q.image_id is unset else q.image_id for q in anns]
+    return VQADataset(
+        source=name,
+        question_ids=qids,
+        answers=answers,
+        groups=[None] * n,
+        question_types=list(map(attrgetter("question_type"), anns)),
+        answer_types=list(map(attrgetter("answer_type"), anns)),
+        image_ids=images,
+        multiple_choice_answers=list(map(attrgetter("multiple_choice_answer"), anns)),
+        plain_answers=False,
+        index=index,
+        _answer_codes=codes,
+    )
+
+
+def _distinct_ids(ids: Any, lens: Any) -> bool:
+    """Whether every question's answer_ids are pairwise distinct."""
+    import numpy as np
+
+    if bool((lens == 10).all()):
+        rows = np.sort(ids.reshape(-1, 10), axis=1)
+        return not bool((rows[:, 1:] == rows[:, :-1]).any())
+    pos = 0
+    flat = ids.tolist()
+    for k in lens.tolist():
+        if len(set(flat[pos : pos + k])) != k:
+            return False
+        pos += k
+    return True
 
 
 def _dataset_from_records(
@@ -187,7 +327,15 @@ class Results:
 def load_results(path: PathLike) -> Results:
     """Load and validate a results file (list, JSONL or ``{qid: answer}`` mapping)."""
     name = display_name(path)
-    data, lines = read_json_or_jsonl(path)
+    raw = read_bytes(path)
+    jsonl = is_jsonl(path)
+    if not jsonl:
+        preds = _decode_fast(raw, "results")
+        if preds:
+            qids = list(map(attrgetter("question_id"), preds))
+            answers = list(map(attrgetter("answer"), preds))
+            return Results(name, list(zip(qids, answers, strict=True)))
+    data, lines = parse_json_or_jsonl(name, raw, jsonl)
     if isinstance(data, dict):
         pairs = []
         for key, answer in data.items():
@@ -255,7 +403,17 @@ def load_questions(path: PathLike, dataset: VQADataset | None = None) -> int:
     question text never affects a score, so nothing else is kept.
     """
     name = display_name(path)
-    data, _ = read_json_or_jsonl(path)
+    raw = read_bytes(path)
+    jsonl = is_jsonl(path)
+    if not jsonl:
+        fast = _decode_fast(raw, "questions")
+        if fast is not None:
+            if dataset is not None:
+                ids = set(map(attrgetter("question_id"), fast.questions))
+                _check_questions_cover(name, dataset, ids)
+            return len(fast.questions)
+    data, _ = parse_json_or_jsonl(name, raw, jsonl)
+    del raw
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise InputError(f"{name}: expected the official questions layout with a 'questions' list")
     missing = [k for k in _QUESTION_HEADER if k not in data]
@@ -271,13 +429,17 @@ def load_questions(path: PathLike, dataset: VQADataset | None = None) -> int:
             if not isinstance(q, dict) or "question_id" not in q:
                 raise InputError(f"{name}: entry {i + 1}: a question needs a 'question_id'")
             ids.add(q["question_id"])
-        unknown = [q for q in dataset.question_ids if q not in ids]
-        if unknown:
-            raise InputError(
-                f"{name}: {len(unknown)} annotated question(s) are not in the questions file, "
-                f"e.g. question {unknown[0]!r}; are the files from the same split?"
-            )
+        _check_questions_cover(name, dataset, ids)
     return len(questions)
+
+
+def _check_questions_cover(name: str, dataset: VQADataset, ids: set[Any]) -> None:
+    unknown = [q for q in dataset.question_ids if q not in ids]
+    if unknown:
+        raise InputError(
+            f"{name}: {len(unknown)} annotated question(s) are not in the questions file, "
+            f"e.g. question {unknown[0]!r}; are the files from the same split?"
+        )
 
 
 @dataclass(frozen=True, eq=False)

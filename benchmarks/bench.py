@@ -1,0 +1,166 @@
+"""The speed benchmark of issue 3: prints the four figures the README quotes.
+
+1. **Ratio.** ``vqametrics vqa --annotations A --questions Q --results R --out DIR`` end to end in
+   a fresh process, against a fresh ``python -c`` that only ``json.load``s the same three files;
+   the two are run alternately, and the ratio of the medians is printed (target: <= 0.5).
+2. **Peak RSS** of the ``vqametrics vqa`` runs (``wait4`` rusage; target: <= 600 MiB).
+3. **Linearity.** The same command on 20k, 214k and 2M questions; for each step the time ratio
+   divided by the size ratio is printed (target: <= 1.1, i.e. 10x the questions <= 11x the time).
+4. **Throughput** of the Python API on already-loaded data: ``score_dataset`` on the
+   ``VQADataset`` returned by ``load_annotations`` (its answers already interned by the loader)
+   and the aligned predictions from ``match_predictions`` (target: >= 1M questions/s).
+
+The data is generated once by ``benchmarks/generate.py`` into ``benchmarks/_data/``
+(git-ignored; about 2 GB with the 2M-question set, which takes about two minutes to generate).
+
+Usage: ``python benchmarks/bench.py [--runs 5] [--no-2m]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from generate import DEFAULT_QUESTIONS, ensure
+
+FILES = ("annotations.json", "questions.json", "results.json")
+BASELINE = (
+    "import json\n"
+    "for name in ('annotations.json', 'questions.json', 'results.json'):\n"
+    "    with open(name, encoding='utf-8') as fh:\n"
+    "        json.load(fh)\n"
+)
+
+
+def run(cmd: list[str], cwd: Path) -> tuple[float, float]:
+    """Run *cmd*; return (wall seconds, peak RSS in MiB). Fails loudly on a non-zero exit."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.stderr:
+        proc.stderr.close()
+    if proc.returncode != 0:
+        raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{err}")
+    return wall, usage.ru_maxrss / 1024  # Linux reports KiB
+
+
+def vqa_cmd(data: Path, out: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "vqametrics",
+        "vqa",
+        "--annotations",
+        str(data / "annotations.json"),
+        "--questions",
+        str(data / "questions.json"),
+        "--results",
+        str(data / "results.json"),
+        "--out",
+        str(out),
+    ]
+
+
+def ratio(data: Path, runs: int, tmp: Path) -> tuple[float, float, float, float]:
+    ours, base, rss = [], [], []
+    baseline = [sys.executable, "-c", BASELINE]
+    for i in range(runs):
+        pair = [("base", baseline), ("ours", vqa_cmd(data, tmp / "out"))]
+        if i % 2:
+            pair.reverse()
+        for name, cmd in pair:
+            wall, peak = run(cmd, data)
+            (ours if name == "ours" else base).append(wall)
+            if name == "ours":
+                rss.append(peak)
+        print(f"  run {i + 1}: json.load {base[-1]:.2f} s, vqametrics {ours[-1]:.2f} s", flush=True)
+    return statistics.median(ours), statistics.median(base), max(rss), statistics.median(rss)
+
+
+def throughput(data: Path, repeats: int = 5) -> tuple[int, float, float]:
+    import gc
+
+    from vqametrics.evaluate import score_dataset
+    from vqametrics.load.vqa import load_annotations, load_results, match_predictions
+
+    dataset = load_annotations(data / "annotations.json")
+    preds = match_predictions(dataset, load_results(data / "results.json")).predictions
+    score_dataset(dataset, preds)  # warm-up: numpy import, mask tables
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        t0 = time.perf_counter()
+        score_dataset(dataset, preds)
+        times.append(time.perf_counter() - t0)
+    # "cold": the dataset's interned answers are not cached yet (e.g. built in memory)
+    cold = []
+    for _ in range(repeats):
+        object.__setattr__(dataset, "_answer_codes", None)
+        gc.collect()
+        t0 = time.perf_counter()
+        score_dataset(dataset, preds)
+        cold.append(time.perf_counter() - t0)
+    return len(dataset), statistics.median(times), statistics.median(cold)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="vqametrics speed benchmark (issue 3)")
+    parser.add_argument("--runs", type=int, default=5, help="alternating runs for the ratio")
+    parser.add_argument("--no-2m", action="store_true", help="skip the 2M-question point")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    sizes = [20_000, DEFAULT_QUESTIONS] + ([] if args.no_2m else [2_000_000])
+    dirs = {n: ensure(n) for n in sizes}
+    print(f"python {sys.version.split()[0]} on {os.cpu_count()} CPUs", flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="vqametrics-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        main_data = dirs[DEFAULT_QUESTIONS]
+        print(
+            f"\n1-2. end to end on {DEFAULT_QUESTIONS:,} questions ({args.runs} runs, alternating)"
+        )
+        ours, base, peak, rss_med = ratio(main_data, args.runs, tmp)
+        print(f"  median: json.load only {base:.2f} s, vqametrics vqa {ours:.2f} s")
+        print(f"  RATIO vqametrics / json.load = {ours / base:.2f}  (target <= 0.50)")
+        print(f"  PEAK RSS = {peak:.0f} MiB (median {rss_med:.0f} MiB; target <= 600 MiB)")
+
+        print("\n3. linearity (median of 3 runs; the 2M point: 1 run)")
+        walls = {}
+        for n in sizes:
+            reps = 1 if n > DEFAULT_QUESTIONS else 3
+            results = [run(vqa_cmd(dirs[n], tmp / f"out{n}"), dirs[n]) for _ in range(reps)]
+            walls[n] = statistics.median(w for w, _ in results)
+            peak_n = max(r for _, r in results)
+            print(
+                f"  N = {n:>9,}: {walls[n]:6.2f} s, {n / walls[n] / 1e3:6.0f}k questions/s, "
+                f"peak RSS {peak_n:.0f} MiB",
+                flush=True,
+            )
+        for a, b in itertools.pairwise(sizes):
+            growth = walls[b] / walls[a]
+            print(
+                f"  {a:,} -> {b:,}: x{b / a:.2f} questions, x{growth:.2f} time; "
+                f"time/size = {growth / (b / a):.2f} (target <= 1.10)"
+            )
+
+    n, warm, cold = throughput(main_data)
+    print(f"\n4. Python API, score_dataset on already-loaded data ({n:,} questions, median of 5)")
+    print(f"  {n / warm / 1e6:.2f} M questions/s ({warm * 1e3:.0f} ms; target >= 1 M/s)")
+    print(f"  {n / cold / 1e6:.2f} M questions/s without the loader's interned answers")
+    print(f"\nbenchmark took {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""Differential tests: the optimized normalizer, scorer, aggregates and writers against a literal
+implementation of the spec (``tests/reference/``), on hypothesis-generated messy input.
+
+Everything must agree exactly: strings equal, floats bit-equal (compared with ``float.hex``).
+The bulk scorer (``score/_fast.py``) only runs from 2,000 questions on; these tests lower that
+threshold so that both the bulk path and the per-question loop are checked on small inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference import official_vqa as ref
+from vqametrics.aggregate import breakdown, official_outputs
+from vqametrics.evaluate import evaluate_vqa, score_dataset
+from vqametrics.load.vqa import as_dataset, load_annotations, load_results
+from vqametrics.normalize.question import QuestionNormalizer
+from vqametrics.profiles import get_profile
+from vqametrics.report.files import write_vqa_outputs
+from vqametrics.score import _fast
+
+# Pieces that exercise every rule of spec §3: punctuation (spaced or not), the comma trigger,
+# periods around digits, number words, articles, contractions, case, whitespace, non-ASCII.
+_PIECES = [
+    "yes", "Yes", "no", "NO", "a", "an", "the", "The", "two", "Two", "none", "zero", "ten",
+    "eleven", "dont", "Dont", "doesnt", "im", "ive", "somebody'd", "let's", "dog", "dogs",
+    "t-shirt", "red", "white", "1", "2", "3.5", "1,000", "2.", ".5", "e.g.", "a.m.", "st.",
+    "4:30", "$5", "5%", "#1", "&", "50+", "1/2", "café", "ＹＥＳ", "٣,٥", "İstanbul", "x" * 3,
+]  # fmt: skip
+_PUNCT = [*";/[]\"{}()=+\\_-><@`,?!.'", " ", "  ", "\n", "\t", " .", ". ", ", "]
+
+messy = st.lists(
+    st.one_of(st.sampled_from(_PIECES), st.sampled_from(_PUNCT), st.text(max_size=3)),
+    max_size=6,
+).map("".join)
+# strings from a small pool, so that answers and predictions often match
+pooled = st.sampled_from(["yes", "Yes.", "dog", "a dog", "two", "2", "none", "0", " yes\n"])
+answer_text = st.one_of(pooled, pooled, messy)
+
+
+@settings(max_examples=400, deadline=None)
+@given(messy)
+def test_normalization_matches_reference(text: str) -> None:
+    prof = get_profile("official")
+    assert prof.normalize(text, "answer") == ref.process_digit_article(
+        ref.process_punctuation(ref.cleanup(text))
+    )
+    p17 = get_profile("official-2017")
+    assert p17.normalize(text, "prediction") == ref.process_digit_article(
+        ref.process_punctuation(ref.cleanup(text))
+    )
+    assert p17.normalize(text, "answer") == ref.process_punctuation(text)
+
+
+def _record(texts: list[str], ids: str, qid: int, qtype: str, atype: str) -> dict[str, Any]:
+    answers: list[dict[str, Any]] = []
+    for i, t in enumerate(texts):
+        a: dict[str, Any] = {"answer": t, "answer_confidence": "yes"}
+        if ids == "distinct":
+            a["answer_id"] = i + 1
+        elif ids == "some-equal":
+            a["answer_id"] = i // 2
+        answers.append(a)
+    return {"question_id": qid, "answers": answers, "question_type": qtype, "answer_type": atype}
+
+
+question = st.tuples(
+    st.one_of(
+        st.lists(answer_text, min_size=10, max_size=10),
+        st.lists(answer_text, min_size=1, max_size=12),
+        st.builds(lambda t: [t] * 10, answer_text),
+    ),
+    st.sampled_from(["distinct", "distinct", "distinct", "none", "some-equal"]),
+    st.one_of(answer_text, st.none()),
+    st.sampled_from(["what is", "how many", "is the"]),
+    st.sampled_from(["other", "number", "yes/no"]),
+)
+
+
+@contextmanager
+def bulk_threshold(n: int) -> Iterator[None]:
+    """Run the bulk scorer from *n* questions on (0: always; huge: never)."""
+    old = _fast.MIN_QUESTIONS
+    _fast.MIN_QUESTIONS = n
+    try:
+        yield
+    finally:
+        _fast.MIN_QUESTIONS = old
+
+
+def _build(rows: list[Any]) -> tuple[list[dict[str, Any]], list[str | None]]:
+    records = [
+        _record(texts, ids, 1000 + q, qt, at) for q, (texts, ids, _, qt, at) in enumerate(rows)
+    ]
+    return records, [pred for _, _, pred, _, _ in rows]
+
+
+def _hex(values: list[float]) -> list[str]:
+    return [float(v).hex() for v in values]
+
+
+@pytest.mark.filterwarnings("ignore::vqametrics.VqaMetricsWarning")
+@pytest.mark.parametrize(("profile", "flow"), [("official", "head"), ("official-2017", "2017")])
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(question, min_size=1, max_size=30))
+def test_scores_match_reference(profile: str, flow: str, rows: list[Any]) -> None:
+    records, preds = _build(rows)
+    expected = [
+        0.0 if pred is None else ref.question_accuracy(rec["answers"], pred, flow)
+        for rec, pred in zip(records, preds, strict=True)
+    ]
+    with bulk_threshold(0):
+        assert _hex(score_dataset(as_dataset(records), preds, profile)) == _hex(expected)
+    with bulk_threshold(10**9):  # the per-question loop gives the same bits
+        assert _hex(score_dataset(as_dataset(records), preds, profile)) == _hex(expected)
+
+
+def test_every_mask_of_the_table_matches_reference() -> None:
+    """All 1024 placements of matches among 10 distinct records (spec §4's exact floats)."""
+    tables = _fast.mask_tables(get_profile("official"))
+    for mask in range(1024):
+        answers = [{"answer": "yes" if mask >> i & 1 else "no", "answer_id": i} for i in range(10)]
+        assert float(tables.scores[mask]).hex() == ref.question_accuracy(answers, "yes").hex()
+    assert {tables.scores_list[m] for m in range(1024) if bin(m).count("1") == 2} == {
+        0.6,
+        0.6000000000000001,
+        0.5999999999999999,
+    }
+
+
+@pytest.mark.filterwarnings("ignore::vqametrics.VqaMetricsWarning")
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(question, min_size=1, max_size=30), digits=st.integers(0, 4))
+def test_aggregates_and_files_match(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[Any], digits: int
+) -> None:
+    records, preds = _build(rows)
+    mapping = {
+        rec["question_id"]: p for rec, p in zip(records, preds, strict=True) if p is not None
+    }
+    if not mapping:
+        return
+    with bulk_threshold(0):
+        result = evaluate_vqa(records, mapping, allow_missing=True, digits=digits)
+    assert result._fast is not None
+    accs = [
+        0.0 if p is None else ref.question_accuracy(rec["answers"], p)
+        for rec, p in zip(records, preds, strict=True)
+    ]
+    qtypes = [r["question_type"] for r in records]
+    atypes = [r["answer_type"] for r in records]
+    assert result.accuracy == ref.aggregate(accs, qtypes, atypes, digits)
+    assert result.accuracy == breakdown(result.scores, qtypes, atypes, digits)
+    qids = [r["question_id"] for r in records]
+    slow_outputs = official_outputs(qids, result.scores, qtypes, atypes, digits)
+    opts = orjson.OPT_NON_STR_KEYS
+    assert orjson.dumps(result.official_outputs(), option=opts) == orjson.dumps(
+        slow_outputs, option=opts
+    )
+    # the files: bulk byte assembly against one orjson.dumps per value/record
+    out = tmp_path_factory.mktemp("out")
+    write_vqa_outputs(result, out)
+    for name, value in slow_outputs.items():
+        assert (out / f"{name}.json").read_bytes() == orjson.dumps(value, option=opts)
+    slow_lines = b"".join(
+        orjson.dumps(rec, option=opts | orjson.OPT_APPEND_NEWLINE)
+        for rec in result._per_question_slow(range(len(records)))
+    )
+    assert (out / "per_question.jsonl").read_bytes() == slow_lines
+    assert list(result.per_question()) == list(result._per_question_slow(range(len(records))))
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=st.lists(question, min_size=1, max_size=20))
+def test_fast_loader_matches_slow_loader(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[Any]
+) -> None:
+    records, preds = _build(rows)
+    path = tmp_path_factory.mktemp("ann") / "annotations.json"
+    path.write_text(json.dumps({"info": {}, "annotations": records}), encoding="utf-8")
+    fast = load_annotations(path)
+    slow = as_dataset(records)
+    for column in ("question_ids", "answers", "groups", "question_types", "answer_types"):
+        assert getattr(fast, column) == getattr(slow, column), column
+    res = tmp_path_factory.mktemp("res") / "results.json"
+    pairs = [
+        {"question_id": r["question_id"], "answer": p or ""}
+        for r, p in zip(records, preds, strict=True)
+    ]
+    res.write_text(json.dumps(pairs), encoding="utf-8")
+    assert load_results(res).pairs == [(p["question_id"], p["answer"]) for p in pairs]
+
+
+def test_question_normalizer_caches_do_not_change_results() -> None:
+    norm = QuestionNormalizer(get_profile("official"))
+    for _ in range(2):
+        assert norm.question("Two.", ["2", "two", "3"]) == ("2", ["2", "2", "3"], False)
+        assert norm.question("Yes", ["yes"] * 10) == ("Yes", ["yes"] * 10, True)
+
+
+def test_reference_tables_are_the_spec_tables() -> None:
+    """The reference reads its own copy of the spec's tables, not the package's."""
+    here = Path(__file__).parent / "reference" / "official_tables.json"
+    assert len(json.loads(here.read_text("utf-8"))["contractions"]) == 120
