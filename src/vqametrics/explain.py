@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .profiles import Profile, Step, get_profile
-from .score.vqa import answer_groups, leave_one_out_values, score_normalized
+from .score.vqa import answer_groups, others_matching, score_normalized
 
 __all__ = ["Explanation", "StepTrace", "explain", "trace_steps"]
 
@@ -110,8 +110,8 @@ def explain(
     if prof.leave_one_out == "none":
         loo: list[tuple[int, float]] = []
     else:
-        values = leave_one_out_values(matches, groups, prof.leave_one_out)
-        loo = [(_others(i, matches, groups, prof.leave_one_out), v) for i, v in enumerate(values)]
+        ks = others_matching(matches, groups, prof.leave_one_out)
+        loo = [(k, min(1.0, k / 3)) for k in ks]
     return Explanation(
         profile=prof.name,
         prediction=prediction,
@@ -127,12 +127,3 @@ def explain(
         textbook_score=min(1.0, m / 3),
         score=score_normalized(norm_pred, norm_ans, groups, prof),
     )
-
-
-def _others(i: int, matches: Sequence[bool], groups: Sequence[int] | None, mode: str) -> int:
-    m = sum(matches)
-    if not matches[i]:
-        return m
-    if mode == "records" and groups is not None:
-        return m - sum(1 for j, h in enumerate(matches) if h and groups[j] == groups[i])
-    return m - 1

@@ -17,7 +17,13 @@ from fractions import Fraction
 
 from ..profiles import Profile
 
-__all__ = ["annotator_values", "average", "leave_one_out_values", "score_normalized"]
+__all__ = [
+    "annotator_values",
+    "average",
+    "leave_one_out_values",
+    "others_matching",
+    "score_normalized",
+]
 
 _THIRDS = (0.0, 1 / 3, 2 / 3)
 
@@ -27,10 +33,8 @@ def _value(k: int) -> float:
     return _THIRDS[k] if k < 3 else 1.0
 
 
-def leave_one_out_values(
-    matches: Sequence[bool], groups: Sequence[int] | None, mode: str
-) -> list[float]:
-    """Per-annotator values ``min(1, k_i/3)``.
+def others_matching(matches: Sequence[bool], groups: Sequence[int] | None, mode: str) -> list[int]:
+    """Per annotator *i*, ``k_i``: how many of the answers left in when *i* is left out match.
 
     ``mode="position"`` leaves out annotator *i* only. ``mode="records"`` reproduces the official
     dict inequality: annotator *i* also loses every record equal to its own, i.e. with the same
@@ -39,16 +43,16 @@ def leave_one_out_values(
     """
     m = sum(matches)
     if mode == "records" and groups is not None:
-        values = []
-        for i, hit in enumerate(matches):
-            if hit:
-                g = groups[i]
-                same = sum(1 for j, h in enumerate(matches) if h and groups[j] == g)
-                values.append(_value(m - same))
-            else:
-                values.append(_value(m))
-        return values
-    return [_value(m - 1) if hit else _value(m) for hit in matches]
+        hits = [g for g, hit in zip(groups, matches, strict=True) if hit]
+        return [m - hits.count(g) if hit else m for g, hit in zip(groups, matches, strict=True)]
+    return [m - 1 if hit else m for hit in matches]
+
+
+def leave_one_out_values(
+    matches: Sequence[bool], groups: Sequence[int] | None, mode: str
+) -> list[float]:
+    """Per-annotator values ``min(1, k_i/3)`` with ``k_i`` from :func:`others_matching`."""
+    return [_value(k) for k in others_matching(matches, groups, mode)]
 
 
 def average(values: Sequence[float], mean: str) -> float:
