@@ -14,7 +14,6 @@ from ._common import (
     add_profile_option,
     nonnegative_int,
     positive_int,
-    print_json,
 )
 
 if TYPE_CHECKING:
@@ -132,10 +131,31 @@ def run(args: argparse.Namespace) -> int:
             result, signature=result.signature.with_fields(bootstrap=n_bootstrap, seed=seed)
         )
     if args.out:
-        from ..report.files import write_vqa_outputs
+        from ..report.files import start_vqa_outputs
 
-        write_vqa_outputs(result, args.out)
+        # a large per_question.jsonl is written by a child process meanwhile (report/files.py)
+        with start_vqa_outputs(result, args.out) as writing:
+            text = _stdout_text(args, result, extra, extra_signatures, intervals)
+            del result  # free the evaluation while the child still writes
+            writing.wait()
+        sys.stdout.write(text)
+        print(f"wrote outputs to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(_stdout_text(args, result, extra, extra_signatures, intervals))
+    return 0
+
+
+def _stdout_text(
+    args: argparse.Namespace,
+    result: VQAEvaluation,
+    extra: dict[str, Breakdown],
+    extra_signatures: dict[str, Signature],
+    intervals: BootstrapResult | None,
+) -> str:
+    """What ``vqametrics vqa`` prints: the ``--json`` payload, or the table and signatures."""
     if args.json:
+        import orjson
+
         payload = result.as_dict()
         for name, value in extra.items():
             payload[name] = value
@@ -148,21 +168,18 @@ def run(args: argparse.Namespace) -> int:
             payload["ci95"] = intervals.ci95()
             payload["se"] = intervals.se()
             payload["bootstrap"] = intervals.settings()
-        print_json(payload)
-    else:
-        from ..report.text import vqa_table
+        return orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
+    from dataclasses import replace
 
-        labels = {"em": "EM", "em_any": "EM-any"}
-        columns: dict[str, Mapping[str, object]] = {labels[k]: v for k, v in extra.items()}
-        if intervals is not None:
-            columns.update(_interval_columns(intervals))
-            result = replace(result, notes=(*result.notes, _interval_note(intervals)))
-        print(vqa_table(result, columns))
-        for sig in extra_signatures.values():
-            print(sig.format())
-    if args.out:
-        print(f"wrote outputs to {args.out}", file=sys.stderr)
-    return 0
+    from ..report.text import vqa_table
+
+    labels = {"em": "EM", "em_any": "EM-any"}
+    columns: dict[str, Mapping[str, object]] = {labels[k]: v for k, v in extra.items()}
+    if intervals is not None:
+        columns.update(_interval_columns(intervals))
+        result = replace(result, notes=(*result.notes, _interval_note(intervals)))
+    lines = [vqa_table(result, columns), *(sig.format() for sig in extra_signatures.values())]
+    return "".join(line + "\n" for line in lines)
 
 
 def _interval_columns(intervals: BootstrapResult) -> dict[str, Mapping[str, object]]:

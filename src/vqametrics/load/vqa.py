@@ -213,14 +213,28 @@ def _fast_annotations(name: str, decoded: Any) -> VQADataset | None:
         question_ids=qids,
         answers=answers,
         groups=[None] * n,
-        question_types=list(map(attrgetter("question_type"), anns)),
-        answer_types=list(map(attrgetter("answer_type"), anns)),
-        image_ids=images,
-        multiple_choice_answers=list(map(attrgetter("multiple_choice_answer"), anns)),
+        question_types=_shared(map(attrgetter("question_type"), anns)),
+        answer_types=_shared(map(attrgetter("answer_type"), anns)),
+        image_ids=_shared(images),
+        multiple_choice_answers=_shared(map(attrgetter("multiple_choice_answer"), anns)),
         plain_answers=False,
         index=index,
         _answer_codes=codes,
     )
+
+
+def _shared(values: Iterable[str | int | None]) -> list[Any]:
+    """The values as a list in which equal values are one object (only for str, int and None:
+    with floats or bools ``1 == 1.0 == True`` would merge different values).
+
+    The decoder makes a new object for every occurrence; a column like ``question_type`` holds
+    a few dozen distinct values among 200k questions. Sharing them saves memory, and later
+    passes over the column touch a few memory pages instead of ones scattered all over the
+    heap (which matters most in a forked writer, where each page written is copied).
+    """
+    items = list(values)
+    table: dict[Any, Any] = {}
+    return list(map(table.setdefault, items, items))
 
 
 def _distinct_ids(ids: Any, lens: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -44,13 +45,12 @@ def vqa_table(
     *extra* maps a column name (e.g. ``"EM"``) to another breakdown of the same shape.
     """
     cols = {"VQA acc": result.accuracy, **(extra or {})}
-    counts_q: dict[str, int] = {}
-    counts_a: dict[str, int] = {}
-    for qt, at in zip(result.dataset.question_types, result.dataset.answer_types, strict=True):
-        if qt is not None:
-            counts_q[qt] = counts_q.get(qt, 0) + 1
-        if at is not None:
-            counts_a[at] = counts_a.get(at, 0) + 1
+    d = result.dataset
+    if len(d.question_types) != len(d.answer_types):
+        raise ValueError("question_types and answer_types differ in length")
+    # Counter counts in C; only the keys of the breakdowns are looked up (never None)
+    counts_q = Counter(d.question_types)
+    counts_a = Counter(d.answer_types)
     rows: list[list[object]] = [
         ["overall", "", len(result.scores), *(_get(c, None) for c in cols.values())]
     ]

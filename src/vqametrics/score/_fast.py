@@ -211,7 +211,7 @@ def score_fast(
 
     n = len(predictions)
     vector_rows = codes.regular.copy()
-    if profile.leave_one_out == "records" and any(g is not None for g in groups):
+    if profile.leave_one_out == "records" and groups.count(None) != len(groups):
         vector_rows &= np.fromiter((g is None for g in groups), dtype=np.bool_, count=n)
     missing = [i for i, p in enumerate(predictions) if p is None] if None in predictions else []
     if missing:

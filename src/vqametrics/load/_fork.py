@@ -1,0 +1,119 @@
+"""Run one function in a forked child process and get its return value back.
+
+Used to overlap work on the second core for large inputs (the output writer writes
+``per_question.jsonl`` in one). A forked child
+inherits the parent's memory copy-on-write, so it can read anything already built without any
+transfer; only its return value is pickled back through a pipe, so it must be compact (numpy
+arrays, a few thousand strings).
+
+Guarantees: the child never runs the parent's cleanup (it always leaves with ``os._exit``); an
+exception raised in the child is re-raised in the parent (same type and message, so the CLI
+prints the same one line as without a child); the child is always reaped, and killed first if the
+parent stops waiting for it (an error elsewhere, Ctrl-C), so neither zombies nor stray processes
+remain. Where ``fork`` is missing (Windows) or unsafe (other threads are running),
+:func:`can_fork` is false and callers take their sequential path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Forked", "can_fork"]
+
+
+def can_fork() -> bool:
+    """Whether :class:`Forked` may be used: ``os.fork`` exists and no other thread runs (forking
+    a multi-threaded process can deadlock the child)."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+class Forked:
+    """``fn(*args)`` running in a forked child; :meth:`result` waits and returns its value.
+
+    Use it as a context manager: leaving the block without having called :meth:`result` (for
+    example because of an exception) kills and reaps the child.
+    """
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()  # or the child could print the parent's buffered text again
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child (coverage does not follow it)
+            os.close(read_fd)
+            _child(write_fd, fn, args)
+        os.close(write_fd)
+        self._pid: int | None = pid
+        self._read_fd = read_fd
+
+    def __enter__(self) -> Forked:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cancel()
+
+    def result(self) -> Any:
+        """Wait for the child; its return value, or its exception re-raised here."""
+        if self._pid is None:
+            raise RuntimeError("the result was already collected")
+        with os.fdopen(self._read_fd, "rb") as pipe:
+            data = pipe.read()  # read before waiting: a full pipe would block the child
+        self._read_fd = -1
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = None
+        if not data:
+            code = os.waitstatus_to_exitcode(status)
+            how = f"killed by signal {-code}" if code < 0 else f"exited with status {code}"
+            raise ChildProcessError(f"a worker process {how} before finishing its work")
+        ok, value = pickle.loads(data)
+        if ok:
+            return value
+        raise value
+
+    def cancel(self) -> None:
+        """Kill the child if it still runs, and reap it (no-op once the result is collected)."""
+        if self._read_fd >= 0:
+            os.close(self._read_fd)
+            self._read_fd = -1
+        if self._pid is not None:
+            pid, self._pid = self._pid, None
+            with contextlib.suppress(ProcessLookupError):  # already gone: still to reap
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+def _child(write_fd: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """The child's side: run *fn*, send ``(ok, value or exception)``, leave with ``os._exit``."""
+    code = 1
+    try:
+        try:
+            payload = pickle.dumps((True, fn(*args)), protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:  # every failure goes back to the parent
+            payload = _pickled_error(exc)
+        with os.fdopen(write_fd, "wb") as pipe:
+            pipe.write(payload)
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _pickled_error(exc: BaseException) -> bytes:
+    """The exception, pickled with its traceback as a note (Python 3.11+) for debugging; an
+    exception that cannot be pickled becomes a ``RuntimeError`` with the same text."""
+    tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    add_note = getattr(exc, "add_note", None)
+    try:
+        if add_note is not None:
+            add_note(f"raised in a worker process:\n{tb}")
+        return pickle.dumps((False, exc), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # e.g. one holding an unpicklable object
+        error = RuntimeError(f"{type(exc).__name__} in a worker process: {exc}\n{tb}")
+        return pickle.dumps((False, error), protocol=pickle.HIGHEST_PROTOCOL)

@@ -1,0 +1,161 @@
+"""The forked workers (``load/_fork.py``): same bytes as the sequential path, errors surface as
+the same one line, and no child process is left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vqametrics.cli import main
+from vqametrics.load import _fork
+from vqametrics.load._fork import Forked
+from vqametrics.report import files
+from vqametrics.score import _fast
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+ANSWERS = ["yes", "no", "two", "2", "a dog", "Dog.", "red", "none", "0", "café"]
+
+
+def _write_inputs(tmp: Path, n: int = 300) -> list[str]:
+    anns = [
+        {
+            "question_id": 1000 + q,
+            "image_id": q // 3,
+            "question_type": f"what is {q % 7}",
+            "answer_type": ["yes/no", "number", "other"][q % 3],
+            "multiple_choice_answer": ANSWERS[q % 10],
+            "answers": [
+                {"answer": ANSWERS[(q * i + i) % 10], "answer_confidence": "yes", "answer_id": i}
+                for i in range(1, 11)
+            ],
+        }
+        for q in range(n)
+    ]
+    questions = {
+        "info": {},
+        "task_type": "Open-Ended",
+        "data_type": "mscoco",
+        "data_subtype": "val2014",
+        "license": {},
+        "questions": [{"question_id": 1000 + q, "image_id": q // 3} for q in range(n)],
+    }
+    results = [{"question_id": 1000 + q, "answer": ANSWERS[(q * 3) % 10]} for q in range(n)]
+    paths = []
+    for name, obj in (("ann.json", {"annotations": anns}), ("q.json", questions)):
+        (tmp / name).write_text(json.dumps(obj))
+        paths.append(str(tmp / name))
+    (tmp / "res.json").write_text(json.dumps(results))
+    return ["--annotations", paths[0], "--questions", paths[1], "--results", str(tmp / "res.json")]
+
+
+@pytest.fixture
+def bulk(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Score in bulk from 1 question on (the forked writer needs the bulk scorer)."""
+    monkeypatch.setattr(_fast, "MIN_QUESTIONS", 1)
+    yield
+
+
+def _run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str, str]:
+    code = main(["vqa", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _spy_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    started: list[int] = []
+    real_init = Forked.__init__
+
+    def init(self: Forked, fn: Any, *args: Any) -> None:
+        real_init(self, fn, *args)
+        started.append(1)
+
+    monkeypatch.setattr(Forked, "__init__", init)
+    return started
+
+
+def test_forked_writer_writes_the_same_bytes(
+    tmp_path: Path, bulk: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = _write_inputs(tmp_path)
+    forks = _spy_forks(monkeypatch)
+    monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 10**9)
+    seq = _run(capsys, [*args, "--out", str(tmp_path / "seq")])
+    assert not forks
+    monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 1)
+    par = _run(capsys, [*args, "--out", str(tmp_path / "par")])
+    assert forks
+    assert seq[:2] == par[:2]
+    assert seq[2].replace("/seq", "/DIR") == par[2].replace("/par", "/DIR")
+    names = sorted(p.name for p in (tmp_path / "seq").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "par").iterdir())
+    assert "per_question.jsonl" in names
+    for name in names:
+        assert (tmp_path / "seq" / name).read_bytes() == (tmp_path / "par" / name).read_bytes()
+
+
+def test_forked_writer_failure_is_the_same_one_line(
+    tmp_path: Path, bulk: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = _write_inputs(tmp_path)
+    outcomes = []
+    for threshold, out in ((10**9, "seq"), (1, "par")):
+        monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", threshold)
+        (tmp_path / out / "per_question.jsonl").mkdir(parents=True)  # the child cannot open it
+        code, stdout, err = _run(capsys, [*args, "--out", str(tmp_path / out)])
+        lines = [ln for ln in err.splitlines() if ln.startswith("vqametrics: error:")]
+        assert len(lines) == 1 and "Traceback" not in err, err
+        assert stdout == ""
+        outcomes.append((code, lines[0].replace(f"/{out}/", "/DIR/")))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == 2 and "Is a directory" in outcomes[0][1]
+
+
+def test_small_inputs_do_not_fork(
+    tmp_path: Path, bulk: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    forks = _spy_forks(monkeypatch)
+    code, _, _ = _run(capsys, [*_write_inputs(tmp_path, 20), "--out", str(tmp_path / "o")])
+    assert code == 0 and not forks
+
+
+def test_no_fork_without_os_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "fork")
+    assert not _fork.can_fork()
+
+
+def _boom(message: str) -> None:
+    raise ValueError(message)
+
+
+def _suicide() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _children() -> set[int]:
+    path = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+    return set(map(int, path.read_text().split())) if path.exists() else set()
+
+
+def test_forked_returns_value_and_reraises_errors() -> None:
+    before = _children()
+    with Forked(sum, [1, 2, 3]) as job:
+        assert job.result() == 6
+    with Forked(_boom, "bad thing") as job, pytest.raises(ValueError, match=r"^bad thing"):
+        job.result()
+    with Forked(_suicide) as job, pytest.raises(ChildProcessError, match="signal 9"):
+        job.result()
+    assert _children() == before  # all reaped: no zombies
+
+
+def test_forked_cancel_kills_and_reaps() -> None:
+    before = _children()
+    with pytest.raises(KeyError), Forked(signal.pause):
+        raise KeyError("the parent fails while the child runs")
+    assert _children() == before
