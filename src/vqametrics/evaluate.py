@@ -16,6 +16,7 @@ from .load._json import PathLike
 from .load.vqa import (
     Matched,
     QuestionId,
+    ReadAhead,
     Results,
     VQADataset,
     as_dataset,
@@ -291,20 +292,23 @@ def _evaluate(
     digits: int,
 ) -> VQAEvaluation:
     prof = get_profile(profile)
+    results_path = None if isinstance(results, Results | Mapping) else results
+    # the other two files are decoded while a child process decodes a large annotations file
+    ahead = ReadAhead(questions, results_path)
     if isinstance(annotations, VQADataset):
         dataset = annotations
     elif isinstance(annotations, Sequence) and not isinstance(annotations, str | bytes):
         dataset = as_dataset(annotations)
     else:
-        dataset = load_annotations(annotations, on_duplicate=on_duplicate)
+        dataset = load_annotations(annotations, on_duplicate=on_duplicate, meanwhile=ahead)
     if questions is not None:
-        load_questions(questions, dataset)
+        load_questions(questions, dataset, ahead=ahead)
     if isinstance(results, Results):
         res = results
     elif isinstance(results, Mapping):
         res = results_from_pairs(results)
     else:
-        res = load_results(results)
+        res = load_results(results, ahead=ahead)
     matched = match_predictions(
         dataset,
         res,

@@ -97,7 +97,7 @@ def _lines(data: bytes) -> Iterator[tuple[int, bytes]]:
             yield lineno, line
 
 
-def decode_typed(data: bytes | mmap.mmap, spec: Any) -> Any:
+def decode_typed(data: bytes | mmap.mmap, spec: Any, *, check_utf8: bool = True) -> Any:
     """Decode *data* into the msgspec type *spec*, or return ``None``.
 
     The fast path of the loaders: only the fields a type names are decoded (and checked); the
@@ -107,6 +107,8 @@ def decode_typed(data: bytes | mmap.mmap, spec: Any) -> Any:
     msgspec does not check the strings it skips and orjson rejects invalid UTF-8 anywhere.
     Known, accepted difference: in fields that are skipped, msgspec accepts a number that
     overflows a double (``1e400``) and nesting deeper than orjson's 1024 levels.
+    ``check_utf8=False`` skips that check, for a second decode of bytes that are checked by
+    another one.
     """
     try:
         import msgspec
@@ -116,7 +118,7 @@ def decode_typed(data: bytes | mmap.mmap, spec: Any) -> Any:
         value = msgspec.json.decode(data, type=spec)
     except (msgspec.DecodeError, RecursionError):
         return None
-    if not _is_ascii(data):
+    if check_utf8 and not _is_ascii(data):
         try:
             codecs.utf_8_decode(data, "strict", True)
         except UnicodeDecodeError:

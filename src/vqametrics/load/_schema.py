@@ -10,7 +10,14 @@ from typing import Annotated
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
-__all__ = ["ANNOTATIONS", "QUESTIONS", "RESULTS", "UNSET"]
+__all__ = [
+    "ANNOTATIONS",
+    "ANNOTATIONS_ANSWERS",
+    "ANNOTATIONS_HEAD",
+    "QUESTIONS",
+    "RESULTS",
+    "UNSET",
+]
 
 # orjson reads integers in [-2**63, 2**64) as int and larger ones as float; the fast path takes
 # int64 only (msgspec bounds must fit in one); the rest falls back to the slow path
@@ -22,9 +29,10 @@ class Answer(Struct, gc=False):
     answer_id: JsonInt | UnsetType = UNSET
 
 
-class Question(Struct, gc=False):
+class QuestionHead(Struct, gc=False):
+    """A question without its answers (skipped, though still parsed as JSON, by the decoder)."""
+
     question_id: JsonInt | str
-    answers: list[Answer]
     question_type: str | None = None
     answer_type: str | None = None
     multiple_choice_answer: str | None = None
@@ -32,8 +40,26 @@ class Question(Struct, gc=False):
     image: JsonInt | str | None = None
 
 
+class Question(QuestionHead, kw_only=True, gc=False):
+    answers: list[Answer]
+
+
+class QuestionAnswers(Struct, gc=False):
+    """Only a question's answers (every other field skipped)."""
+
+    answers: list[Answer]
+
+
 class Annotations(Struct, gc=False):
     annotations: list[Question]
+
+
+class AnnotationsHead(Struct, gc=False):
+    annotations: list[QuestionHead]
+
+
+class AnnotationsAnswers(Struct, gc=False):
+    annotations: list[QuestionAnswers]
 
 
 class Prediction(Struct, gc=False):
@@ -55,5 +81,10 @@ class Questions(Struct, gc=False):
 
 
 ANNOTATIONS = Annotations | list[Question]
+# the split decode of a large annotations file (``load.vqa._split_annotations``): a document
+# decodes as ANNOTATIONS if and only if it decodes as both of these (each field is checked by
+# exactly one of them, with the same type, and both check the same shape around them)
+ANNOTATIONS_HEAD = AnnotationsHead | list[QuestionHead]
+ANNOTATIONS_ANSWERS = AnnotationsAnswers | list[QuestionAnswers]
 RESULTS = list[Prediction]
 QUESTIONS = Questions

@@ -11,12 +11,13 @@ Accepted layouts (spec official-vqa-eval.md §2):
 
 from __future__ import annotations
 
+import os
+import stat
 import warnings
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import chain, count
+from itertools import chain
 from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any, Literal
@@ -36,6 +37,7 @@ from ._json import (
 __all__ = [
     "Matched",
     "QuestionId",
+    "ReadAhead",
     "VQADataset",
     "load_annotations",
     "load_questions",
@@ -91,20 +93,23 @@ def _check_id(value: object, where: str) -> QuestionId:
     return value
 
 
-def load_annotations(path: PathLike, *, on_duplicate: OnDuplicate = "error") -> VQADataset:
-    """Load and validate an annotations file (see the module docstring for the layouts)."""
+def load_annotations(
+    path: PathLike,
+    *,
+    on_duplicate: OnDuplicate = "error",
+    meanwhile: Callable[[], object] | None = None,
+) -> VQADataset:
+    """Load and validate an annotations file (see the module docstring for the layouts).
+
+    *meanwhile* is called while a child process decodes part of a large file (and not at all
+    otherwise), for work that can overlap with it, such as a :class:`ReadAhead`.
+    """
     name = display_name(path)
     jsonl = is_jsonl(path)
     if not jsonl and _fast_annotations_possible():
-        mapped = map_file(path)
-        if mapped is not None:
-            with mapped:
-                decoded = decode_typed(mapped, _fast_types().annotations)
-            if decoded is not None:
-                fast = _fast_annotations(name, decoded)
-                if fast is not None:
-                    return fast
-                del decoded
+        fast = _load_fast(name, path, meanwhile)
+        if fast is not None:
+            return fast
     raw = read_bytes(path)
     data, lines = parse_json_or_jsonl(name, raw, jsonl)
     del raw
@@ -132,7 +137,12 @@ def load_annotations(path: PathLike, *, on_duplicate: OnDuplicate = "error") -> 
 # The official layouts are decoded with msgspec into structs holding only the fields that are
 # kept, every one of them type-checked as the slow path checks it. Anything unusual (a record
 # without distinct answer_ids, a duplicate question, a float id, a missing field, an error) makes
-# the fast path give up, and the slow path below decides, with its precise messages.
+# the fast path give up, and the slow path below decides, with its precise messages. The fast
+# path never raises an InputError itself, so the messages and their order are the slow path's.
+
+#: From this file size on (about 40k questions), where a child process can be forked, the
+#: annotations are decoded in two halves on two cores (:func:`_split_annotations`).
+SPLIT_MIN_BYTES = 32 << 20
 
 
 @cache
@@ -141,6 +151,8 @@ def _fast_types() -> SimpleNamespace:
 
     return SimpleNamespace(
         annotations=_schema.ANNOTATIONS,
+        annotations_head=_schema.ANNOTATIONS_HEAD,
+        annotations_answers=_schema.ANNOTATIONS_ANSWERS,
         results=_schema.RESULTS,
         questions=_schema.QUESTIONS,
         unset=_schema.UNSET,
@@ -165,39 +177,176 @@ def _fast_annotations_possible() -> bool:
     return True
 
 
+def _load_fast(
+    name: str, path: PathLike, meanwhile: Callable[[], object] | None
+) -> VQADataset | None:
+    """The official layout with distinct ``answer_id`` in every question, decoded in bulk
+    (split over two processes for a large file); ``None``: use the slow path."""
+    if _split_worthwhile(path):
+        split = _split_annotations(name, path, meanwhile)
+        if split is not None:
+            return split
+        # irregular input (or the child died): the sequential paths below decide, as always
+    mapped = map_file(path)
+    if mapped is None:
+        return None
+    with mapped:
+        decoded = decode_typed(mapped, _fast_types().annotations)
+    return None if decoded is None else _fast_annotations(name, decoded)
+
+
 def _fast_annotations(name: str, decoded: Any) -> VQADataset | None:
-    """The official layout with distinct ``answer_id`` in every question, decoded in bulk."""
-    import numpy as np
+    """The dataset from a document decoded with the full ``Question`` struct, or ``None``."""
+    anns = _questions_of(decoded)
+    head = _fast_head(anns)
+    if head is None:
+        return None
+    records = list(map(attrgetter("answers"), anns))
+    lens = _answer_counts(records)
+    if lens is None:
+        return None
+    strings, flat_codes = _intern_texts(records)
+    return _fast_dataset(name, head, lens, strings, flat_codes)
 
-    from ..score._fast import codes_from_flat
 
-    types = _fast_types()
-    anns = decoded if isinstance(decoded, list) else decoded.annotations
+def _split_worthwhile(path: PathLike) -> bool:
+    """Whether to split the decoding of an annotations file: it is large and we may fork."""
+    from ._fork import can_fork  # imported here: ``import vqametrics`` stays light
+
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return False  # the sequential path words the error
+    return size >= SPLIT_MIN_BYTES and can_fork()
+
+
+def _split_annotations(
+    name: str, path: PathLike, meanwhile: Callable[[], object] | None
+) -> VQADataset | None:
+    """:func:`_fast_annotations` on two cores; ``None``: use the sequential paths.
+
+    Decoding, checking and interning the answer records is about two thirds of the work, so a
+    forked child does just that (:func:`_answers_in_child`, which sends back only integer codes
+    and the few thousand distinct strings) while this process decodes everything else and
+    builds the other columns, then calls *meanwhile*. Together the two decodes accept exactly
+    the documents the full struct accepts (see ``_schema``), so the dataset is the same.
+    """
+    from ._fork import Forked
+
+    mapped = map_file(path)
+    if mapped is None:
+        return None
+    with Forked(_answers_in_child, mapped) as child:  # leaving early kills the child
+        with mapped:  # closes only this process's view: the child keeps its own
+            decoded = decode_typed(mapped, _fast_types().annotations_head)
+        if decoded is None:
+            return None
+        head = _fast_head(_questions_of(decoded))
+        del decoded  # free the structs while the child works
+        if head is None:
+            return None
+        if meanwhile is not None:
+            meanwhile()
+        try:
+            answers: tuple[Any, list[str], Any] | None = child.result(reap=False)
+        except ChildProcessError:  # killed (e.g. out of memory): retry in this process
+            return None
+        if answers is None:
+            return None
+        # built before leaving the block, which reaps the child: meanwhile it frees its memory
+        return _fast_dataset(name, head, *answers)
+
+
+#: what the child of the split decode keeps alive until it exits (see :func:`_answers_in_child`)
+_CHILD_KEEPS: list[Any] = []
+
+
+def _answers_in_child(mapped: Any) -> tuple[Any, list[str], Any] | None:
+    """The child's half of :func:`_split_annotations`: the answer counts (:func:`_answer_counts`),
+    the distinct texts and the code of every answer (:func:`_intern_texts`), or ``None`` (the
+    document does not decode, or its answers are irregular)."""
+    # the parent checks that the document is valid UTF-8 (on the same bytes)
+    decoded = decode_typed(mapped, _fast_types().annotations_answers, check_utf8=False)
+    if decoded is None:
+        return None
+    # freeing two million decoded objects on return would delay the result by about 50 ms, for
+    # nothing: the child exits right after sending it
+    _CHILD_KEEPS.append(decoded)
+    records = list(map(attrgetter("answers"), _questions_of(decoded)))
+    lens = _answer_counts(records)
+    return None if lens is None else (lens, *_intern_texts(records))
+
+
+def _questions_of(decoded: Any) -> list[Any]:
+    """The list of question structs of either official layout (a list, or under 'annotations')."""
+    return decoded if isinstance(decoded, list) else decoded.annotations
+
+
+@dataclass(frozen=True, eq=False)
+class _Head:
+    """Every column of a decoded annotations file except the answers."""
+
+    question_ids: list[QuestionId]
+    index: dict[QuestionId, int]
+    question_types: list[str | None]
+    answer_types: list[str | None]
+    image_ids: list[Any]
+    multiple_choice_answers: list[str | None]
+
+
+def _fast_head(anns: list[Any]) -> _Head | None:
+    """The non-answer columns of the decoded questions; ``None`` if there are none or an id
+    repeats (the slow path words that error, or resolves it with ``on_duplicate="last"``)."""
     n = len(anns)
     if not n:
         return None
     qids = list(map(attrgetter("question_id"), anns))
     index = dict(zip(qids, range(n), strict=True))
     if len(index) != n:
-        return None  # duplicate question ids: the slow path words or resolves them
-    records = list(map(attrgetter("answers"), anns))
-    lens = np.fromiter(map(len, records), dtype=np.int64, count=n)
+        return None
+    unset = _fast_types().unset
+    images = [q.image if q.image_id is unset else q.image_id for q in anns]
+    return _Head(
+        question_ids=qids,
+        index=index,
+        question_types=_shared(map(attrgetter("question_type"), anns)),
+        answer_types=_shared(map(attrgetter("answer_type"), anns)),
+        image_ids=_shared(images),
+        multiple_choice_answers=_shared(map(attrgetter("multiple_choice_answer"), anns)),
+    )
+
+
+def _answer_counts(records: list[list[Any]]) -> Any:
+    """The number of answers of each question (a numpy array), or ``None`` if a question has
+    none, or answer_ids that are missing or not distinct (the slow path groups equal records)."""
+    import numpy as np
+
+    lens = np.fromiter(map(len, records), dtype=np.int64, count=len(records))
     if not lens.all():
         return None
+    ids_of = map(attrgetter("answer_id"), chain.from_iterable(records))
     try:
-        ids = np.array(
-            list(map(attrgetter("answer_id"), chain.from_iterable(records))), dtype=np.int64
-        )
+        ids = np.fromiter(ids_of, dtype=np.int64, count=int(lens.sum()))
     except TypeError:
-        return None  # a missing answer_id: equal records collapse (the slow path groups them)
-    if not _distinct_ids(ids, lens):
-        return None
-    del ids
-    # intern the answer strings in one pass: code = order of first appearance
-    table: defaultdict[str, int] = defaultdict(count().__next__)
-    texts = map(attrgetter("answer"), chain.from_iterable(records))
-    flat_codes = np.array(list(map(table.__getitem__, texts)), dtype=np.int64)
-    strings = list(table)
+        return None  # a missing answer_id
+    return lens if _distinct_ids(ids, lens) else None
+
+
+def _intern_texts(records: list[list[Any]]) -> tuple[list[str], Any]:
+    """The distinct answer texts (first-seen order) and the code of every answer, in order."""
+    from ..score._fast import intern_strings
+
+    return intern_strings(map(attrgetter("answer"), chain.from_iterable(records)))
+
+
+def _fast_dataset(
+    name: str, head: _Head, lens: Any, strings: list[str], flat_codes: Any
+) -> VQADataset:
+    """Assemble the dataset from its non-answer columns and its interned answers."""
+    import numpy as np
+
+    from ..score._fast import codes_from_flat
+
     codes = codes_from_flat(strings, flat_codes, lens)
     # every answer list holds the shared distinct strings: far less memory than one per record
     shared = np.array(strings, dtype=object)[flat_codes].tolist()
@@ -206,19 +355,18 @@ def _fast_annotations(name: str, decoded: Any) -> VQADataset | None:
     else:
         ends = np.cumsum(lens).tolist()
         answers = [shared[e - k : e] for e, k in zip(ends, lens.tolist(), strict=True)]
-    unset = types.unset
-    images = [q.image if q.image_id is unset else q.image_id for q in anns]
+    n = len(head.question_ids)
     return VQADataset(
         source=name,
-        question_ids=qids,
+        question_ids=head.question_ids,
         answers=answers,
         groups=[None] * n,
-        question_types=_shared(map(attrgetter("question_type"), anns)),
-        answer_types=_shared(map(attrgetter("answer_type"), anns)),
-        image_ids=_shared(images),
-        multiple_choice_answers=_shared(map(attrgetter("multiple_choice_answer"), anns)),
+        question_types=head.question_types,
+        answer_types=head.answer_types,
+        image_ids=head.image_ids,
+        multiple_choice_answers=head.multiple_choice_answers,
         plain_answers=False,
-        index=index,
+        index=head.index,
         _answer_codes=codes,
     )
 
@@ -338,17 +486,19 @@ class Results:
     pairs: list[tuple[QuestionId, str]]
 
 
-def load_results(path: PathLike) -> Results:
-    """Load and validate a results file (list, JSONL or ``{qid: answer}`` mapping)."""
+def load_results(path: PathLike, *, ahead: ReadAhead | None = None) -> Results:
+    """Load and validate a results file (list, JSONL or ``{qid: answer}`` mapping); *ahead*: a
+    :class:`ReadAhead` that may have decoded it already."""
     name = display_name(path)
+    preds = ahead.take("results", path) if ahead is not None else None
+    if preds is not None:
+        return _fast_results(name, preds)
     raw = read_bytes(path)
     jsonl = is_jsonl(path)
     if not jsonl:
         preds = _decode_fast(raw, "results")
-        if preds:
-            qids = list(map(attrgetter("question_id"), preds))
-            answers = list(map(attrgetter("answer"), preds))
-            return Results(name, list(zip(qids, answers, strict=True)))
+        if _fast_usable("results", preds):
+            return _fast_results(name, preds)
     data, lines = parse_json_or_jsonl(name, raw, jsonl)
     if isinstance(data, dict):
         pairs = []
@@ -389,6 +539,19 @@ def load_results(path: PathLike) -> Results:
     return Results(name, pairs)
 
 
+def _fast_results(name: str, preds: list[Any]) -> Results:
+    """:class:`Results` from the decoded prediction structs."""
+    qids = list(map(attrgetter("question_id"), preds))
+    answers = list(map(attrgetter("answer"), preds))
+    return Results(name, list(zip(qids, answers, strict=True)))
+
+
+def _fast_usable(what: str, decoded: Any) -> bool:
+    """Whether the fast decode of a results or questions file is used (if not, the slow path
+    reads the file again and words what is wrong, e.g. "contains no predictions")."""
+    return bool(decoded) if what == "results" else decoded is not None
+
+
 def _int_if_decimal(key: str) -> QuestionId:
     # mapping keys are always strings in JSON: ids that look like ints are ints
     if key.isascii() and key.isdecimal() and (key == "0" or not key.startswith("0")):
@@ -410,22 +573,25 @@ def results_from_pairs(
     return Results(source, items)
 
 
-def load_questions(path: PathLike, dataset: VQADataset | None = None) -> int:
+def load_questions(
+    path: PathLike, dataset: VQADataset | None = None, *, ahead: ReadAhead | None = None
+) -> int:
     """Validate an official questions file; returns its number of questions.
 
     The official script copies five header keys from it and fails without them (spec §2); the
-    question text never affects a score, so nothing else is kept.
+    question text never affects a score, so nothing else is kept. *ahead*: a
+    :class:`ReadAhead` that may have decoded it already.
     """
     name = display_name(path)
+    fast = ahead.take("questions", path) if ahead is not None else None
+    if fast is not None:
+        return _fast_question_count(name, fast, dataset)
     raw = read_bytes(path)
     jsonl = is_jsonl(path)
     if not jsonl:
         fast = _decode_fast(raw, "questions")
-        if fast is not None:
-            if dataset is not None:
-                ids = set(map(attrgetter("question_id"), fast.questions))
-                _check_questions_cover(name, dataset, ids)
-            return len(fast.questions)
+        if _fast_usable("questions", fast):
+            return _fast_question_count(name, fast, dataset)
     data, _ = parse_json_or_jsonl(name, raw, jsonl)
     del raw
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
@@ -445,6 +611,54 @@ def load_questions(path: PathLike, dataset: VQADataset | None = None) -> int:
             ids.add(q["question_id"])
         _check_questions_cover(name, dataset, ids)
     return len(questions)
+
+
+def _fast_question_count(name: str, fast: Any, dataset: VQADataset | None) -> int:
+    """:func:`load_questions` on the decoded ``Questions`` struct."""
+    if dataset is not None:
+        ids = set(map(attrgetter("question_id"), fast.questions))
+        _check_questions_cover(name, dataset, ids)
+    return len(fast.questions)
+
+
+class ReadAhead:
+    """The questions and results files, decoded ahead of their turn.
+
+    While a child process decodes a large annotations file, this process has time to spare:
+    passed as :func:`load_annotations`'s *meanwhile*, this object decodes the other two files
+    then, and :func:`load_questions` and :func:`load_results` take what it decoded (``ahead=``).
+    Only a fast decode that they would use is kept, and only of a regular file (a pipe cannot
+    be read twice); anything else (a missing file, an error) is left to them, so every check
+    and message still comes at its usual turn.
+    """
+
+    def __init__(self, questions: PathLike | None, results: PathLike | None) -> None:
+        self._paths = {"questions": questions, "results": results}
+        self._decoded: dict[str, Any] = {}
+
+    def __call__(self) -> None:
+        for what, path in self._paths.items():
+            if path is not None and not is_jsonl(path) and _is_regular_file(path):
+                try:
+                    raw = read_bytes(path)
+                except InputError:
+                    continue  # worded again at its turn
+                decoded = _decode_fast(raw, what)
+                if _fast_usable(what, decoded):
+                    self._decoded[what] = decoded
+
+    def take(self, what: str, path: PathLike) -> Any:
+        """The decoded *what* file if it is *path* and was decoded ahead, else ``None``."""
+        if self._paths.get(what) is not path:
+            return None
+        return self._decoded.pop(what, None)
+
+
+def _is_regular_file(path: PathLike) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _check_questions_cover(name: str, dataset: VQADataset, ids: set[Any]) -> None:

@@ -23,7 +23,7 @@ imported lazily: ``import vqametrics`` stays light.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, count
 from typing import TYPE_CHECKING, Any
@@ -69,7 +69,7 @@ class AnswerCodes:
     regular: BoolArray
 
 
-def intern_strings(items: Sequence[str]) -> tuple[list[str], IntArray]:
+def intern_strings(items: Iterable[str]) -> tuple[list[str], IntArray]:
     """Distinct strings in first-seen order, and the code of every item."""
     import numpy as np
 
