@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
+
+if TYPE_CHECKING:
+    from ..evaluate import VQAEvaluation
+    from ..load.vqa import VQADataset
 
 __all__ = [
     "add_digits_option",
     "add_json_flag",
     "add_matching_options",
     "add_profile_option",
+    "evaluate_from_args",
     "nonnegative_int",
     "positive_int",
     "print_json",
@@ -91,3 +96,26 @@ def positive_int(text: str) -> int:
     if value == 0:
         raise argparse.ArgumentTypeError("must be a positive integer")
     return value
+
+
+def evaluate_from_args(
+    args: argparse.Namespace,
+    results: str | None = None,
+    annotations: VQADataset | None = None,
+) -> VQAEvaluation:
+    """``evaluate_vqa`` with the input, profile, matching and digits options a command declared
+    (options it did not declare keep the library's defaults)."""
+    from ..evaluate import evaluate_vqa
+
+    options: dict[str, Any] = {
+        name: getattr(args, name)
+        for name in ("profile", "allow_missing", "ignore_extra", "on_duplicate", "digits")
+        if hasattr(args, name)
+    }
+    if annotations is None:
+        options["questions"] = getattr(args, "questions", None)
+    return evaluate_vqa(
+        annotations if annotations is not None else args.annotations,
+        results if results is not None else args.results,
+        **options,
+    )

@@ -9,6 +9,7 @@ from ._common import (
     add_json_flag,
     add_matching_options,
     add_profile_option,
+    evaluate_from_args,
     nonnegative_int,
     print_json,
 )
@@ -81,17 +82,7 @@ def run(args: argparse.Namespace) -> int:
             predictions_source=display_name(args.results),
         )
     else:
-        from ..evaluate import evaluate_vqa
-
-        evaluation = evaluate_vqa(
-            args.annotations,
-            args.results,
-            questions=args.questions,
-            profile=args.profile,
-            allow_missing=args.allow_missing,
-            ignore_extra=args.ignore_extra,
-            digits=args.digits,
-        )
+        evaluation = evaluate_from_args(args)
         result = compare_vqa(evaluation, examples=args.examples)
     if args.json:
         print_json(result.as_dict())

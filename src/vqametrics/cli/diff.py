@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_json_flag, nonnegative_int, positive_int, print_json
+from ._common import (
+    add_json_flag,
+    evaluate_from_args,
+    nonnegative_int,
+    positive_int,
+    print_json,
+)
 from .vqa import add_input_options
 
 __all__ = ["register"]
@@ -59,7 +65,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evaluate import evaluate_vqa
     from ..load._json import display_name
     from ..load.vqa import load_annotations
     from ..stats import diff_results, require_numpy
@@ -70,14 +75,8 @@ def run(args: argparse.Namespace) -> int:
         from ..load.vqa import load_questions
 
         load_questions(args.questions, dataset)
-    options = {
-        "profile": args.profile,
-        "allow_missing": args.allow_missing,
-        "ignore_extra": args.ignore_extra,
-        "on_duplicate": args.on_duplicate,
-    }
-    a = evaluate_vqa(dataset, args.results_a, **options)
-    b = evaluate_vqa(dataset, args.results_b, **options)
+    a = evaluate_from_args(args, args.results_a, annotations=dataset)
+    b = evaluate_from_args(args, args.results_b, annotations=dataset)
     d = diff_results(
         a, b, n_bootstrap=args.bootstrap, n_permutations=args.permutations, seed=args.seed
     )

@@ -8,6 +8,7 @@ from ._common import (
     add_digits_option,
     add_json_flag,
     add_matching_options,
+    evaluate_from_args,
     nonnegative_int,
     print_json,
 )
@@ -46,18 +47,9 @@ def run(args: argparse.Namespace) -> int:
         return _list(args.json)
     if args.list or args.annotations is None or args.results is None:
         args._parser.error("--annotations and --results go together, without --list")
-    from ..evaluate import evaluate_vqa
     from ..profile_diff import compare_profiles, format_comparison
 
-    official = evaluate_vqa(
-        args.annotations,
-        args.results,
-        questions=args.questions,
-        allow_missing=args.allow_missing,
-        ignore_extra=args.ignore_extra,
-        on_duplicate=args.on_duplicate,
-        digits=args.digits,
-    )
+    official = evaluate_from_args(args)
     comparison = compare_profiles(official.dataset, official.predictions)
     if args.json:
         print_json(comparison.as_dict(examples=args.examples, digits=args.digits))

@@ -12,6 +12,7 @@ from ._common import (
     add_json_flag,
     add_matching_options,
     add_profile_option,
+    evaluate_from_args,
     nonnegative_int,
     positive_int,
 )
@@ -99,7 +100,6 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evaluate import evaluate_vqa
 
     metrics = _parse_metrics(args.metrics)
     ci_wanted = args.ci or args.bootstrap is not None or args.seed is not None
@@ -107,16 +107,7 @@ def run(args: argparse.Namespace) -> int:
         from ..stats import require_numpy
 
         require_numpy()  # fail before scoring, with the install line
-    result = evaluate_vqa(
-        args.annotations,
-        args.results,
-        questions=args.questions,
-        profile=args.profile,
-        allow_missing=args.allow_missing,
-        ignore_extra=args.ignore_extra,
-        on_duplicate=args.on_duplicate,
-        digits=args.digits,
-    )
+    result = evaluate_from_args(args)
     extra, extra_signatures = _extra_metrics(result, metrics)
     intervals = None
     if ci_wanted:
