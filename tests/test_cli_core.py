@@ -183,3 +183,13 @@ def test_unknown_metric(fixture_5q: Path, capsys: pytest.CaptureFixture[str]) ->
     args += ["--results", str(fixture_5q / "results.json"), "--metrics", "vqa,bleu"]
     assert main(args) == 2
     assert "unknown metric 'bleu'; valid metrics: vqa, em, em-any" in capsys.readouterr().err
+
+
+def test_explain_shows_how_each_slip_was_cleaned(capsys: pytest.CaptureFixture[str]) -> None:
+    answers = ["red apple"] * 7 + ["Red apple", "a red apple", "red-apple"]
+    assert main(["explain", "red apple", "--answers", *answers]) == 0
+    out = capsys.readouterr().out
+    assert "  slip 8: 'Red apple' -lowercase-> 'red apple'" in out
+    assert "  slip 9: 'a red apple' -articles-> 'red apple'" in out
+    assert "  slip 10: 'red-apple' -punctuation-> 'red apple'" in out
+    assert "slip 1:" not in out  # unchanged slips are not listed

@@ -119,6 +119,14 @@ def explanation_text(e: Explanation) -> str:
     out.append(
         table(rows, ["slip", "answer", "normalized", "match", "changed by", "others", "min(1,k/3)"])
     )
+    cleaned = [
+        f"  slip {i + 1}: {raw!r} "
+        + " ".join(f"-{t.step}-> {t.output!r}" for t in trace if t.changed)
+        for i, (raw, trace) in enumerate(zip(e.answers, e.answer_traces, strict=True))
+        if any(t.changed for t in trace)
+    ]
+    if cleaned:
+        out += ["", "how the slips were cleaned (steps that changed something):", *cleaned]
     out.append("")
     out.append(f"m = {e.m} matching slip(s)")
     out.append(f"textbook min(1, m/3)         = {e.textbook_score:.4f}")
