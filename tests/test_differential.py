@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from reference import official_vqa as ref
 from vqametrics.aggregate import breakdown, official_outputs
 from vqametrics.evaluate import evaluate_vqa, score_dataset
-from vqametrics.load import vqa
+from vqametrics.load import _bulk
 from vqametrics.load.vqa import as_dataset, load_annotations, load_results
 from vqametrics.normalize.question import QuestionNormalizer
 from vqametrics.profiles import get_profile
@@ -194,11 +194,11 @@ def test_fast_loader_matches_slow_loader(
     for column in ("question_ids", "answers", "groups", "question_types", "answer_types"):
         assert getattr(fast, column) == getattr(slow, column), column
     if hasattr(os, "fork"):  # the split decode (one half in a child process) agrees too
-        old, vqa.SPLIT_MIN_BYTES = vqa.SPLIT_MIN_BYTES, 0
+        old, _bulk.SPLIT_MIN_BYTES = _bulk.SPLIT_MIN_BYTES, 0
         try:
             split = load_annotations(path)
         finally:
-            vqa.SPLIT_MIN_BYTES = old
+            _bulk.SPLIT_MIN_BYTES = old
         assert vars(split).keys() == vars(fast).keys()
         for column, value in vars(fast).items():
             if column == "_answer_codes":

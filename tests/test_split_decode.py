@@ -1,4 +1,4 @@
-"""The split decode of large annotations files (``load.vqa._split_annotations``): a forked child
+"""The split decode of large annotations files (``load._bulk._split_annotations``): a forked child
 decodes the answers while this process decodes the rest and reads the questions and results
 files ahead (``ReadAhead``). Whatever the input, the outcome is the sequential path's: the same
 dataset, output bytes, messages (in the same order) and exit codes."""
@@ -18,7 +18,7 @@ import pytest
 # every bad-input test runs here once more, with the split decode forced (``split`` below)
 from test_bad_input import *  # noqa: F403
 from vqametrics.cli import main
-from vqametrics.load import vqa
+from vqametrics.load import _bulk, vqa
 from vqametrics.load._fork import Forked
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -32,16 +32,16 @@ def _children() -> set[int]:
 @pytest.fixture(autouse=True)
 def split(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     """Split from the first byte on; yields, per split attempt, whether it gave the dataset."""
-    monkeypatch.setattr(vqa, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(_bulk, "SPLIT_MIN_BYTES", 0)
     outcomes: list[bool] = []
-    real = vqa._split_annotations
+    real = _bulk._split_annotations
 
     def spy(*args: Any) -> Any:
         dataset = real(*args)
         outcomes.append(dataset is not None)
         return dataset
 
-    monkeypatch.setattr(vqa, "_split_annotations", spy)
+    monkeypatch.setattr(_bulk, "_split_annotations", spy)
     before = _children()
     yield outcomes
     assert _children() == before  # every child reaped
@@ -114,7 +114,7 @@ def _run(
     split: bool,
     args: list[str],
 ) -> tuple[int, str, str]:
-    monkeypatch.setattr(vqa, "SPLIT_MIN_BYTES", 0 if split else 1 << 62)
+    monkeypatch.setattr(_bulk, "SPLIT_MIN_BYTES", 0 if split else 1 << 62)
     code = main(["vqa", *args])
     out, err = capsys.readouterr()
     return code, out, err
@@ -223,7 +223,7 @@ def test_a_killed_child_falls_back(
     ann = _write(tmp_path, "ann.json", ANNOTATIONS["regular"])
     res = _write(tmp_path, "res.json", json.dumps(RESULTS))
     expected = _run(capsys, monkeypatch, False, ["--annotations", ann, "--results", res])
-    monkeypatch.setattr(vqa, "_answers_in_child", _killed)
+    monkeypatch.setattr(_bulk, "_answers_in_child", _killed)
     assert _run(capsys, monkeypatch, True, ["--annotations", ann, "--results", res]) == expected
     assert split == [False]
 

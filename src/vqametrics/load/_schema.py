@@ -81,7 +81,7 @@ class Questions(Struct, gc=False):
 
 
 ANNOTATIONS = Annotations | list[Question]
-# the split decode of a large annotations file (``load.vqa._split_annotations``): a document
+# the split decode of a large annotations file (``load._bulk._split_annotations``): a document
 # decodes as ANNOTATIONS if and only if it decodes as both of these (each field is checked by
 # exactly one of them, with the same type, and both check the same shape around them)
 ANNOTATIONS_HEAD = AnnotationsHead | list[QuestionHead]
