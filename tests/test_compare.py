@@ -106,7 +106,10 @@ def test_compare_vqa_by_hand(vqa_files: tuple[Path, Path]) -> None:
         "em_any1_vqa_lt09": (2, [2]),
         "em_any0_vqa_pos": (0, []),
     }
-    assert c.signature.format() == "compare|profile:official|ref:majority|n:4|vqametrics:0.1.0"
+    assert (
+        c.signature.format()
+        == "compare|profile:official|toolkit:vqaEval@a013f00|ref:majority|n:4|vqametrics:0.1.0"
+    )
 
 
 def test_compare_cli_table(
@@ -123,7 +126,10 @@ def test_compare_cli_table(
     assert lines[6].split()[:3] == ["EM-any", "100.00", "4"]
     assert "  em1_vqa_lt1: 1 question(s)" in out
     assert "    2: prediction '2' | reference 'two' (10/10) | VQA 0.00 EM 1 EM-any 1" in out
-    assert lines[-1] == "compare|profile:official|ref:majority|n:4|vqametrics:0.1.0"
+    assert (
+        lines[-1]
+        == "compare|profile:official|toolkit:vqaEval@a013f00|ref:majority|n:4|vqametrics:0.1.0"
+    )
 
 
 def test_compare_cli_json(vqa_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:

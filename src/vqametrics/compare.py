@@ -400,7 +400,7 @@ def _signature(
         else ("majority" if sources == {"majority"} else "mixed")
     )
     fields: list[tuple[str, Any]] = [
-        ("profile", evaluation.profile.name),
+        *evaluation.profile.signature_fields(),
         ("ref", ref),
         ("n", len(rows)),
     ]

@@ -323,8 +323,7 @@ def _evaluate(
     signature = Signature(
         "vqa-acc",
         (
-            ("profile", prof.name),
-            ("toolkit", prof.toolkit),
+            *prof.signature_fields(),
             ("answers", n_answers),
             ("n", len(scores)),
             ("missing", len(matched.missing) or None),

@@ -122,9 +122,9 @@ class Profile:
             return self.finish_answer(self.prepare_answer(text))
         raise ValueError(f"role must be 'prediction' or 'answer', got {role!r}")
 
-    def signature_token(self) -> str:
-        """The ``profile:`` field of a signature."""
-        return self.name
+    def signature_fields(self) -> tuple[tuple[str, str], ...]:
+        """The ``profile:`` and ``toolkit:`` fields of every signature of a score it computed."""
+        return (("profile", self.name), ("toolkit", self.toolkit))
 
 
 _REGISTRY: dict[str, Profile] = {}

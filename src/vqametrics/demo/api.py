@@ -181,6 +181,6 @@ def explain_payload(prediction: str, answers: Sequence[str], profile: str) -> di
     d["by_profile"] = by_profile
     d["signature"] = Signature(
         "vqa-acc",
-        (("profile", get_profile(profile).signature_token()), ("answers", len(answers)), ("n", 1)),
+        (*get_profile(profile).signature_fields(), ("answers", len(answers)), ("n", 1)),
     ).format()
     return d

@@ -311,8 +311,7 @@ class ExactMatchScores:
         return Signature(
             metric,
             (
-                ("profile", self.profile.name),
-                ("toolkit", self.profile.toolkit),
+                *self.profile.signature_fields(),
                 ("ref", self.reference_rule if metric == "em" else None),
                 ("n", len(self.em)),
             ),
