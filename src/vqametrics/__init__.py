@@ -6,6 +6,9 @@ internal and may change. The pipeline reads top to bottom in the source tree:
 ``score/`` → ``aggregate.py`` → ``report/``; ``profiles.py`` pins every scoring rule by name.
 """
 
+import importlib as _importlib
+import typing as _typing
+
 from ._exceptions import (
     AnswerCountWarning,
     IdTypeWarning,
@@ -18,22 +21,56 @@ from ._exceptions import (
     VqaMetricsWarning,
 )
 from ._version import __version__
-from .compare import Comparison, compare_aokvqa, compare_vqa
-from .evaluate import VQAEvaluation, evaluate_vqa
-from .explain import Explanation, explain
-from .load.vqa import VQADataset, load_annotations, load_results
-from .mmbench import (
-    MMBenchResult,
-    build_circular,
-    evaluate_mmbench,
-    extract_choice,
-    list_extractors,
-)
-from .profiles import Profile, get_profile, list_profiles
-from .score.accuracy import normalize_answer, vqa_accuracy
-from .score.exact_match import exact_match, exact_match_any, reference_answer
-from .signature import Signature
-from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
+
+if _typing.TYPE_CHECKING:
+    from .compare import Comparison, compare_aokvqa, compare_vqa
+    from .evaluate import VQAEvaluation, evaluate_vqa
+    from .explain import Explanation, explain
+    from .load.vqa import VQADataset, load_annotations, load_results
+    from .mmbench import (
+        MMBenchResult,
+        build_circular,
+        evaluate_mmbench,
+        extract_choice,
+        list_extractors,
+    )
+    from .profiles import Profile, get_profile, list_profiles
+    from .score.accuracy import normalize_answer, vqa_accuracy
+    from .score.exact_match import exact_match, exact_match_any, reference_answer
+    from .signature import Signature
+    from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
+
+# Imported on first use (PEP 562), so that `import vqametrics` and the command line start fast.
+_LAZY = {
+    "Comparison": ".compare",
+    "Explanation": ".explain",
+    "MMBenchResult": ".mmbench",
+    "Profile": ".profiles",
+    "Signature": ".signature",
+    "VQADataset": ".load.vqa",
+    "VQAEvaluation": ".evaluate",
+    "bootstrap_ci": ".stats",
+    "build_circular": ".mmbench",
+    "compare_aokvqa": ".compare",
+    "compare_vqa": ".compare",
+    "diff_results": ".stats",
+    "evaluate_mmbench": ".mmbench",
+    "evaluate_vqa": ".evaluate",
+    "evaluation_ci": ".stats",
+    "exact_match": ".score.exact_match",
+    "exact_match_any": ".score.exact_match",
+    "explain": ".explain",
+    "extract_choice": ".mmbench",
+    "get_profile": ".profiles",
+    "list_extractors": ".mmbench",
+    "list_profiles": ".profiles",
+    "load_annotations": ".load.vqa",
+    "load_results": ".load.vqa",
+    "normalize_answer": ".score.accuracy",
+    "paired_test": ".stats",
+    "reference_answer": ".score.exact_match",
+    "vqa_accuracy": ".score.accuracy",
+}
 
 __all__ = [
     "AnswerCountWarning",
@@ -75,3 +112,16 @@ __all__ = [
     "reference_answer",
     "vqa_accuracy",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'vqametrics' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
