@@ -298,3 +298,83 @@ def test_unknown_profile_lists_valid_ones(capsys: pytest.CaptureFixture[str]) ->
         main(["vqa", "--annotations", "a", "--results", "r", "--profile", "nope"])
     assert exc.value.code == 2
     assert "official" in capsys.readouterr().err
+
+
+def test_non_scalar_image_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = {"annotations": [dict(ANN["annotations"][0], image_id=[1]), ANN["annotations"][1]]}
+    a = write(tmp_path, "ann.json", bad)
+    res = write(tmp_path, "res.json", {"1000": "cat", "1001": "cat"})
+    code, _, err = run(capsys, "--annotations", a, "--results", res, "--ci")
+    assert code == 2
+    assert "ann.json: question 1000: 'image_id' must be an integer or a string" in one_error_line(
+        err
+    )
+
+
+def test_unhashable_id_in_questions_file(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = {k: {} for k in ("info", "task_type", "data_type", "data_subtype", "license")}
+    q = write(tmp_path, "q.json", {**header, "questions": [{"question_id": [1000]}]})
+    res = write(tmp_path, "res.json", {"1000": "cat", "1001": "cat"})
+    code, _, err = run(capsys, "--annotations", ann, "--results", res, "--questions", q)
+    assert code == 2
+    assert "q.json: entry 1: question_id must be an integer or a string" in one_error_line(err)
+
+
+def test_duplicate_in_jsonl_annotations_names_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = '{"question_id": 7, "answers": ["a", "b", "c"]}'
+    a = write(tmp_path, "ann.jsonl", f"{rec}\n\n{rec}\n")
+    res = write(tmp_path, "res.json", {"7": "a"})
+    code, _, err = run(capsys, "--annotations", a, "--results", res)
+    assert code == 2
+    assert "question 7: duplicate question id (first at line 1)" in one_error_line(err)
+
+
+def test_leading_zero_ids_are_not_matched(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = write(
+        tmp_path,
+        "res.json",
+        [{"question_id": "01000", "answer": "cat"}, {"question_id": 1001, "answer": "cat"}],
+    )
+    code, _, err = run(capsys, "--annotations", ann, "--results", res)
+    assert code == 2
+    assert "question '01000': prediction for a question that is not in" in one_error_line(err)
+
+
+def test_compare_accepts_on_duplicate_last(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = write(
+        tmp_path,
+        "res.json",
+        [
+            {"question_id": 1000, "answer": "cat"},
+            {"question_id": 1001, "answer": "cat"},
+            {"question_id": 1000, "answer": "bird"},
+        ],
+    )
+    args = ["compare", "--annotations", ann, "--results", res]
+    assert main(args) == 2
+    assert "--on-duplicate last" in capsys.readouterr().err
+    assert main([*args, "--on-duplicate", "last", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    # the last prediction for 1000 (`bird`) scores 0, `cat` for 1001 scores 1
+    assert payload["metrics"]["vqa"]["value"] == 50.0
+
+
+def test_partly_untyped_questions_are_noted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    anns = [dict(ANN["annotations"][0]), dict(ANN["annotations"][1])]
+    del anns[1]["question_type"]
+    a = write(tmp_path, "ann.json", {"annotations": anns})
+    res = write(tmp_path, "res.json", {"1000": "cat", "1001": "cat"})
+    code, out, _ = run(capsys, "--annotations", a, "--results", res, "--json")
+    assert code == 0
+    notes = json.loads(out)["notes"]
+    assert any(n.startswith("1 question(s) have no question_type") for n in notes)

@@ -193,3 +193,21 @@ def test_explain_shows_how_each_slip_was_cleaned(capsys: pytest.CaptureFixture[s
     assert "  slip 9: 'a red apple' -articles-> 'red apple'" in out
     assert "  slip 10: 'red-apple' -punctuation-> 'red apple'" in out
     assert "slip 1:" not in out  # unchanged slips are not listed
+
+
+def test_digits_apply_to_the_table(fixture_5q: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["vqa", "--annotations", str(fixture_5q / "annotations.json")]
+    args += ["--results", str(fixture_5q / "results.json"), "--digits", "3"]
+    assert main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].split() == ["overall", "5", "98.000"]
+
+
+def test_in_memory_annotations_honour_on_duplicate() -> None:
+    from vqametrics import AnswerCountWarning, evaluate_vqa
+
+    recs = [{"question_id": 1, "answers": ["a"] * 3}, {"question_id": 1, "answers": ["b"] * 3}]
+    with pytest.warns(AnswerCountWarning):
+        r = evaluate_vqa(recs, {1: "b"}, on_duplicate="last")
+    # the last record (`b` x 3) is kept: each of the 3 annotators sees 2 matching others -> 2/3
+    assert r.scores == [2 / 3]

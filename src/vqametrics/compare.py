@@ -165,6 +165,8 @@ class Comparison:
     questions: tuple[QuestionComparison, ...] = field(repr=False)
     notes: tuple[str, ...]
     signature: Signature
+    #: decimals of the percentages (``--digits``), for the text view
+    digits: int = 2
 
     @property
     def n_questions(self) -> int:
@@ -440,6 +442,7 @@ def compare_vqa(evaluation: VQAEvaluation, *, examples: int = 3) -> Comparison:
         questions=tuple(rows),
         notes=evaluation.notes,
         signature=_signature(evaluation, rows),
+        digits=evaluation.digits,
     )
 
 
@@ -629,6 +632,7 @@ def compare_aokvqa(
         disagreements=_disagreements(new_rows, True, has_rotations, examples),
         questions=tuple(new_rows),
         notes=tuple(notes),
+        digits=digits,
         signature=_signature(
             evaluation,
             new_rows,

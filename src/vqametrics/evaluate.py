@@ -163,7 +163,7 @@ def score_dataset(
 ) -> list[float]:
     """Unrounded per-question scores of aligned predictions (``None`` scores 0).
 
-    Large inputs are scored in bulk when numpy is installed (``score/_fast.py``); the values
+    Large inputs are scored in bulk (``score/_fast.py``); the values
     are bit-identical to the per-question loop (``tests/test_differential.py``).
     """
     return _score(dataset, predictions, get_profile(profile))[0]
@@ -298,7 +298,7 @@ def _evaluate(
     if isinstance(annotations, VQADataset):
         dataset = annotations
     elif isinstance(annotations, Sequence) and not isinstance(annotations, str | bytes):
-        dataset = as_dataset(annotations)
+        dataset = as_dataset(annotations, on_duplicate=on_duplicate)
     else:
         dataset = load_annotations(annotations, on_duplicate=on_duplicate, meanwhile=ahead)
     if questions is not None:
@@ -317,8 +317,8 @@ def _evaluate(
         on_duplicate=on_duplicate,
     )
     scores, fast = _score(dataset, matched.predictions, prof)
-    notes = _notes(dataset, prof, matched)
     counts = Counter(map(len, dataset.answers))
+    notes = _notes(dataset, prof, matched, counts)
     n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
     signature = Signature(
         "vqa-acc",
@@ -353,7 +353,7 @@ def _breakdown(scores: list[float], dataset: VQADataset, digits: int, fast: Any)
     return breakdown(scores, dataset.question_types, dataset.answer_types, digits)
 
 
-def _notes(dataset: VQADataset, prof: Profile, matched: Matched) -> list[str]:
+def _notes(dataset: VQADataset, prof: Profile, matched: Matched, counts: Counter[int]) -> list[str]:
     notes = []
     if prof.leave_one_out == "records":
         collapsed = len(dataset.groups) - dataset.groups.count(None)
@@ -365,7 +365,6 @@ def _notes(dataset: VQADataset, prof: Profile, matched: Matched) -> list[str]:
             )
             warnings.warn(msg, LeaveOneOutWarning, stacklevel=4)
             notes.append(msg)
-    counts = Counter(map(len, dataset.answers))
     odd = {n: c for n, c in sorted(counts.items()) if n != 10}
     if odd:
         desc = ", ".join(f"{c} with {n}" for n, c in odd.items())
@@ -381,8 +380,23 @@ def _notes(dataset: VQADataset, prof: Profile, matched: Matched) -> list[str]:
         notes.append(f"{len(matched.extra)} prediction(s) for unknown questions were ignored")
     if matched.duplicates:
         notes.append(f"{matched.duplicates} duplicate prediction(s): the last one was kept")
+    if matched.id_type_fixed:
+        notes.append(
+            f"{matched.id_type_fixed} question id(s) were matched across a string/integer "
+            "spelling difference"
+        )
     if not dataset.has_question_types or not dataset.has_answer_types:
         notes.append(
             "the annotations have no question_type/answer_type; those breakdowns are empty"
         )
+    for key, column in (
+        ("question_type", dataset.question_types),
+        ("answer_type", dataset.answer_types),
+    ):
+        untyped = column.count(None)
+        if 0 < untyped < len(column):
+            notes.append(
+                f"{untyped} question(s) have no {key}: they count in the overall score but "
+                f"not in the per-{key.replace('_', ' ')} breakdown"
+            )
     return notes

@@ -52,6 +52,8 @@ class Explanation:
     leave_one_out: tuple[tuple[int, float], ...]
     textbook_score: float
     score: float
+    #: the profile scores an empty normalized prediction 0 whatever the answers (evalscope)
+    empty_prediction_rule: bool = False
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -75,6 +77,7 @@ class Explanation:
             "m": self.m,
             "leave_one_out": [{"others_matching": k, "value": v} for k, v in self.leave_one_out],
             "textbook_score": self.textbook_score,
+            "empty_prediction_rule": self.empty_prediction_rule,
             "score": self.score,
         }
 
@@ -125,5 +128,6 @@ def explain(
         m=m,
         leave_one_out=tuple(loo),
         textbook_score=min(1.0, m / 3),
+        empty_prediction_rule=prof.empty_prediction_scores_zero and not norm_pred,
         score=score_normalized(norm_pred, norm_ans, groups, prof),
     )

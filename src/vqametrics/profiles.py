@@ -122,6 +122,24 @@ class Profile:
             return self.finish_answer(self.prepare_answer(text))
         raise ValueError(f"role must be 'prediction' or 'answer', got {role!r}")
 
+    def as_dict(self) -> dict[str, object]:
+        """What the profile does, as JSON-ready data (``profiles --list --json``, the demo)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "reproduces": self.reproduces,
+            "toolkit": self.toolkit,
+            "prediction_steps": [s.name for s in self.prediction_steps],
+            "answer_steps": [s.name for s in self.answer_steps],
+            "conditional_steps": sorted(
+                {s.name for s in (*self.prediction_steps, *self.answer_steps) if s.conditional}
+            ),
+            "unanimity_rule": self.unanimity_rule,
+            "leave_one_out": self.leave_one_out,
+            "mean": self.mean,
+            "empty_prediction_scores_zero": self.empty_prediction_scores_zero,
+        }
+
     def signature_fields(self) -> tuple[tuple[str, str], ...]:
         """The ``profile:`` and ``toolkit:`` fields of every signature of a score it computed."""
         return (("profile", self.name), ("toolkit", self.toolkit))

@@ -33,8 +33,8 @@ Three procedures, all vectorized with numpy and seeded with
   permutation test of the per-question differences (flipped image by image when images are
   known), with the +1 correction of Phipson & Smyth (2010).
 
-Numpy is an optional dependency (``pip install 'vqametrics[stats]'``); it is imported only when
-one of these functions runs, and its absence raises :class:`MissingDependencyError`.
+numpy (a dependency of vqametrics) is imported only when one of these functions runs; a broken
+install without it raises :class:`MissingDependencyError` instead of a traceback.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def require_numpy() -> None:
         import numpy  # noqa: F401
     except ImportError:
         raise MissingDependencyError(
-            "confidence intervals and paired tests need numpy: pip install 'vqametrics[stats]'"
+            "confidence intervals and paired tests need numpy, which is missing: pip install numpy"
         ) from None
 
 

@@ -27,7 +27,10 @@ def test_list_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 * len(NAMES)
     assert [line.split()[0] for line in out[::2]] == NAMES
-    assert out[9].strip() == "reproduces: lmms-eval 0.7.3 (EvolvingLMMs-Lab/lmms-eval@75571cf)"
+    assert out[9].strip() == (
+        "reproduces: lmms-eval 0.7.3 (EvolvingLMMs-Lab/lmms-eval@75571cf)  "
+        "(signature toolkit:lmms-eval@0.7.3)"
+    )
 
 
 def test_list_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -37,6 +40,7 @@ def test_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     evalscope = data[-1]
     assert evalscope["reproduces"] == "EvalScope (modelscope/evalscope@fde259d)"
     assert evalscope["leave_one_out"] == "none"
+    assert evalscope["toolkit"] == "evalscope@fde259d"
     assert evalscope["prediction_steps"][0] == "answer: extraction"
     assert all(p["description"] and p["reproduces"] for p in data)
 

@@ -50,7 +50,7 @@ def print_json(obj: Any) -> None:
     sys.stdout.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
-def add_matching_options(parser: argparse.ArgumentParser, duplicate: bool = True) -> None:
+def add_matching_options(parser: argparse.ArgumentParser) -> None:
     """``--allow-missing``, ``--ignore-extra`` and ``--on-duplicate``: how predictions that do
     not match the annotations one to one are handled (default: every mismatch is an error)."""
     parser.add_argument(
@@ -63,13 +63,12 @@ def add_matching_options(parser: argparse.ArgumentParser, duplicate: bool = True
         action="store_true",
         help="skip predictions for unknown questions (default: error)",
     )
-    if duplicate:
-        parser.add_argument(
-            "--on-duplicate",
-            choices=("error", "last"),
-            default="error",
-            help="duplicate question ids: error (default) or keep the last, as the script does",
-        )
+    parser.add_argument(
+        "--on-duplicate",
+        choices=("error", "last"),
+        default="error",
+        help="duplicate question ids: error (default) or keep the last, as the script does",
+    )
 
 
 def add_digits_option(parser: argparse.ArgumentParser) -> None:

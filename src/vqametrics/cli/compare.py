@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="examples shown per disagreement category (default 3)",
     )
     add_digits_option(p)
-    add_matching_options(p, duplicate=False)
+    add_matching_options(p)
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -66,10 +66,12 @@ def run(args: argparse.Namespace) -> int:
     from ..load._json import display_name
 
     if args.aokvqa is not None:
-        if args.questions is not None:
-            from .._exceptions import InputError
+        from .._exceptions import InputError
 
+        if args.questions is not None:
             raise InputError("--questions applies to VQA-format data, not to --aokvqa")
+        if args.on_duplicate != "error":
+            raise InputError("--on-duplicate applies to VQA-format data, not to --aokvqa")
         result = compare_aokvqa(
             load_aokvqa(args.aokvqa),
             load_aokvqa_predictions(args.results),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 
+from .._exceptions import AnswerCountWarning, LeaveOneOutWarning
 from ._common import (
     add_json_flag,
     evaluate_from_args,
@@ -26,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "of their accuracies (A − B, percentage points, unrounded), a paired bootstrap 95%% "
         "interval, a sign-flip permutation p-value (whole images are resampled and flipped when "
         "image ids are known), the same per answer type and question type, and the questions "
-        "whose score changed. Needs numpy: pip install 'vqametrics[stats]'.",
+        "whose score changed.",
     )
     add_input_options(p, results=False)
     p.add_argument("--results-a", required=True, metavar="RA", help="predictions of system A")
@@ -76,7 +78,11 @@ def run(args: argparse.Namespace) -> int:
 
         load_questions(args.questions, dataset)
     a = evaluate_from_args(args, args.results_a, annotations=dataset)
-    b = evaluate_from_args(args, args.results_b, annotations=dataset)
+    with warnings.catch_warnings():
+        # the annotations' own warnings were given once already, for A
+        warnings.simplefilter("ignore", LeaveOneOutWarning)
+        warnings.simplefilter("ignore", AnswerCountWarning)
+        b = evaluate_from_args(args, args.results_b, annotations=dataset)
     d = diff_results(
         a, b, n_bootstrap=args.bootstrap, n_permutations=args.permutations, seed=args.seed
     )

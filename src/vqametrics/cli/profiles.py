@@ -63,25 +63,10 @@ def _list(as_json: bool) -> int:
 
     profiles = list_profiles()
     if as_json:
-        print_json(
-            [
-                {
-                    "name": p.name,
-                    "description": p.description,
-                    "reproduces": p.reproduces,
-                    "prediction_steps": [s.name for s in p.prediction_steps],
-                    "answer_steps": [s.name for s in p.answer_steps],
-                    "unanimity_rule": p.unanimity_rule,
-                    "leave_one_out": p.leave_one_out,
-                    "mean": p.mean,
-                    "empty_prediction_scores_zero": p.empty_prediction_scores_zero,
-                }
-                for p in profiles
-            ]
-        )
+        print_json([p.as_dict() for p in profiles])
         return 0
     width = max(len(p.name) for p in profiles)
     for p in profiles:
         print(f"{p.name:<{width}}  {p.description}")
-        print(f"{'':<{width}}  reproduces: {p.reproduces}")
+        print(f"{'':<{width}}  reproduces: {p.reproduces}  (signature toolkit:{p.toolkit})")
     return 0

@@ -78,9 +78,6 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.cards < 0:
-        print("vqametrics: error: --cards must be >= 0", file=sys.stderr)
-        return 2
     try:
         import matplotlib  # noqa: F401
     except ModuleNotFoundError:

@@ -75,10 +75,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def add_ci_options(parser: argparse.ArgumentParser) -> None:
-    """``--ci``, ``--bootstrap N`` and ``--seed S`` (numpy needed: ``vqametrics[stats]``)."""
+    """``--ci``, ``--bootstrap N`` and ``--seed S``."""
     from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 
-    group = parser.add_argument_group("confidence intervals (needs vqametrics[stats])")
+    group = parser.add_argument_group("confidence intervals")
     group.add_argument(
         "--ci",
         action="store_true",

@@ -13,7 +13,8 @@ ANSWER_SETS: dict[str, str] = {
     "majority": "the most common human answer, as written",
     "messy-majority": "the same answer written messily (capitals, punctuation, articles, "
     "number words): normalization rescues it, except on unanimous questions",
-    "minority": "an answer only one or two annotators gave: partial credit 0.3 / 0.6",
+    "minority": "an answer only one or two annotators gave: partial credit 0.3 / 0.6 "
+    "(the majority answer when no answer has only one or two votes)",
     "always-yes": "the prior baseline: 'yes' to every question",
 }
 

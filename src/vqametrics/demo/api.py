@@ -51,24 +51,7 @@ def pct(value: float) -> float:
 
 def profiles_payload() -> dict[str, Any]:
     """Every registered profile and what it does."""
-    out = []
-    for p in list_profiles():
-        out.append(
-            {
-                "name": p.name,
-                "description": p.description,
-                "reproduces": p.reproduces,
-                "unanimity_rule": p.unanimity_rule,
-                "leave_one_out": p.leave_one_out,
-                "mean": p.mean,
-                "prediction_steps": [s.name for s in p.prediction_steps],
-                "answer_steps": [s.name for s in p.answer_steps],
-                "conditional_steps": sorted(
-                    {s.name for s in (*p.prediction_steps, *p.answer_steps) if s.conditional}
-                ),
-                "in_switch": p.name in STEP_PROFILES,
-            }
-        )
+    out = [{**p.as_dict(), "in_switch": p.name in STEP_PROFILES} for p in list_profiles()]
     return {"profiles": out, "switch": list(STEP_PROFILES), "version": __version__}
 
 
@@ -171,7 +154,7 @@ def explain_payload(prediction: str, answers: Sequence[str], profile: str) -> di
     d["textbook_percent"] = pct(e.textbook_score)
     d["score_repr"] = repr(e.score)
     d["n"] = len(answers)
-    d["ladder"] = ladder(profile, len(answers)) if answers else []
+    d["ladder"] = ladder(profile, len(answers))
     by_profile = []
     for p in list_profiles():
         s = vqa_accuracy(prediction, list(answers), p)

@@ -50,7 +50,7 @@ def decode_fast(raw: bytes, what: str) -> Any:
     """Decode a results or questions file with its msgspec struct; ``None``: use the slow path."""
     try:
         spec = getattr(_fast_types(), what)
-    except ImportError:  # pragma: no cover - msgspec is optional
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
         return None
     return decode_typed(raw, spec)
 
@@ -59,7 +59,7 @@ def fast_annotations_possible() -> bool:
     try:
         import msgspec  # noqa: F401
         import numpy  # noqa: F401
-    except ImportError:  # pragma: no cover - both are optional
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
         return False
     return True
 

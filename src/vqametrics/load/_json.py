@@ -112,7 +112,7 @@ def decode_typed(data: bytes | mmap.mmap, spec: Any, *, check_utf8: bool = True)
     """
     try:
         import msgspec
-    except ImportError:  # pragma: no cover - msgspec is optional
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
         return None
     try:
         value = msgspec.json.decode(data, type=spec)
@@ -131,7 +131,7 @@ def _is_ascii(data: bytes | mmap.mmap) -> bool:
         return data.isascii()
     try:
         import numpy as np
-    except ImportError:  # pragma: no cover - numpy is optional
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
         return False
     view = np.frombuffer(data, dtype=np.uint8)
     ascii_only = not len(view) or int(view.max()) < 0x80

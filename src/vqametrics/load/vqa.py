@@ -133,8 +133,9 @@ def _dataset_from_records(
             plain = False
         if qid in index:
             if on_duplicate == "error":
+                first = _where(name, index[qid], lines).removeprefix(f"{name}: ")
                 raise InputError(
-                    f"{where}: duplicate question id (first at entry {index[qid] + 1}); "
+                    f"{where}: duplicate question id (first at {first}); "
                     "pass --on-duplicate last to keep the last one"
                 )
             j = index[qid]
@@ -151,7 +152,7 @@ def _dataset_from_records(
         groups[j] = grp
         qtypes[j] = _opt_str(rec, "question_type", where)
         atypes[j] = _opt_str(rec, "answer_type", where)
-        images[j] = rec.get("image_id", rec.get("image"))
+        images[j] = _opt_image(rec, where)
         mcas[j] = _opt_str(rec, "multiple_choice_answer", where)
     return VQADataset(
         source=name,
@@ -165,6 +166,17 @@ def _dataset_from_records(
         plain_answers=plain,
         index=index,
     )
+
+
+def _opt_image(rec: Mapping[str, Any], where: str) -> QuestionId | None:
+    """``image_id`` (or the LAVIS ``image`` path): the cluster of the question for intervals."""
+    key = "image_id" if "image_id" in rec else "image"
+    value = rec.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise InputError(f"{where}: '{key}' must be an integer or a string, got {value!r:.60}")
+    return value
 
 
 def _opt_str(rec: Mapping[str, Any], key: str, where: str) -> str | None:
@@ -304,7 +316,7 @@ def load_questions(
         for i, q in enumerate(questions):
             if not isinstance(q, dict) or "question_id" not in q:
                 raise InputError(f"{name}: entry {i + 1}: a question needs a 'question_id'")
-            ids.add(q["question_id"])
+            ids.add(_check_id(q["question_id"], f"{name}: entry {i + 1}"))
         _check_questions_cover(name, dataset, ids)
     return len(questions)
 
@@ -439,16 +451,17 @@ def match_predictions(
 
 
 def _other_spelling(qid: QuestionId) -> QuestionId | None:
+    """The other JSON spelling of an id (``1000`` / ``"1000"``); ``"007"`` has none."""
     if isinstance(qid, int):
         return str(qid)
-    if qid.isascii() and qid.lstrip("-").isdecimal():
-        try:
-            return int(qid)
-        except ValueError:
-            return None
-    return None
+    value = _int_if_decimal(qid)
+    return value if isinstance(value, int) else None
 
 
-def as_dataset(records: Sequence[Mapping[str, Any]], source: str = "<annotations>") -> VQADataset:
+def as_dataset(
+    records: Sequence[Mapping[str, Any]],
+    source: str = "<annotations>",
+    on_duplicate: OnDuplicate = "error",
+) -> VQADataset:
     """Build a :class:`VQADataset` from in-memory records (same layouts as the files)."""
-    return _dataset_from_records(source, list(records), None, "error")
+    return _dataset_from_records(source, list(records), None, on_duplicate)

@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 __all__ = ["comparison_text", "diff_text", "explanation_text", "table", "vqa_table"]
 
 
-def table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
-    """A left/right aligned plain-text table (numbers right-aligned)."""
-    cells = [[str(c) for c in header]] + [[_fmt(c) for c in r] for r in rows]
+def table(rows: Sequence[Sequence[object]], header: Sequence[str], digits: int = 2) -> str:
+    """A left/right aligned plain-text table (numbers right-aligned, floats to *digits*)."""
+    cells = [[str(c) for c in header]] + [[_fmt(c, digits) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     numeric = [all(isinstance(r[i], int | float) for r in rows) for i in range(len(header))]
 
@@ -31,9 +31,9 @@ def table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
     return "\n".join([line(cells[0]), sep, *(line(r) for r in cells[1:])])
 
 
-def _fmt(value: object) -> str:
+def _fmt(value: object, digits: int) -> str:
     if isinstance(value, float):
-        return f"{value:.2f}"
+        return f"{value:.{digits}f}"
     return str(value)
 
 
@@ -72,7 +72,7 @@ def vqa_table(
                 *(_get(c, ("perQuestionType", key)) for c in cols.values()),
             ]
         )
-    lines = [table(rows, ["", "group", "n", *cols])]
+    lines = [table(rows, ["", "group", "n", *cols], result.digits)]
     lines += [f"note: {n}" for n in result.notes]
     lines.append(result.signature.format())
     return "\n".join(lines)
@@ -132,6 +132,8 @@ def explanation_text(e: Explanation) -> str:
     out.append(f"textbook min(1, m/3)         = {e.textbook_score:.4f}")
     if e.leave_one_out:
         out.append(f"mean of the {len(e.leave_one_out)} leave-one-out values = {e.score!r}")
+    if e.empty_prediction_rule:
+        out.append(f"the prediction is empty after normalization: profile {e.profile} scores it 0")
     out.append(f"score = {e.score!r}  ({100 * e.score:.2f}%)")
     return "\n".join(out)
 
@@ -150,7 +152,7 @@ def comparison_text(c: Comparison) -> str:
     """
 
     def num(value: float | None) -> str:
-        return "n/a" if value is None else f"{value:.2f}"
+        return "n/a" if value is None else f"{value:.{c.digits}f}"
 
     values = [num(m.value) for m in c.metrics]
     chances = [num(m.chance) if m.chance is not None else "" for m in c.metrics]
