@@ -89,8 +89,21 @@ def explain(
 ) -> Explanation:
     """Explain how *prediction* scores against *answers* under *profile*, step by step.
 
-    The final ``score`` equals :func:`vqa_accuracy` for the same inputs. ``textbook_score`` is
-    ``min(1, m/3)`` on the same normalized strings, for comparison.
+    Parameters
+    ----------
+    prediction : str
+        The model's answer, raw.
+    answers : sequence of str, or of records ``{"answer": str, ...}``
+        The human answers, raw (as for :func:`vqa_accuracy`).
+    profile : str or Profile, default="official"
+
+    Returns
+    -------
+    Explanation
+        Every step's output for the prediction and each answer, whether the unanimity rule
+        skipped normalization, which answers match, each annotator's leave-one-out count and
+        value, ``textbook_score`` (``min(1, m/3)`` on the same strings, for comparison) and
+        ``score``, which equals :func:`vqa_accuracy` for the same inputs.
 
     Examples
     --------
@@ -98,6 +111,8 @@ def explain(
     >>> e.normalized_prediction, e.m, e.score
     ('crab', 3, 0.9)
     """
+    if not isinstance(prediction, str):
+        raise TypeError(f"prediction must be a str, got {type(prediction).__name__}")
     prof = get_profile(profile)
     texts, groups = answer_groups(list(answers))
     if not texts:

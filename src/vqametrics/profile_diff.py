@@ -493,10 +493,9 @@ def compare_profiles(
 
 
 def _short_answers(answers: Sequence[str], limit: int = 60) -> str:
-    counts: dict[str, int] = {}
-    for a in answers:
-        counts[a] = counts.get(a, 0) + 1
-    text = ", ".join(f"{a!r}×{c}" if c > 1 else repr(a) for a, c in counts.items())
+    from .report.text import answer_counts
+
+    text = answer_counts(answers)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

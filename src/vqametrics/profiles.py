@@ -62,7 +62,7 @@ def _identity(text: str) -> str:
 
 @dataclass(frozen=True)
 class Profile:
-    """How one toolkit scores a VQA answer; register it with :func:`register_profile`.
+    """How one toolkit scores a VQA answer; ``vqametrics.profiles.register_profile`` adds one.
 
     Attributes
     ----------
@@ -157,7 +157,22 @@ def register_profile(profile: Profile) -> Profile:
 
 
 def get_profile(name: str | Profile) -> Profile:
-    """Return the registered profile called *name* (a :class:`Profile` is returned as is)."""
+    """Return the registered profile called *name*.
+
+    Parameters
+    ----------
+    name : str or Profile
+        A registered name (see :func:`list_profiles`); a :class:`Profile` is returned as is.
+
+    Returns
+    -------
+    Profile
+
+    Raises
+    ------
+    UnknownNameError
+        The name is not registered; the message lists the valid names.
+    """
     if isinstance(name, Profile):
         return name
     try:
@@ -168,7 +183,13 @@ def get_profile(name: str | Profile) -> Profile:
 
 
 def list_profiles() -> list[Profile]:
-    """Every registered profile, in registration order."""
+    """Every registered profile, in registration order (``official`` first).
+
+    Returns
+    -------
+    list of Profile
+        See :meth:`Profile.as_dict` for what each one records.
+    """
     return list(_REGISTRY.values())
 
 

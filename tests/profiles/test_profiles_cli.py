@@ -85,7 +85,7 @@ def test_compare_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     # official: 0 (unanimous, exact) + 1 + 0.9 → 63.33
     assert "  official            63.33\n" in out
     assert "[period-rule] corrected period rule (VLMEvalKit): 1 question(s)" in out
-    assert "e.g. 2: '2.' vs '2'×9, '3' → official 1, vlmevalkit 0" in out
+    assert "e.g. 2: '2.' vs '2'x9, '3' → official 1, vlmevalkit 0" in out
 
 
 def test_compare_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

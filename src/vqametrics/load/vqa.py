@@ -65,6 +65,23 @@ def load_annotations(
 ) -> VQADataset:
     """Load and validate an annotations file (see the module docstring for the layouts).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The official annotations JSON, or a flat list / JSONL of ``{question_id, answers}``.
+    on_duplicate : {"error", "last"}, default="error"
+        A repeated question id is an error, or the last record is kept.
+
+    Returns
+    -------
+    VQADataset
+        The questions in file order, column by column.
+
+    Raises
+    ------
+    InputError
+        Malformed input; the message names the file and the question id or line.
+
     *meanwhile* is called while a child process decodes part of a large file (and not at all
     otherwise), for work that can overlap with it, such as a :class:`ReadAhead`.
     """
@@ -195,8 +212,25 @@ class Results:
 
 
 def load_results(path: PathLike, *, ahead: ReadAhead | None = None) -> Results:
-    """Load and validate a results file (list, JSONL or ``{qid: answer}`` mapping); *ahead*: a
-    :class:`ReadAhead` that may have decoded it already."""
+    """Load and validate a results file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The official list of ``{question_id, answer}``, JSONL, or a ``{qid: answer}`` mapping.
+    ahead : ReadAhead, optional
+        A read-ahead that may have decoded the file already (internal; see ``evaluate_vqa``).
+
+    Returns
+    -------
+    Results
+        The ``(question_id, answer)`` pairs in file order, duplicates kept (matching decides).
+
+    Raises
+    ------
+    InputError
+        Malformed input, or an answer that is not a string; the message names the question.
+    """
     name = display_name(path)
     preds = ahead.take("results", path) if ahead is not None else None
     if preds is not None:

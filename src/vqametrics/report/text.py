@@ -13,7 +13,14 @@ if TYPE_CHECKING:
     from ..compare import Comparison, QuestionComparison
     from ..stats import Difference, ResultsDiff
 
-__all__ = ["comparison_text", "diff_text", "explanation_text", "table", "vqa_table"]
+__all__ = [
+    "answer_counts",
+    "comparison_text",
+    "diff_text",
+    "explanation_text",
+    "table",
+    "vqa_table",
+]
 
 
 def table(rows: Sequence[Sequence[object]], header: Sequence[str], digits: int = 2) -> str:
@@ -181,10 +188,7 @@ def comparison_text(c: Comparison) -> str:
 def _example_line(q: QuestionComparison) -> str:
     ref = q.reference
     tie = f", tied with {', '.join(map(repr, ref.tied))}" if ref.tied else ""
-    counts: dict[str, int] = {}
-    for a in q.answers:
-        counts[a] = counts.get(a, 0) + 1
-    answers = ", ".join(f"{a!r}x{n}" if n > 1 else repr(a) for a, n in counts.items())
+    answers = answer_counts(q.answers)
     parts = [
         f"{q.question_id!r}: prediction {q.prediction!r}",
         f"reference {ref.raw!r} ({ref.votes}/{ref.n_answers}{tie})",
@@ -242,7 +246,7 @@ def diff_text(d: ResultsDiff, label_a: str = "A", label_b: str = "B", top: int =
                     f"{f['difference']:+.2f}",
                     f"{_short(f['prediction_a'])} ({f['score_a']:.2f})",
                     f"{_short(f['prediction_b'])} ({f['score_b']:.2f})",
-                    _answer_counts(f["answers"]),
+                    answer_counts(f["answers"]),
                 ]
                 for f in shown
             ]
@@ -276,7 +280,8 @@ def _short(text: str | None, width: int = 30) -> str:
     return r if len(r) <= width else r[: width - 1] + "…"
 
 
-def _answer_counts(answers: Sequence[str]) -> str:
+def answer_counts(answers: Sequence[str]) -> str:
+    """Human answers grouped, in first-seen order: ``'blue'x6, 'sky blue'``."""
     counts: dict[str, int] = {}
     for a in answers:
         counts[a] = counts.get(a, 0) + 1
