@@ -69,6 +69,7 @@ __all__ = [
     "bootstrap_ci",
     "diff_results",
     "evaluation_ci",
+    "evaluations_test",
     "paired_test",
     "require_numpy",
     "sign_flip_test",
@@ -855,7 +856,7 @@ def _flips(a: VQAEvaluation, b: VQAEvaluation) -> Iterator[tuple[int, dict[str, 
         )
 
 
-def diff_results(
+def evaluations_test(
     a: VQAEvaluation,
     b: VQAEvaluation,
     *,
@@ -863,12 +864,9 @@ def diff_results(
     n_permutations: int = DEFAULT_PERMUTATIONS,
     seed: int = DEFAULT_SEED,
     confidence: float = 0.95,
-) -> ResultsDiff:
-    """Paired comparison of two evaluations of the same annotations (A − B).
-
-    Runs :func:`paired_test` on the per-question scores with the answer-type and question-type
-    breakdowns, resampling images when the annotations have image ids, and lists the questions
-    whose score differs with both predictions and the human answers.
+) -> PairedResult:
+    """:func:`paired_test` of two evaluations of the same annotations (A − B), with their
+    breakdowns, resampling and flipping whole images when the annotations have image ids.
 
     Raises
     ------
@@ -900,11 +898,41 @@ def diff_results(
             f"the two evaluations use different profiles ({a.profile.name!r} vs "
             f"{b.profile.name!r}); compare results scored with the same profile"
         )
-    test = paired_test(
+    return paired_test(
         a.scores,
         b.scores,
         groups=_breakdowns(a),
         clusters=_images(a),
+        n_bootstrap=n_bootstrap,
+        n_permutations=n_permutations,
+        seed=seed,
+        confidence=confidence,
+    )
+
+
+def diff_results(
+    a: VQAEvaluation,
+    b: VQAEvaluation,
+    *,
+    n_bootstrap: int = DEFAULT_BOOTSTRAP,
+    n_permutations: int = DEFAULT_PERMUTATIONS,
+    seed: int = DEFAULT_SEED,
+    confidence: float = 0.95,
+) -> ResultsDiff:
+    """Paired comparison of two evaluations of the same annotations (A − B).
+
+    Runs :func:`paired_test` on the per-question scores with the answer-type and question-type
+    breakdowns, resampling images when the annotations have image ids, and lists the questions
+    whose score differs with both predictions and the human answers.
+
+    Raises
+    ------
+    InputError
+        The evaluations do not cover the same questions, or were scored with different profiles.
+    """
+    test = evaluations_test(
+        a,
+        b,
         n_bootstrap=n_bootstrap,
         n_permutations=n_permutations,
         seed=seed,

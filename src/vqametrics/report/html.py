@@ -26,6 +26,7 @@ from ..explain import explain, trace_steps
 from ..load._json import PathLike
 from ..load.vqa import Results, VQADataset, load_annotations, load_questions, load_results
 from ..profiles import Profile, get_profile, list_profiles
+from ..stats import evaluations_test
 
 __all__ = ["Progress", "ReportModel", "build_report", "render_report", "write_report"]
 
@@ -227,7 +228,7 @@ def _display(path: PathLike | VQADataset) -> str:
 
 
 def _paired(runs: Sequence[ModelRun]) -> list[dict[str, Any]]:
-    """Each model against the first: win/tie/loss counts and, with numpy, a paired test."""
+    """Each model against the first: win/tie/loss counts and the paired test of ``diff``."""
     base = runs[0]
     out = []
     for other in runs[1:]:
@@ -240,21 +241,15 @@ def _paired(runs: Sequence[ModelRun]) -> list[dict[str, Any]]:
             "wins": wins,
             "losses": losses,
             "ties": len(a) - wins - losses,
-            "delta": None,
         }
-        try:
-            from ..stats import paired_test
-
-            t = paired_test(a, b, n_bootstrap=1000, n_permutations=2000)
-            row.update(
-                delta=t.overall.delta,
-                low=t.overall.low,
-                high=t.overall.high,
-                p_value=t.overall.p_value,
-                seed=t.seed,
-            )
-        except ImportError:
-            pass
+        t = evaluations_test(other.evaluation, base.evaluation)
+        row.update(
+            delta=t.overall.delta,
+            low=t.overall.low,
+            high=t.overall.high,
+            p_value=t.overall.p_value,
+            seed=t.seed,
+        )
         out.append(row)
     return out
 
@@ -629,15 +624,15 @@ def _comparison(model: ReportModel) -> str:
     svg = _barh("compare", labels, series, "score (%)", "Models side by side")
     rows = []
     for p in model.paired:
-        ci = f"[{p['low']:.2f}, {p['high']:.2f}]" if p.get("delta") is not None else "—"
-        pv = f"{p['p_value']:.4f}" if p.get("delta") is not None else "—"
+        ci = f"[{p['low']:.2f}, {p['high']:.2f}]"
+        pv = f"{p['p_value']:.4f}"
         rows.append(
             [
                 f"{p['a']} vs {p['b']}",
                 p["wins"],
                 p["ties"],
                 p["losses"],
-                p["delta"] if p.get("delta") is not None else "—",
+                p["delta"],
                 ci,
                 pv,
             ]
