@@ -75,5 +75,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         except OSError as exc:
             print(f"vqametrics: error: {exc}", file=sys.stderr)
-            return 2 if isinstance(exc, FileNotFoundError | IsADirectoryError) else 1
+            bad_path = FileNotFoundError | IsADirectoryError | NotADirectoryError | FileExistsError
+            return 2 if isinstance(exc, bad_path) else 1
     return code

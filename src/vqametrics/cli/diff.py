@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "diff",
         help="paired comparison of two results files: A − B, interval, p-value, changed questions",
         description="Score two results files on the same annotations and report the difference "
-        "of their accuracies (A − B, percentage points, unrounded), a paired bootstrap 95%% "
+        "of their accuracies (A − B, percentage points, unrounded), a paired bootstrap 95% "
         "interval, a sign-flip permutation p-value (whole images are resampled and flipped when "
         "image ids are known), the same per answer type and question type, and the questions "
         "whose score changed.",

@@ -119,6 +119,7 @@ def _run_circular(args: argparse.Namespace) -> int:
     from .._exceptions import InputError
     from ..mmbench import build_circular
     from ..mmbench.load import read_table, rows_from_table, write_tsv
+    from ..mmbench.model import CIRCULAR_STRIDE
 
     if Path(args.input).resolve() == Path(args.output).resolve():
         raise InputError(f"{args.output}: refusing to overwrite the input file")
@@ -141,14 +142,17 @@ def _run_circular(args: argparse.Namespace) -> int:
         tuple(s[2] for s in selected),
     )
     data = rows_from_table(subset)  # validates index, options and answer, naming the line
-    for row in data.rows:
-        if row.index >= 1_000_000:
-            raise InputError(
-                f"{table.source}: line {row.line} (index {row.index}): already a circular copy "
-                "(index >= 1000000)"
-            )
-    plain = [{h: v or "" for h, v in cells.items()} for cells in subset.rows]
-    rows = build_circular(plain)
+    rows: list[dict[str, str]] = []
+    for row, cells in zip(data.rows, subset.rows, strict=True):
+        where = f"{table.source}: line {row.line} (index {row.index})"
+        if row.index >= CIRCULAR_STRIDE:
+            raise InputError(f"{where}: already a circular copy (index >= {CIRCULAR_STRIDE})")
+        plain = {h: v or "" for h, v in cells.items()}
+        plain["index"] = str(row.index)  # as validated: `1.0` reads as 1
+        try:
+            rows += build_circular([plain])
+        except InputError as exc:
+            raise InputError(f"{where}: {str(exc).removeprefix(f'index {row.index}: ')}") from None
     write_tsv(args.output, table.header, rows)
-    sys.stdout.write(f"wrote {len(rows)} rows ({len(plain)} questions) to {args.output}\n")
+    sys.stdout.write(f"wrote {len(rows)} rows ({len(data.rows)} questions) to {args.output}\n")
     return 0

@@ -204,6 +204,12 @@ def _read_jsonl(path: Path) -> Table:
         for key in obj:
             if key not in header:
                 header.append(key)
+        for key, value in obj.items():
+            if isinstance(value, dict | list):
+                raise InputError(
+                    f"{src}: line {n}: field {key!r} must be a string, a number or null, "
+                    f"got a JSON {'object' if isinstance(value, dict) else 'array'}"
+                )
         rows.append({k: _jsonl_cell(v) for k, v in obj.items()})
         where.append(f"line {n}")
         lines.append(n)
