@@ -309,3 +309,15 @@ def test_demo_terminal_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--terminal"]) == 0
     out = capsys.readouterr().out
     assert "SIMULATED" in out and "textbook" in out
+
+
+def test_demo_reports_a_taken_port(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    from vqametrics.cli import main
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        assert main(["demo", "--no-browser", "--port", str(port)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"vqametrics: error: cannot serve on 127.0.0.1:{port}: Address already in use"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import socket
 import sys
 
 __all__ = ["register"]
@@ -44,6 +46,13 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from ..demo.app import create_app
 
+    problem = _cannot_listen(args.host, args.port)
+    if problem:
+        print(
+            f"vqametrics: error: cannot serve on {args.host}:{args.port}: {problem}",
+            file=sys.stderr,
+        )
+        return 1
     app = create_app()
     url = f"http://{_display_host(args.host)}:{args.port}/"
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
@@ -51,13 +60,26 @@ def run(args: argparse.Namespace) -> int:
     print(f"vqametrics demo: serving on {url}  (Ctrl-C to stop)", file=sys.stderr)
     if not args.no_browser:
         _open_browser_when_up(server, url)
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn handles SIGINT itself
-        server.run()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):  # uvicorn handles SIGINT itself
+            server.run()
+    except SystemExit:  # uvicorn exits when it cannot start (the port was taken meanwhile)
+        pass
     if not server.started:
         print(f"vqametrics: error: could not serve on {args.host}:{args.port}", file=sys.stderr)
         return 1
     print("vqametrics demo: stopped", file=sys.stderr)
     return 0
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why *host*:*port* cannot be listened on (for example, already in use), or None."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.create_server((host, port), family=family):
+            return None
+    except OSError as exc:
+        return os.strerror(exc.errno) if exc.errno else str(exc)
 
 
 def _display_host(host: str) -> str:
