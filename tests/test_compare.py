@@ -312,6 +312,10 @@ def test_compare_cli_bad_predictions_exit_2(
     [
         (lambda r: r.update(correct_choice_idx=4), "question 'q1': 'correct_choice_idx' must be"),
         (lambda r: r.update(choices=["only"]), "question 'q1': 'choices' must be a list"),
+        (
+            lambda r: r.update(choices=[f"o{i}" for i in range(26)]),
+            "question 'q1': 'choices' must be a list of 2 to 25 strings",
+        ),
         (lambda r: r.pop("direct_answers"), "question 'q1': 'direct_answers' must be"),
     ],
 )

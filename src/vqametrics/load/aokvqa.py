@@ -13,6 +13,8 @@ from ._json import PathLike, display_name, read_json_or_jsonl
 
 __all__ = ["AOKVQAItem", "AOKVQAPrediction", "load_aokvqa", "load_aokvqa_predictions"]
 
+_MAX_CHOICES = 25
+
 
 @dataclass(frozen=True)
 class AOKVQAItem:
@@ -67,8 +69,11 @@ def load_aokvqa(path: PathLike) -> list[AOKVQAItem]:
         if not _str_list(das, 1):
             raise InputError(f"{where}: 'direct_answers' must be a non-empty list of strings")
         choices = rec.get("choices")
-        if not _str_list(choices, 2):
-            raise InputError(f"{where}: 'choices' must be a list of at least 2 strings")
+        if not _str_list(choices, 2) or len(choices) > _MAX_CHOICES:
+            raise InputError(
+                f"{where}: 'choices' must be a list of 2 to {_MAX_CHOICES} strings "
+                "(option letters A-Y; Z means 'none of them')"
+            )
         idx = rec.get("correct_choice_idx")
         if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < len(choices):
             raise InputError(

@@ -186,7 +186,9 @@
   function renderPresetNote() {
     const p = state.presets.find((x) => x.id === state.presetId);
     const note = document.getElementById("preset-note");
-    note.textContent = p && p.note ? t(p.note) : "";
+    // the preset notes describe the official scores; other profiles get a pointer instead
+    const official = state.profile === "official";
+    note.textContent = p && p.note ? (official ? t(p.note) : t("preset.note_official_only")) : "";
     document.getElementById("question-text").textContent = state.question;
   }
 
@@ -363,6 +365,7 @@
         if (!input.checked) return;
         state.profile = name;
         renderProfileInfo();
+        renderPresetNote();
         requestExplain();
       });
       row.append(el("span", { cls: "radio" }, [input, el("label", { for: id, text: name })]));
@@ -677,7 +680,8 @@
     }
     applyStaticText();
     renderProfileSwitch();
-    const first = params.get("preset") || state.presets[0].id;
+    const wanted = params.get("preset");
+    const first = state.presets.some((x) => x.id === wanted) ? wanted : state.presets[0].id;
     state.presetId = first;
     renderPresetSelect();
     loadPreset(first);
