@@ -110,6 +110,11 @@ def _num(x: float) -> float | None:
     return None if math.isnan(x) else x
 
 
+def _groups_as_dicts(groups: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``{"perAnswerType": {type: result.as_dict()}, ...}``."""
+    return {name: {k: v.as_dict() for k, v in group.items()} for name, group in groups.items()}
+
+
 @dataclass(frozen=True)
 class Interval:
     """One accuracy in percent with its bootstrap interval and analytic standard error.
@@ -180,10 +185,7 @@ class BootstrapResult:
     def as_dict(self) -> dict[str, Any]:
         return {
             "overall": self.overall.as_dict(),
-            **{
-                name: {k: v.as_dict() for k, v in group.items()}
-                for name, group in self.groups.items()
-            },
+            **_groups_as_dicts(self.groups),
             "bootstrap": self.settings(),
         }
 
@@ -244,10 +246,7 @@ class PairedResult:
     def as_dict(self) -> dict[str, Any]:
         return {
             **self.overall.as_dict(),
-            **{
-                name: {k: v.as_dict() for k, v in group.items()}
-                for name, group in self.groups.items()
-            },
+            **_groups_as_dicts(self.groups),
             "bootstrap": self.settings(),
         }
 
