@@ -64,3 +64,16 @@ def test_core_import_is_light() -> None:
     code = f"import sys, vqametrics; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_explain_stays_the_function_after_its_module_is_imported() -> None:
+    # importing vqametrics.explain (the module) must not hide vqametrics.explain (the function)
+    import subprocess
+    import sys
+
+    code = (
+        "import vqametrics; vqametrics.Explanation; "
+        "print(vqametrics.explain('Yes', ['yes'] * 10).unanimous)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

@@ -94,7 +94,7 @@ def score_answer(
     fields a scorer needs (OCRBench: ``dataset_name=``, ``category=``). Relaxed accuracy and
     OCRBench give 1.0 or 0.0.
 
-    >>> score_answer("textvqa", "Yes.", ["yes"] * 10)
+    >>> score_answer("ocrvqa", " Fiction ", ["fiction"])
     1.0
     """
     t = get_task(task)
