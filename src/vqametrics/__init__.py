@@ -39,9 +39,9 @@ if _typing.TYPE_CHECKING:
     from .score.accuracy import normalize_answer, vqa_accuracy
     from .score.exact_match import exact_match, exact_match_any, reference_answer
     from .signature import Signature
+    from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
     from .tasks import Task, TaskProfile, get_task, list_tasks, parse_yes_no, score_answer
     from .tasks._run import TaskEvaluation, evaluate_task
-    from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
 
 # Imported on first use (PEP 562), so that `import vqametrics` and the command line start fast.
 _LAZY = {
