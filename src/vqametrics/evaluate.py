@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -10,9 +11,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._exceptions import AnswerCountWarning, LeaveOneOutWarning
+from ._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
 from .aggregate import Breakdown, breakdown, official_outputs
 from .load._json import PathLike
+from .load.results import (
+    ResultsFile,
+    ground_truth_disagreements,
+    read_results,
+    resolve_positions,
+)
 from .load.vqa import (
     Matched,
     QuestionId,
@@ -22,9 +29,7 @@ from .load.vqa import (
     as_dataset,
     load_annotations,
     load_questions,
-    load_results,
     match_predictions,
-    results_from_pairs,
 )
 from .profiles import Profile, get_profile
 from .score.question import QuestionNormalizer
@@ -43,8 +48,10 @@ __all__ = ["VQAEvaluation", "evaluate_vqa", "score_dataset", "steps_changed"]
 
 _CHUNK = 1 << 15
 
-Annotations = PathLike | VQADataset | Sequence[Mapping[str, Any]]
-Predictions = PathLike | Results | Mapping[QuestionId, str]
+Annotations = PathLike | VQADataset | Sequence[Mapping[str, Any]] | None
+#: a path (any layout of ``load/results.py``), ``"-"``, :class:`Results`, ``{qid: answer}``,
+#: a list of ``{question_id, answer}`` records, or a pandas DataFrame
+Predictions = PathLike | Results | Mapping[QuestionId, str] | Sequence[Mapping[str, Any]] | Any
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +70,15 @@ class VQAEvaluation:
     notes: tuple[str, ...]
     #: what the vectorized scorer found (``score._fast.FastScores``), reused by the reports
     _fast: Any = field(default=None, repr=False)
+    #: the results layout recognized (``official (json)``, ``llava-answers (jsonl)``, …)
+    layout: str = "official (json)"
+    #: the toolkit's own numbers found beside the results file (or given): ``{"source",
+    #: "toolkit", "values"}``, else ``None``
+    reported: Mapping[str, Any] | None = None
+    #: per-sample metrics the toolkit recorded (lmms-eval): name → ``{question_id: value}``
+    sample_metrics: Mapping[str, Mapping[QuestionId, float]] = field(
+        default_factory=dict, repr=False
+    )
 
     @property
     def question_ids(self) -> list[QuestionId]:
@@ -144,6 +160,8 @@ class VQAEvaluation:
             "n_extra_ignored": len(self.matched.extra),
             "n_duplicates": self.matched.duplicates,
             "notes": list(self.notes),
+            **({} if self.layout.startswith("official") else {"input_layout": self.layout}),
+            **({} if self.reported is None else {"reported": dict(self.reported)}),
         }
 
 
@@ -244,15 +262,23 @@ def evaluate_vqa(
     ignore_extra: bool = False,
     on_duplicate: Literal["error", "last"] = "error",
     digits: int = 2,
+    input_format: str | None = None,
+    id_field: str | None = None,
+    answer_field: str | None = None,
+    reported: PathLike | None = None,
 ) -> VQAEvaluation:
     """Score a results file against an annotations file, as the official script does.
 
     Parameters
     ----------
-    annotations : path, VQADataset, or list of records
+    annotations : path, VQADataset, list of records, or None
         The official annotations JSON, or a flat list/JSONL of ``{question_id, answers}``.
-    results : path, Results, or mapping ``{question_id: answer}``
-        The official results list, JSONL, or a mapping.
+        ``None`` when the results file carries its ground truth (a VLMEvalKit sheet, lmms-eval
+        samples with ``doc``); given both, the annotations win and disagreements are noted.
+    results : path, ``"-"``, Results, mapping, list of records, or pandas DataFrame
+        The official results list, JSONL or ``{qid: answer}`` mapping; CSV/TSV/XLSX with id
+        and answer columns; gzip of any; LLaVA ``answers.jsonl``; a VLMEvalKit sheet; lmms-eval
+        ``--log_samples`` (recognized by content: see ``load/results.py``).
     questions : path, optional
         The official questions file; validated only (the text never affects a score).
     profile : str or Profile, default="official"
@@ -264,6 +290,13 @@ def evaluate_vqa(
         ``"last"``: the last of duplicate ids wins, as in the official script.
     digits : int, default=2
         Rounding of the percentages (the script's ``n``).
+    input_format : {"json", "jsonl", "csv", "tsv", "xlsx"}, optional
+        Read *results* as this layout instead of recognizing it.
+    id_field, answer_field : str, optional
+        The id and answer columns of an unusual results layout.
+    reported : path, optional
+        The toolkit's own scores (VLMEvalKit ``_acc.csv``, lmms-eval ``results.json``); by
+        default looked for beside the results file.
 
     Returns
     -------
@@ -285,6 +318,10 @@ def evaluate_vqa(
             ignore_extra=ignore_extra,
             on_duplicate=on_duplicate,
             digits=digits,
+            input_format=input_format,
+            id_field=id_field,
+            answer_field=answer_field,
+            reported=reported,
         )
 
 
@@ -298,12 +335,32 @@ def _evaluate(
     ignore_extra: bool,
     on_duplicate: Literal["error", "last"],
     digits: int,
+    input_format: str | None = None,
+    id_field: str | None = None,
+    answer_field: str | None = None,
+    reported: PathLike | None = None,
 ) -> VQAEvaluation:
     prof = get_profile(profile)
-    results_path = None if isinstance(results, Results | Mapping) else results
+    read: dict[str, Any] = {
+        "input_format": input_format,
+        "id_field": id_field,
+        "answer_field": answer_field,
+        "reported": reported,
+    }
+    results_path = results if isinstance(results, str | os.PathLike) else None
     # the other two files are decoded while a child process decodes a large annotations file
     ahead = ReadAhead(questions, results_path)
-    if isinstance(annotations, VQADataset):
+    rfile: ResultsFile | None = None
+    gt_note: str | None = None
+    if annotations is None:
+        rfile = read_results(results, **read)
+        if rfile.ground_truth is None:
+            raise InputError(
+                f"{rfile.source}: carries no ground truth (it is {rfile.layout}); "
+                "pass --annotations"
+            )
+        dataset = as_dataset(rfile.ground_truth, rfile.source, on_duplicate=on_duplicate)
+    elif isinstance(annotations, VQADataset):
         dataset = annotations
     elif isinstance(annotations, Sequence) and not isinstance(annotations, str | bytes):
         dataset = as_dataset(annotations, on_duplicate=on_duplicate)
@@ -311,12 +368,15 @@ def _evaluate(
         dataset = load_annotations(annotations, on_duplicate=on_duplicate, meanwhile=ahead)
     if questions is not None:
         load_questions(questions, dataset, ahead=ahead)
-    if isinstance(results, Results):
-        res = results
-    elif isinstance(results, Mapping):
-        res = results_from_pairs(results)
-    else:
-        res = load_results(results, ahead=ahead)
+    if rfile is None:
+        rfile = read_results(results, ahead=ahead, **read)
+        if rfile.positional:
+            rfile = resolve_positions(rfile, dataset.question_ids)
+        elif rfile.ground_truth is not None:
+            gt_note = ground_truth_disagreements(dataset, rfile.ground_truth, rfile.source)
+    elif rfile.ground_truth is not None:
+        gt_note = f"the ground truth was read from {rfile.source} (no --annotations)"
+    res = rfile.results
     matched = match_predictions(
         dataset,
         res,
@@ -326,7 +386,7 @@ def _evaluate(
     )
     scores, fast = _score(dataset, matched.predictions, prof)
     counts = Counter(map(len, dataset.answers))
-    notes = _notes(dataset, prof, matched, counts)
+    notes = [*rfile.notes, *([gt_note] if gt_note else []), *_notes(dataset, prof, matched, counts)]
     n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
     signature = Signature(
         "vqa-acc",
@@ -348,6 +408,9 @@ def _evaluate(
         digits=digits,
         notes=tuple(notes),
         _fast=fast,
+        layout=rfile.layout,
+        reported=rfile.reported,
+        sample_metrics=rfile.sample_metrics,
     )
 
 

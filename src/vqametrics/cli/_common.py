@@ -13,15 +13,59 @@ if TYPE_CHECKING:
     from ..load.vqa import VQADataset
 
 __all__ = [
+    "INPUT_FORMATS",
+    "OnceAction",
     "add_digits_option",
     "add_json_flag",
     "add_matching_options",
     "add_profile_option",
+    "add_reader_options",
     "evaluate_from_args",
     "nonnegative_int",
     "positive_int",
     "print_json",
 ]
+
+
+#: the layouts ``--input-format`` forces (else recognized from the content)
+INPUT_FORMATS = ("json", "jsonl", "csv", "tsv", "xlsx")
+
+
+class OnceAction(argparse.Action):
+    """An option that may be given once: a second ``--results`` is a usage error, never a
+    silently dropped file."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} given twice; score one results file per run")
+        setattr(namespace, self.dest, values)
+
+
+def add_reader_options(parser: argparse.ArgumentParser, reported: bool = True) -> None:
+    """``--input-format``, ``--id-field``, ``--answer-field`` (and ``--reported``): how the
+    results file is read when its layout is unusual."""
+    parser.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        help="read the results as this layout instead of recognizing it from the content",
+    )
+    parser.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
+    parser.add_argument(
+        "--answer-field", metavar="F", help="the results' answer column, when unusual"
+    )
+    if reported:
+        parser.add_argument(
+            "--reported",
+            metavar="FILE",
+            help="the toolkit's own scores (VLMEvalKit _acc.csv/_score.csv, lmms-eval "
+            "results.json); by default looked for beside the results file",
+        )
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
@@ -108,13 +152,23 @@ def evaluate_from_args(
 
     options: dict[str, Any] = {
         name: getattr(args, name)
-        for name in ("profile", "allow_missing", "ignore_extra", "on_duplicate", "digits")
+        for name in (
+            "profile",
+            "allow_missing",
+            "ignore_extra",
+            "on_duplicate",
+            "digits",
+            "input_format",
+            "id_field",
+            "answer_field",
+            "reported",
+        )
         if hasattr(args, name)
     }
     if annotations is None:
         options["questions"] = getattr(args, "questions", None)
     return evaluate_vqa(
-        annotations if annotations is not None else args.annotations,
+        annotations if annotations is not None else getattr(args, "annotations", None),
         results if results is not None else args.results,
         **options,
     )

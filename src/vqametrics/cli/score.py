@@ -5,25 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_json_flag, add_matching_options, print_json
+from ._common import (
+    OnceAction,
+    add_json_flag,
+    add_matching_options,
+    add_reader_options,
+    print_json,
+)
 
 __all__ = ["register"]
-
-
-class _Once(argparse.Action):
-    """An option that may be given once: a second ``--results`` is a usage error, never a
-    silently dropped file."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: object,
-        option_string: str | None = None,
-    ) -> None:
-        if getattr(namespace, self.dest, None) is not None:
-            parser.error(f"{option_string} given twice; score one results file per run")
-        setattr(namespace, self.dest, values)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,20 +31,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("task", metavar="TASK", help="the benchmark (see the list above)")
     p.add_argument(
         "--results",
-        action=_Once,
+        action=OnceAction,
         metavar="R",
         help="predictions: a file in any layout the task reads, or - for standard input",
     )
-    p.add_argument("--annotations", action=_Once, metavar="A", help="ground truth (file or folder)")
-    p.add_argument("--questions", action=_Once, metavar="Q", help="question file, where needed")
-    p.add_argument("--profile", metavar="NAME", help="toolkit profile (default: the official one)")
     p.add_argument(
-        "--format",
-        choices=("json", "jsonl", "csv", "tsv", "xlsx"),
-        help="read the results file as this layout instead of recognizing it",
+        "--annotations", action=OnceAction, metavar="A", help="ground truth (file or folder)"
     )
-    p.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
-    p.add_argument("--answer-field", metavar="F", help="the results' answer column, when unusual")
+    p.add_argument(
+        "--questions", action=OnceAction, metavar="Q", help="question file, where needed"
+    )
+    p.add_argument("--profile", metavar="NAME", help="toolkit profile (default: the official one)")
+    add_reader_options(p)
     add_matching_options(p)
     seen: set[str] = set()
     group = p.add_argument_group("task options")
@@ -93,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         annotations=args.annotations,
         questions=args.questions,
         profile=args.profile,
-        format=args.format,
+        format=args.input_format,
+        reported=args.reported,
         id_field=args.id_field,
         answer_field=args.answer_field,
         allow_missing=args.allow_missing,

@@ -8,10 +8,12 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._common import (
+    OnceAction,
     add_digits_option,
     add_json_flag,
     add_matching_options,
     add_profile_option,
+    add_reader_options,
     evaluate_from_args,
     nonnegative_int,
     positive_int,
@@ -30,20 +32,24 @@ def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> 
     """The input options shared by the commands that score a results file."""
     parser.add_argument(
         "--annotations",
-        required=True,
         metavar="A",
-        help="annotations: official JSON, or a list/JSONL of {question_id, answers}",
+        help="annotations: official JSON, or a list/JSONL of {question_id, answers}; optional "
+        "when the results carry their ground truth (VLMEvalKit sheet, lmms-eval samples)",
     )
     if results:
         parser.add_argument(
             "--results",
             required=True,
+            action=OnceAction,
             metavar="R",
-            help="predictions: official list of {question_id, answer}, JSONL, or {qid: answer}",
+            help="predictions: official list of {question_id, answer}, JSONL, {qid: answer}, "
+            "CSV/TSV/XLSX, gzip of any, - for stdin, LLaVA answers.jsonl, a VLMEvalKit sheet, "
+            "lmms-eval samples (recognized by content)",
         )
     parser.add_argument(
         "--questions", metavar="Q", help="official questions file (validated; optional)"
     )
+    add_reader_options(parser)
     add_profile_option(parser)
     add_matching_options(parser)
 
@@ -144,6 +150,9 @@ def _stdout_text(
     intervals: BootstrapResult | None,
 ) -> str:
     """What ``vqametrics vqa`` prints: the ``--json`` payload, or the table and signatures."""
+    from ..toolkit_check import check_toolkit
+
+    check = check_toolkit(result)
     if args.json:
         import orjson
 
@@ -159,6 +168,8 @@ def _stdout_text(
             payload["ci95"] = intervals.ci95()
             payload["se"] = intervals.se()
             payload["bootstrap"] = intervals.settings()
+        if check is not None:
+            payload["reported"] = {**payload.get("reported", {}), **check.as_dict()}
         return orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
     from dataclasses import replace
 
@@ -170,6 +181,8 @@ def _stdout_text(
         columns.update(_interval_columns(intervals))
         result = replace(result, notes=(*result.notes, _interval_note(intervals)))
     lines = [vqa_table(result, columns), *(sig.format() for sig in extra_signatures.values())]
+    if check is not None:
+        lines.append(check.format(args.digits))
     return "".join(line + "\n" for line in lines)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +24,11 @@ from .records import Records, cell_text
 __all__ = [
     "PREDICTION_LAYOUTS",
     "Predictions",
+    "find_lmms_eval_reported",
     "find_reported",
     "is_vlmevalkit",
     "predictions_from",
+    "read_reported",
 ]
 
 #: (layout name, id column, answer column, columns that must also be present)
@@ -71,14 +74,16 @@ def _recognize(
         ansc = answer_field or ansc
         if idc in cols and ansc in cols and all(c in cols for c in also):
             return name, idc, ansc
-    tried = "; ".join(
-        f"{name} ({idc} + {ansc}{''.join(' + ' + a for a in also)})"
-        for name, idc, ansc, also in PREDICTION_LAYOUTS[:-1]
-    )
+    tried = []
+    for name, idc, ansc, also in PREDICTION_LAYOUTS[:-1]:
+        idc = id_field or idc
+        ansc = answer_field or ansc
+        lacking = [c for c in (idc, ansc, *also) if c not in cols]
+        tried.append(f"{name} (no {'/'.join(repr(c) for c in lacking)})")
     have = ", ".join(sorted(cols)[:20]) or "none"
     raise InputError(
-        f"{records.source}: no known results layout fits its columns ({have}); tried: {tried}; "
-        "name the columns with --id-field and --answer-field"
+        f"{records.source}: layout not recognized: its {records.layout} rows have the fields "
+        f"{have}; tried {'; '.join(tried)}; name the columns with --id-field and --answer-field"
     )
 
 
@@ -190,3 +195,79 @@ def _number(text: str) -> float | str:
 def rows_by_column(records: Records, column: str) -> Sequence[Any]:
     """The values of one column, in row order (``None`` where a row lacks it)."""
     return [row.get(column) for row in records.rows]
+
+
+#: lmms-eval's samples file names: ``{date}_samples_{task}.jsonl`` (v0.3+) and
+#: ``samples_{task}_{date}.jsonl`` (older, as lm-evaluation-harness)
+_LMMS_SAMPLES = (
+    re.compile(r"^(?P<date>.+?)_samples_(?P<task>.+)\.jsonl(?:\.gz)?$"),
+    re.compile(r"^samples_(?P<task>.+)_(?P<date>[^_]+)\.jsonl(?:\.gz)?$"),
+)
+
+
+def find_lmms_eval_reported(samples_path: Any) -> tuple[str, str, dict[str, Any]] | None:
+    """lmms-eval's aggregate scores beside its ``--log_samples`` file, if they are there.
+
+    ``{date}_samples_{task}.jsonl`` sits next to ``{date}_results.json`` (older versions:
+    ``samples_{task}_{date}.jsonl`` next to ``results_{date}.json``), whose
+    ``results.<task>`` maps ``"<metric>,<filter>"`` to the value. Returns ``("lmms-eval",
+    path, {task: {"<metric>,<filter>": value}})`` with the task of the samples file only.
+    """
+    if not isinstance(samples_path, str | os.PathLike) or os.fspath(samples_path) == "-":
+        return None
+    path = Path(samples_path)
+    for i, pattern in enumerate(_LMMS_SAMPLES):
+        m = pattern.match(path.name)
+        if m is None:
+            continue
+        name = f"{m['date']}_results.json" if i == 0 else f"results_{m['date']}.json"
+        cand = path.with_name(name)
+        if cand.is_file():
+            values = _lmms_results(cand)
+            task = m["task"]
+            if task in values:
+                return "lmms-eval", os.fspath(cand), {task: values[task]}
+            return "lmms-eval", os.fspath(cand), values
+    return None
+
+
+def _lmms_results(path: Path) -> dict[str, Any]:
+    import orjson
+
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable lmms-eval results.json ({exc})") from None
+    results = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(results, dict):
+        raise InputError(f"{path}: no 'results' object (not an lmms-eval results.json)")
+    out: dict[str, Any] = {}
+    for task, metrics in results.items():
+        if not isinstance(metrics, dict):
+            continue
+        kept = {
+            k: float(v)
+            for k, v in metrics.items()
+            if "," in k
+            and "_stderr" not in k
+            and isinstance(v, int | float)
+            and not isinstance(v, bool)
+        }
+        if kept:
+            out[str(task)] = kept
+    return out
+
+
+def read_reported(path: Any) -> tuple[str, str, dict[str, Any]]:
+    """``--reported FILE``: a VLMEvalKit ``_acc.csv``/``_score.csv`` or an lmms-eval
+    ``results.json``, as ``(toolkit, path, values)``."""
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{p}: no such file (--reported)")
+    if p.suffix.lower() == ".json":
+        return "lmms-eval", os.fspath(p), _lmms_results(p)
+    if p.suffix.lower() == ".csv":
+        return "VLMEvalKit", os.fspath(p), _read_reported(p)
+    raise InputError(
+        f"{p}: --reported takes a VLMEvalKit _acc.csv/_score.csv or an lmms-eval results.json"
+    )

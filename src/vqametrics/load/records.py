@@ -260,6 +260,11 @@ def _table_records(name: str, table: list[list[Any]], kind: str) -> Records:
             raise InputError(
                 f"{name}: row {rowno} has {len(cells)} cells but the header has {len(header)}"
             )
+        if len(cells) < len(header) and kind in ("csv", "tsv"):
+            raise InputError(
+                f"{name}: row {rowno} has {len(cells)} cell(s) but the header has "
+                f"{len(header)} (a truncated file?)"
+            )
         row = {h: (cells[j] if j < len(cells) else None) for j, h in enumerate(header) if h}
         rows.append(row)
         lines.append(rowno)

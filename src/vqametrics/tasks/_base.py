@@ -62,6 +62,8 @@ class TaskInputs:
     on_duplicate: Literal["error", "last"] = "error"
     #: task-specific options (``dataset_name`` for OCRBench, ``choices`` for GQA, …)
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the toolkit's own scores (``--reported FILE``); by default looked for beside the results
+    reported: Any = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,10 @@ class Task:
     #: task-specific command-line options: ``(name, help)``; ``--name VALUE`` reaches
     #: ``read`` as ``inputs.options["name"]`` (dashes become underscores)
     options: tuple[tuple[str, str], ...] = ()
+    #: a whole-run evaluator ``evaluator(task, profile, inputs) -> TaskEvaluation`` that
+    #: replaces read → per-item score → aggregate, for tasks with their own fast pipeline
+    #: (VQA v2 and OK-VQA delegate to ``evaluate_vqa``, MMBench to ``evaluate_mmbench``)
+    evaluator: Callable[[Task, TaskProfile, TaskInputs], Any] | None = None
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""

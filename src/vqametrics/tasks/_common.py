@@ -7,7 +7,13 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique, join_by_id
-from ..load.layouts import find_reported, is_vlmevalkit, predictions_from
+from ..load.layouts import (
+    find_lmms_eval_reported,
+    find_reported,
+    is_vlmevalkit,
+    predictions_from,
+    read_reported,
+)
 from ..load.records import Records, cell_text, parse_list_cell, read_records
 from ._base import Item, TaskData, TaskInputs
 
@@ -87,11 +93,8 @@ def read_vlmevalkit(
         answer_field=inputs.answer_field,
         allow_missing_answer=True,
     )
-    reported = find_reported(inputs.results)
     notes: list[str] = []
-    rep: dict[str, Any] | None = None
-    if reported is not None:
-        rep = {"source": reported[0], "values": reported[1]}
+    rep = _reported(inputs)
     if inputs.annotations is None or annotations_reader is None:
         if not is_vlmevalkit(records) or "answer" not in records.columns:
             if annotations_reader is None:
@@ -163,6 +166,21 @@ def read_vlmevalkit(
         n_missing=len(joined.missing),
         n_extra_ignored=len(joined.extra),
     )
+
+
+def _reported(inputs: TaskInputs) -> dict[str, Any] | None:
+    """The toolkit's own numbers: ``--reported FILE``, else found beside the results file."""
+    reported = getattr(inputs, "reported", None)
+    if reported is not None:
+        toolkit, path, values = read_reported(reported)
+        return {"source": path, "toolkit": toolkit, "values": values}
+    found = find_reported(inputs.results)
+    if found is not None:
+        return {"source": found[0], "toolkit": "VLMEvalKit", "values": found[1]}
+    lmms = find_lmms_eval_reported(inputs.results)
+    if lmms is not None:
+        return {"source": lmms[1], "toolkit": lmms[0], "values": lmms[2]}
+    return None
 
 
 def _own_items(

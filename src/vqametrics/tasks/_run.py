@@ -104,6 +104,7 @@ def evaluate_task(
     allow_missing: bool = False,
     ignore_extra: bool = False,
     on_duplicate: Literal["error", "last"] = "error",
+    reported: Any = None,
     **options: Any,
 ) -> TaskEvaluation:
     """Score a results file (or in-memory predictions) of *task*.
@@ -113,12 +114,16 @@ def evaluate_task(
     task : str or Task
         A registered task name (``textvqa``, ``pope``, …; see :func:`list_tasks`).
     results : path, ``"-"``, list of records, mapping or DataFrame
-        The predictions, in any layout the task reads (``Task.layouts``).
+        The predictions, in any layout the task reads (``Task.layouts``): a path, a list of
+        ``{question_id, answer}`` records, a ``{qid: answer}`` mapping or a pandas DataFrame.
     annotations, questions : path, optional
         The ground truth and the question file, where the task needs them; a results file
-        that carries its ground truth (VLMEvalKit) needs neither.
+        that carries its ground truth (VLMEvalKit, lmms-eval with ``doc``) needs neither.
     profile : str, optional
         The toolkit to reproduce (default: the task's official scorer).
+    reported : path, optional
+        The toolkit's own scores (VLMEvalKit ``_acc.csv``, lmms-eval ``results.json``); by
+        default looked for beside the results file.
     options
         Task-specific options (e.g. GQA's ``choices=``).
 
@@ -140,7 +145,11 @@ def evaluate_task(
         ignore_extra=ignore_extra,
         on_duplicate=on_duplicate,
         options=options,
+        reported=reported,
     )
+    if t.evaluator is not None:
+        result: TaskEvaluation = t.evaluator(t, prof, inputs)
+        return result
     data = t.read(inputs)
     scores = [prof.score_item(item) for item in data.items]
     aggregate = prof.aggregate(data.items, scores)

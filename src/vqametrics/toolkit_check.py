@@ -1,0 +1,181 @@
+"""What the toolkit reported beside what we recompute: "why does my number not match?".
+
+Two checks on a :class:`~vqametrics.evaluate.VQAEvaluation` whose results file came with the
+toolkit's own numbers:
+
+* **aggregates** — VLMEvalKit's ``_acc.csv``/``_score.csv`` (percent) or lmms-eval's
+  ``results.json`` (``"<metric>,<filter>"``, fractions, shown ×100) beside our overall
+  accuracy, with the difference in points;
+* **per sample** — lmms-eval records each sample's metric (``exact_match``…): the questions
+  where it differs from our score are grouped by the rule that causes the difference, with
+  the ``profiles`` machinery (:func:`~vqametrics.profile_diff.compare_profiles` between
+  ``official`` and the toolkit's profile). A question the toolkit's profile does not
+  reproduce is grouped as ``unexplained``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .evaluate import VQAEvaluation
+
+__all__ = ["ToolkitCheck", "check_toolkit"]
+
+#: the profile that reproduces each toolkit's per-sample VQA metric
+TOOLKIT_PROFILES = {"lmms-eval": "lmms-eval-vqav2"}
+
+
+@dataclass(frozen=True)
+class ToolkitCheck:
+    """The toolkit's numbers beside ours, and the per-sample disagreements grouped by rule."""
+
+    source: str | None
+    toolkit: str | None
+    #: ``[metric, reported, recomputed, difference]`` rows, in percent
+    rows: list[list[Any]] = field(default_factory=list)
+    #: the per-sample metric compared (lmms-eval), and its disagreements by rule
+    sample_metric: str | None = None
+    n_compared: int = 0
+    groups: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def n_disagree(self) -> int:
+        return sum(g["n_questions"] for g in self.groups)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "source": self.source,
+            "toolkit": self.toolkit,
+            "compared": [
+                dict(zip(("metric", "reported", "recomputed", "difference"), r, strict=True))
+                for r in self.rows
+            ],
+        }
+        if self.sample_metric is not None:
+            out["per_sample"] = {
+                "metric": self.sample_metric,
+                "n_compared": self.n_compared,
+                "n_disagree": self.n_disagree,
+                "by_rule": self.groups,
+            }
+        return out
+
+    def format(self, digits: int = 2) -> str:
+        from .report.text import table
+
+        lines = []
+        if self.source is not None:
+            head = f"reported by {self.toolkit} ({self.source}) vs recomputed (%)"
+            if self.rows:
+                lines.append(head + ":")
+                lines.append(
+                    table(self.rows, ["metric", "reported", "recomputed", "difference"], digits)
+                )
+            else:
+                lines.append(head + ": no number in common")
+        if self.sample_metric is not None:
+            lines.append(
+                f"per-sample {self.sample_metric!r} recorded by the toolkit: "
+                f"{self.n_disagree} of {self.n_compared} question(s) disagree with ours"
+            )
+            for g in self.groups:
+                ex = "; ".join(
+                    f"{e['question_id']!r}: {e['prediction']!r} toolkit {e['toolkit']:g} "
+                    f"ours {e['ours']:g}"
+                    for e in g["examples"]
+                )
+                lines.append(f"  {g['rule']}: {g['n_questions']} — {g['title']}; e.g. {ex}")
+        return "\n".join(lines)
+
+
+def check_toolkit(ev: VQAEvaluation, examples: int = 3) -> ToolkitCheck | None:
+    """The comparison for *ev*, or ``None`` when its file came with no toolkit numbers."""
+    rep = ev.reported
+    if rep is None and not ev.sample_metrics:
+        return None
+    rows = _aggregate_rows(ev, rep) if rep is not None else []
+    metric, n, groups = _per_sample(ev, examples)
+    return ToolkitCheck(
+        rep.get("source") if rep else None,
+        rep.get("toolkit") if rep else None,
+        rows,
+        metric,
+        n,
+        groups,
+    )
+
+
+def _overall(ev: VQAEvaluation) -> float:
+    return 100.0 * math.fsum(ev.scores) / len(ev.scores) if ev.scores else float("nan")
+
+
+def _aggregate_rows(ev: VQAEvaluation, rep: Mapping[str, Any]) -> list[list[Any]]:
+    ours = _overall(ev)
+    rows: list[list[Any]] = []
+    values = rep.get("values", {})
+    for group, metrics in values.items():
+        if not isinstance(metrics, Mapping):
+            continue
+        for key, theirs in metrics.items():
+            if not isinstance(theirs, float):
+                continue
+            if rep.get("toolkit") == "lmms-eval":
+                name = key.split(",", 1)[0]
+                if ev.sample_metrics and name not in ev.sample_metrics:
+                    continue
+                theirs = 100.0 * theirs  # lmms-eval aggregates are fractions
+            elif key.lower() not in ("overall", "acc", "accuracy"):
+                continue
+            label = key if group == "all" else f"{group} / {key}"
+            rows.append([label, theirs, ours, ours - theirs])
+    return rows
+
+
+def _per_sample(ev: VQAEvaluation, examples: int) -> tuple[str | None, int, list[dict[str, Any]]]:
+    if not ev.sample_metrics:
+        return None, 0, []
+    name = "exact_match" if "exact_match" in ev.sample_metrics else next(iter(ev.sample_metrics))
+    recorded = ev.sample_metrics[name]
+    qids = ev.dataset.question_ids
+    pairs = [(i, recorded[q]) for i, q in enumerate(qids) if q in recorded]
+    differ = [(i, v) for i, v in pairs if v != ev.scores[i]]
+    if not differ:
+        return name, len(pairs), []
+    from .profile_diff import RULES, compare_profiles
+
+    toolkit = (ev.reported or {}).get("toolkit", "lmms-eval")
+    profile = TOOLKIT_PROFILES.get(toolkit, "lmms-eval-vqav2")
+    comp = compare_profiles(ev.dataset, ev.predictions, ["official", profile])
+    theirs = comp.scores[profile]
+    by_rule: dict[str, list[int]] = {}
+    for i, v in differ:
+        if v != theirs[i]:
+            by_rule.setdefault("unexplained", []).append(i)
+            continue
+        rules = [e.rule.key for e in comp.effects if i in e.questions.get(profile, ())]
+        by_rule.setdefault(rules[0] if rules else "unexplained", []).append(i)
+    titles = {r.key: r.title for r in RULES}
+    order = [r.key for r in RULES] + ["unexplained"]
+    groups = []
+    for key in sorted(by_rule, key=order.index):
+        idx = by_rule[key]
+        groups.append(
+            {
+                "rule": key,
+                "title": titles.get(key, f"not reproduced by profile {profile!r} (another cause)"),
+                "n_questions": len(idx),
+                "examples": [
+                    {
+                        "question_id": qids[i],
+                        "prediction": ev.predictions[i],
+                        "toolkit": recorded[qids[i]],
+                        "ours": ev.scores[i],
+                    }
+                    for i in idx[:examples]
+                ],
+            }
+        )
+    return name, len(pairs), groups
