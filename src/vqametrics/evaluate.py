@@ -160,7 +160,7 @@ class VQAEvaluation:
             "n_extra_ignored": len(self.matched.extra),
             "n_duplicates": self.matched.duplicates,
             "notes": list(self.notes),
-            **({} if self.layout.startswith("official") else {"input_layout": self.layout}),
+            "input_layout": self.layout,
             **({} if self.reported is None else {"reported": dict(self.reported)}),
         }
 

@@ -146,7 +146,8 @@ def read_results(
     if _official_path(source) and not custom:
         res = _read_official(source, ahead)
         if res is not None:
-            return _with_reported(ResultsFile(res, "official (json)"), source, reported)
+            kind = "official (jsonl)" if is_jsonl(source) else "official (json)"
+            return _with_reported(ResultsFile(res, kind), source, reported)
     records = read_records(source, format=input_format)
     if not records.rows:
         raise InputError(f"{records.source}: contains no predictions")

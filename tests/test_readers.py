@@ -1,0 +1,354 @@
+"""Every results layout scores exactly like the official layout on the same predictions.
+
+Each fixture is built here from the bundled VQA v2 val sample (CC BY 4.0) and its
+``results_messy-majority.json`` predictions (mixed case and punctuation, so normalization
+matters); the reference is the official list scored by ``evaluate_vqa``.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vqametrics import evaluate_vqa
+from vqametrics.cli import main
+from vqametrics.tasks import get_task, list_tasks, score_answer
+from vqametrics.tasks._run import evaluate_task
+
+SAMPLE = Path(__file__).resolve().parents[1] / "src" / "vqametrics" / "data" / "vqa2_val_sample"
+ANN = SAMPLE / "annotations.json"
+RES = SAMPLE / "results_messy-majority.json"
+
+
+@pytest.fixture(scope="module")
+def truth() -> list[dict[str, Any]]:
+    return json.loads(ANN.read_text(encoding="utf-8"))["annotations"]
+
+
+@pytest.fixture(scope="module")
+def preds() -> list[dict[str, Any]]:
+    return json.loads(RES.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def reference() -> Any:
+    return evaluate_vqa(ANN, RES)
+
+
+def _same(ev: Any, reference: Any) -> None:
+    assert ev.question_ids == reference.question_ids
+    assert ev.scores == reference.scores
+    assert ev.accuracy["overall"] == reference.accuracy["overall"]
+
+
+def _write_delimited(path: Path, rows: list[dict[str, Any]], delimiter: str) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]), delimiter=delimiter)
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+def _write_xlsx(path: Path, rows: list[dict[str, Any]]) -> Path:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    header = list(rows[0])
+    sheet.append(header)
+    for r in rows:
+        sheet.append([r[h] for h in header])
+    book.save(path)
+    return path
+
+
+def _vlmevalkit_rows(truth: list[dict[str, Any]], preds: list[dict[str, Any]]) -> list[dict]:
+    by_id = {p["question_id"]: p["answer"] for p in preds}
+    return [
+        {
+            "index": t["question_id"],
+            "question": "q",
+            "answer": repr([a["answer"] for a in t["answers"]]),
+            "prediction": by_id[t["question_id"]],
+            "category": "vqa",
+        }
+        for t in truth
+    ]
+
+
+def _lmms_rows(
+    truth: list[dict[str, Any]], preds: list[dict[str, Any]], with_doc: bool
+) -> list[dict]:
+    by_id = {p["question_id"]: p["answer"] for p in preds}
+    rows = []
+    for i, t in enumerate(truth):
+        row: dict[str, Any] = {"doc_id": i, "target": t["answers"][0]["answer"]}
+        if with_doc:
+            row["doc"] = {"question_id": t["question_id"], "answers": t["answers"], "question": "q"}
+        row["filtered_resps"] = [by_id[t["question_id"]]]
+        row["resps"] = [[by_id[t["question_id"]]]]
+        rows.append(row)
+    return rows
+
+
+def _jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+# --- plain layouts: every one scores like the official list ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "layout", ["jsonl", "mapping-json", "csv", "tsv", "xlsx", "json.gz", "csv.gz", "csv-upper"]
+)
+def test_plain_layouts_score_like_official(
+    tmp_path: Path, preds: list[dict[str, Any]], reference: Any, layout: str
+) -> None:
+    if layout == "jsonl":
+        path = _jsonl(tmp_path / "r.jsonl", preds)
+    elif layout == "mapping-json":
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps({str(p["question_id"]): p["answer"] for p in preds}))
+    elif layout == "csv":
+        path = _write_delimited(tmp_path / "r.csv", preds, ",")
+    elif layout == "tsv":
+        path = _write_delimited(tmp_path / "r.tsv", preds, "\t")
+    elif layout == "xlsx":
+        path = _write_xlsx(tmp_path / "r.xlsx", preds)
+    elif layout == "json.gz":
+        path = tmp_path / "r.json.gz"
+        path.write_bytes(gzip.compress(RES.read_bytes()))
+    elif layout == "csv.gz":
+        plain = _write_delimited(tmp_path / "r.csv", preds, ",")
+        path = tmp_path / "r.csv.gz"
+        path.write_bytes(gzip.compress(plain.read_bytes()))
+    else:  # unusual column names, named with --id-field / --answer-field
+        rows = [{"QID": p["question_id"], "Pred": p["answer"]} for p in preds]
+        path = _write_delimited(tmp_path / "r.csv", rows, ",")
+        ev = evaluate_vqa(ANN, path, id_field="QID", answer_field="Pred")
+        _same(ev, reference)
+        return
+    ev = evaluate_vqa(ANN, path)
+    _same(ev, reference)
+
+
+def test_csv_layout_is_named_in_the_notes(tmp_path: Path, preds: list[dict[str, Any]]) -> None:
+    path = _write_delimited(tmp_path / "r.csv", preds, ",")
+    ev = evaluate_vqa(ANN, path)
+    assert any("official results layout [official (csv)]" in n for n in ev.notes)
+    assert ev.as_dict()["input_layout"] == "official (csv)"
+
+
+def test_input_format_forces_a_layout(tmp_path: Path, preds: list[dict[str, Any]]) -> None:
+    path = _write_delimited(tmp_path / "predictions.txt", preds, "\t")
+    ev = evaluate_vqa(ANN, path, input_format="tsv")
+    assert ev.layout == "official (tsv)"
+
+
+def test_in_memory_records_mapping_and_dataframe_like(
+    preds: list[dict[str, Any]], reference: Any
+) -> None:
+    _same(evaluate_vqa(ANN, preds), reference)
+    _same(evaluate_vqa(ANN, {p["question_id"]: p["answer"] for p in preds}), reference)
+
+    class FrameLike:  # what the reader asks of a pandas DataFrame, without pandas
+        columns = ("question_id", "answer")
+
+        def to_dict(self, orient: str) -> list[dict[str, Any]]:
+            assert orient == "records"
+            return list(preds)
+
+    _same(evaluate_vqa(ANN, FrameLike()), reference)
+
+
+def test_pandas_dataframe(preds: list[dict[str, Any]], reference: Any) -> None:
+    pd = pytest.importorskip("pandas")
+    _same(evaluate_vqa(ANN, pd.DataFrame(preds)), reference)
+
+
+def test_stdin(tmp_path: Path, reference: Any) -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vqametrics",
+            "vqa",
+            "--annotations",
+            str(ANN),
+            "--results",
+            "-",
+            "--json",
+        ],
+        input=gzip.compress(RES.read_bytes()),
+        capture_output=True,
+        check=True,
+    )
+    payload = json.loads(out.stdout)
+    assert payload["accuracy"]["overall"] == reference.accuracy["overall"]
+    assert payload["input_layout"] == "official (json+gzip)"
+
+
+def test_truncated_stdin_is_one_clear_line() -> None:
+    data = RES.read_bytes()[:5000]
+    out = subprocess.run(
+        [sys.executable, "-m", "vqametrics", "vqa", "--annotations", str(ANN), "--results", "-"],
+        input=data,
+        capture_output=True,
+    )
+    assert out.returncode == 2
+    err = out.stderr.decode().strip().splitlines()
+    assert len(err) == 1 and "<stdin>" in err[0] and "invalid JSON" in err[0]
+    assert out.stdout == b""
+
+
+# --- toolkit layouts ------------------------------------------------------------------------------
+
+
+def test_llava_answers(tmp_path: Path, preds: list[dict[str, Any]], reference: Any) -> None:
+    rows = [
+        {
+            "question_id": p["question_id"],
+            "prompt": "What?\nAnswer the question using a single word or phrase.",
+            "text": p["answer"],
+            "answer_id": "x",
+            "model_id": "llava-v1.5-7b",
+            "metadata": {},
+        }
+        for p in preds
+    ]
+    ev = evaluate_vqa(ANN, _jsonl(tmp_path / "answers.jsonl", rows))
+    _same(ev, reference)
+    assert any("LLaVA answers.jsonl" in n for n in ev.notes)
+
+
+@pytest.mark.parametrize("with_annotations", [True, False])
+def test_vlmevalkit_sheet(
+    tmp_path: Path,
+    truth: list[dict[str, Any]],
+    preds: list[dict[str, Any]],
+    reference: Any,
+    with_annotations: bool,
+) -> None:
+    path = _write_xlsx(tmp_path / "model_VQAv2.xlsx", _vlmevalkit_rows(truth, preds))
+    ev = evaluate_vqa(ANN if with_annotations else None, path)
+    _same(ev, reference)
+    assert ev.layout == "vlmevalkit (xlsx)"
+
+
+def test_vlmevalkit_ground_truth_disagreement_is_noted(
+    tmp_path: Path, truth: list[dict[str, Any]], preds: list[dict[str, Any]], reference: Any
+) -> None:
+    rows = _vlmevalkit_rows(truth, preds)
+    rows[4]["answer"] = repr(["something else"] * 10)
+    path = _write_delimited(tmp_path / "model_VQAv2.tsv", rows, "\t")
+    ev = evaluate_vqa(ANN, path)
+    _same(ev, reference)  # the annotations win
+    note = next(n for n in ev.notes if "differs from" in n)
+    assert note.startswith("1 question(s)") and repr(truth[4]["question_id"]) in note
+
+
+@pytest.mark.parametrize("with_annotations", [True, False])
+def test_lmms_eval_samples_with_doc(
+    tmp_path: Path,
+    truth: list[dict[str, Any]],
+    preds: list[dict[str, Any]],
+    reference: Any,
+    with_annotations: bool,
+) -> None:
+    path = _jsonl(tmp_path / "x_samples_vqav2_val.jsonl", _lmms_rows(truth, preds, True))
+    ev = evaluate_vqa(ANN if with_annotations else None, path)
+    _same(ev, reference)
+    assert ev.layout == "lmms-eval-samples (jsonl)"
+
+
+def test_lmms_eval_samples_without_doc_join_by_position(
+    tmp_path: Path, truth: list[dict[str, Any]], preds: list[dict[str, Any]], reference: Any
+) -> None:
+    path = _jsonl(tmp_path / "x_samples_vqav2_val.jsonl", _lmms_rows(truth, preds, False))
+    ev = evaluate_vqa(ANN, path)
+    _same(ev, reference)
+    assert any("BY POSITION" in n for n in ev.notes)
+
+
+def test_lmms_eval_samples_without_doc_need_annotations(
+    tmp_path: Path,
+    truth: list[dict[str, Any]],
+    preds: list[dict[str, Any]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = _jsonl(tmp_path / "x_samples_vqav2_val.jsonl", _lmms_rows(truth, preds, False))
+    assert main(["vqa", "--results", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "carries no ground truth" in err and "--annotations" in err and "\n" not in err
+
+
+def test_lmms_eval_reported_and_per_sample_metric(
+    tmp_path: Path,
+    truth: list[dict[str, Any]],
+    preds: list[dict[str, Any]],
+    reference: Any,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = _lmms_rows(truth, preds, True)
+    for row, score in zip(rows, reference.scores, strict=True):
+        row["exact_match"] = score
+    rows[0]["exact_match"] = 1.0 - rows[0]["exact_match"]  # one disagreement, no rule explains
+    path = _jsonl(tmp_path / "20250101_000000_samples_vqav2_val.jsonl", rows)
+    mean = sum(r["exact_match"] for r in rows) / len(rows)
+    (tmp_path / "20250101_000000_results.json").write_text(
+        json.dumps({"results": {"vqav2_val": {"alias": "vqav2_val", "exact_match,none": mean}}})
+    )
+    assert main(["vqa", "--results", str(path), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    rep = payload["reported"]
+    assert rep["toolkit"] == "lmms-eval"
+    assert rep["values"] == {"vqav2_val": {"exact_match,none": mean}}
+    (row,) = rep["compared"]
+    assert row["metric"] == "vqav2_val / exact_match,none" and row["reported"] == 100 * mean
+    assert rep["per_sample"]["n_disagree"] == 1
+    assert rep["per_sample"]["by_rule"][0]["examples"][0]["question_id"] == truth[0]["question_id"]
+    assert main(["vqa", "--results", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "reported by lmms-eval" in text and "1 of 3427 question(s) disagree" in text
+
+
+# --- the task registry: vqav2 / okvqa ---------------------------------------------------------
+
+
+def test_vqav2_task_gives_the_numbers_of_vqa(
+    tmp_path: Path, preds: list[dict[str, Any]], reference: Any
+) -> None:
+    result = evaluate_task("vqav2", RES, annotations=ANN)
+    assert result.scores == reference.scores
+    assert round(result.metrics["overall"], 2) == reference.accuracy["overall"]
+    assert result.signature.format() == reference.signature.format()
+    assert get_task("vqa") is get_task("vqa-v2") is get_task("vqav2")
+    assert get_task("ok-vqa").name == "okvqa"
+    names = {t.name for t in list_tasks()}
+    assert {"vqav2", "okvqa"} <= names
+    csv_path = _write_delimited(tmp_path / "r.csv", preds, ",")
+    assert evaluate_task("okvqa", csv_path, annotations=ANN).scores == reference.scores
+
+
+def test_score_answer_vqav2_is_vqa_accuracy() -> None:
+    from vqametrics import vqa_accuracy
+
+    answers = ["two", "2", "2", "two", "2", "two", "2", "2", "2", "two"]
+    assert score_answer("vqav2", "2", answers) == vqa_accuracy("2", answers)
+    assert score_answer("vqav2", "two", answers, profile="official") == vqa_accuracy("two", answers)
+
+
+def test_score_vqav2_cli_matches_vqa_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vqa", "--annotations", str(ANN), "--results", str(RES), "--json"]) == 0
+    vqa = json.loads(capsys.readouterr().out)
+    assert main(["score", "vqav2", "--annotations", str(ANN), "--results", str(RES), "--json"]) == 0
+    score = json.loads(capsys.readouterr().out)
+    assert round(score["metrics"]["overall"], 2) == vqa["accuracy"]["overall"]
+    assert score["signature"] == vqa["signature"]
