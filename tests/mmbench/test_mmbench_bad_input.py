@@ -74,13 +74,13 @@ def test_duplicate_index_in_data(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_duplicate_index_in_predictions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = data_file(tmp_path, GOOD_ROWS)
     err = run_error(score(tmp_path, data, "index\tprediction\n1\tA\n1\tB\n"), capsys)
-    assert "preds.tsv: line 3 (index 1): duplicate index, first seen at line 2" in err
+    assert "preds.tsv: row 3 (index 1): duplicate index, first seen at row 2" in err
 
 
 def test_bad_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = data_file(tmp_path, GOOD_ROWS)
     err = run_error(score(tmp_path, data, "index\tprediction\nq1\tA\n"), capsys)
-    assert "preds.tsv: line 2: index 'q1' is not an integer" in err
+    assert "preds.tsv: row 2: index 'q1' is not an integer" in err
 
 
 def test_predictions_cover_none_of_the_data(
@@ -119,10 +119,13 @@ def test_ragged_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert f"{data}: line 4: expected 11 fields like the header, got 3" in err
 
 
-def test_unknown_predictions_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_predictions_without_the_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # JSON is read (the one reader layer); an empty object has neither column
     data = data_file(tmp_path, GOOD_ROWS)
     err = run_error(score(tmp_path, data, "{}", name="p.json"), capsys)
-    assert "p.json: unknown predictions format '.json'" in err
+    assert "p.json: missing column(s) index, prediction (found: none)" in err
 
 
 def test_corrupt_xlsx(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,9 +16,12 @@ _EXTRACTORS = ("vlmevalkit", "vlmevalkit-2025", "vlmevalkit-2024", "lmms-eval")
 
 _MMBENCH_EPILOG = """\
 data: the official TSV layout with circular copies (index % 1000000 = question id).
-predictions: .tsv, .csv, .xlsx (VLMEvalKit's output) or .jsonl with `index` and `prediction`.
+predictions: any layout of the reader (.tsv, .csv, .xlsx as VLMEvalKit writes it, .json, .jsonl,
+gzip of any, - for stdin) with `index` and `prediction` (else --id-field/--answer-field).
 
-strict (default): a question with a missing copy is a miss, counted as incomplete.
+strict (default): a question is the circular copies the data file has (2 to N for N options;
+the official dev file has 4-option questions with 3 copies); a missing prediction for a copy
+that exists is a miss, counted as incomplete.
 --reference-compatible: exactly VLMEvalKit: missing copies are ignored, a question without a
 pass-0 prediction is dropped, an empty prediction cell reads as "nan".
 Unparsed answers count as misses and are reported; no LLM judge is called from the CLI.
@@ -37,6 +40,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--data", required=True, metavar="MMBENCH.tsv", help="benchmark TSV")
     p.add_argument("--predictions", required=True, metavar="FILE", help="model predictions")
+    p.add_argument(
+        "--input-format",
+        choices=("json", "jsonl", "csv", "tsv", "xlsx"),
+        help="read the predictions as this layout instead of recognizing it from the content",
+    )
+    p.add_argument("--id-field", metavar="F", help="the predictions' index column (default index)")
+    p.add_argument(
+        "--answer-field", metavar="F", help="the predictions' answer column (default prediction)"
+    )
     p.add_argument(
         "--mode",
         choices=("circular", "vanilla"),
@@ -91,7 +103,12 @@ def _run_mmbench(args: argparse.Namespace) -> int:
     from ..mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
 
     data = load_mmbench_tsv(args.data)
-    predictions = load_predictions(args.predictions)
+    predictions = load_predictions(
+        args.predictions,
+        input_format=args.input_format,
+        id_field=args.id_field,
+        answer_field=args.answer_field,
+    )
     result = evaluate_mmbench(
         data,
         predictions,

@@ -287,8 +287,32 @@ class MMBenchResult:
             f"judge calls: {c['judge_calls']}  random: {c['random']}  "
             f"ignored predictions: {c['ignored_predictions']}"
         )
+        if c.get("fewer_copies"):
+            parts[-1] += (
+                f"\nquestions with fewer circular copies than options: {c['fewer_copies']} "
+                "(each scored on the copies the data file has, as in the official dev file)"
+            )
+        unparsed = [
+            p for q in self.questions for p in q.passes if p.letter is None and p.stage != "missing"
+        ]
+        if unparsed:
+            shown = unparsed[:_UNPARSED_SHOWN]
+            lines = [f"unparsed predictions (index: text), {len(unparsed)}:"]
+            lines += [f"  {p.index}: {_short(p.prediction)}" for p in shown]
+            if len(unparsed) > len(shown):
+                lines.append(f"  … and {len(unparsed) - len(shown)} more (all in --json/--out)")
+            parts[-1] += "\n" + "\n".join(lines)
         parts.append(f"signature: {self.signature}")
         return "\n\n".join(parts[:-2]) + "\n\n" + "\n".join(parts[-2:])
+
+
+_UNPARSED_SHOWN = 50
+
+
+def _short(text: str | None, limit: int = 80) -> str:
+    """A prediction on one line, quoted, cut at *limit* characters."""
+    t = repr(text if text is not None else "")
+    return t if len(t) <= limit else t[: limit - 1] + "…"
 
 
 class _Scorer:
@@ -399,8 +423,9 @@ def evaluate_mmbench(
     reference_compatible : bool, default=False
         ``False`` (strict): every question of *data* is reported; a circular group with a
         missing copy, or a vanilla row without prediction, is a miss and counted as
-        incomplete; an empty prediction is the empty string; in circular mode every group
-        must have one row per option. ``True`` reproduces the reference: rows without
+        incomplete; an empty prediction is the empty string; in circular mode a group is the
+        copies the data file has (2 to N for N options: the official dev file has 4-option
+        questions with 3 copies). ``True`` reproduces the reference: rows without
         prediction are ignored (a group can pass on the rows present), a question whose
         pass-0 row has no prediction is dropped from the report, and an empty prediction cell
         becomes the string ``"nan"`` (pandas NaN through ``str``).
@@ -472,6 +497,7 @@ def evaluate_mmbench(
         "ignored_predictions": len(preds) - len(matched),
         "incomplete": 0,
         "dropped": 0,
+        "fewer_copies": 0,
     }
     records: list[QuestionRecord] = []
     if mode == "circular":
@@ -487,12 +513,18 @@ def evaluate_mmbench(
                         f"{g}, but there is no row with index {g}"
                     )
                 continue  # the reference never scores a group without its pass-0 row
-            if strict and len(members) != len(head.options):
+            n_options = len(head.options)
+            if strict and (len(members) > n_options or (len(members) == 1 and n_options > 1)):
                 raise InputError(
-                    f"{data_source}: question {g} has {len(head.options)} options but "
-                    f"{len(members)} row(s); CircularEval needs one circular copy per option "
-                    "(build them with `vqametrics mmbench-circular`, or use --mode vanilla)"
+                    f"{data_source}: question {g} has {n_options} options but "
+                    f"{len(members)} row(s); CircularEval needs 2 to {n_options} circular "
+                    "copies (build them with `vqametrics mmbench-circular`, or use --mode "
+                    "vanilla)"
                 )
+            if len(members) < n_options:
+                # the official dev file: some 4-option questions have 3 copies (the fourth
+                # rotation was never made); the group is the copies the data file has
+                counts["fewer_copies"] += 1
             complete = all(r.index in matched for r in members)
             if not complete:
                 counts["incomplete"] += 1

@@ -12,13 +12,14 @@ from __future__ import annotations
 import contextlib
 import csv
 import math
+import os
 import sys
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import TextIO
+from typing import Any, TextIO
 
 import orjson
 
@@ -343,16 +344,19 @@ def load_mmbench_tsv(path: str | Path) -> MMBenchData:
     return rows_from_table(read_table(path))
 
 
-def load_predictions(path: str | Path) -> Predictions:
-    """Load predictions: TSV, CSV, XLSX (VLMEvalKit's default output) or JSONL.
+def load_predictions(
+    path: str | Path | Any,
+    *,
+    input_format: str | None = None,
+    id_field: str | None = None,
+    answer_field: str | None = None,
+) -> Predictions:
+    """Load predictions through the one reader layer (:mod:`vqametrics.load.records`).
 
-    Each row (JSON object) needs ``index`` and ``prediction``; other columns are ignored (the
-    ground truth always comes from the data file).
-
-    Parameters
-    ----------
-    path : str or Path
-        A file ending in ``.tsv``, ``.csv``, ``.xlsx`` or ``.jsonl``.
+    Any layout it reads: TSV, CSV, XLSX (VLMEvalKit's default output), JSON, JSONL, gzip of
+    any, ``-`` for standard input, or in-memory records. Each row needs ``index`` and
+    ``prediction`` (other names with *id_field* / *answer_field*); other columns are ignored
+    (the ground truth always comes from the data file).
 
     Returns
     -------
@@ -362,31 +366,50 @@ def load_predictions(path: str | Path) -> Predictions:
     Raises
     ------
     InputError
-        Unknown format, unreadable file, invalid JSONL line, missing columns, a bad or
-        duplicate index; the message names the file and line.
+        Unreadable file, invalid line, missing columns, a bad or duplicate index; the message
+        names the file and line.
     """
-    p = Path(path)
-    if p.suffix.lower() not in PREDICTION_FORMATS:
+    from ..load.records import read_records
+
+    records = read_records(os.fspath(path) if isinstance(path, Path) else path, format=input_format)
+    idc, ansc = id_field or "index", answer_field or "prediction"
+    cols = records.columns
+    missing = [c for c in (idc, ansc) if c not in cols]
+    if missing:
+        found = ", ".join(cols) or "none"
+        hint = " (name them with --id-field / --answer-field)" if records.rows else ""
         raise InputError(
-            f"{p}: unknown predictions format {p.suffix or '(no ending)'!r}; "
-            f"use one of {', '.join(PREDICTION_FORMATS)}"
+            f"{records.source}: missing column(s) {', '.join(missing)} (found: {found}){hint}"
         )
-    table = read_table(p)
-    _require(table, ("index", "prediction"))
     values: dict[int, str | None] = {}
     seen: dict[int, str] = {}
-    for cells, where in zip(table.rows, table.where, strict=True):
-        loc = f"{table.source}: {where}"
-        index = _parse_index(cells.get("index"), loc)
+    for i, cells in enumerate(records.rows):
+        loc = records.where(i)
+        where = loc.removeprefix(f"{records.source}: ")
+        index = _parse_index(_cell(cells.get(idc), loc, idc), loc)
         if index in seen:
             raise InputError(f"{loc} (index {index}): duplicate index, first seen at {seen[index]}")
         seen[index] = where
-        if "prediction" not in cells:
-            raise InputError(f"{loc} (index {index}): no 'prediction' field")
-        values[index] = cells["prediction"]
+        if ansc not in cells:
+            raise InputError(f"{loc} (index {index}): no {ansc!r} field")
+        values[index] = _cell(cells[ansc], loc, ansc)
     if not values:
-        raise InputError(f"{table.source}: no prediction rows")
-    return Predictions(MappingProxyType(values), table.source)
+        raise InputError(f"{records.source}: no prediction rows")
+    return Predictions(MappingProxyType(values), records.source)
+
+
+def _cell(value: object, where: str, column: str) -> str | None:
+    """A cell as text, ``None`` when empty (pandas' NaN): numbers as a spreadsheet shows them."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, dict | list):
+        raise InputError(
+            f"{where}: field {column!r} must be a string, a number or null, "
+            f"got a JSON {'object' if isinstance(value, dict) else 'array'}"
+        )
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return value if isinstance(value, str) else str(value)
 
 
 def write_tsv(

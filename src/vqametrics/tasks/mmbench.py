@@ -1,0 +1,148 @@
+"""MMBench: multiple choice with CircularEval, through :func:`vqametrics.evaluate_mmbench`.
+
+The task delegates the whole run to ``evaluate_mmbench`` (the same code as ``vqametrics
+mmbench``): ``--annotations`` is the benchmark TSV (circular copies included), ``--results``
+the predictions (``index`` + ``prediction``, any layout of the reader). Profiles are the
+answer-extraction lineages; ``--mode vanilla`` scores VanillaEval. The per-item scorer (for
+:func:`~vqametrics.tasks.score_answer`) is one row: the extracted letter equals the answer,
+with the options passed as ``options={"A": …, "B": …}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._exceptions import InputError
+from . import register_task
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+
+__all__: list[str] = []
+
+_EXTRACTORS = {
+    "vlmevalkit": "VLMEvalKit HEAD: option-letter heuristics (no judge called)",
+    "vlmevalkit-2025": "VLMEvalKit 2025 heuristics",
+    "vlmevalkit-2024": "VLMEvalKit 2024 heuristics (most published numbers)",
+    "lmms-eval": "lmms-eval's MMBench letter parsing",
+}
+
+
+def _row_scorer(extractor: str) -> Any:
+    def score(prediction: str, references: Sequence[str], options: Any = None) -> float:
+        from ..mmbench import extract_choice
+
+        if not isinstance(options, Mapping) or not options:
+            raise InputError("mmbench: score_answer needs options={'A': text, 'B': text, …}")
+        letter = extract_choice(prediction, options, extractor)
+        return 1.0 if letter is not None and letter in references else 0.0
+
+    return score
+
+
+def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """CircularEval (or VanillaEval pass-0) accuracy as a fraction, per split and category."""
+    total = 0.0
+    for s in scores:
+        total += s
+    breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
+    for key in ("split", "category"):
+        groups: dict[str, list[float]] = {}
+        for item, s in zip(items, scores, strict=True):
+            g = item.fields.get(key)
+            if g:
+                groups.setdefault(str(g), []).append(s)
+        if groups:
+            breakdowns[key] = {
+                g: {"accuracy": sum(v) / len(v), "n": len(v)} for g, v in sorted(groups.items())
+            }
+    return Aggregate(
+        metrics={"Overall": total / len(scores) if scores else float("nan"), "n": len(scores)},
+        headline="Overall",
+        units="fraction",
+        digits=4,
+        breakdowns=breakdowns,
+    )
+
+
+def _profiles() -> tuple[TaskProfile, ...]:
+    return tuple(
+        TaskProfile(
+            name=name,
+            description=text,
+            reproduces="open-compass/VLMEvalKit mcq_circular_eval (spec mmbench.md §2)",
+            toolkit=name,
+            score=_row_scorer(name),
+            aggregate=_aggregate,
+            context=("options",),
+        )
+        for name, text in _EXTRACTORS.items()
+    )
+
+
+def _evaluator(task: Task, prof: TaskProfile, inputs: TaskInputs) -> Any:
+    from ..mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
+    from ._run import TaskEvaluation
+
+    if inputs.annotations is None:
+        raise InputError("score mmbench: --annotations (the benchmark TSV) is required")
+    mode = str(inputs.options.get("mode") or "circular")
+    data = load_mmbench_tsv(inputs.annotations)
+    preds = load_predictions(
+        inputs.results,
+        input_format=inputs.format,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+    )
+    result = evaluate_mmbench(data, preds, mode=mode, extractor=prof.name)  # type: ignore[arg-type]
+    questions = [q for q in result.questions if mode == "circular" or q.index < 1_000_000]
+    items = [
+        Item(
+            q.index,
+            q.passes[0].prediction,
+            (q.passes[0].answer,),
+            {"split": q.split, "category": q.category, "l2_category": q.l2_category},
+        )
+        for q in questions
+    ]
+    scores = [float(q.hit) for q in questions]
+    c = result.counts
+    notes = (
+        f"questions: {c['questions']}, incomplete: {c['incomplete']}, unparsed: {c['unparsed']}, "
+        f"fewer copies than options: {c.get('fewer_copies', 0)}",
+    )
+    tdata = TaskData(
+        items,
+        (result.data_source, result.predictions_source),
+        ("mmbench-tsv", "index + prediction"),
+        notes,
+        n_missing=c["incomplete"],
+        n_extra_ignored=c["ignored_predictions"],
+    )
+    return TaskEvaluation(
+        task, prof, tdata, scores, _aggregate(items, scores), result.signature_object
+    )
+
+
+def _read(inputs: TaskInputs) -> TaskData:  # pragma: no cover - the evaluator replaces it
+    raise NotImplementedError("MMBench is read by its whole-run evaluator")
+
+
+TASK = register_task(
+    Task(
+        name="mmbench",
+        title="MMBench",
+        metric="mmbench",
+        description="multiple choice, CircularEval over the data file's circular copies",
+        profiles=_profiles(),
+        read=_read,
+        layouts=(
+            "annotations: the MMBench TSV with circular copies (index % 1,000,000 = question)",
+            "results: index + prediction in TSV/CSV/XLSX (VLMEvalKit), JSON, JSONL, gzip, -",
+        ),
+        aliases=("mmbench-en", "mmbench-dev"),
+        default_profile="vlmevalkit",
+        note="same numbers as `vqametrics mmbench` (strict mode, no judge)",
+        options=(("mode", "circular (default) or vanilla"),),
+        evaluator=_evaluator,
+    )
+)
