@@ -338,13 +338,15 @@ def test_compare_cli_usage_errors(
     a, r = vqa_files
     for argv in (
         ["compare", "--annotations", str(a), "--aokvqa", str(a), "--results", str(r)],
-        ["compare", "--results", str(r)],
         ["compare", "--annotations", str(a), "--results", str(r), "--examples", "-1"],
     ):
         with pytest.raises(SystemExit) as exc:
             main(argv)
         assert exc.value.code == 2
     capsys.readouterr()
+    # without --annotations the results must carry their ground truth (this one does not)
+    assert main(["compare", "--results", str(r)]) == 2
+    assert "carries no ground truth" in capsys.readouterr().err
     code = main(
         [
             "compare",

@@ -49,7 +49,6 @@ def test_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     "argv",
     [
         ["profiles", "--annotations", "a.json"],
-        ["profiles", "--results", "r.json"],
         ["profiles", "--list", "--annotations", "a.json", "--results", "r.json"],
     ],
 )
@@ -57,7 +56,16 @@ def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 2
-    assert "--annotations and --results go together" in capsys.readouterr().err
+    assert "--results (with --annotations, unless" in capsys.readouterr().err
+
+
+def test_results_alone_must_carry_ground_truth(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = tmp_path / "r.json"
+    res.write_text('[{"question_id": 1, "answer": "yes"}]')
+    assert main(["profiles", "--results", str(res)]) == 2
+    assert "carries no ground truth" in capsys.readouterr().err
 
 
 def _files(tmp_path: Path) -> tuple[str, str]:

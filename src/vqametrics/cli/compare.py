@@ -9,6 +9,7 @@ from ._common import (
     add_json_flag,
     add_matching_options,
     add_profile_option,
+    add_reader_options,
     evaluate_from_args,
     nonnegative_int,
     print_json,
@@ -36,14 +37,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    data = p.add_mutually_exclusive_group(required=True)
+    data = p.add_mutually_exclusive_group()
     data.add_argument(
         "--annotations", metavar="A", help="VQA annotations: official JSON or list/JSONL"
     )
     data.add_argument(
         "--aokvqa", metavar="FILE", help="A-OKVQA in its original schema (aokvqa_v1p0_val.json)"
     )
-    p.add_argument("--results", required=True, metavar="R", help="the predictions")
+    p.add_argument(
+        "--results",
+        required=True,
+        metavar="R",
+        help="the predictions (any layout of `vqametrics vqa`; --annotations may be left out "
+        "when they carry their ground truth)",
+    )
+    add_reader_options(p)
     p.add_argument(
         "--questions", metavar="Q", help="official questions file (VQA format; validated only)"
     )

@@ -72,12 +72,17 @@ def run(args: argparse.Namespace) -> int:
     from ..stats import diff_results, require_numpy
 
     require_numpy()
-    dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
-    if args.questions:
-        from ..load.vqa import load_questions
+    if args.annotations is None:
+        # the results carry their ground truth (VLMEvalKit, lmms-eval): A's is used for both
+        a = evaluate_from_args(args, args.results_a)
+        dataset = a.dataset
+    else:
+        dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
+        if args.questions:
+            from ..load.vqa import load_questions
 
-        load_questions(args.questions, dataset)
-    a = evaluate_from_args(args, args.results_a, annotations=dataset)
+            load_questions(args.questions, dataset)
+        a = evaluate_from_args(args, args.results_a, annotations=dataset)
     with warnings.catch_warnings():
         # the annotations' own warnings were given once already, for A
         warnings.simplefilter("ignore", LeaveOneOutWarning)

@@ -8,6 +8,7 @@ from ._common import (
     add_digits_option,
     add_json_flag,
     add_matching_options,
+    add_reader_options,
     evaluate_from_args,
     nonnegative_int,
     print_json,
@@ -29,6 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--annotations", metavar="A", help="annotations file (see 'vqametrics vqa')")
     p.add_argument("--results", metavar="R", help="results file (see 'vqametrics vqa')")
     p.add_argument("--questions", metavar="Q", help="official questions file (validated only)")
+    add_reader_options(p)
     add_matching_options(p)
     p.add_argument(
         "--examples",
@@ -45,8 +47,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.annotations is None and args.results is None:
         return _list(args.json)
-    if args.list or args.annotations is None or args.results is None:
-        args._parser.error("--annotations and --results go together, without --list")
+    if args.list or args.results is None:
+        args._parser.error(
+            "--results (with --annotations, unless the results carry their ground truth) "
+            "goes without --list"
+        )
     from ..profile_diff import compare_profiles, format_comparison
 
     official = evaluate_from_args(args)

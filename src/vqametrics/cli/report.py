@@ -7,7 +7,12 @@ import sys
 import time
 from typing import TextIO
 
-from ._common import add_matching_options, add_profile_option, nonnegative_int
+from ._common import (
+    add_matching_options,
+    add_profile_option,
+    add_reader_options,
+    nonnegative_int,
+)
 
 __all__ = ["ProgressBar", "register"]
 
@@ -42,6 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="'why this score' cards per model (default 12)",
     )
+    add_reader_options(p, reported=False)
     add_matching_options(p)
     p.set_defaults(func=run)
 
@@ -97,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
             on_duplicate=args.on_duplicate,
             n_cards=args.cards,
             progress=bar,
+            input_format=args.input_format,
+            id_field=args.id_field,
+            answer_field=args.answer_field,
         )
         text = render_report(model)
     finally:

@@ -24,7 +24,8 @@ from ..aggregate import percent
 from ..evaluate import VQAEvaluation, evaluate_vqa
 from ..explain import explain, trace_steps
 from ..load._json import PathLike
-from ..load.vqa import Results, VQADataset, load_annotations, load_questions, load_results
+from ..load.results import read_results, resolve_positions
+from ..load.vqa import Results, VQADataset, load_annotations, load_questions
 from ..profiles import Profile, get_profile, list_profiles
 from ..stats import evaluations_test
 
@@ -148,6 +149,9 @@ def build_report(
     on_duplicate: Literal["error", "last"] = "error",
     n_cards: int = 12,
     progress: Progress | None = None,
+    input_format: str | None = None,
+    id_field: str | None = None,
+    answer_field: str | None = None,
 ) -> ReportModel:
     """Score every results file and gather what the report shows.
 
@@ -166,6 +170,8 @@ def build_report(
         How many lowest-scoring questions get a "why this score" card (per model).
     progress : callable, optional
         ``progress(done, total, what)`` after each stage.
+    input_format, id_field, answer_field
+        How the results files are read (``load/results.py``), when their layout is unusual.
     """
     from ..em_summary import exact_match_breakdowns
     from ..score.exact_match import exact_match_scores
@@ -200,7 +206,12 @@ def build_report(
         "on_duplicate": on_duplicate,
     }
     for name, path in zip(_names(paths), paths, strict=True):
-        res: Results = load_results(path)
+        rfile = read_results(
+            path, input_format=input_format, id_field=id_field, answer_field=answer_field
+        )
+        if rfile.positional:
+            rfile = resolve_positions(rfile, dataset.question_ids)
+        res: Results = rfile.results
         tick(f"{name}: load")
         ev = evaluate_vqa(dataset, res, profile=prof, **opts)
         em = exact_match_breakdowns(ev, ["em", "em-any"])
