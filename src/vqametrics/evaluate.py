@@ -16,6 +16,7 @@ from .aggregate import Breakdown, breakdown, official_outputs
 from .load._json import PathLike
 from .load.results import (
     ResultsFile,
+    describe_reported,
     ground_truth_disagreements,
     read_results,
     resolve_positions,
@@ -357,7 +358,7 @@ def _evaluate(
         if rfile.ground_truth is None:
             raise InputError(
                 f"{rfile.source}: carries no ground truth (it is {rfile.layout}); "
-                "pass --annotations"
+                f"pass --annotations{describe_reported(rfile)}"
             )
         dataset = as_dataset(rfile.ground_truth, rfile.source, on_duplicate=on_duplicate)
     elif isinstance(annotations, VQADataset):

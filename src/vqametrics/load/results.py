@@ -24,7 +24,13 @@ from .layouts import Predictions, find_reported, predictions_from
 from .records import FORMATS, Records, parse_list_cell, read_bytes_from, read_records
 from .vqa import ReadAhead, Results, load_results
 
-__all__ = ["ResultsFile", "ground_truth_disagreements", "read_results", "resolve_positions"]
+__all__ = [
+    "ResultsFile",
+    "describe_reported",
+    "ground_truth_disagreements",
+    "read_results",
+    "resolve_positions",
+]
 
 #: lmms-eval sample fields that are not a per-sample metric
 _LMMS_FIELDS = frozenset(
@@ -370,3 +376,17 @@ def _with_reported(res: ResultsFile, source: Any, reported: Any) -> ResultsFile:
         rep,
         res.notes,
     )
+
+
+def describe_reported(results: ResultsFile) -> str:
+    """``"; lmms-eval reported for task 'x': metric=value (file)"`` for messages, or ``""``."""
+    rep = results.reported
+    if not rep:
+        return ""
+    parts = []
+    for group, metrics in rep.get("values", {}).items():
+        if isinstance(metrics, Mapping):
+            shown = ", ".join(f"{k}={v:.6g}" for k, v in list(metrics.items())[:3])
+            parts.append(f"{group!r}: {shown}")
+    what = "; ".join(parts[:2]) or "no numbers"
+    return f" ({rep.get('toolkit')} reported {what} in {rep.get('source')})"

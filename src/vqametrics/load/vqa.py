@@ -271,7 +271,10 @@ def load_results(path: PathLike, *, ahead: ReadAhead | None = None) -> Results:
             raise InputError(f"{_where(name, i, lines)}: missing 'question_id'")
         qid = _check_id(rec["question_id"], _where(name, i, lines))
         if "answer" not in rec:
-            raise InputError(f"{name}: question {qid!r}: prediction has no 'answer'")
+            raise InputError(
+                f"{name}: question {qid!r}: prediction has no 'answer' (fields: "
+                f"{', '.join(map(str, rec))}); name the answer field with --answer-field"
+            )
         answer = rec["answer"]
         if not isinstance(answer, str):
             raise InputError(

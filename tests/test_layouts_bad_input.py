@@ -1,0 +1,161 @@
+"""Bad results files in any layout: one clear line naming the file and row, exit 2, no score."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from vqametrics.cli import main
+
+ANN_ROWS = [
+    {"question_id": 1, "answers": ["yes"] * 10},
+    {"question_id": 2, "answers": ["two"] * 9 + ["2"]},
+]
+
+
+@pytest.fixture
+def ann(tmp_path: Path) -> str:
+    path = tmp_path / "ann.json"
+    path.write_text(json.dumps(ANN_ROWS))
+    return str(path)
+
+
+def _error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing half-scored
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_unrecognized_columns_name_every_layout_tried(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = _write(tmp_path, "r.csv", "qid,response\n1,yes\n2,two\n")
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
+    assert "r.csv: layout not recognized: its csv rows have the fields qid, response" in err
+    for layout in ("vlmevalkit (no 'index'/'prediction')", "official (no 'question_id'/'answer')"):
+        assert layout in err
+    assert "lmms-eval-samples" in err and "llava-answers" in err
+    assert "--id-field and --answer-field" in err
+    # naming the columns makes the same file score
+    assert (
+        main(
+            [
+                "vqa",
+                "--annotations",
+                ann,
+                "--results",
+                res,
+                "--id-field",
+                "qid",
+                "--answer-field",
+                "response",
+            ]
+        )
+        == 0
+    )
+
+
+def test_spreadsheet_named_json_is_not_invalid_json(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    book.active.append(["question_id", "answer"])
+    book.active.append([1, "yes"])
+    book.active.append([2, "two"])
+    path = tmp_path / "r.json"
+    book.save(path)
+    assert main(["vqa", "--annotations", ann, "--results", str(path)]) == 0
+    assert "official (xlsx)" in capsys.readouterr().out
+
+
+def test_record_without_answer_lists_its_fields(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [{"question_id": 1, "answer": "yes"}, {"question_id": 2, "output": "two"}]
+    res = _write(tmp_path, "r.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
+    assert "question 2: prediction has no 'answer' (fields: question_id, output)" in err
+    assert "--answer-field" in err
+
+
+def test_vlmevalkit_answer_cell_not_a_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = _write(
+        tmp_path,
+        "m_VQA.tsv",
+        "index\tquestion\tanswer\tprediction\n1\tq\t['yes', 'yes'\tyes\n",
+    )
+    err = _error(capsys, ["vqa", "--results", res])
+    assert "m_VQA.tsv: row 2: answer cell is not a valid list literal" in err
+
+
+def test_vlmevalkit_duplicate_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    res = _write(
+        tmp_path,
+        "m_VQA.csv",
+        "index,question,answer,prediction\n1,q,\"['yes']\",yes\n1,q,\"['yes']\",no\n",
+    )
+    err = _error(capsys, ["vqa", "--results", res])
+    assert "m_VQA.csv" in err and "duplicate question id" in err
+
+
+def test_ids_in_one_file_and_not_the_other(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra = _write(tmp_path, "extra.csv", "question_id,answer\n1,yes\n2,two\n3,no\n")
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", extra])
+    assert "extra.csv: question 3: prediction for a question that is not in" in err
+    missing = _write(tmp_path, "missing.csv", "question_id,answer\n1,yes\n")
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", missing])
+    assert "missing.csv: question 2: no prediction" in err
+
+
+def test_truncated_csv_row(tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]) -> None:
+    res = _write(tmp_path, "r.csv", "question_id,answer\n1,yes\n2\n")
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
+    assert "r.csv: row 3 has 1 cell(s) but the header has 2 (a truncated file?)" in err
+
+
+def test_gzip_that_is_not_gzip(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = _write(tmp_path, "r.json.gz", '[{"question_id": 1, "answer": "yes"}]')
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
+    assert "r.json.gz: named .gz but is not gzip-compressed" in err
+    broken = tmp_path / "b.json.gz"
+    broken.write_bytes(gzip.compress(b'[{"question_id": 1, "answer": "yes"}]')[:20])
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", str(broken)])
+    assert "b.json.gz: not a valid gzip stream" in err
+
+
+def test_lmms_eval_doc_id_out_of_range(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [{"doc_id": 0, "filtered_resps": ["yes"]}, {"doc_id": 5, "filtered_resps": ["two"]}]
+    res = _write(tmp_path, "s.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
+    assert "s.jsonl: sample 2: doc_id 5 is not a position in the 2 annotated questions" in err
+
+
+def test_repeated_results_is_a_usage_error(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = _write(tmp_path, "r.json", '{"1": "yes", "2": "two"}')
+    with pytest.raises(SystemExit) as exc:
+        main(["vqa", "--annotations", ann, "--results", res, "--results", res])
+    assert exc.value.code == 2
+    assert "--results given twice" in capsys.readouterr().err

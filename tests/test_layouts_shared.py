@@ -1,0 +1,86 @@
+"""Real toolkit files in ../shared/data: layouts recognized, the toolkit's numbers found.
+
+VLMEvalKit sheets are scored by their task (when the task exists on this branch) and show the
+``_acc.csv`` numbers beside ours; the lmms-eval ScienceQA log is read (ScienceQA is not a task
+here, so scoring it is a clear error that still names what lmms-eval reported).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vqametrics.cli import main
+from vqametrics.load.results import read_results
+from vqametrics.tasks import list_tasks
+
+pytestmark = pytest.mark.shared
+
+LMMS = "lmms_eval_logs/20260218_234435_samples_scienceqa_img.jsonl"
+# dataset of the VLMEvalKit file name -> task name here
+VLMEVALKIT = {
+    "ocrvqa/vlmevalkit/vila_8b_OCRVQA_TESTCORE.xlsx": "ocrvqa",
+    "textvqa_val/vlmevalkit/vila_8b_TextVQA_VAL.xlsx": "textvqa",
+    "chartqa/vlmevalkit/vila_8b_ChartQA_TEST.xlsx": "chartqa",
+}
+
+
+def test_lmms_eval_log_is_recognized_with_its_reported_numbers(shared_data: Path) -> None:
+    r = read_results(shared_data / LMMS)
+    assert r.layout == "lmms-eval-samples (jsonl)"
+    assert r.positional and r.ground_truth is None  # this version logs no `doc`
+    assert len(r.results.pairs) == 2017
+    assert r.reported is not None and r.reported["toolkit"] == "lmms-eval"
+    assert r.reported["source"].endswith("20260218_234435_results.json")
+    # the number in the data README, for the task of this samples file only
+    assert r.reported["values"] == {"scienceqa_img": {"exact_match,none": 0.6950917203767972}}
+    per_sample = r.sample_metrics["exact_match"]
+    assert len(per_sample) == 2017
+    assert sum(per_sample.values()) / 2017 == pytest.approx(0.6950917203767972, rel=1e-12)
+
+
+def test_lmms_eval_scienceqa_is_not_scorable_clear_error(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(shared_data / LMMS)
+    assert main(["vqa", "--results", path]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    assert "carries no ground truth" in err and "exact_match,none=0.695092" in err
+    assert main(["score", "scienceqa_img", "--results", path]) == 2
+    assert "unknown task 'scienceqa_img'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("relpath", sorted(VLMEVALKIT))
+def test_vlmevalkit_reported_beside_recomputed(
+    shared_data: Path, relpath: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("openpyxl")
+    task = VLMEVALKIT[relpath]
+    if task not in {t.name for t in list_tasks()}:
+        pytest.skip(f"task {task!r} is not on this branch")
+    path = shared_data / relpath
+    if not path.is_file():
+        pytest.skip(f"{relpath} not in the shared data")
+    assert main(["score", task, "--results", str(path), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    reported = payload["reported"]
+    assert reported["source"].endswith(("_acc.csv", "_score.csv"))
+    assert reported["toolkit"] == "VLMEvalKit"
+    assert main(["score", task, "--results", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "reported by the toolkit" in text and "recomputed" in text
+
+
+def test_ocrvqa_reported_overall_matches(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("openpyxl")
+    path = shared_data / "ocrvqa/vlmevalkit/vila_8b_OCRVQA_TESTCORE.xlsx"
+    assert main(["score", "ocrvqa", "--results", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    overall = [ln.split() for ln in lines if ln.startswith("Overall ")]
+    # the reported-vs-recomputed row: Overall, 60.81 reported (the _acc.csv), 60.81 ours, 0.00
+    assert ["Overall", "60.81", "60.81", "0.00"] in overall
