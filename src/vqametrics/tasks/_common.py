@@ -147,11 +147,12 @@ def read_vlmevalkit(
                 records, preds.ids, preds.texts, preds.wheres, fields, list_answers
             )
         }
-        differ = sum(1 for it in gt_items if it.id in own and own[it.id] != it.references)
+        differ = [it.id for it in gt_items if it.id in own and own[it.id] != it.references]
         if differ:
+            shown = ", ".join(repr(i) for i in differ[:3])
             notes.append(
-                f"{differ} item(s) of {records.source} carry ground truth that differs from "
-                "the annotations; the annotations were used"
+                f"{len(differ)} item(s) of {records.source} carry ground truth that differs "
+                f"from the annotations (e.g. {shown}); the annotations were used"
             )
     if joined.missing:
         notes.append(f"{len(joined.missing)} item(s) had no prediction and scored 0")
