@@ -352,3 +352,29 @@ def test_score_vqav2_cli_matches_vqa_cli(capsys: pytest.CaptureFixture[str]) -> 
     score = json.loads(capsys.readouterr().out)
     assert round(score["metrics"]["overall"], 2) == vqa["accuracy"]["overall"]
     assert score["signature"] == vqa["signature"]
+
+
+def test_score_vqav2_shows_lmms_eval_reported(
+    tmp_path: Path,
+    truth: list[dict[str, Any]],
+    preds: list[dict[str, Any]],
+    reference: Any,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = _jsonl(
+        tmp_path / "20250101_000000_samples_vqav2_val.jsonl", _lmms_rows(truth, preds, True)
+    )
+    mean = sum(reference.scores) / len(reference.scores)
+    (tmp_path / "20250101_000000_results.json").write_text(
+        json.dumps(
+            {"results": {"vqav2_val": {"exact_match,none": mean, "exact_match_stderr,none": 0.1}}}
+        )
+    )
+    assert main(["score", "vqav2", "--results", str(path), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["reported"]["toolkit"] == "lmms-eval"
+    assert payload["reported"]["values"] == {"vqav2_val": {"exact_match,none": mean}}
+    assert main(["score", "vqav2", "--results", str(path)]) == 0
+    text = capsys.readouterr().out
+    row = next(ln for ln in text.splitlines() if ln.startswith("vqav2_val / exact_match,none"))
+    assert row.split()[-3:] == [f"{100 * mean:.2f}", f"{reference.accuracy['overall']:.2f}", "0.00"]

@@ -47,10 +47,19 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     ours = _flat(result)
     rows = []
     values = reported.get("values", {})
+    lmms = reported.get("toolkit") == "lmms-eval"
     for group, metrics in values.items():
         if not isinstance(metrics, Mapping):
             continue
         for key, theirs in metrics.items():
+            if lmms:
+                # lmms-eval: "<metric>,<filter>" per task, as fractions; beside our headline
+                if not isinstance(theirs, float):
+                    continue
+                scale = 100.0 if result.aggregate.units == "percent" else 1.0
+                mine = float(result.headline)
+                rows.append([f"{group} / {key}", theirs * scale, mine, mine - theirs * scale])
+                continue
             mine = ours.get((group, key))
             if mine is None and group == "all":
                 mine = ours.get(("all", key)) or ours.get(("*", key))
