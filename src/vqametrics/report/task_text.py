@@ -57,8 +57,10 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
                 if not isinstance(theirs, float):
                     continue
                 scale = 100.0 if result.aggregate.units == "percent" else 1.0
-                mine = float(result.headline)
-                rows.append([f"{group} / {key}", theirs * scale, mine, mine - theirs * scale])
+                headline = float(result.headline)
+                rows.append(
+                    [f"{group} / {key}", theirs * scale, headline, headline - theirs * scale]
+                )
                 continue
             mine = ours.get((group, key))
             if mine is None and group == "all":
