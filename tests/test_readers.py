@@ -378,3 +378,34 @@ def test_score_vqav2_shows_lmms_eval_reported(
     text = capsys.readouterr().out
     row = next(ln for ln in text.splitlines() if ln.startswith("vqav2_val / exact_match,none"))
     assert row.split()[-3:] == [f"{100 * mean:.2f}", f"{reference.accuracy['overall']:.2f}", "0.00"]
+
+
+def test_per_sample_disagreement_is_grouped_by_its_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 'Yes.' against ten 'yes': the official script skips normalization when the ten answers
+    # agree (0.0); lmms-eval normalizes always and records exact_match 1.0 -> rule "unanimity".
+    # 'blue' against ten 'red' is 0 for both: no disagreement.
+    rows = [
+        {
+            "doc_id": 0,
+            "doc": {"question_id": 1, "answers": ["yes"] * 10},
+            "filtered_resps": ["Yes."],
+            "exact_match": 1.0,
+        },
+        {
+            "doc_id": 1,
+            "doc": {"question_id": 2, "answers": ["red"] * 10},
+            "filtered_resps": ["blue"],
+            "exact_match": 0.0,
+        },
+    ]
+    path = _jsonl(tmp_path / "s.jsonl", rows)
+    assert main(["vqa", "--results", str(path), "--json"]) == 0
+    per_sample = json.loads(capsys.readouterr().out)["reported"]["per_sample"]
+    assert per_sample["n_compared"] == 2 and per_sample["n_disagree"] == 1
+    (group,) = per_sample["by_rule"]
+    assert group["rule"] == "unanimity" and group["n_questions"] == 1
+    assert group["examples"] == [
+        {"question_id": 1, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}
+    ]
