@@ -30,6 +30,7 @@ __all__ = [
     "Source",
     "read_bytes_from",
     "read_records",
+    "records_from_bytes",
 ]
 
 #: The names ``--format`` accepts.
@@ -127,6 +128,20 @@ def read_records(source: Source, *, format: str | None = None, rows_key: str = "
         return in_memory
     assert isinstance(source, str | os.PathLike)
     name, data, was_gzip = read_bytes_from(source)
+    return records_from_bytes(name, data, was_gzip, format=format, rows_key=rows_key)
+
+
+def records_from_bytes(
+    name: str,
+    data: bytes,
+    was_gzip: bool = False,
+    *,
+    format: str | None = None,
+    rows_key: str = "data",
+) -> Records:
+    """:func:`read_records` on bytes already read and decompressed (a pipe is read once)."""
+    if format is not None and format not in FORMATS:
+        raise InputError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
     suffix = name[:-3] if name.endswith(".gz") else name
     kind = format or _sniff(suffix, data)
     records = _PARSERS[kind](name, data, suffix, rows_key)

@@ -13,6 +13,7 @@ truth inside when ``doc`` was logged; otherwise ``doc_id`` is a position in the 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,8 +22,15 @@ from .._exceptions import InputError
 from ._dataset import QuestionId, VQADataset
 from ._json import is_jsonl, parse_json_or_jsonl
 from .layouts import Predictions, find_reported, predictions_from
-from .records import FORMATS, Records, parse_list_cell, read_bytes_from, read_records
-from .vqa import ReadAhead, Results, load_results
+from .records import (
+    FORMATS,
+    Records,
+    parse_list_cell,
+    read_bytes_from,
+    read_records,
+    records_from_bytes,
+)
+from .vqa import ReadAhead, Results, load_results, results_from_bytes
 
 __all__ = [
     "ResultsFile",
@@ -149,15 +157,48 @@ def read_results(
         from .vqa import results_from_pairs
 
         return ResultsFile(results_from_pairs(source, "<mapping>"), "official (mapping)")
-    if _official_path(source) and not custom:
+    if _official_path(source) and not custom and _is_regular(source):
         res = _read_official(source, ahead)
         if res is not None:
             kind = "official (jsonl)" if is_jsonl(source) else "official (json)"
             return _with_reported(ResultsFile(res, kind), source, reported)
-    records = read_records(source, format=input_format)
+    if isinstance(source, str | os.PathLike):
+        # read once: a pipe or standard input cannot be read twice
+        name, data, was_gzip = read_bytes_from(source)
+        if not custom:
+            official = _official_from_bytes(name, data, was_gzip)
+            if official is not None:
+                return _with_reported(official, source, reported)
+        records = records_from_bytes(name, data, was_gzip, format=input_format)
+    else:
+        records = read_records(source, format=input_format)
     if not records.rows:
         raise InputError(f"{records.source}: contains no predictions")
     return _with_reported(_from_records(records, id_field, answer_field), source, reported)
+
+
+def _is_regular(path: Any) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # missing: the loader words it
+
+
+def _official_from_bytes(name: str, data: bytes, was_gzip: bool) -> ResultsFile | None:
+    """The official layouts in bytes already read; ``None`` for another layout."""
+    if data.lstrip()[:1] not in (b"[", b"{"):
+        return None
+    base = name[:-3] if name.endswith(".gz") else name
+    jsonl = base.endswith((".jsonl", ".ndjson"))
+    try:
+        res = results_from_bytes(name, data, jsonl)
+    except InputError:
+        value, _ = parse_json_or_jsonl(name, data, jsonl)
+        if _looks_official(value):
+            raise
+        return None
+    kind = "jsonl" if jsonl else "json"
+    return ResultsFile(res, f"official ({kind}{'+gzip' if was_gzip else ''})")
 
 
 def _read_official(path: Any, ahead: ReadAhead | None) -> Results | None:

@@ -235,8 +235,11 @@ def load_results(path: PathLike, *, ahead: ReadAhead | None = None) -> Results:
     preds = ahead.take("results", path) if ahead is not None else None
     if preds is not None:
         return _fast_results(name, preds)
-    raw = read_bytes(path)
-    jsonl = is_jsonl(path)
+    return results_from_bytes(name, read_bytes(path), is_jsonl(path))
+
+
+def results_from_bytes(name: str, raw: bytes, jsonl: bool) -> Results:
+    """:func:`load_results` on bytes already read (a pipe, standard input, a gzip stream)."""
     if not jsonl:
         preds = decode_fast(raw, "results")
         if _fast_usable("results", preds):
