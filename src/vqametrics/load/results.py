@@ -16,21 +16,19 @@ import os
 import stat
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._exceptions import InputError
 from ._dataset import QuestionId, VQADataset
 from ._json import is_jsonl, parse_json_or_jsonl
-from .layouts import Predictions, find_reported, predictions_from
-from .records import (
-    FORMATS,
-    Records,
-    parse_list_cell,
-    read_bytes_from,
-    read_records,
-    records_from_bytes,
-)
 from .vqa import ReadAhead, Results, load_results, results_from_bytes
+
+if TYPE_CHECKING:
+    from .layouts import Predictions
+    from .records import Records
+
+# The generic readers (records, layouts: csv, gzip, openpyxl, …) are imported on first use,
+# so the official layout's fast path costs nothing more to import than before.
 
 __all__ = [
     "ResultsFile",
@@ -146,6 +144,8 @@ def read_results(
         The toolkit's own scores (a VLMEvalKit ``_acc.csv``/``_score.csv`` or an lmms-eval
         ``results.json``); by default they are looked for beside the file.
     """
+    from .records import FORMATS, read_bytes_from, read_records, records_from_bytes
+
     if input_format is not None and input_format not in FORMATS:
         raise InputError(
             f"unknown --input-format {input_format!r}; choose one of: {', '.join(FORMATS)}"
@@ -214,6 +214,8 @@ def _read_official(path: Any, ahead: ReadAhead | None) -> Results | None:
     try:
         return load_results(path, ahead=ahead)
     except InputError:
+        from .records import read_bytes_from
+
         _, raw, _ = read_bytes_from(path)
         data, _ = parse_json_or_jsonl(name, raw, is_jsonl(path))
         if _looks_official(data):
@@ -222,6 +224,8 @@ def _read_official(path: Any, ahead: ReadAhead | None) -> Results | None:
 
 
 def _from_records(records: Records, id_field: str | None, answer_field: str | None) -> ResultsFile:
+    from .layouts import predictions_from
+
     preds = predictions_from(
         records, id_field=id_field, answer_field=answer_field, allow_missing_answer=True
     )
@@ -268,6 +272,8 @@ def _spreadsheet_id(key: Hashable, layout: str) -> QuestionId:
 def _vlmevalkit_ground_truth(
     records: Records, preds: Predictions, ids: list[QuestionId]
 ) -> list[dict[str, Any]]:
+    from .records import parse_list_cell
+
     out = []
     for row, qid, where in zip(records.rows, ids, preds.wheres, strict=True):
         cell = row.get("answer")
@@ -307,6 +313,8 @@ def _lmms_ground_truth(
         if answers is None:
             raise InputError(f"{where}: the logged doc has no 'answers' (fields: {', '.join(doc)})")
         if not isinstance(answers, list):
+            from .records import parse_list_cell
+
             answers = parse_list_cell(answers, where)
         rec: dict[str, Any] = {"question_id": qid, "answers": answers}
         for key in ("question_type", "answer_type", "image_id"):
@@ -396,7 +404,7 @@ def ground_truth_disagreements(
 
 
 def _with_reported(res: ResultsFile, source: Any, reported: Any) -> ResultsFile:
-    from .layouts import find_lmms_eval_reported, read_reported
+    from .layouts import find_lmms_eval_reported, find_reported, read_reported
 
     found: tuple[str, str, dict[str, Any]] | None
     if reported is not None:
