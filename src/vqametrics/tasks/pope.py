@@ -383,8 +383,8 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 # ---------------------------------------------------------------------------- reading
 
 
-#: one answer: (split, answer text, question text or None, id, where it was read)
-_Answer = tuple[str | None, str, str | None, str | int, str]
+#: one answer: (split, answer text, question text or None, id, its row in the results)
+_Answer = tuple[str | None, str, str | None, str | int, int]
 
 
 def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -424,7 +424,10 @@ def _read_labels(source: Any) -> tuple[Records, list[str], str]:
                 f"{records.where(i)}: no 'label' field (fields: {', '.join(row)}); "
                 "is this a POPE label file?"
             )
-        labels.append(str(cell_text(row["label"], records.where(i), column="label")))
+        value = row["label"]
+        if not isinstance(value, str):
+            value = str(cell_text(value, records.where(i), column="label"))
+        labels.append(value)
     return records, labels, _fingerprint(records.rows)
 
 
@@ -505,14 +508,14 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
     )
 
-    # each answer: (split, answer text, question text or None, id, where)
     answers: list[_Answer] = []
     for i, row in enumerate(records.rows):
-        where = records.where(i)
         if field not in row:
-            raise InputError(f"{where}: no {field!r} field (fields: {', '.join(row)})")
-        text = cell_text(row[field], where, column=field)
-        assert text is not None
+            raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
+        text = row[field]
+        if not isinstance(text, str):
+            text = cell_text(text, records.where(i), column=field)
+            assert text is not None
         qid = row.get("question_id")
         split: str | None = None
         qtext: str | None = None
@@ -522,10 +525,11 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
             qtext = _question_text(row["question"])
         if questions is not None:
             if qid is None:
-                raise InputError(f"{where}: no 'question_id' to look up in --questions")
+                raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
             if qid not in questions:
                 raise InputError(
-                    f"{where}: question_id {qid!r} is not in the question file {inputs.questions}"
+                    f"{records.where(i)}: question_id {qid!r} is not in the question file "
+                    f"{inputs.questions}"
                 )
             split, qq = questions[qid]
             if qtext is None:
@@ -533,7 +537,7 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         elif folder and "category" in row:
             split = str(row["category"])
         key: str | int = qid if isinstance(qid, str | int) else i + 1
-        answers.append((split, text, qtext, key, where))
+        answers.append((split, text, qtext, key, i))
 
     if folder and any(a[0] is None for a in answers):
         raise InputError(
@@ -566,7 +570,7 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
                 f"{records.source}: no answers for split {split!r} "
                 f"(label file {label_records.source}); pass --allow-missing to leave it out"
             )
-        _check_pairing(mine, label_records, labels, records.source, split_name, known)
+        _check_pairing(mine, label_records, labels, records, split_name, known)
         for pos, ((_, text, _q, key, _where), label) in enumerate(zip(mine, labels, strict=True)):
             row = label_records.rows[pos]
             fields: dict[str, Any] = {"label_line": pos + 1}
@@ -584,7 +588,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
             splits = sorted({str(a[0]) for a in extra})
             if not inputs.ignore_extra:
                 raise InputError(
-                    f"{extra[0][4]}: {len(extra)} answer(s) of split(s) {', '.join(splits)} "
+                    f"{records.where(extra[0][4])}: {len(extra)} answer(s) of split(s) "
+                    f"{', '.join(splits)} "
                     "have no label file here; pass the folder of the three label files, or "
                     "--ignore-extra to leave them out"
                 )
@@ -603,7 +608,7 @@ def _check_pairing(
     answers: Sequence[_Answer],
     label_records: Records,
     labels: Sequence[str],
-    source: str,
+    results: Records,
     split: str | None,
     known: tuple[str, str, int] | None,
 ) -> None:
@@ -618,7 +623,7 @@ def _check_pairing(
         elif split == "random" and len(answers) == 3000:
             hint = "; 3,000 random answers were made for the current (3df3ba1) labels"
         raise InputError(
-            f"{source}: {len(answers)} answers for {what} but {label_records.source} has "
+            f"{results.source}: {len(answers)} answers for {what} but {label_records.source} has "
             f"{len(labels)} labels{version}: answers and labels are paired by position, so "
             f"this would misalign{hint}"
         )
@@ -630,7 +635,8 @@ def _check_pairing(
         ltext = _question_text(row["text"])
         if qtext != ltext:
             raise InputError(
-                f"{ans[4]}: question {qtext!r} but {label_records.where(pos)} asks {ltext!r}"
+                f"{results.where(ans[4])}: question {qtext!r} but "
+                f"{label_records.where(pos)} asks {ltext!r}"
                 f"{version}: the answers were made for another version of the label file "
                 "(pairing is by position)"
             )
