@@ -347,3 +347,18 @@ def test_acc_plus_never_exceeds_acc(pairs: list[tuple[str, str]]) -> None:
 def test_registered_profiles() -> None:
     task = get_task("mme")
     assert [p.name for p in task.profiles] == ["official", "llava", "lmms-eval", "vlmevalkit"]
+
+
+@pytest.mark.shared
+def test_yorn_extraction_matches_vlmevalkit_auxmatch(shared_data: Path) -> None:
+    pytest.importorskip("openpyxl")
+    from vqametrics.load.records import read_records
+
+    aux = read_records(shared_data / "mme" / "vlmevalkit" / "vila_8b_MME_auxmatch.xlsx")
+    # the 'extracted' column was written by VLMEvalKit's YOrN_Extraction (8 are Unknown)
+    unknown = 0
+    for row in aux.rows:
+        got = parse_yes_no(str(row["prediction"]), task="mme", profile="vlmevalkit")
+        assert got == VLM[row["extracted"]], row["index"]
+        unknown += got == "other"
+    assert unknown == 8

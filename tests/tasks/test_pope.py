@@ -422,3 +422,15 @@ def test_registered_profiles() -> None:
     task = get_task("pope")
     assert [p.name for p in task.profiles] == ["official", "llava", "lmms-eval", "vlmevalkit"]
     assert task.default_profile == "official"
+
+
+@pytest.mark.shared
+def test_yorn_extraction_matches_vlmevalkit_auxmatch(shared_data: Path) -> None:
+    pytest.importorskip("openpyxl")
+    from vqametrics.load.records import read_records
+
+    aux = read_records(shared_data / "pope" / "vlmevalkit" / "vila_8b_POPE_auxmatch.xlsx")
+    # the 'extracted' column was written by VLMEvalKit's YOrN_Extraction
+    for row in aux.rows:
+        got = parse_yes_no(str(row["prediction"]), task="pope", profile="vlmevalkit")
+        assert got == VLM[row["extracted"]], row["index"]
