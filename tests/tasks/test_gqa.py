@@ -247,12 +247,13 @@ def test_cli_llava_answers_and_choices(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_chunked_questions_folder(tmp_path: Path) -> None:
     # loadFile("x.json") reads x/x_*.json when x.json does not exist
-    folder = tmp_path / "train_all_questions"
-    folder.mkdir()
+    # a dotted parent folder: eval.py would split the whole path at its first dot
+    folder = tmp_path / "gqa.v1.1" / "train_all_questions"
+    folder.mkdir(parents=True)
     _write(folder / "train_all_questions_0.json", {"a": _q("red")})
     _write(folder / "train_all_questions_1.json", {"b": _q("blue")})
     preds = [{"questionId": "a", "prediction": "red"}, {"questionId": "b", "prediction": "x"}]
-    for source in (folder, tmp_path / "train_all_questions.json"):
+    for source in (folder, folder.parent / "train_all_questions.json"):
         r = evaluate_task("gqa", preds, questions=source)
         assert r.metrics["accuracy"] == 50.0
 

@@ -10,6 +10,7 @@ accepts a folder of chunks (``loadFile``: ``{dir}/{dir}_*.json``, merged). Predi
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,12 +37,13 @@ def words_number(question: str) -> int:
 def steps_number(program: list[Mapping[str, Any]]) -> int:
     """eval.py's reasoning steps: the operations whose ``"{operation}: {argument}"`` contains
     none of ``exist``, ``query: name``, ``choose name`` (a substring test, as in eval.py)."""
-    n = 0
-    for op in program:
-        text = f"{op['operation']}: {op['argument']}"
-        if not any(o in text for o in _NOT_A_STEP):
-            n += 1
-    return n
+    return sum(_is_step(op["operation"], op["argument"]) for op in program)
+
+
+@functools.lru_cache(maxsize=65536)
+def _is_step(operation: Any, argument: Any) -> int:
+    text = f"{operation}: {argument}"
+    return 0 if any(o in text for o in _NOT_A_STEP) else 1
 
 
 def _load_json_dict(source: Any, what: str) -> tuple[dict[str, Any], str]:
@@ -53,8 +55,10 @@ def _load_json_dict(source: Any, what: str) -> tuple[dict[str, Any], str]:
     path = Path(source)
     folder = path if path.is_dir() else None
     if folder is None and not path.exists():
-        # loadFile("x.json") reads the chunks x/x_*.json when x.json does not exist
-        stem = Path(str(path).split(".")[0])
+        # loadFile("x.json") reads the chunks x/x_*.json when x.json does not exist (eval.py
+        # splits the whole path at its first dot; only the file name is split here, so a
+        # dotted folder such as ./data still works)
+        stem = path.parent / path.name.split(".")[0]
         if stem.is_dir():
             folder = stem
     if folder is None:
@@ -83,9 +87,13 @@ def _check_question(source: str, qid: str, q: Any) -> None:
     where = f"{source}: question {qid!r}"
     if not isinstance(q, Mapping):
         raise InputError(f"{where}: expected an object, got {type(q).__name__}")
-    for key, kind in (("answer", str), ("question", str), ("isBalanced", bool)):
+    for key, kind in (("answer", str), ("isBalanced", bool)):
         if not isinstance(q.get(key), kind):
             raise InputError(f"{where}: {key!r} is missing or not a {kind.__name__}")
+    if not q["isBalanced"]:
+        return  # only the answer of an unbalanced question is read (for consistency)
+    if not isinstance(q.get("question"), str):
+        raise InputError(f"{where}: 'question' is missing or not a str")
     program = q.get("semantic")
     if not isinstance(program, list) or not all(
         isinstance(op, Mapping) and "operation" in op and "argument" in op for op in program
@@ -94,18 +102,16 @@ def _check_question(source: str, qid: str, q: Any) -> None:
     entailed = q.get("entailed", [])
     if not isinstance(entailed, list):
         raise InputError(f"{where}: 'entailed' must be a list of question ids")
-    if q["isBalanced"]:
-        types = q.get("types")
-        if not isinstance(types, Mapping) or not all(
-            isinstance(types.get(k), str) for k in ("structural", "semantic", "detailed")
-        ):
-            raise InputError(f"{where}: 'types' needs 'structural', 'semantic' and 'detailed'")
-        groups = q.get("groups")
-        if not isinstance(groups, Mapping) or (
-            "global" in groups
-            and not (groups["global"] is None or isinstance(groups["global"], str))
-        ):
-            raise InputError(f"{where}: 'groups' must be an object with a 'global' group")
+    types = q.get("types")
+    if not isinstance(types, Mapping) or not all(
+        isinstance(types.get(k), str) for k in ("structural", "semantic", "detailed")
+    ):
+        raise InputError(f"{where}: 'types' needs 'structural', 'semantic' and 'detailed'")
+    groups = q.get("groups")
+    if not isinstance(groups, Mapping) or (
+        "global" in groups and not (groups["global"] is None or isinstance(groups["global"], str))
+    ):
+        raise InputError(f"{where}: 'groups' must be an object with a 'global' group")
 
 
 def _read_choices(source: Any, balanced: list[str]) -> tuple[dict[str, Any], str]:
@@ -144,9 +150,19 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
     questions, qname = _load_json_dict(qsource, "questions")
     if not questions:
         raise InputError(f"{qname}: no questions")
+    balanced = []
     for qid, q in questions.items():
+        # fast path on well-formed questions; the slow check words the error
+        if type(q) is dict and type(q.get("answer")) is str:
+            flag = q.get("isBalanced")
+            if flag is True:
+                balanced.append(qid)
+                continue
+            if flag is False:
+                continue
         _check_question(qname, qid, q)
-    balanced = [qid for qid, q in questions.items() if q["isBalanced"]]
+        if q["isBalanced"]:
+            balanced.append(qid)
     if not balanced:
         raise InputError(f"{qname}: no balanced question (eval.py scores balanced ones only)")
 
@@ -195,7 +211,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
     if inputs.options.get("choices") is not None:
         choices, _ = _read_choices(inputs.options["choices"], balanced)
 
-    items = [_item(qid, questions, by_qid, choices) for qid in balanced]
+    items = [_item(qname, qid, questions, by_qid, choices) for qid in balanced]
     return TaskData(
         items,
         (qname, records.source),
@@ -207,26 +223,46 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
 
 
 def _item(
+    source: str,
     qid: str,
     questions: Mapping[str, Any],
     predictions: Mapping[str, str | None],
     choices: Mapping[str, Any] | None,
 ) -> Item:
     q = questions[qid]
+    try:
+        types = q["types"]
+        structural, semantic, detailed = types["structural"], types["semantic"], types["detailed"]
+        group = (q.get("groups") or {}).get("global")
+        words = words_number(q["question"])
+        steps = steps_number(q["semantic"])
+        entailed_ids = q.get("entailed", [])
+        ok = (
+            type(structural) is str
+            and type(semantic) is str
+            and type(detailed) is str
+            and (group is None or type(group) is str)
+            and type(entailed_ids) is list
+        )
+    except (KeyError, TypeError, AttributeError):
+        ok = False
+    if not ok:
+        _check_question(source, qid, q)
+        raise InputError(f"{source}: question {qid!r}: malformed question")
     entailed = []
-    for eid in q.get("entailed", []):
+    for eid in entailed_ids:
         if eid == qid:
             continue
         eq = questions.get(eid)
-        gold = eq["answer"] if isinstance(eq, Mapping) else None
+        gold = eq.get("answer") if isinstance(eq, dict) else None
         entailed.append((str(eid), gold, predictions.get(eid)))
     fields: dict[str, Any] = {
-        "structural": q["types"]["structural"],
-        "semantic": q["types"]["semantic"],
-        "detailed": q["types"]["detailed"],
-        "group": (q.get("groups") or {}).get("global"),
-        "words": words_number(q["question"]),
-        "steps": steps_number(q["semantic"]),
+        "structural": structural,
+        "semantic": semantic,
+        "detailed": detailed,
+        "group": group,
+        "words": words,
+        "steps": steps,
         "entailed": tuple(entailed),
     }
     if choices is not None:
