@@ -311,3 +311,35 @@ def test_accuracy_splits_into_open_and_binary(rows: list[tuple[str, bool]]) -> N
     n_bin = len(rows) - n_open
     assert m["accuracy"] == pytest.approx(100 * sum(ok for _, ok in rows) / len(rows))
     assert m["accuracy"] * len(rows) == pytest.approx(m["open"] * n_open + m["binary"] * n_bin)
+
+
+def test_vlmevalkit_spreadsheet_without_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "model_GQA_TestDev_Balanced.tsv"
+    f.write_text(
+        "index\tquestion\tanswer\tcategory\tprediction\n"
+        "0\tq\tyes\tA\t Yes \n"
+        "1\tq\ttable\tA\tyes.\n"
+        "2\tq\tno\tB\tNo\n",
+        encoding="utf-8",
+    )
+    assert main(["score", "gqa", "--results", str(f), "--profile", "vlmevalkit", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # strip + lower: rows 0 and 2 match, row 1 does not; np.mean × 100
+    assert out["metrics"]["Overall"] == 2 / 3 * 100
+    assert out["breakdowns"]["category"] == {
+        "A": {"accuracy": 50.0, "n": 2},
+        "B": {"accuracy": 100.0, "n": 1},
+    }
+    # the official profile on the same file: raw ==, accuracy only, and a note saying why
+    assert main(["score", "gqa", "--results", str(f), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["metrics"] == {"accuracy": 0, "n": 3}
+    assert any("--questions" in n for n in out["notes"])
+
+
+def test_vlmevalkit_averages_over_answers() -> None:
+    # GQA falls to hit_calculate's default branch: the mean over the answers, not the max
+    assert score_answer("gqa", "red", ["red", "blue"], profile="vlmevalkit") == 0.5
+    assert score_answer("gqa", "red", ["red", "blue"], profile="lmms-eval") == 1.0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..load.join import join_by_id
 from ..load.layouts import predictions_from
 from ..load.records import read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
+from ._common import read_vlmevalkit
 
 __all__ = ["read_gqa", "steps_number", "words_number"]
 
@@ -143,10 +145,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         )
     qsource = inputs.questions if inputs.questions is not None else inputs.annotations
     if qsource is None:
-        raise InputError(
-            "gqa: the questions file is needed (--questions {tier}_questions.json, e.g. "
-            "testdev_balanced_questions.json): it holds the answers and question types"
-        )
+        return _read_vlmevalkit_alone(inputs)
     questions, qname = _load_json_dict(qsource, "questions")
     if not questions:
         raise InputError(f"{qname}: no questions")
@@ -220,6 +219,26 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         n_missing=len(missing_balanced),
         n_extra_ignored=len(joined.extra),
     )
+
+
+def _read_vlmevalkit_alone(inputs: TaskInputs) -> TaskData:
+    """A VLMEvalKit spreadsheet (``GQA_TestDev_Balanced``) scored against its own ``answer``
+    column; without the questions file only the accuracy can be computed."""
+    try:
+        data = read_vlmevalkit(inputs, fields=("category", "split"))
+    except InputError as exc:
+        if "ground truth" not in str(exc):
+            raise
+        raise InputError(
+            "gqa: the questions file is needed (--questions {tier}_questions.json, e.g. "
+            "testdev_balanced_questions.json): it holds the answers and question types "
+            "(only a VLMEvalKit spreadsheet carries its answers)"
+        ) from None
+    note = (
+        "no questions file: only the accuracy is computed (binary, open, distribution, "
+        "consistency and the breakdowns need --questions {tier}_questions.json)"
+    )
+    return replace(data, notes=(*data.notes, note))
 
 
 def _item(

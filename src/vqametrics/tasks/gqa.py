@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
-from ._common import mean, numpy_mean
+from ._common import mean, numpy_mean, vlmevalkit_breakdown
 from ._gqa_read import read_gqa
 
 __all__ = [
@@ -100,10 +101,13 @@ def exact_match_lmms_eval(prediction: str, references: Sequence[str]) -> float:
 
 
 def exact_match_vlmevalkit(prediction: str, references: Sequence[str]) -> float:
-    """VLMEvalKit ``process_line(method='accuracy')``: strip + lower both sides, then ``==``
-    (max over the answers). Punctuation counts: ``yes.`` vs ``yes`` is 0."""
+    """VLMEvalKit ``process_line(method='accuracy')``: strip + lower both sides, then ``==``;
+    the *mean* over the answers (GQA falls to ``hit_calculate``'s default branch, not the
+    max one of OCR-VQA; GQA has one answer, so this is its match). Punctuation counts:
+    ``yes.`` vs ``yes`` is 0."""
     p = prediction.strip().lower()
-    return 1.0 if any(p == r.strip().lower() for r in references) else 0.0
+    matches = [1.0 if p == r.strip().lower() else 0.0 for r in references]
+    return numpy_mean(matches) if len(matches) > 1 else (matches[0] if matches else 0.0)
 
 
 def qwen_vl_clean(prediction: str) -> str:
@@ -189,6 +193,14 @@ def _suite(
     plausibility or consistency."""
 
     def aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+        if items and "structural" not in items[0].fields:
+            # a VLMEvalKit spreadsheet without the questions file: accuracy only
+            return Aggregate(
+                metrics={"accuracy": _avg(scores) * 100, "n": len(items)},
+                headline="accuracy",
+                units="percent",
+                digits=2,
+            )
         preds = [
             it.prediction if front is None or it.prediction is None else front(it.prediction)
             for it in items
@@ -320,6 +332,18 @@ def _accuracy_only(
     return aggregate
 
 
+def _aggregate_vlmevalkit(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """VLMEvalKit ``evaluate_heuristic``: ``Overall = np.mean(hits) × 100``, and the same per
+    ``split`` when the spreadsheet has that column, else per ``category`` when it has one."""
+    base = _accuracy_only("Overall", 100.0, numpy_mean, 2)(items, scores)
+    breakdowns = {}
+    for field in ("split", "category"):
+        if any(field in it.fields for it in items):
+            breakdowns[field] = vlmevalkit_breakdown(items, scores, field)
+            break
+    return replace(base, breakdowns=breakdowns)
+
+
 def _detail_with(front: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:
     def detail(item: Item) -> Mapping[str, Any]:
         return {"compared": front(item.prediction or "")}
@@ -362,7 +386,7 @@ VLMEVALKIT = TaskProfile(
     reproduces="open-compass/VLMEvalKit@e8e78f0 vqa_eval.py process_line(method='accuracy')",
     toolkit="VLMEvalKit@e8e78f0",
     score=exact_match_vlmevalkit,
-    aggregate=_accuracy_only("Overall", 100.0, numpy_mean, 2),
+    aggregate=_aggregate_vlmevalkit,
     detail=_detail_with(lambda p: p.strip().lower()),
 )
 
@@ -388,6 +412,7 @@ TASK = register_task(
             "questions: {tier}_questions.json (question id → question), or a folder of chunks",
             "predictions: [{questionId, prediction}] (official), LLaVA answers.jsonl "
             "(question_id, text), Qwen-VL results (questionId, answer), {qid: prediction}",
+            "VLMEvalKit spreadsheet (index, answer, prediction): accuracy only, no --questions",
             "choices (optional, --choices): {tier}_choices.json, for validity and plausibility",
         ),
         note="eval.py v1.1 is a website download (gqadataset.org), not on GitHub",
