@@ -212,3 +212,26 @@ def test_folding_only_adds_matches(pred: str, answer: str) -> None:
     official = _score(pred, [answer])
     assert _score(pred, [answer], profile="lmms-eval") >= official
     assert _score(pred, [answer], profile="lmms-eval-2025") == official
+
+
+def test_per_item_shows_what_was_compared() -> None:
+    items = [
+        {
+            "id": "a",
+            "dataset_name": "svt",
+            "type": TYPES[0],
+            "answers": "centre",
+            "predict": "cen\ntre",
+        },
+        {
+            "id": "b",
+            "dataset_name": "HME100k",
+            "type": HME_CATEGORY,
+            "answers": "X ^ 2",
+            "predict": "x^2",
+        },
+    ]
+    rows = list(evaluate_task("ocrbench", items).per_item())
+    assert rows[0]["compared_prediction"] == "cen tre" and rows[0]["score"] == 0.0
+    assert rows[1]["hme_rule"] is True and rows[1]["compared_answers"] == ["X^2"]
+    assert rows[1]["score"] == 0.0  # HME100k keeps the case

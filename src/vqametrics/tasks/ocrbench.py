@@ -360,6 +360,31 @@ def _read_ocrbench_json(records: Records, inputs: TaskInputs) -> TaskData:
 _CONTEXT = ("dataset_name", "category")
 
 
+def _detail(by_category: bool, fold: bool) -> Callable[[Item], Mapping[str, Any]]:
+    """What the containment test compared, for the per-item output."""
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        name, cat = item.fields.get("dataset_name"), item.fields.get("category")
+        if by_category and cat is not None:
+            hme = cat == HME_CATEGORY
+        else:
+            hme = _is_hme_by_dataset(name, cat)
+        pred = item.prediction or ""
+        if hme:
+            norm: Callable[[str], str] = _hme
+        elif fold:
+            norm = lambda s: _plain(fold_fullwidth(s))  # noqa: E731
+        else:
+            norm = _plain
+        return {
+            "hme_rule": hme,
+            "compared_prediction": norm(pred),
+            "compared_answers": [norm(a) for a in item.references],
+        }
+
+    return detail
+
+
 def _profile(
     name: str,
     description: str,
@@ -368,7 +393,10 @@ def _profile(
     score: Callable[..., float],
     aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
 ) -> TaskProfile:
-    return TaskProfile(name, description, reproduces, toolkit, score, aggregate, _CONTEXT)
+    detail = _detail(by_category=name == "vlmevalkit", fold=name == "lmms-eval")
+    return TaskProfile(
+        name, description, reproduces, toolkit, score, aggregate, _CONTEXT, detail=detail
+    )
 
 
 OFFICIAL = _profile(
