@@ -284,7 +284,10 @@ def _consistency(items: Sequence[Item], scores: Sequence[float]) -> tuple[float 
         return None, ("consistency is not computed: no balanced question lists entailed questions")
     absent = [e for it in items for e, gold, _ in it.fields["entailed"] if gold is None]
     unanswered = [
-        e for it in items for e, gold, pred in it.fields["entailed"] if gold and pred is None
+        e
+        for it in items
+        for e, gold, pred in it.fields["entailed"]
+        if gold is not None and pred is None
     ]
     if absent or unanswered:
         parts = []
