@@ -343,3 +343,21 @@ def test_vlmevalkit_averages_over_answers() -> None:
     # GQA falls to hit_calculate's default branch: the mean over the answers, not the max
     assert score_answer("gqa", "red", ["red", "blue"], profile="vlmevalkit") == 0.5
     assert score_answer("gqa", "red", ["red", "blue"], profile="lmms-eval") == 1.0
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["red", "blue", "yes"]), st.sampled_from(["color", "x", None])),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_perfect_answers_have_zero_distribution(rows: list[tuple[str, str | None]]) -> None:
+    questions = {str(i): _q(a, group=g) for i, (a, g) in enumerate(rows)}
+    preds = {str(i): a for i, (a, _) in enumerate(rows)}
+    r = evaluate_task("gqa", preds, questions=questions)
+    assert r.metrics["accuracy"] == 100.0
+    if any(g is not None for _, g in rows):
+        assert r.metrics["distribution"] == 0.0
+    else:
+        assert "distribution" not in r.metrics
