@@ -23,7 +23,7 @@ from ..load.join import join_by_id
 from ..load.layouts import predictions_from
 from ..load.records import read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit
+from ._common import NoGroundTruthError, read_vlmevalkit
 
 __all__ = ["read_gqa", "steps_number", "words_number"]
 
@@ -226,9 +226,7 @@ def _read_vlmevalkit_alone(inputs: TaskInputs) -> TaskData:
     column; without the questions file only the accuracy can be computed."""
     try:
         data = read_vlmevalkit(inputs, fields=("category", "split"))
-    except InputError as exc:
-        if "ground truth" not in str(exc):
-            raise
+    except NoGroundTruthError:
         raise InputError(
             "gqa: the questions file is needed (--questions {tier}_questions.json, e.g. "
             "testdev_balanced_questions.json): it holds the answers and question types "
