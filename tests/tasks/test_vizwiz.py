@@ -245,6 +245,16 @@ def test_wrong_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "val.json" in err and "image" in err
 
 
+def test_per_item_eval_qa_is_rounded_like_the_script() -> None:
+    ann = [{"image": "a", "answers": [{"answer": "x"}] * 9 + [{"answer": "y"}], "answerable": 1}]
+    r = evaluate_task("vizwiz", [{"image": "a", "answer": "y"}], annotations=ann)
+    (rec,) = list(r.per_item())
+    # one match out of ten: 9 annotators see it (1/3 each), the one who gave it does not
+    assert rec["score"] == pytest.approx(0.3)
+    assert rec["evalQA"] == 30.0
+    assert rec["normalized"] == "y"
+
+
 def test_no_answers_is_an_error() -> None:
     with pytest.raises(ValueError, match="no answers"):
         score_answer("vizwiz", "x", [])

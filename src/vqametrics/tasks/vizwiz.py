@@ -193,8 +193,11 @@ def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 
 
 def _official_detail(item: Item) -> Mapping[str, Any]:
+    """The normalized prediction and ``evalQA[image]``: the score as the script stores it,
+    ``round(100 * acc, 2)``."""
     assert item.prediction is not None
-    return {"normalized": vizwiz_prediction(item.prediction)}
+    acc = official_accuracy(item.prediction, item.references, item.id)
+    return {"normalized": vizwiz_prediction(item.prediction), "evalQA": round(100 * acc, 2)}
 
 
 # ------------------------------------------------------------------------------------ reading
