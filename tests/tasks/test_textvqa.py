@@ -333,6 +333,24 @@ def test_cli_test_split_has_no_answers(tmp_path: Path, capsys: pytest.CaptureFix
     assert "test.json" in err and "answers" in err
 
 
+def test_cli_vqa_v2_annotations_are_the_wrong_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ann = tmp_path / "v2_annotations.json"
+    ann.write_text(json.dumps({"info": {}, "license": {}, "annotations": []}))
+    res = tmp_path / "res.json"
+    res.write_text(json.dumps([{"question_id": 1, "answer": "x"}]))
+    assert main(["score", "textvqa", "--results", str(res), "--annotations", str(ann)]) == 2
+    err = capsys.readouterr().err
+    assert "v2_annotations.json" in err and "not TextVQA's annotation layout" in err
+
+
+def test_in_memory_official_layout() -> None:
+    ann = {"data": [{"question_id": 1, "image_id": "a", "question": "q", "answers": ["x"] * 10}]}
+    r = evaluate_task("textvqa", {1: "X"}, annotations=ann)
+    assert r.scores == [1.0]
+
+
 def test_cli_unknown_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     res = tmp_path / "res.json"
     res.write_text(json.dumps([{"question_id": 1, "answer": "x"}]))

@@ -223,8 +223,17 @@ def _vlm_2024_detail(item: Item) -> Mapping[str, Any]:
 def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
     """The official TextVQA file ``{"dataset_type", …, "data": [{question_id, question,
     image_id, answers}]}`` (a plain list of such rows is accepted too)."""
-    records = read_records(inputs.annotations, rows_key="data")
-    if records.header is None and records.layout.startswith("json") and not records.rows:
+    source = inputs.annotations
+    if isinstance(source, Mapping) and isinstance(source.get("data"), list):
+        source = source["data"]  # the official layout, already loaded
+    records = read_records(source, rows_key="data")
+    if "mapping" in records.layout and records.header is None:
+        keys = ", ".join(str(r.get("question_id")) for r in records.rows[:6])
+        raise InputError(
+            f"{records.source}: not TextVQA's annotation layout (a JSON object with keys "
+            f'{keys}); expected {{"data": [{{question_id, question, image_id, answers}}]}}'
+        )
+    if not records.rows:
         raise InputError(f"{records.source}: no questions in the annotations")
     items = []
     for i, row in enumerate(records.rows):
