@@ -399,3 +399,18 @@ def test_official_is_min_one_point_three_m(pred: str, gts: list[str]) -> None:
     p = evalai_answer_processor(pred)
     m = sum(1 for g in gts if evalai_answer_processor(g) == p)
     assert score_answer("textvqa", pred, gts) == pytest.approx(min(1.0, 0.3 * m))
+
+
+@settings(max_examples=150, deadline=None)
+@given(pred=_words, gts=st.lists(_words, min_size=1, max_size=12))
+def test_lmms_eval_is_statistics_mean(pred: str, gts: list[str]) -> None:
+    # lmms-eval's textvqa_process_results, written out with the standard library
+    import statistics
+
+    p = evalai_answer_processor(pred)
+    answers = [evalai_answer_processor(g) for g in gts]
+    values = [
+        min(1, float(sum(1 for j, a in enumerate(answers) if j != i and a == p)) / 3)
+        for i in range(len(answers))
+    ]
+    assert score_answer("textvqa", pred, gts, profile="lmms-eval") == statistics.mean(values)

@@ -59,7 +59,18 @@ class AnswerCountError(InputError):
 
 def _position_loo(prediction: str, answers: Sequence[str], how: str) -> float:
     """Mean of ``min(1, k_i/3)`` with annotator *i* left out by list position."""
-    return average(leave_one_out_values([a == prediction for a in answers], None, "position"), how)
+    matches = [a == prediction for a in answers]
+    if how == "exact":
+        # statistics.mean does not depend on the order: only on m and N
+        return _exact_loo(sum(matches), len(matches))
+    return average(leave_one_out_values(matches, None, "position"), how)
+
+
+@lru_cache(maxsize=1024)
+def _exact_loo(m: int, n: int) -> float:
+    """``statistics.mean`` of the N leave-one-out values when m answers match: m values
+    ``min(1, (m-1)/3)`` and N-m values ``min(1, m/3)``, summed exactly, rounded once."""
+    return average(leave_one_out_values([True] * m + [False] * (n - m), None, "position"), "exact")
 
 
 def mmf_accuracy(prediction: str, references: Sequence[str], question_id: object = None) -> float:
