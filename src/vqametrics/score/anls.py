@@ -93,6 +93,11 @@ def levenshtein(a: str, b: str, bound: int | None = None) -> int:
     return d if bound is None or d <= bound else bound + 1
 
 
+def _need(references: Sequence[str]) -> None:
+    if isinstance(references, str) or not references:
+        raise InputError(f"ANLS needs a non-empty list of reference answers, got {references!r}")
+
+
 def _bound(length: int, threshold: float) -> int:
     """A distance above which no rule keeps a similarity (d/L beyond both t and 1 − t)."""
     return int(max(threshold, 1.0 - threshold) * length) + 1
@@ -129,12 +134,15 @@ def anls_official(prediction: str, references: Sequence[str], threshold: float =
     >>> anls_official("ab   ", ["ac"])
     0.8
     """
+    _need(references)
     det_norm = _collapse(prediction)
     norms = [_collapse(a) for a in references]
     if det_norm in norms:  # an NL of 0 is the minimum: skip the other answers' DPs
         return 1.0
     det_len = len(prediction.upper())
-    best = min(_rrc_nl(det_norm, det_len, a, n, threshold) for a, n in zip(references, norms))
+    best = min(
+        _rrc_nl(det_norm, det_len, a, n, threshold) for a, n in zip(references, norms, strict=True)
+    )
     result = 1 - best
     return 0.0 if result < threshold else result
 
@@ -145,12 +153,15 @@ def anls_stvqa_2019(prediction: str, references: Sequence[str], threshold: float
 
     Quirk kept: surrounding spaces count as edits (``"42"`` vs ``" 42 "`` → 0.5).
     """
+    _need(references)
     det = prediction.lower()
     lowered = [a.lower() for a in references]
     if det in lowered:
         return 1.0
     det_len = len(prediction.upper())
-    best = min(_rrc_nl(det, det_len, a, n, threshold) for a, n in zip(references, lowered))
+    best = min(
+        _rrc_nl(det, det_len, a, n, threshold) for a, n in zip(references, lowered, strict=True)
+    )
     result = 1 - best
     return 0.0 if result < threshold else result
 
@@ -174,6 +185,7 @@ def anls_mmf(prediction: str, references: Sequence[str], threshold: float = 0.5)
     Quirk reproduced as an error: two strings that are empty after stripping divide by zero in
     MMF, so :class:`UndefinedScoreError` is raised.
     """
+    _need(references)
     det = prediction.lower().strip()
     if det and any(det == a.lower().strip() for a in references):
         return 1.0  # a non-empty prediction never divides by zero
@@ -201,6 +213,7 @@ def anls_pix2struct(prediction: str, references: Sequence[str], threshold: float
     Quirk reproduced as an error: two empty strings divide by zero in pix2struct, so
     :class:`UndefinedScoreError` is raised.
     """
+    _need(references)
     det = prediction.lower()
     if det and any(det == a.lower() for a in references):
         return 1.0  # a non-empty prediction never divides by zero
@@ -224,6 +237,7 @@ def anls_paper(prediction: str, references: Sequence[str], threshold: float = 0.
     """The paper's formula as PyPI ``anls`` (shunk031/ANLS) computes it: both sides stripped,
     lower-cased and whitespace-collapsed, the length measured on those *normalized* strings'
     ``.upper()``, kept only when NL is strictly below *threshold*; two empty strings give 1."""
+    _need(references)
     det = _collapse(prediction)
     if any(det == _collapse(a) for a in references):
         return 1.0

@@ -4,7 +4,8 @@ r"""Relaxed accuracy (ChartQA, PlotQA): numbers within 5 % of the target, other 
 
     \mathrm{correct}(t, p) =
     \begin{cases}
-      \dfrac{|x(p) - x(t)|}{|x(t)|} \le 0.05 & x(p) \text{ defined and } x(t) \notin \{\text{undefined}, 0\} \\[4pt]
+      \dfrac{|x(p) - x(t)|}{|x(t)|} \le 0.05
+        & x(p) \text{ defined},\ x(t) \notin \{\text{undefined}, 0\} \\[4pt]
       \operatorname{lower}(p) = \operatorname{lower}(t) & \text{otherwise}
     \end{cases}
 

@@ -292,7 +292,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: a submission ({preds.layout}) carries no ground truth; pass "
-            "--annotations with the RRC ground-truth JSON ({\"data\": [...]})"
+            '--annotations with the RRC ground-truth JSON ({"data": [...]})'
         )
     gt_items, gt_sources = _read_gt(inputs)
     ids = preds.ids
@@ -331,7 +331,7 @@ def _read(inputs: TaskInputs) -> TaskData:
 
 
 LAYOUTS = (
-    "RRC ground truth {\"data\": [{questionId, question, answers, ...}]} (--annotations) + "
+    'RRC ground truth {"data": [{questionId, question, answers, ...}]} (--annotations) + '
     "submission [{questionId, answer}]",
     "VLMEvalKit spreadsheet (index, question, answer = list literal, prediction)",
     "lmms-eval --log_samples JSONL (doc.questionId, doc.answers, filtered_resps)",
