@@ -8,37 +8,33 @@ from pathlib import Path
 from typing import Any
 
 N_DOCVQA_VAL = 5349
-_WORDS = [
-    *[
-        "total",
-        "amount",
-        "invoice",
-        "date",
-        "dr.",
-        "lobo",
-        "denver",
-        "broncos",
-        "tobacco",
-        "institute",
-        "research",
-    ],
-    *[
-        "council",
-        "march",
-        "12,",
-        "1989",
-        "$",
-        "1,250.00",
-        "page",
-        "4",
-        "table",
-        "3",
-        "r.",
-        "j.",
-        "reynolds",
-        "memorandum",
-    ],
-]
+_WORDS = (
+    "total",
+    "amount",
+    "invoice",
+    "date",
+    "dr.",
+    "lobo",
+    "denver",
+    "broncos",
+    "tobacco",
+    "institute",
+    "research",
+    "council",
+    "march",
+    "12,",
+    "1989",
+    "$",
+    "1,250.00",
+    "page",
+    "4",
+    "table",
+    "3",
+    "r.",
+    "j.",
+    "reynolds",
+    "memorandum",
+)
 
 
 def synthetic_docvqa(tmp: Path, seed: int = 0) -> tuple[Path, list[dict[str, Any]]]:
