@@ -339,6 +339,15 @@ def test_infographic_types_use_the_script_names_and_empty_types_do_not_crash(
     assert any("Image-Span" in n and "divides by zero" in n for n in r.notes)
 
 
+def test_ground_truth_without_dataset_name_is_scored_with_a_note(tmp_path: Path) -> None:
+    gt = tmp_path / "bare.json"
+    gt.write_text(json.dumps(GT), encoding="utf-8")  # a bare list: the script wants "data"
+    r = evaluate_task("docvqa", SUB, annotations=gt)
+    assert r.scores == [1.0, 0.875, 0.5]
+    assert any("dataset_name" in n for n in r.notes)
+    assert not evaluate_task("docvqa", SUB, annotations=_write_gt(tmp_path, GT)).notes
+
+
 def test_types_only_when_the_ground_truth_has_them(tmp_path: Path) -> None:
     gt = _write_gt(tmp_path, [{k: v for k, v in q.items() if k != "question_types"} for q in GT])
     r = evaluate_task("docvqa", SUB, annotations=gt)

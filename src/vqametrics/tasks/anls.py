@@ -242,10 +242,17 @@ def _answers(value: Any, where: str) -> tuple[str, ...]:
     return answers
 
 
-def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
+def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str, ...]]:
     """The RRC ground truth: ``{"data": [{questionId, question, answers, ...}]}`` (a bare list
-    of such records is accepted too)."""
+    of such records is accepted too, with a note: the script refuses it); returns the items,
+    the source and the notes."""
     records = read_records(inputs.annotations, rows_key="data")
+    notes: tuple[str, ...] = ()
+    if records.header is None or "dataset_name" not in records.header:
+        notes = (
+            f"{records.source} has no 'dataset_name' key next to 'data'; the official script "
+            "refuses such a ground truth (vqametrics scored it)",
+        )
     items: list[Item] = []
     wheres: list[str] = []
     for i, row in enumerate(records.rows):
@@ -262,7 +269,7 @@ def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
     if not items:
         raise InputError(f"{records.source}: the ground truth has no questions")
     check_unique([it.id for it in items], wheres)
-    return items, (records.source,)
+    return items, (records.source,), notes
 
 
 def _lmms_refs(doc: dict[str, Any], where: str) -> tuple[str, ...]:
@@ -294,7 +301,7 @@ def _read(inputs: TaskInputs) -> TaskData:
             f"{records.source}: a submission ({preds.layout}) carries no ground truth; pass "
             '--annotations with the RRC ground-truth JSON ({"data": [...]})'
         )
-    gt_items, gt_sources = _read_gt(inputs)
+    gt_items, gt_sources, gt_notes = _read_gt(inputs)
     ids = preds.ids
     if has_docs(preds):  # join lmms-eval records by the doc's questionId, not doc_id
         ids = [
@@ -315,7 +322,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         Item(it.id, p, it.references, it.fields)
         for it, p in zip(gt_items, joined.predictions, strict=True)
     ]
-    notes = []
+    notes = list(gt_notes)
     if joined.missing:
         notes.append(f"{len(joined.missing)} question(s) had no answer and scored 0")
     if joined.extra:
