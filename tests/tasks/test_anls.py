@@ -500,3 +500,19 @@ def test_speed_docvqa_val_size(tmp_path: Path) -> None:
         timeit.repeat(lambda: evaluate_task("docvqa", sub, annotations=gt), number=1, repeat=3)
     )
     assert best < 1.0
+
+
+def test_per_item_shows_each_answers_score(tmp_path: Path) -> None:
+    gt = _write_gt(tmp_path, [{"questionId": 1, "answers": ["Dear Dr. Lobo", "Dr. Lobo"]}])
+    sub = [{"questionId": 1, "answer": "Dr Lobo"}]
+    (rec,) = evaluate_task("docvqa", sub, annotations=gt).per_item()
+    # 6 edits / 13 characters → 0.538…; 1 edit / 8 characters → 0.875 (the item's score)
+    assert rec["answer_scores"] == [1 - 6 / 13, 0.875]
+    assert rec["score"] == 0.875
+    out = tmp_path / "out"
+    gt_args = ["--annotations", str(gt)]
+    f = tmp_path / "sub.json"
+    f.write_text(json.dumps(sub), encoding="utf-8")
+    assert main(["score", "docvqa", "--results", str(f), *gt_args, "--out", str(out)]) == 0
+    line = json.loads((out / "per_item.jsonl").read_text(encoding="utf-8"))
+    assert line["answer_scores"] == [1 - 6 / 13, 0.875]

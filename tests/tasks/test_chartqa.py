@@ -317,3 +317,11 @@ def test_vila_official_and_cli(shared_data: Path, capsys: pytest.CaptureFixture[
     assert main(["score", "chartqa", "--results", str(path), "--profile", "vlmevalkit-2024"]) == 0
     text = capsys.readouterr().out
     assert "63.84" in text and "37.92" in text and "reported" in text
+
+
+def test_per_item_shows_each_answers_score() -> None:
+    rows = [{"index": 1, "answer": "[2014, 2016]", "prediction": "2015", "split": "test_human"}]
+    (rec,) = evaluate_task("chartqa", rows).per_item()
+    assert rec["answer_scores"] == [1.0, 1.0] and rec["score"] == 1.0
+    (rec,) = evaluate_task("chartqa", rows, profile="vlmevalkit").per_item()
+    assert rec["references"] == ["2014", "2016"]

@@ -71,6 +71,16 @@ class _Profile(TaskProfile):
             raise UndefinedScoreError(f"question {item.id!r}: {exc}") from None
 
 
+def _per_answer(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
+    """Per-item output: each answer's own score (the item's score is their maximum)."""
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        assert item.prediction is not None
+        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
+
+    return detail
+
+
 # --- aggregation ---------------------------------------------------------------------------
 
 
@@ -174,6 +184,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             toolkit=official_src.split(" ", 1)[0],
             score=official,
             aggregate=_official_aggregate,
+            detail=_per_answer(official),
         ),
         _Profile(
             name="lmms-eval",
@@ -182,6 +193,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             toolkit="lmms-eval@75571cf",
             score=anls_lmms_eval,
             aggregate=_mean_aggregate("anls"),
+            detail=_per_answer(anls_lmms_eval),
         ),
         _Profile(
             name="vlmevalkit",
@@ -190,6 +202,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             toolkit="VLMEvalKit@e8e78f0",
             score=anls_vlmevalkit,
             aggregate=_vlmevalkit_aggregate,
+            detail=_per_answer(anls_vlmevalkit),
         ),
         _Profile(
             name="mmf",
@@ -199,6 +212,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             toolkit="mmf@b0ffc7f",
             score=anls_mmf,
             aggregate=_mean_aggregate("ANLS"),
+            detail=_per_answer(anls_mmf),
         ),
         _Profile(
             name="pix2struct",
@@ -208,6 +222,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             toolkit="pix2struct@945f27e",
             score=anls_pix2struct,
             aggregate=_pix2struct_aggregate,
+            detail=_per_answer(anls_pix2struct),
         ),
         _Profile(
             name="paper",
@@ -217,6 +232,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             toolkit="anls@pypi",
             score=anls_paper,
             aggregate=_mean_aggregate("ANLS"),
+            detail=_per_answer(anls_paper),
         ),
     )
 

@@ -15,7 +15,7 @@ MatCha/DePlot score it with the same function.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -166,7 +166,12 @@ def _profile(
     score: ItemScorer,
     aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
 ) -> TaskProfile:
-    return TaskProfile(name, description, reproduces, toolkit, score, aggregate)
+    def detail(item: Item) -> Mapping[str, Any]:
+        """Per-item output: 1.0/0.0 against each answer (the item's score is their maximum)."""
+        assert item.prediction is not None
+        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
+
+    return TaskProfile(name, description, reproduces, toolkit, score, aggregate, detail=detail)
 
 
 PROFILES = (
