@@ -251,8 +251,8 @@ VILA = ("chartqa", "vlmevalkit", "vila_8b_ChartQA_TEST.xlsx")
 def test_vila_reproduces_vlmevalkit(shared_data: Path, profile: str) -> None:
     pytest.importorskip("openpyxl")
     r = evaluate_task("chartqa", shared_data.joinpath(*VILA), profile=profile)
-    # vila_8b_ChartQA_TEST_acc.csv, written by VLMEvalKit (c03bc04, 2024-07, i.e. the swapped
-    # call): both orders reproduce it exactly, because the four items they disagree on cancel
+    # vila_8b_ChartQA_TEST_acc.csv, written by VLMEvalKit (c03bc04, mid-2024: the swapped
+    # period): both orders reproduce it exactly, because the four items they disagree on cancel
     # out within each split (test_swap_cancels_out_on_vila)
     split = r.aggregate.breakdowns["split"]
     assert split["test_augmented"]["accuracy"] == 63.839999999999996
