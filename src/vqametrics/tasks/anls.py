@@ -295,11 +295,8 @@ def _lmms_refs(doc: dict[str, Any], where: str) -> tuple[str, ...]:
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     if is_vlmevalkit(records):
-        if inputs.annotations is not None:
-            raise InputError(
-                f"{records.source}: a VLMEvalKit file carries its ground truth and its 'index' "
-                "is not a questionId; score it without --annotations"
-            )
+        # its 'index' is not a questionId: scored against its own ground truth, and
+        # read_vlmevalkit says so when --annotations was given
         return read_vlmevalkit(inputs, fields=("split", "category", "question"))
     for i, row in enumerate(records.rows):
         if isinstance(row.get("answer"), list):

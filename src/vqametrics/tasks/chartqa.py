@@ -244,12 +244,7 @@ def _vlmevalkit_answers(text: str, item_id: object) -> tuple[str, ...]:
 
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
-    if inputs.annotations is not None:
-        raise InputError(
-            "chartqa takes no --annotations: ChartQA's own JSON has no question ids to join "
-            "on; score a file that carries the answers (VLMEvalKit, lmms-eval samples)"
-        )
-    if is_vlmevalkit(records):
+    if is_vlmevalkit(records):  # --annotations is ignored, with a note (read_vlmevalkit)
         data = read_vlmevalkit(inputs, fields=("split", "type", "question"), list_answers=False)
         items = [
             Item(it.id, it.prediction, _vlmevalkit_answers(it.references[0], it.id), it.fields)
@@ -261,7 +256,13 @@ def _read(inputs: TaskInputs) -> TaskData:
         items = lmms_eval_items(
             preds, id_keys=(), references=_lmms_refs, fields=("type", "split", "question")
         )
-        return TaskData(items, (records.source,), (preds.layout,))
+        notes: tuple[str, ...] = ()
+        if inputs.annotations is not None:
+            notes = (
+                f"--annotations ignored: this task scores {records.source} against the ground "
+                "truth it carries",
+            )
+        return TaskData(items, (records.source,), (preds.layout,), notes)
     raise InputError(
         f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
         "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"
