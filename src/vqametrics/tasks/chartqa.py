@@ -203,7 +203,7 @@ PROFILES = (
         "vlmevalkit-2024",
         "VLMEvalKit 2024-07 → 2025-09-01: (pred.strip(), target) swapped; np.mean × 100",
         "open-compass/VLMEvalKit before 677e30a (issue #584; fixed by PR #1204)",
-        "VLMEvalKit@<677e30a",
+        "VLMEvalKit@pre-677e30a",
         relaxed_swapped,
         _vlmevalkit_aggregate,
     ),
