@@ -143,6 +143,27 @@ def test_zero_division_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "divides by zero" in err and "random" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("answers", "labels", "message"),
+    [
+        # by hand: sentences are never the token 'yes', so TP = FP = 0
+        (["Yes, there is.", "No."], ["yes", "no"], r"no answer is exactly 'yes'.*TP\+FP = 0"),
+        # the yes-labelled question answered 'maybe': TP = FN = 0 (FP = 1)
+        (["maybe", "yes"], ["yes", "no"], r"labelled yes.*TP\+FN = 0.*recall"),
+    ],
+)
+def test_lmms_eval_zero_division_names_its_cause(
+    answers: list[str], labels: list[str], message: str
+) -> None:
+    with pytest.raises(PopeScoreError, match=message):
+        evaluate_task(
+            "pope",
+            [{"answer": a} for a in answers],
+            annotations=[{"label": lab} for lab in labels],
+            profile="lmms-eval",
+        )
+
+
 def test_label_that_is_not_exactly_no_counts_as_yes() -> None:
     # QUIRK label-not-no-is-yes, by hand: label "No" is positive, so answer "no" is a FN
     r = evaluate_task(
@@ -358,6 +379,32 @@ def test_vlmevalkit_reproduces_reported(shared_data: Path) -> None:
     assert r.metrics["Overall"] == 83.33951762523192
     # 5,127 de-duplicated rows count once per split they list: 3 × 3,000
     assert r.metrics["n"] == 9000 and len(r.scores) == 5127
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("profile", ["official", "llava"])
+def test_official_on_vlmevalkit_file_is_per_split(shared_data: Path, profile: str) -> None:
+    """evaluate.py scores one label file at a time: a de-duplicated row counts in each split
+    its category lists. Counts derived by hand from vila_8b_POPE_score.csv (every VILA answer
+    starts "Yes, there is" or "No, there is no", so evaluate.py reads what YOrN reads):
+    recall 74.8667 = 1123/1500 in each split; precision 97.9076 = 1123/1147 (random),
+    94.1324 = 1123/1193 (popular), 90.2008 = 1123/1245 (adversarial); acc 86.6333, 85.1,
+    83.3667 = 2599, 2553, 2501 of 3000."""
+    pytest.importorskip("openpyxl")
+    xlsx = shared_data / "pope" / "vlmevalkit" / "vila_8b_POPE.xlsx"
+    r = evaluate_task("pope", xlsx, profile=profile)
+    splits = r.aggregate.breakdowns["split"]
+    expected = {"random": (24, 1476), "popular": (70, 1430), "adversarial": (122, 1378)}
+    f1 = {}
+    for split, (fp, tn) in expected.items():
+        got = splits[split]
+        assert (got["TP"], got["FP"], got["TN"], got["FN"], got["n"]) == (1123, fp, tn, 377, 3000)
+        p, rc = 1123 / (1123 + fp), 1123 / 1500
+        assert (got["precision"], got["recall"]) == (p, rc), split
+        f1[split] = 2 * p * rc / (p + rc)
+        assert got["f1"] == f1[split], split
+    assert r.metrics["f1_mean"] == pytest.approx(sum(f1.values()) / 3, rel=1e-15)
+    assert any("5127 rows make 9000 split items" in n for n in r.notes)
 
 
 @pytest.mark.shared

@@ -186,10 +186,19 @@ def _official_numbers(
 
 
 def _by_split(items: Sequence[Item]) -> dict[str | None, list[int]]:
+    """Item indices per split: the label file an item was paired with (``split``), else each
+    split a VLMEvalKit row's ``category`` lists (``adversarial,popular``: the row is in both
+    splits, as in the label files it was de-duplicated from); ``None`` when neither is known."""
     groups: dict[str | None, list[int]] = {}
     for i, item in enumerate(items):
         split = item.fields.get("split")
-        groups.setdefault(None if split is None else str(split), []).append(i)
+        category = item.fields.get("category")
+        if split is None and category is not None:
+            names: list[str | None] = list(str(category).split(","))
+        else:
+            names = [None if split is None else str(split)]
+        for name in names:
+            groups.setdefault(name, []).append(i)
     return groups
 
 
@@ -224,17 +233,23 @@ def _per_split_aggregate(items: Sequence[Item], digits: int, what: str) -> Aggre
         split_numbers, ("f1", "acc", "precision", "recall", "yes_ratio")
     )
     metrics["n"] = len(items)
-    notes = (
+    notes = [
         f"{what} scores one label file at a time; each split is in the breakdown, and "
         "f1_mean is the mean F1 over the splits (what LLaVA reports)",
-    )
+    ]
+    counted = sum(len(idx) for idx in groups.values())
+    if counted != len(items):
+        notes.append(
+            f"{len(items)} rows make {counted} split items: a row whose category lists several "
+            "splits is in each of those label files (VLMEvalKit's de-duplicated POPE)"
+        )
     return Aggregate(
         metrics=metrics,
         headline="f1_mean",
         units="fraction",
         digits=digits,
         breakdowns={"split": split_numbers},
-        notes=notes,
+        notes=tuple(notes),
     )
 
 
@@ -267,10 +282,16 @@ def _lmms_numbers(
             fp += 1
         elif gt == "yes" and tok == "no":
             fn += 1
-    if tp + fp == 0 or tp + fn == 0:
+    if tp + fp == 0:
         raise PopeScoreError(
-            f"{where}: no exact 'yes' answer{' or label' if tp + fn == 0 else ''} "
-            "(TP+FP or TP+FN = 0): lmms-eval divides by zero here"
+            f"{where}: no answer is exactly 'yes' once lower-cased and stripped (TP+FP = 0): "
+            "lmms-eval's precision divides by zero here (it compares whole answers, so "
+            "'Yes, there is a dog.' is neither yes nor no)"
+        )
+    if tp + fn == 0:
+        raise PopeScoreError(
+            f"{where}: no question labelled yes is answered exactly 'yes' or 'no' "
+            "(TP+FN = 0): lmms-eval's recall divides by zero here"
         )
     precision = tp / (tp + fp)
     recall = tp / (tp + fn)
