@@ -179,6 +179,22 @@ def test_lavin_pairs_are_images(shared_data: Path) -> None:
     assert not any("different images" in n for n in r.notes)
 
 
+@pytest.mark.parametrize("missing", ["category", "image_path"])
+def test_vlmevalkit_rows_need_category_and_image(
+    missing: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cols = {"index": "7", "category": "count", "image_path": "count/1.jpg", "question": "Q"}
+    del cols[missing]
+    header = [*cols, "answer", "prediction"]
+    rows = [[*cols.values(), "Yes", "Yes"], [*cols.values(), "No", "No"]]
+    rows[1][0] = "8"
+    res = tmp_path / "m_MME.csv"
+    res.write_text("\n".join(",".join(r) for r in [header, *rows]) + "\n", encoding="utf-8")
+    assert main(["score", "mme", "--results", str(res)]) == 2
+    err = capsys.readouterr().err
+    assert f"m_MME.csv: index 7: no '{missing}'" in err and len(err.strip().splitlines()) == 1
+
+
 def test_missing_task_files_need_allow_missing(tmp_path: Path) -> None:
     folder = _task_folder(tmp_path, ["a\tQ\tYes\tyes\n", "a\tQ\tNo\tno\n"])
     with pytest.raises(InputError, match=r"no count\.txt \(13 of the 14"):

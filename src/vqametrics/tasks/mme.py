@@ -462,8 +462,15 @@ def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
     )
     items = []
     for item in data.items:
+        for need in ("category", "image_path"):
+            if need not in item.fields:
+                raise MmeInputError(
+                    f"{data.sources[0]}: index {item.id}: no {need!r} (VLMEvalKit's MME file "
+                    "names each row's task in 'category' and its image in 'image_path', which "
+                    "acc+ pairs by)"
+                )
         fields = dict(item.fields)
-        fields["image"] = fields.get("image_path")
+        fields["image"] = fields["image_path"]
         if item.references[0].strip().lower() not in ("yes", "no"):
             raise MmeInputError(
                 f"{data.sources[0]}: index {item.id}: answer {item.references[0]!r} is not Yes/No"
