@@ -405,6 +405,7 @@ def test_official_on_vlmevalkit_file_is_per_split(shared_data: Path, profile: st
         assert got["f1"] == f1[split], split
     assert r.metrics["f1_mean"] == pytest.approx(sum(f1.values()) / 3, rel=1e-15)
     assert any("5127 rows make 9000 split items" in n for n in r.notes)
+    assert "|splits:adversarial,popular,random|n:5127|" in r.signature.format()
 
 
 @pytest.mark.shared

@@ -665,7 +665,7 @@ def _check_pairing(
 
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     labels = data.extra.get("labels")
-    splits = sorted({str(it.fields["split"]) for it in data.items if "split" in it.fields})
+    splits = sorted(s for s in _by_split(data.items) if s is not None)
     return (("labels", labels), ("splits", ",".join(splits) if splits else None))
 
 
