@@ -133,6 +133,17 @@ def test_zero_division_is_a_clear_error() -> None:
     assert issubclass(PopeScoreError, ValueError)
 
 
+def test_zero_division_in_f1_is_a_clear_error() -> None:
+    # by hand: the one "yes" answer is wrong and the one "yes" label is answered "no":
+    # TP = 0, FP = FN = 1, so precision = recall = 0 and F1 divides by zero in evaluate.py
+    with pytest.raises(PopeScoreError, match=r"precision \+ recall = 0"):
+        evaluate_task(
+            "pope",
+            [{"answer": "Yes"}, {"answer": "No"}],
+            annotations=[{"label": "no"}, {"label": "yes"}],
+        )
+
+
 def test_zero_division_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     res = tmp_path / "answers.jsonl"
     lab = tmp_path / "coco_pope_random.json"
