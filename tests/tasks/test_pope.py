@@ -237,6 +237,43 @@ def test_folder_without_splits_is_an_error(shared_data: Path) -> None:
         )
 
 
+def test_vlmevalkit_rows_keep_their_labels_with_annotations(tmp_path: Path) -> None:
+    # a VLMEvalKit file in JSON Lines is read as VLMEvalKit whether or not --annotations is
+    # given (as a spreadsheet is), never paired by position with the label file
+    res = _write_jsonl(
+        tmp_path / "m_POPE.jsonl",
+        [
+            {
+                "index": 1,
+                "question": "Q",
+                "answer": "Yes",
+                "prediction": "Yes",
+                "category": "random",
+            },
+            {"index": 2, "question": "Q", "answer": "No", "prediction": "No", "category": "random"},
+        ],
+    )
+    lab = _write_jsonl(tmp_path / "coco_pope_random.json", [{"label": "no"}, {"label": "yes"}])
+    r = evaluate_task("pope", res, annotations=lab)
+    assert r.data.layouts == ("vlmevalkit (jsonl)",)
+    assert r.metrics["acc"] == 1.0  # by hand: each answer equals its own row's label
+    assert any("--annotations was not used" in n for n in r.notes)
+
+
+def test_question_file_is_json_lines_whatever_its_name(tmp_path: Path) -> None:
+    questions = _write_jsonl(
+        tmp_path / "questions.json",
+        [{"question_id": 1, "category": "random"}, {"question_id": 2, "category": "random"}],
+    )
+    res = _write_jsonl(
+        tmp_path / "answers.jsonl",
+        [{"question_id": 1, "text": "Yes"}, {"question_id": 2, "text": "No"}],
+    )
+    lab = _write_jsonl(tmp_path / "coco_pope_random.json", [{"label": "yes"}, {"label": "no"}])
+    r = evaluate_task("pope", res, annotations=lab, questions=questions)
+    assert r.metrics["f1"] == 1.0 and r.metrics["n"] == 2
+
+
 def test_no_annotations_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     res = _write_jsonl(tmp_path / "a.jsonl", [{"answer": "yes"}])
     assert main(["score", "pope", "--results", str(res)]) == 2

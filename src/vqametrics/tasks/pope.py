@@ -474,7 +474,9 @@ def _answer_field(records: Records, inputs: TaskInputs) -> tuple[str, str]:
 
 def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
     """LLaVA's question file: ``question_id`` → (``category`` = split, question text)."""
-    records = read_records(source, format="jsonl" if isinstance(source, str) else None)
+    records = read_records(
+        source, format="jsonl" if isinstance(source, str | os.PathLike) else None
+    )
     out: dict[Hashable, tuple[str, str]] = {}
     for i, row in enumerate(records.rows):
         if "question_id" not in row or "category" not in row:
@@ -491,7 +493,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     if isinstance(src, str | os.PathLike) and Path(src).suffix.lower() in (".xlsx", ".tsv", ".csv"):
         return _read_vlmevalkit(inputs)
     records = read_records(src, format=inputs.format)
-    if is_vlmevalkit(records) and "answer" in records.columns and inputs.annotations is None:
+    if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs)
     if inputs.annotations is None:
         raise InputError(
@@ -517,7 +519,7 @@ def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
         items.append(Item(item.id, item.prediction, (label.lower(),), item.fields))
     notes = data.notes
     if inputs.annotations is not None:
-        notes += ("--annotations was not used: the spreadsheet carries its own labels",)
+        notes += ("--annotations was not used: the VLMEvalKit file carries its own labels",)
     return replace(data, items=items, notes=notes)
 
 
