@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._exceptions import InputError
 from ..load.layouts import is_vlmevalkit
@@ -404,8 +404,16 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 # ---------------------------------------------------------------------------- reading
 
 
-#: one answer: (split, answer text, question text or None, id, its row in the results)
-_Answer = tuple[str | None, str, str | None, str | int, int]
+class _Answer(NamedTuple):
+    """One answer of a results file, before it is paired with a label line."""
+
+    split: str | None
+    text: str
+    #: the question it answers, when the results carry it (LLaVA's ``prompt``, ``question``)
+    question: str | None
+    key: str | int
+    #: its row in the results file (0-based), for messages
+    row: int
 
 
 def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -530,39 +538,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     folder = len(label_files) > 1 or (
         isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
     )
-
-    answers: list[_Answer] = []
-    for i, row in enumerate(records.rows):
-        if field not in row:
-            raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
-        text = row[field]
-        if not isinstance(text, str):
-            text = cell_text(text, records.where(i), column=field)
-            assert text is not None
-        qid = row.get("question_id")
-        split: str | None = None
-        qtext: str | None = None
-        if "prompt" in row:
-            qtext = _question_text(row["prompt"])
-        elif "question" in row:
-            qtext = _question_text(row["question"])
-        if questions is not None:
-            if qid is None:
-                raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
-            if qid not in questions:
-                raise InputError(
-                    f"{records.where(i)}: question_id {qid!r} is not in the question file "
-                    f"{inputs.questions}"
-                )
-            split, qq = questions[qid]
-            if qtext is None:
-                qtext = qq
-        elif folder and "category" in row:
-            split = str(row["category"])
-        key: str | int = qid if isinstance(qid, str | int) else i + 1
-        answers.append((split, text, qtext, key, i))
-
-    if folder and any(a[0] is None for a in answers):
+    answers = _answers(records, field, questions, inputs.questions, folder)
+    if folder and any(a.split is None for a in answers):
         raise InputError(
             f"{records.source}: the answers carry no split, so they cannot be paired with a "
             "folder of label files; pass LLaVA's question file as --questions "
@@ -582,9 +559,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         if not folder and (questions is None or split is None):
             mine = answers  # one label file: every answer, in order
         else:
-            mine = [a for a in answers if a[0] == split]
-        used.update(id(a) for a in mine)
-        split_name = split
+            mine = [a for a in answers if a.split == split]
+        used.update(a.row for a in mine)
         if not mine:
             if inputs.allow_missing:
                 notes.append(f"{label_records.source}: no answers for split {split}; left out")
@@ -593,30 +569,20 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
                 f"{records.source}: no answers for split {split!r} "
                 f"(label file {label_records.source}); pass --allow-missing to leave it out"
             )
-        _check_pairing(mine, label_records, labels, records, split_name, known)
-        for pos, ((_, text, _q, key, _where), label) in enumerate(zip(mine, labels, strict=True)):
-            row = label_records.rows[pos]
-            fields: dict[str, Any] = {"label_line": pos + 1}
-            if split_name is not None:
-                fields["split"] = split_name
-            if "text" in row:
-                fields["question"] = row["text"]
-            if "image" in row:
-                fields["image"] = row["image"]
-            items.append(Item(key, text, (label,), fields))
+        _check_pairing(mine, label_records, labels, records, split, known)
+        items.extend(_paired_items(mine, label_records, labels, split))
 
     if questions is not None or folder:
-        extra = [a for a in answers if id(a) not in used]
+        extra = [a for a in answers if a.row not in used]
         if extra:
-            splits = sorted({str(a[0]) for a in extra})
+            splits = ", ".join(sorted({str(a.split) for a in extra}))
             if not inputs.ignore_extra:
                 raise InputError(
-                    f"{records.where(extra[0][4])}: {len(extra)} answer(s) of split(s) "
-                    f"{', '.join(splits)} "
+                    f"{records.where(extra[0].row)}: {len(extra)} answer(s) of split(s) {splits} "
                     "have no label file here; pass the folder of the three label files, or "
                     "--ignore-extra to leave them out"
                 )
-            notes.append(f"{len(extra)} answer(s) of split(s) {', '.join(splits)} were ignored")
+            notes.append(f"{len(extra)} answer(s) of split(s) {splits} were ignored")
     return TaskData(
         items,
         tuple(sources),
@@ -625,6 +591,65 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         extra={"labels": "+".join(dict.fromkeys(versions))},
         n_extra_ignored=len(answers) - len(items),
     )
+
+
+def _answers(
+    records: Records,
+    field: str,
+    questions: Mapping[Hashable, tuple[str, str]] | None,
+    questions_source: Any,
+    folder: bool,
+) -> list[_Answer]:
+    """Each row's answer text, question and split: the split from LLaVA's question file when
+    given, else (with a folder of label files) the row's own ``category``."""
+    answers = []
+    for i, row in enumerate(records.rows):
+        if field not in row:
+            raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
+        text = row[field]
+        if not isinstance(text, str):
+            text = str(cell_text(text, records.where(i), column=field))
+        qid = row.get("question_id")
+        split: str | None = None
+        qtext: str | None = None
+        if "prompt" in row:
+            qtext = _question_text(row["prompt"])
+        elif "question" in row:
+            qtext = _question_text(row["question"])
+        if questions is not None:
+            if qid is None:
+                raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
+            if qid not in questions:
+                raise InputError(
+                    f"{records.where(i)}: question_id {qid!r} is not in the question file "
+                    f"{questions_source}"
+                )
+            split, qq = questions[qid]
+            if qtext is None:
+                qtext = qq
+        elif folder and "category" in row:
+            split = str(row["category"])
+        key: str | int = qid if isinstance(qid, str | int) else i + 1
+        answers.append(_Answer(split, text, qtext, key, i))
+    return answers
+
+
+def _paired_items(
+    answers: Sequence[_Answer], label_records: Records, labels: Sequence[str], split: str | None
+) -> list[Item]:
+    """Answer *i* with label line *i* (QUIRK positional-pairing; counts already checked)."""
+    items = []
+    for pos, (ans, label) in enumerate(zip(answers, labels, strict=True)):
+        row = label_records.rows[pos]
+        fields: dict[str, Any] = {"label_line": pos + 1}
+        if split is not None:
+            fields["split"] = split
+        if "text" in row:
+            fields["question"] = row["text"]
+        if "image" in row:
+            fields["image"] = row["image"]
+        items.append(Item(ans.key, ans.text, (label,), fields))
+    return items
 
 
 def _check_pairing(
@@ -651,14 +676,14 @@ def _check_pairing(
             f"this would misalign{hint}"
         )
     for pos, ans in enumerate(answers):
-        qtext = ans[2]
+        qtext = ans.question
         row = label_records.rows[pos]
         if qtext is None or "text" not in row:
             continue
         ltext = _question_text(row["text"])
         if qtext != ltext:
             raise InputError(
-                f"{results.where(ans[4])}: question {qtext!r} but "
+                f"{results.where(ans.row)}: question {qtext!r} but "
                 f"{label_records.where(pos)} asks {ltext!r}"
                 f"{version}: the answers were made for another version of the label file "
                 "(pairing is by position)"
