@@ -195,6 +195,12 @@ def test_vlmevalkit_rows_need_category_and_image(
     assert f"m_MME.csv: index 7: no '{missing}'" in err and len(err.strip().splitlines()) == 1
 
 
+def test_unused_questions_are_noted(tmp_path: Path) -> None:
+    folder = _task_folder(tmp_path, ["a\tQ\tYes\tyes\n", "a\tQ\tNo\tno\n"])
+    r = evaluate_task("mme", folder, questions=tmp_path / "q.jsonl", allow_missing=True)
+    assert any(n.startswith("--questions was not used") for n in r.notes)
+
+
 def test_missing_task_files_need_allow_missing(tmp_path: Path) -> None:
     folder = _task_folder(tmp_path, ["a\tQ\tYes\tyes\n", "a\tQ\tNo\tno\n"])
     with pytest.raises(InputError, match=r"no count\.txt \(13 of the 14"):

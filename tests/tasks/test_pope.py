@@ -258,6 +258,8 @@ def test_vlmevalkit_rows_keep_their_labels_with_annotations(tmp_path: Path) -> N
     assert r.data.layouts == ("vlmevalkit (jsonl)",)
     assert r.metrics["acc"] == 1.0  # by hand: each answer equals its own row's label
     assert any("--annotations was not used" in n for n in r.notes)
+    r = evaluate_task("pope", res, questions=lab)
+    assert any(n.startswith("--questions was not used") for n in r.notes)
 
 
 def test_question_file_is_json_lines_whatever_its_name(tmp_path: Path) -> None:

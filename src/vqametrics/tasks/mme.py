@@ -436,6 +436,8 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
             items.append(_item(where, task, img, question, gt, resp))
     if inputs.annotations is not None:
         notes.append("--annotations was not used: the results files carry their ground truth")
+    if inputs.questions is not None:
+        notes.append("--questions was not used: the results files carry their questions")
     return TaskData(
         items,
         (os.fspath(folder),),
@@ -479,6 +481,8 @@ def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
     notes = data.notes
     if inputs.annotations is not None:
         notes += ("--annotations was not used: the spreadsheet carries its own ground truth",)
+    if inputs.questions is not None:
+        notes += ("--questions was not used: the spreadsheet carries its questions",)
     return replace(data, items=items, notes=notes)
 
 

@@ -528,6 +528,8 @@ def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
     notes = data.notes
     if inputs.annotations is not None:
         notes += ("--annotations was not used: the VLMEvalKit file carries its own labels",)
+    if inputs.questions is not None:
+        notes += ("--questions was not used: the VLMEvalKit file names each row's splits",)
     return replace(data, items=items, notes=notes)
 
 
