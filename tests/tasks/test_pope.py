@@ -479,16 +479,25 @@ def test_parse_is_total(text: str) -> None:
         assert parse_yes_no(text, task="pope", profile=prof) in ("yes", "no", "other")
 
 
+#: answers evaluate.py reads as yes / as no (spec §7.2: NO and Nope are yes, not sure is no)
+READ_AS = {
+    "yes": ("Yes", "yes", "Yes, there is a dog.", "NO", "Nope", "Yes. There is no cat."),
+    "no": ("No", "no.", "No, there is not.", "not sure", "There is no dog."),
+}
+
+
 @given(
     st.lists(
-        st.tuples(st.sampled_from(["yes", "no"]), st.sampled_from(["Yes", "No", "NO", "no."])),
+        st.sampled_from(["yes", "no"]).flatmap(
+            lambda lab: st.tuples(st.just(lab), st.sampled_from(READ_AS[lab]))
+        ),
         min_size=1,
         max_size=40,
     )
 )
-def test_answers_equal_to_labels_score_perfectly(pairs: list[tuple[str, str]]) -> None:
+def test_answers_read_as_their_labels_score_perfectly(pairs: list[tuple[str, str]]) -> None:
     labels = [{"label": lab} for lab, _ in pairs]
-    answers = [{"answer": "Yes" if lab == "yes" else "No"} for lab, _ in pairs]
+    answers = [{"answer": text} for _, text in pairs]
     if "yes" not in {lab for lab, _ in pairs}:
         with pytest.raises(PopeScoreError):
             evaluate_task("pope", answers, annotations=labels)
