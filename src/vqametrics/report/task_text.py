@@ -51,9 +51,11 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     """
     source = reported.get("source", "?")
     if not result.profile.toolkit.startswith("VLMEvalKit"):
+        names = [p.name for p in result.task.profiles if p.toolkit.startswith("VLMEvalKit")]
+        hint = f"; compare with --profile {' or '.join(names)}" if names else ""
         return (
             f"reported by VLMEvalKit ({source}): not compared under profile "
-            f"{result.profile.name}; --profile vlmevalkit reproduces them"
+            f"{result.profile.name}{hint}"
         )
     ours = _flat(result)
     rows: list[tuple[str, float, float, str]] = []
