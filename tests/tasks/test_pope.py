@@ -186,6 +186,19 @@ def test_label_that_is_not_exactly_no_counts_as_yes() -> None:
     assert r.metrics["recall"] == 0.5
 
 
+def test_missing_answer_is_wrong_in_the_counts_too() -> None:
+    # by hand: row 2 (label no) has no answer and scores 0, so it is counted as a wrong
+    # "yes" (FP), never as a right "no": TP 1, FP 1, FN 1 (row 3), acc 1/3 = mean score
+    rows = [
+        {"index": 1, "prediction": "Yes", "answer": "Yes", "category": "random"},
+        {"index": 2, "prediction": None, "answer": "No", "category": "random"},
+        {"index": 3, "prediction": "No", "answer": "Yes", "category": "random"},
+    ]
+    r = evaluate_task("pope", rows, allow_missing=True)
+    assert (r.metrics["TP"], r.metrics["FP"], r.metrics["TN"], r.metrics["FN"]) == (1, 1, 0, 1)
+    assert r.metrics["acc"] == 1 / 3 and r.scores == [1.0, 0.0, 0.0]
+
+
 def test_score_answer_per_item() -> None:
     assert score_answer("pope", "NO", ["no"]) == 0.0  # official: NO is yes
     assert score_answer("pope", "NO", ["no"], profile="vlmevalkit") == 1.0

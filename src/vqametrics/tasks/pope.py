@@ -254,7 +254,11 @@ def _per_split_aggregate(items: Sequence[Item], digits: int, what: str) -> Aggre
 
 
 def _official_pred(item: Item) -> bool:
-    return item.prediction is not None and parse_official(item.prediction) != "no"
+    """Whether the official parse reads "yes"; a missing answer (``--allow-missing``) is
+    counted wrong, as its score is: the opposite of its label."""
+    if item.prediction is None:
+        return not _label_positive(item.references[0])
+    return parse_official(item.prediction) != "no"
 
 
 def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
