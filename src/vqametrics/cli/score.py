@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_json_flag, add_matching_options, print_json
+from ._common import add_json_flag, add_matching_options, nonnegative_int, print_json
 
 __all__ = ["register"]
 
@@ -64,7 +64,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                 seen.add(name)
                 group.add_argument(f"--{name}", metavar="V", help=f"{t.name}: {text}")
     p.add_argument("--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt")
-    p.add_argument("--digits", type=int, help="rounding of the table (default: the toolkit's)")
+    p.add_argument(
+        "--digits",
+        type=nonnegative_int,
+        metavar="N",
+        help="rounding of the table (default: the toolkit's)",
+    )
     add_json_flag(p)
     p.set_defaults(func=run, _task_options=sorted(seen))
 
