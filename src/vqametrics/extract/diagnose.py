@@ -1,0 +1,177 @@
+"""Diagnostics: which predictions look like chat replies rather than short answers.
+
+A prediction is *verbose* when it shows one of these signs (the reasons):
+
+=================  ==========================================================================
+reason             sign
+=================  ==========================================================================
+reasoning_block    a ``<think>``-style tag (``think``, ``thinking``, ``reasoning``,
+                   ``analysis``, ``reflection``)
+answer_marker      "the answer is", "answer:", "final answer", ``<answer>``, ``\\boxed{}``
+markdown           ``**bold**``, ``__x__``, code ticks, a heading or a list bullet
+sentences          several sentences or lines, or one full sentence (3+ words and a final
+                   ``.``, ``!`` or ``?``)
+long               more words than the task's short answers have (default: more than 5)
+=================  ==========================================================================
+
+Diagnostics never change a score: they say why a faithful score may be low and point to
+``--extract``. Each distinct prediction string is examined once, so a large file with few
+distinct answers costs little.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["REASONS", "Diagnostics", "diagnose", "verbose_reasons"]
+
+REASONS = ("reasoning_block", "answer_marker", "markdown", "sentences", "long")
+
+#: Words above which a prediction counts as long for a short-answer task.
+DEFAULT_MAX_WORDS = 5
+#: Examples kept for the reports.
+N_EXAMPLES = 5
+
+_REASONING = re.compile(r"</?(?:think|thinking|reasoning|analysis|reflection)\b", re.IGNORECASE)
+_MARKER = re.compile(
+    r"\banswer\s*(?:is\b|:|=)|<answer\b|\\boxed\{|答案\s*(?:是|为|：|:)", re.IGNORECASE
+)
+_MARKDOWN = re.compile(r"\*\*|__\S|`|^\s*#{1,6}\s|^\s*[-*+•]\s+\S", re.MULTILINE)
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s+|$)")
+# the cheap test that clears most short answers at once
+_PLAIN = re.compile(r"[\w' ,%/&+-]*")
+
+
+def _reasons(text: str, max_words: int) -> tuple[str, ...]:
+    stripped = text.strip()
+    n_words = len(stripped.split())
+    if n_words <= 2 and _PLAIN.fullmatch(stripped) is not None:
+        return ()
+    found = []
+    if _REASONING.search(stripped):
+        found.append("reasoning_block")
+    if _MARKER.search(stripped):
+        found.append("answer_marker")
+    if _MARKDOWN.search(stripped):
+        found.append("markdown")
+    ends = len(_SENTENCE_END.findall(stripped))
+    lines = sum(1 for line in stripped.split("\n") if line.strip())
+    full_sentence = n_words >= 3 and stripped[-1] in ".!?。！？"
+    if ends >= 2 or lines >= 2 or full_sentence:
+        found.append("sentences")
+    if n_words > max_words:
+        found.append("long")
+    return tuple(found)
+
+
+def verbose_reasons(text: str, *, max_words: int = DEFAULT_MAX_WORDS) -> tuple[str, ...]:
+    """The reasons (see :data:`REASONS`) why *text* looks verbose; empty when it does not.
+
+    Examples
+    --------
+    >>> verbose_reasons("The answer is 2.")
+    ('answer_marker', 'sentences')
+    >>> verbose_reasons("2")
+    ()
+    """
+    return _reasons(text, max_words)
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """How many predictions look verbose, why, and a few examples.
+
+    Attributes
+    ----------
+    n:
+        Predictions examined (missing ones are not counted).
+    verbose:
+        Predictions with at least one reason.
+    reasons:
+        Reason -> how many predictions show it (a prediction may show several).
+    examples:
+        Up to 5 verbose predictions as ``(position, text, reasons)``, first ones first.
+    flags:
+        Per position of the input, the reasons (empty tuple: not verbose; ``None``: missing).
+    """
+
+    n: int
+    verbose: int
+    reasons: dict[str, int]
+    examples: tuple[tuple[int, str, tuple[str, ...]], ...]
+    flags: list[tuple[str, ...] | None] = field(repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``"diagnostics"`` entry of ``--json``."""
+        return {
+            "verbose_predictions": self.verbose,
+            "predictions": self.n,
+            "reasons": dict(self.reasons),
+            "examples": [
+                {"position": i, "text": t, "reasons": list(r)} for i, t, r in self.examples
+            ],
+        }
+
+    def warning(self) -> str | None:
+        """The stderr line when some predictions look verbose, else ``None``."""
+        if not self.verbose:
+            return None
+        top = ", ".join(f"{k} {v}" for k, v in self.reasons.items() if v)
+        return (
+            f"warning: {self.verbose} of {self.n} predictions look verbose ({top}); the score "
+            "counts them as written. To score the answer inside them, see --extract "
+            "(e.g. --extract answer)"
+        )
+
+
+def diagnose(
+    predictions: Sequence[str | None],
+    *,
+    max_words: int | Sequence[int] = DEFAULT_MAX_WORDS,
+) -> Diagnostics:
+    """Count the predictions that look like chat replies rather than short answers.
+
+    Parameters
+    ----------
+    predictions : sequence of str or None
+        Raw predictions; ``None`` (missing) is skipped.
+    max_words : int or sequence of int, default=5
+        Words above which a prediction counts as ``long``; one value, or one per prediction
+        (tasks with long answers, such as book titles, pass a limit from their references).
+
+    Returns
+    -------
+    Diagnostics
+        Counts, examples and per-position flags. Never used by any score.
+    """
+    if isinstance(max_words, int):
+        fixed, limits = max_words, None
+    else:
+        fixed, limits = 0, list(max_words)
+        if len(limits) != len(predictions):
+            raise ValueError("max_words: give one value, or one per prediction")
+    cache: dict[tuple[str, int], tuple[str, ...]] = {}
+    counts = dict.fromkeys(REASONS, 0)
+    flags: list[tuple[str, ...] | None] = []
+    examples: list[tuple[int, str, tuple[str, ...]]] = []
+    n = verbose = 0
+    for i, text in enumerate(predictions):
+        if text is None:
+            flags.append(None)
+            continue
+        n += 1
+        key = (text, fixed if limits is None else limits[i])
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _reasons(*key)
+        flags.append(found)
+        if found:
+            verbose += 1
+            for r in found:
+                counts[r] += 1
+            if len(examples) < N_EXAMPLES:
+                examples.append((i, text, found))
+    return Diagnostics(n, verbose, counts, tuple(examples), flags)
