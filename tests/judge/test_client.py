@@ -114,7 +114,7 @@ def test_client_error_is_not_retried(stub: Stub, tmp_path: Path) -> None:
 def test_unwritable_cache_fails_before_any_call(stub: Stub, tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    with pytest.raises(JudgeSettingsError, match="--judge-cache .*not a writable directory"):
+    with pytest.raises(JudgeSettingsError, match=r"--judge-cache .*not a writable directory"):
         JudgeClient(stub.url, "m", cache_dir=blocker / "sub")
     assert stub.requests == []
 
@@ -127,9 +127,7 @@ def test_unwritable_cache_fails_before_any_call(stub: Stub, tmp_path: Path) -> N
         ("http://x", "m", {"concurrency": 0}, "concurrency"),
     ],
 )
-def test_bad_settings(
-    tmp_path: Path, url: str, model: str, kw: dict[str, int], msg: str
-) -> None:
+def test_bad_settings(tmp_path: Path, url: str, model: str, kw: dict[str, int], msg: str) -> None:
     with pytest.raises(JudgeSettingsError, match=msg):
         JudgeClient(url, model, cache_dir=tmp_path, **kw)  # type: ignore[arg-type]
 
