@@ -129,10 +129,21 @@ def test_registry() -> None:
 
 
 def test_apply_and_counts() -> None:
-    texts, traces = apply_extractor("answer", ["The answer is 2.", None, "red", "The answer is 2."])
-    assert texts == ["2", None, "red", "2"]
-    assert traces[0] is traces[3]  # each distinct string once
-    assert rule_counts(traces) == {"answer_marker": 2, "trailing_period": 2}
+    run = apply_extractor("answer", ["The answer is 2.", None, "red", "The answer is 2."])
+    assert run.texts == ["2", None, "red", "2"]
+    assert run.traces[0] is run.traces[3]  # each distinct string once
+    assert rule_counts(run.traces) == {"answer_marker": 2, "trailing_period": 2}
+    assert run.as_dict() == {
+        "name": "answer",
+        "changed": 2,
+        "rules": {"answer_marker": 2, "trailing_period": 2},
+    }
+    assert run.record(0) == {
+        "raw_prediction": "The answer is 2.",
+        "extracted": "2",
+        "extract_rule": "answer_marker+trailing_period",
+    }
+    assert run.record(1) == {}
 
 
 @given(st.text(max_size=60))

@@ -72,7 +72,7 @@ def stub() -> Iterator[Stub]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(s))
     server.daemon_threads = True
     s.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield s

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._chat import add_extract_option, warn_verbose
 from ._common import add_json_flag, add_matching_options, print_json
 
 __all__ = ["register"]
@@ -56,6 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
     p.add_argument("--answer-field", metavar="F", help="the results' answer column, when unusual")
     add_matching_options(p)
+    add_extract_option(p)
     seen: set[str] = set()
     group = p.add_argument_group("task options")
     for t in tasks:
@@ -99,8 +101,10 @@ def run(args: argparse.Namespace) -> int:
         allow_missing=args.allow_missing,
         ignore_extra=args.ignore_extra,
         on_duplicate=args.on_duplicate,
+        extract=args.extract,
         **options,
     )
+    warn_verbose(result.diagnostics, extracted=args.extract is not None)
     if args.out:
         from ..report.task_files import write_task_outputs
 

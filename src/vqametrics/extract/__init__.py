@@ -9,11 +9,14 @@ post-processing (``lmms-eval``, ``vlmevalkit``, ``evalscope``). Pure functions, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import answer as _answer  # registers "answer" first
 from . import peers as _peers  # registers the toolkits' extractors
 from ._base import (
     AnswerExtractor,
     Extraction,
+    ExtractionRun,
     get_answer_extractor,
     list_answer_extractors,
     register_answer_extractor,
@@ -27,6 +30,7 @@ __all__ = [
     "AnswerExtractor",
     "Diagnostics",
     "Extraction",
+    "ExtractionRun",
     "apply_extractor",
     "diagnose",
     "extract_answer",
@@ -41,23 +45,19 @@ del _answer, _peers
 
 
 def apply_extractor(
-    name: str | AnswerExtractor, predictions: list[str | None]
-) -> tuple[list[str | None], list[Extraction | None]]:
-    """Run the extractor *name* over aligned predictions.
+    name: str | AnswerExtractor, predictions: Sequence[str | None]
+) -> ExtractionRun:
+    """Run the extractor *name* over aligned predictions, each distinct string once.
 
-    Returns the extracted texts (``None`` stays ``None``) and the per-item
-    :class:`Extraction` traces; each distinct string is extracted once.
+    Raises
+    ------
+    UnknownNameError
+        *name* is not registered.
     """
     ext = get_answer_extractor(name)
-    traces = ext.many(predictions)
-    return [None if t is None else t.text for t in traces], traces
+    return ExtractionRun(ext.name, list(predictions), ext.many(predictions))
 
 
-def rule_counts(traces: list[Extraction | None]) -> dict[str, int]:
+def rule_counts(traces: Sequence[Extraction | None]) -> dict[str, int]:
     """How many answers each rule changed (an answer changed by two rules counts for both)."""
-    out: dict[str, int] = {}
-    for t in traces:
-        if t is not None:
-            for r in t.rules:
-                out[r] = out.get(r, 0) + 1
-    return out
+    return ExtractionRun("", [], list(traces)).rule_counts()

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from .._exceptions import UnknownNameError
 
 __all__ = [
     "AnswerExtractor",
     "Extraction",
+    "ExtractionRun",
     "get_answer_extractor",
     "list_answer_extractors",
     "register_answer_extractor",
@@ -100,6 +102,41 @@ class AnswerExtractor:
                 hit = cache[t] = fn(t)
             out.append(hit)
         return out
+
+
+@dataclass(frozen=True, eq=False)
+class ExtractionRun:
+    """An extractor applied to aligned predictions: the raw texts and the per-item traces."""
+
+    name: str
+    raw: list[str | None]
+    traces: list[Extraction | None]
+
+    @property
+    def texts(self) -> list[str | None]:
+        """The extracted predictions (``None`` stays ``None``)."""
+        return [None if t is None else t.text for t in self.traces]
+
+    def rule_counts(self) -> dict[str, int]:
+        """How many answers each rule changed (an answer changed by two rules counts twice)."""
+        out: dict[str, int] = {}
+        for t in self.traces:
+            if t is not None:
+                for r in t.rules:
+                    out[r] = out.get(r, 0) + 1
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``"extract"`` entry of ``--json``."""
+        changed = sum(1 for t in self.traces if t is not None and t.rules)
+        return {"name": self.name, "changed": changed, "rules": self.rule_counts()}
+
+    def record(self, i: int) -> dict[str, Any]:
+        """The per-question fields: raw text, extracted text and the rules that fired."""
+        t = self.traces[i]
+        if t is None:
+            return {}
+        return {"raw_prediction": self.raw[i], "extracted": t.text, "extract_rule": t.rule}
 
 
 _REGISTRY: dict[str, AnswerExtractor] = {}

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
+from ..extract.diagnose import DEFAULT_MAX_WORDS
 from ..signature import Signature
 from . import get_task
 from ._base import Aggregate, Task, TaskData, TaskInputs, TaskProfile
@@ -24,6 +26,10 @@ class TaskEvaluation:
     scores: list[float]
     aggregate: Aggregate
     signature: Signature
+    #: verbose-looking raw predictions (never used by a score)
+    diagnostics: Diagnostics | None = None
+    #: the ``extract=`` stage: raw texts and per-item traces (``None``: not asked)
+    extraction: ExtractionRun | None = None
 
     @property
     def metrics(self) -> Mapping[str, float | int]:
@@ -48,7 +54,9 @@ class TaskEvaluation:
     def per_item(self) -> Iterator[dict[str, Any]]:
         """One record per item: id, prediction, references, score and the profile's detail."""
         detail = self.profile.detail
-        for item, score in zip(self.data.items, self.scores, strict=True):
+        flags = self.diagnostics.flags if self.diagnostics is not None else None
+        ex = self.extraction
+        for i, (item, score) in enumerate(zip(self.data.items, self.scores, strict=True)):
             rec: dict[str, Any] = {
                 "id": item.id,
                 "prediction": item.prediction,
@@ -57,8 +65,15 @@ class TaskEvaluation:
             }
             if item.prediction is None:
                 rec["missing"] = True
-            elif detail is not None:
-                rec.update(detail(item))
+            else:
+                if ex is not None:
+                    rec.update(ex.record(i))
+                if flags is not None:
+                    rec["verbose"] = bool(flags[i])
+                    if flags[i]:
+                        rec["verbose_reasons"] = list(flags[i] or ())
+                if detail is not None:
+                    rec.update(detail(item))
             rec.update({k: v for k, v in item.fields.items() if _plain(v)})
             yield rec
 
@@ -84,6 +99,10 @@ class TaskEvaluation:
         }
         if self.data.reported is not None:
             out["reported"] = dict(self.data.reported)
+        if self.diagnostics is not None:
+            out["diagnostics"] = self.diagnostics.as_dict()
+        if self.extraction is not None:
+            out["extract"] = self.extraction.as_dict()
         return out
 
 
@@ -104,6 +123,7 @@ def evaluate_task(
     allow_missing: bool = False,
     ignore_extra: bool = False,
     on_duplicate: Literal["error", "last"] = "error",
+    extract: str | None = None,
     **options: Any,
 ) -> TaskEvaluation:
     """Score a results file (or in-memory predictions) of *task*.
@@ -119,6 +139,10 @@ def evaluate_task(
         that carries its ground truth (VLMEvalKit) needs neither.
     profile : str, optional
         The toolkit to reproduce (default: the task's official scorer).
+    extract : str, optional
+        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``; see
+        :func:`~vqametrics.extract.list_answer_extractors`) run on each prediction before
+        scoring; recorded in the signature (``extract:NAME``). Default: score the text as is.
     options
         Task-specific options (e.g. GQA's ``choices=``).
 
@@ -141,7 +165,31 @@ def evaluate_task(
         on_duplicate=on_duplicate,
         options=options,
     )
+    if extract is not None:
+        from ..extract import get_answer_extractor
+
+        get_answer_extractor(extract)  # an unknown name fails before any file is read
     data = t.read(inputs)
-    scores = [prof.score_item(item) for item in data.items]
-    aggregate = prof.aggregate(data.items, scores)
-    return TaskEvaluation(t, prof, data, scores, aggregate, t.signature(prof, data))
+    raw = [item.prediction for item in data.items]
+    diagnostics = diagnose(raw, max_words=[_word_limit(item.references) for item in data.items])
+    extraction = None
+    items = data.items
+    if extract is not None:
+        extraction = apply_extractor(extract, raw)
+        items = [
+            item if text is None else replace(item, prediction=text)
+            for item, text in zip(items, extraction.texts, strict=True)
+        ]
+        data = replace(data, items=items)
+    scores = [prof.score_item(item) for item in items]
+    aggregate = prof.aggregate(items, scores)
+    signature = t.signature(prof, data)
+    if extraction is not None:
+        signature = signature.with_fields(extract=extraction.name)
+    return TaskEvaluation(t, prof, data, scores, aggregate, signature, diagnostics, extraction)
+
+
+def _word_limit(references: tuple[str, ...]) -> int:
+    """Words above which a prediction looks long: 5, or twice the longest reference."""
+    longest = max((len(r.split()) for r in references), default=0)
+    return max(DEFAULT_MAX_WORDS, 2 * longest)
