@@ -6,13 +6,12 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-
-pytest.importorskip("httpx")
 
 
 @dataclass
@@ -66,9 +65,9 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def stub() -> Iterator[Stub]:
-    s = Stub()
+@contextmanager
+def serve(s: Stub) -> Iterator[Stub]:
+    """Run *s* on 127.0.0.1 (a free port) until the block ends."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(s))
     server.daemon_threads = True
     s.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
@@ -79,3 +78,9 @@ def stub() -> Iterator[Stub]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def stub() -> Iterator[Stub]:
+    with serve(Stub()) as s:
+        yield s

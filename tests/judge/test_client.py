@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("httpx")
+
 from vqametrics.judge import (
     JudgeClient,
     JudgeSettingsError,
