@@ -22,6 +22,7 @@ distinct answers costs little.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,25 +154,39 @@ def diagnose(
         fixed, limits = 0, list(max_words)
         if len(limits) != len(predictions):
             raise ValueError("max_words: give one value, or one per prediction")
-    cache: dict[tuple[str, int], tuple[str, ...]] = {}
     counts = dict.fromkeys(REASONS, 0)
-    flags: list[tuple[str, ...] | None] = []
-    examples: list[tuple[int, str, tuple[str, ...]]] = []
-    n = verbose = 0
-    for i, text in enumerate(predictions):
-        if text is None:
-            flags.append(None)
-            continue
-        n += 1
-        key = (text, fixed if limits is None else limits[i])
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = _reasons(*key)
-        flags.append(found)
+    flags: list[tuple[str, ...] | None]
+    if limits is None:
+        # one look per distinct string: a large file has few distinct answers
+        seen: dict[str, tuple[str, ...]] = {}
+        for text in set(predictions):
+            if text is not None:
+                seen[text] = _reasons(text, fixed)
+        flags = [None if t is None else seen[t] for t in predictions]
+    else:
+        cache: dict[tuple[str, int], tuple[str, ...]] = {}
+        flags = []
+        for text, limit in zip(predictions, limits, strict=True):
+            if text is None:
+                flags.append(None)
+                continue
+            key = (text, limit)
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = _reasons(text, limit)
+            flags.append(found)
+    verbose = 0
+    for found, c in Counter(flags).items():
         if found:
-            verbose += 1
+            verbose += c
             for r in found:
-                counts[r] += 1
-            if len(examples) < N_EXAMPLES:
-                examples.append((i, text, found))
+                counts[r] += c
+    examples: list[tuple[int, str, tuple[str, ...]]] = []
+    if verbose:
+        for i, found in enumerate(flags):
+            if found:
+                examples.append((i, predictions[i] or "", found))
+                if len(examples) == N_EXAMPLES:
+                    break
+    n = len(flags) - flags.count(None)
     return Diagnostics(n, verbose, counts, tuple(examples), flags)
