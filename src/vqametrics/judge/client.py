@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -198,14 +198,24 @@ class JudgeClient:
         return reply
 
     def complete_many(self, prompts: Sequence[str]) -> list[JudgeReply]:
-        """Replies to *prompts* in order; each distinct prompt is asked once, concurrently."""
+        """Replies to *prompts* in order; each distinct prompt is asked once, concurrently.
+
+        A repeated prompt shares the first one's reply with ``calls=0`` and ``cached=False``,
+        so that summing ``calls`` and ``cached`` over the replies counts requests and hits.
+        """
         unique = list(dict.fromkeys(prompts))
         if len(unique) <= 1 or self.concurrency == 1:
             done = {p: self.complete(p) for p in unique}
         else:
             with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
                 done = dict(zip(unique, pool.map(self.complete, unique), strict=True))
-        return [done[p] for p in prompts]
+        out = []
+        for p in prompts:
+            reply = done[p]
+            out.append(reply)
+            if reply.calls or reply.cached:
+                done[p] = replace(reply, calls=0, cached=False)
+        return out
 
     def _request(self, prompt: str) -> JudgeReply:
         body = {

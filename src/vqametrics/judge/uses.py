@@ -19,6 +19,7 @@ __all__ = [
     "Judgement",
     "build_equivalence_prompt",
     "build_yes_no_prompt",
+    "equivalence_summary",
     "judge_equivalence",
     "judge_yes_no",
     "judge_yes_no_records",
@@ -204,3 +205,29 @@ def judge_equivalence(
     for i, reply in zip(ask, client.complete_many(prompts), strict=True):
         out[i] = _judgement(reply, parse_yes_no_reply(reply.response))
     return out
+
+
+def equivalence_summary(
+    judgements: Sequence[Judgement | None], model: str, *, extract: str | None = None
+) -> dict[str, Any]:
+    """The open-ended judge metric, reported beside (never instead of) the rule-based score.
+
+    ``accuracy`` = 100 x (items judged equivalent) / (items decided), where the rules decide
+    the predictions that already match a human answer and the judge decides the others;
+    unjudged items (garbage, refusals, failed calls) are left out of both counts and reported.
+    """
+    from ..signature import Signature
+
+    decided = [j for j in judgements if j is not None and j.decision is not None]
+    yes = sum(1 for j in decided if j.decision == "yes")
+    stats = JudgeStats.of(model, judgements)
+    by_rules = sum(1 for j in decided if j.by == "rules")
+    sig = Signature("judge-eq", (("judge", model), ("extract", extract), ("n", len(decided))))
+    return {
+        "metric": "judge-equivalence",
+        "accuracy": 100.0 * yes / len(decided) if decided else float("nan"),
+        "decided": len(decided),
+        "decided_by_rules": by_rules,
+        **stats.as_dict(),
+        "signature": sig.format(),
+    }
