@@ -73,3 +73,23 @@ def test_cli_unknown_extractor(tmp_path: Path, capsys: pytest.CaptureFixture[str
         main(["score", "ocrvqa", "--results", "x.json", "--extract", "magic"])
     assert exc.value.code == 2
     assert "invalid choice: 'magic'" in capsys.readouterr().err
+
+
+def test_explain_shows_raw_extracted_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    from vqametrics.explain import explain
+
+    plain = explain("<think>x</think> blue", ["blue"] * 3)
+    assert plain.score == 0.0 and plain.verbose == ("reasoning_block",)
+    e = explain("<think>x</think> blue", ["blue"] * 3, extract="answer")
+    assert e.score == 1.0
+    assert e.as_dict()["extract"] == {
+        "name": "answer",
+        "raw_prediction": "<think>x</think> blue",
+        "extracted": "blue",
+        "rules": ["reasoning_block"],
+    }
+    assert main(["explain", "<think>x</think> blue", "--answers", "blue", "blue", "blue"]) == 0
+    assert "looks verbose (reasoning_block)" in capsys.readouterr().out
+    args = ["explain", "<think>x</think> blue", "--answers", "blue", "--extract", "answer"]
+    assert main(args) == 0
+    assert "extract answer: reasoning_block -> 'blue'" in capsys.readouterr().out
