@@ -46,7 +46,7 @@ def test_extract_drops_reasoning(name: str) -> None:
 
 def test_judge_client_in_mmbench(tmp_path: Path) -> None:
     pytest.importorskip("httpx")
-    from tests.judge.conftest import Stub, serve
+    from judge.stub import Stub, serve
 
     with serve(Stub(reply=lambda prompt: "B")) as stub:
         from vqametrics.judge import JudgeClient
@@ -92,7 +92,7 @@ def test_cli_extract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 def test_cli_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("httpx")
-    from tests.judge.conftest import Stub, serve
+    from judge.stub import Stub, serve
 
     data, pred = _files(tmp_path, {1: "the second one", 2: "A", 3: "no idea"})
     # the judge answers B for row 1 and garbage for row 3: 3 tries, then unjudged

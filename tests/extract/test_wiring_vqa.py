@@ -84,7 +84,7 @@ def test_judge_metric_beside(
     wrapped: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pytest.importorskip("httpx")
-    from tests.judge.conftest import Stub, serve
+    from judge.stub import Stub, serve
 
     # the stub says "equivalent" whenever the model answer contains a human answer
     def reply(prompt: str) -> str:

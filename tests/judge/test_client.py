@@ -19,7 +19,7 @@ from vqametrics.judge import (
     parse_yes_no_reply,
 )
 
-from .conftest import Stub
+from .stub import Stub
 
 
 def _client(stub: Stub, cache: Path, **kw: object) -> JudgeClient:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -10,7 +10,7 @@ from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
 from ..extract.diagnose import DEFAULT_MAX_WORDS
 from ..signature import Signature
 from . import get_task
-from ._base import Aggregate, Task, TaskData, TaskInputs, TaskProfile
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 
 __all__ = ["TaskEvaluation", "evaluate_task"]
 
@@ -30,6 +30,9 @@ class TaskEvaluation:
     diagnostics: Diagnostics | None = None
     #: the ``extract=`` stage: raw texts and per-item traces (``None``: not asked)
     extraction: ExtractionRun | None = None
+    #: yes/no judge (``judge=``): item position -> ``judge.Judgement``, and the counts
+    judgements: Mapping[int, Any] | None = None
+    judge_stats: Any = None
 
     @property
     def metrics(self) -> Mapping[str, float | int]:
@@ -72,6 +75,8 @@ class TaskEvaluation:
                     rec["verbose"] = bool(flags[i])
                     if flags[i]:
                         rec["verbose_reasons"] = list(flags[i] or ())
+                if self.judgements is not None and i in self.judgements:
+                    rec["judge"] = self.judgements[i].as_dict()
                 if detail is not None:
                     rec.update(detail(item))
             rec.update({k: v for k, v in item.fields.items() if _plain(v)})
@@ -103,6 +108,8 @@ class TaskEvaluation:
             out["diagnostics"] = self.diagnostics.as_dict()
         if self.extraction is not None:
             out["extract"] = self.extraction.as_dict()
+        if self.judge_stats is not None:
+            out["judge"] = self.judge_stats.as_dict()
         return out
 
 
@@ -124,6 +131,7 @@ def evaluate_task(
     ignore_extra: bool = False,
     on_duplicate: Literal["error", "last"] = "error",
     extract: str | None = None,
+    judge: Any = None,
     **options: Any,
 ) -> TaskEvaluation:
     """Score a results file (or in-memory predictions) of *task*.
@@ -143,6 +151,10 @@ def evaluate_task(
         An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``; see
         :func:`~vqametrics.extract.list_answer_extractors`) run on each prediction before
         scoring; recorded in the signature (``extract:NAME``). Default: score the text as is.
+    judge : vqametrics.judge.JudgeClient, optional
+        Yes/no tasks only: answers the profile's parser leaves ``other`` are read by the LLM
+        judge (as VLMEvalKit does for POPE/MME); a decided answer is scored as ``yes``/``no``,
+        an unjudged one stays as written. In the signature as ``judge:<model>``.
     options
         Task-specific options (e.g. GQA's ``choices=``).
 
@@ -169,6 +181,13 @@ def evaluate_task(
         from ..extract import get_answer_extractor
 
         get_answer_extractor(extract)  # an unknown name fails before any file is read
+    if judge is not None and prof.parse is None:
+        from .._exceptions import InputError
+
+        raise InputError(
+            f"the LLM judge reads yes/no answers; task {t.name!r} (profile {prof.name!r}) has "
+            "no yes/no parser"
+        )
     data = t.read(inputs)
     raw = [item.prediction for item in data.items]
     diagnostics = diagnose(raw, max_words=[_word_limit(item.references) for item in data.items])
@@ -181,12 +200,44 @@ def evaluate_task(
             for item, text in zip(items, extraction.texts, strict=True)
         ]
         data = replace(data, items=items)
+    judgements = stats = None
+    if judge is not None and prof.parse is not None:
+        items, judgements, stats = _judge_other(items, prof.parse, judge)
+        data = replace(data, items=items)
     scores = [prof.score_item(item) for item in items]
     aggregate = prof.aggregate(items, scores)
     signature = t.signature(prof, data)
     if extraction is not None:
         signature = signature.with_fields(extract=extraction.name)
-    return TaskEvaluation(t, prof, data, scores, aggregate, signature, diagnostics, extraction)
+    if judge is not None:
+        signature = signature.with_fields(judge=judge.model)
+    return TaskEvaluation(
+        t, prof, data, scores, aggregate, signature, diagnostics, extraction, judgements, stats
+    )
+
+
+def _judge_other(
+    items: list[Item], parse: Callable[[str], str], client: Any
+) -> tuple[list[Item], dict[int, Any], Any]:
+    """Send the answers *parse* leaves ``other`` to the yes/no judge; decided ones become
+    ``yes``/``no``, the rest stay as written (unjudged, counted)."""
+    from ..judge import JudgeStats, judge_yes_no_records
+
+    ask = [
+        i
+        for i, it in enumerate(items)
+        if it.prediction is not None and parse(it.prediction) == "other"
+    ]
+    records = judge_yes_no_records(
+        [items[i].prediction or "" for i in ask],
+        client,
+        questions=[str(items[i].fields.get("question") or "") for i in ask],
+    )
+    out = list(items)
+    for i, j in zip(ask, records, strict=True):
+        if j.decision is not None:
+            out[i] = replace(out[i], prediction=j.decision)
+    return out, dict(zip(ask, records, strict=True)), JudgeStats.of(client.model, records)
 
 
 def _word_limit(references: tuple[str, ...]) -> int:
