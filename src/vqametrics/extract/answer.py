@@ -62,6 +62,11 @@ _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?=\S)")
 _QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("‘", "’"), ("「", "」"), ("«", "»"))
 _YES_NO = re.compile(r"^(yes|no)\b\s*[,.!;:–—-]\s*\S", re.IGNORECASE)
 _PERIOD = re.compile(r"(?<=[^.\s])\.$")
+# a text none of the rules can change (checked first: most short answers are such)
+_MAY_CHANGE = re.compile(
+    r"""[<\\*_`#"'“”‘’「」«»\n.]|answer|答案|^\s*(?:yes|no)\b|^\s*[-+•]\s|^\s*\d+\)""",
+    re.IGNORECASE,
+)
 
 
 def _drop_reasoning(text: str) -> str:
@@ -150,6 +155,8 @@ def extract_answer(text: str) -> Extraction:
     >>> extract_answer("red")
     Extraction(text='red', rules=())
     """
+    if _MAY_CHANGE.search(text) is None:
+        return Extraction(text.strip())
     t = _Trace(text.strip())
     if "<" in t.text:
         t.apply("reasoning_block", _drop_reasoning(t.text))

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 __all__ = ["REASONS", "Diagnostics", "diagnose", "verbose_reasons"]
@@ -42,15 +43,15 @@ _MARKER = re.compile(
 )
 _MARKDOWN = re.compile(r"\*\*|__\S|`|^\s*#{1,6}\s|^\s*[-*+•]\s+\S", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s+|$)")
-# the cheap test that clears most short answers at once
-_PLAIN = re.compile(r"[\w' ,%/&+-]*")
+# characters behind every sign but "sentences" and "long"
+_SPECIAL = re.compile(r"[<*`_#\\\n]|answer|答案", re.IGNORECASE)
 
 
 def _reasons(text: str, max_words: int) -> tuple[str, ...]:
     stripped = text.strip()
     n_words = len(stripped.split())
-    if n_words <= 2 and _PLAIN.fullmatch(stripped) is not None:
-        return ()
+    if n_words <= 2 and _SPECIAL.search(stripped) is None:  # the common case, cheaply
+        return ("sentences",) if len(_SENTENCE_END.findall(stripped)) >= 2 else ()
     found = []
     if _REASONING.search(stripped):
         found.append("reasoning_block")
@@ -103,7 +104,12 @@ class Diagnostics:
     verbose: int
     reasons: dict[str, int]
     examples: tuple[tuple[int, str, tuple[str, ...]], ...]
-    flags: list[tuple[str, ...] | None] = field(repr=False)
+    _flags: Callable[[], list[tuple[str, ...] | None]] = field(repr=False, compare=False)
+
+    @cached_property
+    def flags(self) -> list[tuple[str, ...] | None]:
+        """Per position of the input: the reasons (``()``: not verbose; ``None``: missing)."""
+        return self._flags()
 
     def as_dict(self) -> dict[str, Any]:
         """The ``"diagnostics"`` entry of ``--json``."""
@@ -155,38 +161,50 @@ def diagnose(
         if len(limits) != len(predictions):
             raise ValueError("max_words: give one value, or one per prediction")
     counts = dict.fromkeys(REASONS, 0)
-    flags: list[tuple[str, ...] | None]
-    if limits is None:
-        # one look per distinct string: a large file has few distinct answers
-        seen: dict[str, tuple[str, ...]] = {}
-        for text in set(predictions):
-            if text is not None:
-                seen[text] = _reasons(text, fixed)
-        flags = [None if t is None else seen[t] for t in predictions]
-    else:
-        cache: dict[tuple[str, int], tuple[str, ...]] = {}
-        flags = []
-        for text, limit in zip(predictions, limits, strict=True):
-            if text is None:
-                flags.append(None)
-                continue
-            key = (text, limit)
-            found = cache.get(key)
-            if found is None:
-                found = cache[key] = _reasons(text, limit)
-            flags.append(found)
-    verbose = 0
-    for found, c in Counter(flags).items():
-        if found:
-            verbose += c
-            for r in found:
-                counts[r] += c
     examples: list[tuple[int, str, tuple[str, ...]]] = []
-    if verbose:
-        for i, found in enumerate(flags):
-            if found:
-                examples.append((i, predictions[i] or "", found))
-                if len(examples) == N_EXAMPLES:
-                    break
-    n = len(flags) - flags.count(None)
-    return Diagnostics(n, verbose, counts, tuple(examples), flags)
+    if limits is None:
+        # one look per distinct string (a large file has few distinct answers); the per-position
+        # flags are built only when a per-question output asks for them
+        tally = Counter(predictions)
+        missing = tally.pop(None, 0)
+        seen = {t: _reasons(t, fixed) for t in tally}  # type: ignore[arg-type]
+        verbose = 0
+        for text, c in tally.items():
+            hits = seen[text]
+            if hits:
+                verbose += c
+                for r in hits:
+                    counts[r] += c
+        if verbose:
+            for i, text in enumerate(predictions):
+                if text is not None and seen[text]:
+                    examples.append((i, text, seen[text]))
+                    if len(examples) == N_EXAMPLES:
+                        break
+        preds = predictions
+
+        def flags() -> list[tuple[str, ...] | None]:
+            return [None if t is None else seen[t] for t in preds]
+
+        return Diagnostics(len(predictions) - missing, verbose, counts, tuple(examples), flags)
+    cache: dict[tuple[str, int], tuple[str, ...]] = {}
+    per: list[tuple[str, ...] | None] = []
+    for text, limit in zip(predictions, limits, strict=True):
+        if text is None:
+            per.append(None)
+            continue
+        key = (text, limit)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = _reasons(text, limit)
+        per.append(hit)
+    verbose = 0
+    for i, flag in enumerate(per):
+        if flag:
+            verbose += 1
+            for r in flag:
+                counts[r] += 1
+            if len(examples) < N_EXAMPLES:
+                examples.append((i, predictions[i] or "", flag))
+    n = len(per) - per.count(None)
+    return Diagnostics(n, verbose, counts, tuple(examples), lambda: per)
