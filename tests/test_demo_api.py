@@ -248,7 +248,10 @@ def test_yardsticks_mmbench_equals_evaluate_mmbench(client: Any) -> None:
 def test_misconceptions_are_computed(client: Any) -> None:
     d = client.get("/api/misconceptions").json()
     ids = [m["id"] for m in d["items"]]
-    assert ids == ["exact-match", "textbook", "synonyms", "toolkits", "circular", "guess"]
+    assert ids == ["exact-match", "textbook", "synonyms", "toolkits", "circular", "guess", "chat"]
+    chat = next(m for m in d["items"] if m["id"] == "chat")
+    values = [e["value"] for e in chat["evidence"]]
+    assert values[0::2] == ["0.00"] * 4 and values[1::2] == ["100.00"] * 4  # right, but 0
     textbook = next(m for m in d["items"] if m["id"] == "textbook")
     assert [e["value"] for e in textbook["evidence"]] == ["30.00", "60.00", "90.00"]
     assert [e["args"]["textbook"] for e in textbook["evidence"]] == ["33.33", "66.67", "100.00"]
