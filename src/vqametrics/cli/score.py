@@ -113,6 +113,13 @@ def run(args: argparse.Namespace) -> int:
     )
     if client is not None:
         client.close()
+        if result.judge_stats is not None:
+            j = result.judge_stats
+            print(
+                f"judge {j.model}: {j.judged} judged, {j.unjudged} unjudged (left as written), "
+                f"{j.judge_calls} calls, {j.cache_hits} cache hits",
+                file=sys.stderr,
+            )
     warn_verbose(result.diagnostics, extracted=args.extract is not None)
     if args.out:
         from ..report.task_files import write_task_outputs
