@@ -7,6 +7,8 @@ import json
 from importlib import resources
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vqametrics.evaluate import evaluate_vqa
 from vqametrics.extract import REASONS, diagnose, verbose_reasons
@@ -78,8 +80,22 @@ def test_wrapped_sample_is_diagnosed_and_extracted() -> None:
 
 
 def test_diagnostics_never_change_a_score() -> None:
+    from vqametrics.evaluate import score_dataset
+
     plain, ann = _sample()
     wrapped = {r["question_id"]: wrap(str(r["answer"]), i) for i, r in enumerate(plain)}
     a = evaluate_vqa(ann, wrapped)
     assert a.diagnostics.verbose > 0
-    assert a.scores == evaluate_vqa(ann, wrapped).scores
+    # score_dataset scores the same aligned predictions without any diagnostics
+    assert a.scores == score_dataset(a.dataset, a.predictions)
+
+
+@given(st.lists(st.one_of(st.none(), st.text(max_size=40)), max_size=30))
+def test_diagnose_is_total_and_consistent(preds: list[str | None]) -> None:
+    d = diagnose(preds)
+    assert d.n == sum(p is not None for p in preds)
+    assert d.verbose == sum(1 for f in d.flags if f)
+    assert [f is None for f in d.flags] == [p is None for p in preds]
+    for f, p in zip(d.flags, preds, strict=True):
+        if p is not None:
+            assert f == verbose_reasons(p)

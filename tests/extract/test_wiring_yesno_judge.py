@@ -77,3 +77,22 @@ def test_cli_pope_judge_and_non_yes_no_task(
         )
         assert main(["score", "ocrvqa", "--results", str(ocr), *judge]) == 2
         assert "no yes/no parser" in capsys.readouterr().err
+
+
+def test_vlmevalkit_mme_with_judge(tmp_path: Path) -> None:
+    rows = [
+        {"index": i, "question": "Is there a dog? Please answer yes or no.", "answer": a,
+         "prediction": p, "category": "existence", "image_path": f"img{i // 2}.jpg"}
+        for i, (p, a) in enumerate(
+            [("Yes", "Yes"), ("No", "No"), ("I can see a cat.", "Yes"), ("There is none.", "No")]
+        )
+    ]  # fmt: skip
+    plain = evaluate_task("mme", rows, profile="vlmevalkit")
+    assert plain.metrics["perception"] == 100.0  # acc 50 + acc+ 50: only image 0 right
+    assert any("neither yes nor no" in n for n in plain.notes)
+    with serve(Stub(reply=_reply)) as stub:
+        client = JudgeClient(stub.url, "stub", cache_dir=tmp_path, backoff=0.0)
+        r = evaluate_task("mme", rows, profile="vlmevalkit", judge=client)
+    assert r.metrics["perception"] == 200.0  # acc 100 + acc+ 100 once the judge reads image 1
+    assert not any("neither yes nor no" in n for n in r.notes)
+    assert r.judge_stats is not None and r.judge_stats.judged == 2
