@@ -94,7 +94,8 @@ def test_judge_metric_beside(
 
     with serve(Stub(reply=reply)) as stub:
         out = tmp_path / "out"
-        args = ["vqa", "--annotations", ANN, "--results", str(wrapped), "--json"]
+        qs = str(SAMPLE / "questions.json")
+        args = ["vqa", "--annotations", ANN, "--results", str(wrapped), "--questions", qs, "--json"]
         judge = ["--judge-url", stub.url, "--judge-model", "stub", "--judge-cache", str(tmp_path)]
         assert main([*args, *judge, "--out", str(out)]) == 0
         payload = json.loads(capsys.readouterr().out)
@@ -105,6 +106,10 @@ def test_judge_metric_beside(
         assert j["accuracy"] > 90 and "judge-eq|judge:stub|" in j["signature"]
         rec = json.loads((out / "judge.jsonl").read_text().splitlines()[0])
         assert {"question_id", "prediction", "decision", "prompt", "response"} <= set(rec)
+        texts = {
+            q["question_id"]: q["question"] for q in json.loads(Path(qs).read_text())["questions"]
+        }
+        assert f"Question: {texts[rec['question_id']]}" in rec["prompt"]
         calls = len(stub.requests)
         assert main([*args, *judge]) == 0  # a re-run makes no calls
         again = json.loads(capsys.readouterr().out)["judge"]

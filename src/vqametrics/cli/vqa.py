@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate_from_args(args)
     warn_verbose(result.diagnostics, extracted=args.extract is not None)
     extra, extra_signatures = _extra_metrics(result, metrics)
-    judged = _judge(result, client, args.out) if client is not None else None
+    judged = _judge(result, client, args.out, args.questions) if client is not None else None
     intervals = None
     if ci_wanted:
         from dataclasses import replace
@@ -146,15 +146,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _judge(result: VQAEvaluation, client: Any, out: str | None) -> dict[str, Any]:
+def _judge(
+    result: VQAEvaluation, client: Any, out: str | None, questions: str | None
+) -> dict[str, Any]:
     """The open-ended judge metric; with ``--out``, every judged item in ``judge.jsonl``."""
     from ..judge import equivalence_summary, judge_equivalence
 
+    texts = _question_texts(questions) if questions else {}
     with client:
         judgements = judge_equivalence(
             result.predictions,
             result.dataset.answers,
             client,
+            questions=[texts.get(q, "") for q in result.question_ids],
             matched=[s > 0 for s in result.scores],
         )
     if out:
@@ -214,6 +218,25 @@ def _stdout_text(
     if judged is not None:
         lines.append(_judge_line(judged))
     return "".join(line + "\n" for line in lines)
+
+
+def _question_texts(path: str) -> dict[Any, str]:
+    """Question id -> text from the official questions file (for the judge's prompt)."""
+    import orjson
+
+    from ..load._json import read_bytes
+
+    raw = read_bytes(path)
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:  # JSONL (already validated by the scorer)
+        data = [orjson.loads(line) for line in raw.splitlines() if line.strip()]
+    rows = data.get("questions", []) if isinstance(data, dict) else data
+    return {
+        r.get("question_id"): r["question"]
+        for r in rows
+        if isinstance(r, dict) and isinstance(r.get("question"), str)
+    }
 
 
 def _judge_line(j: dict[str, Any]) -> str:
