@@ -48,10 +48,22 @@ def add_judge_options(parser: argparse.ArgumentParser, use: str) -> None:
         metavar="DIR",
         help="reply cache keyed by (model, prompt) (default: $XDG_CACHE_HOME/vqametrics/judge)",
     )
-    g.add_argument("--judge-timeout", type=float, default=60.0, metavar="S", help="per request")
-    g.add_argument("--judge-retries", type=int, default=3, metavar="N", help="tries per prompt")
-    g.add_argument("--judge-concurrency", type=int, default=4, metavar="N", help="in flight")
-    g.add_argument("--judge-seed", type=int, default=0, metavar="S", help="sent as seed")
+    g.add_argument(
+        "--judge-timeout", type=float, default=60.0, metavar="S", help="seconds per request (60)"
+    )
+    g.add_argument(
+        "--judge-retries",
+        type=int,
+        default=3,
+        metavar="N",
+        help="tries per prompt on timeouts, HTTP 429/5xx and malformed replies (3)",
+    )
+    g.add_argument(
+        "--judge-concurrency", type=int, default=4, metavar="N", help="requests in flight (4)"
+    )
+    g.add_argument(
+        "--judge-seed", type=int, default=0, metavar="S", help="seed sent with temperature 0 (0)"
+    )
 
 
 def judge_from_args(args: argparse.Namespace) -> JudgeClient | None:
