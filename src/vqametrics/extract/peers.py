@@ -7,7 +7,8 @@ else (normalization belongs to the scoring profile). Rule names trace what chang
 name              reproduces
 ================  =======================================================================
 ``lmms-eval``     ``strip_reasoning_tags`` with the CLI's default ``--reasoning_tags``
-                  (``<think>``, ``<analysis>``), applied before every task's scorer
+                  (``<think>``, ``<analysis>``), applied before every task's scorer by
+                  default since v0.7 (d8fcb9c3, March 2026)
 ``vlmevalkit``    ``split_thinking`` of ``SPLIT_THINK=1`` runs (text after the last
                   ``</think>``); VLMEvalKit's VQA scorers take the prediction as is
 ``evalscope``     the first ``<think>`` block leaves the message content, then the VQAv2
