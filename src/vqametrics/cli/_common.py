@@ -108,7 +108,14 @@ def evaluate_from_args(
 
     options: dict[str, Any] = {
         name: getattr(args, name)
-        for name in ("profile", "allow_missing", "ignore_extra", "on_duplicate", "digits")
+        for name in (
+            "profile",
+            "allow_missing",
+            "ignore_extra",
+            "on_duplicate",
+            "digits",
+            "extract",
+        )
         if hasattr(args, name)
     }
     if annotations is None:

@@ -7,6 +7,7 @@ import sys
 import time
 from typing import TextIO
 
+from ._chat import add_extract_option, warn_verbose
 from ._common import add_matching_options, add_profile_option, nonnegative_int
 
 __all__ = ["ProgressBar", "register"]
@@ -43,6 +44,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="'why this score' cards per model (default 12)",
     )
     add_matching_options(p)
+    add_extract_option(p)
     p.set_defaults(func=run)
 
 
@@ -97,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
             on_duplicate=args.on_duplicate,
             n_cards=args.cards,
             progress=bar,
+            extract=args.extract,
         )
         text = render_report(model)
     finally:
@@ -104,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
     with open(args.output, "w", encoding="utf-8") as fh:
         fh.write(text)
     for r in model.runs:
+        warn_verbose(r.evaluation.diagnostics, extracted=args.extract is not None)
         print(
             f"{r.name}: VQA acc {r.evaluation.accuracy['overall']:.2f}  "
             f"{r.evaluation.signature.format()}"
