@@ -28,6 +28,7 @@ if _typing.TYPE_CHECKING:
     from .evaluate import VQAEvaluation, evaluate_vqa
     from .explain import Explanation, explain
     from .load.vqa import VQADataset, load_annotations, load_results
+    from .metrics import TaskMetric, VQAAccuracy
     from .mmbench import (
         MMBenchResult,
         build_circular,
@@ -52,6 +53,7 @@ _LAZY = {
     "Signature": ".signature",
     "Task": ".tasks",
     "TaskEvaluation": ".tasks._run",
+    "TaskMetric": ".metrics",
     "TaskProfile": ".tasks",
     "evaluate_task": ".tasks._run",
     "get_task": ".tasks",
@@ -59,6 +61,7 @@ _LAZY = {
     "parse_yes_no": ".tasks",
     "score_answer": ".tasks",
     "VQADataset": ".load.vqa",
+    "VQAAccuracy": ".metrics",
     "VQAEvaluation": ".evaluate",
     "bootstrap_ci": ".stats",
     "build_circular": ".mmbench",
@@ -97,8 +100,10 @@ __all__ = [
     "Signature",
     "Task",
     "TaskEvaluation",
+    "TaskMetric",
     "TaskProfile",
     "UnknownNameError",
+    "VQAAccuracy",
     "VQADataset",
     "VQAEvaluation",
     "VqaMetricsError",
