@@ -62,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(args, "output_format"):
+        args.json = args.output_format == "json"
     with warnings.catch_warnings():
         warnings.simplefilter("always", VqaMetricsWarning)
         warnings.showwarning = _show_warning

@@ -16,6 +16,7 @@ from ._common import (
     nonnegative_int,
     positive_int,
 )
+from ._output import add_name_option, run_vqa_systems, wants_table
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
@@ -38,8 +39,10 @@ def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> 
         parser.add_argument(
             "--results",
             required=True,
+            action="append",
             metavar="R",
-            help="predictions: official list of {question_id, answer}, JSONL, or {qid: answer}",
+            help="predictions: official list of {question_id, answer}, JSONL, or {qid: answer}; "
+            "repeat to score several systems in one table",
         )
     parser.add_argument(
         "--questions", metavar="Q", help="official questions file (validated; optional)"
@@ -67,10 +70,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--metrics",
         default="vqa",
         metavar="LIST",
-        help="comma-separated metrics: vqa, em, em-any (default: vqa)",
+        help="comma-separated metrics: vqa, em, em-any (or em_any) (default: vqa)",
     )
     add_ci_options(p)
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=run)
 
 
@@ -102,12 +106,15 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
 
     metrics = _parse_metrics(args.metrics)
+    paths = args.results
+    if wants_table(args, len(paths)):
+        return run_vqa_systems(args, paths, metrics)
     ci_wanted = args.ci or args.bootstrap is not None or args.seed is not None
     if ci_wanted:
         from ..stats import require_numpy
 
         require_numpy()  # fail before scoring, with the install line
-    result = evaluate_from_args(args)
+    result = evaluate_from_args(args, paths[0])
     extra, extra_signatures = _extra_metrics(result, metrics)
     intervals = None
     if ci_wanted:
@@ -209,7 +216,7 @@ _METRICS = ("vqa", "em", "em-any")
 def _parse_metrics(text: str) -> list[str]:
     from .._exceptions import UnknownNameError
 
-    names = [t.strip() for t in text.split(",") if t.strip()]
+    names = [t.strip().replace("_", "-") for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in _METRICS]
     if bad or not names:
         raise UnknownNameError(
