@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ._common import add_json_flag, print_json
+from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
 
@@ -36,7 +37,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--data", required=True, metavar="MMBENCH.tsv", help="benchmark TSV")
-    p.add_argument("--predictions", required=True, metavar="FILE", help="model predictions")
+    p.add_argument(
+        "--results",
+        "--predictions",
+        dest="results",
+        required=True,
+        action="append",
+        metavar="FILE",
+        help="model predictions (--predictions is the old spelling); repeat for one row per system",
+    )
     p.add_argument(
         "--mode",
         choices=("circular", "vanilla"),
@@ -63,6 +72,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--out", metavar="DIR", help="write report.json and per_question.jsonl here")
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=_run_mmbench)
 
     c = subparsers.add_parser(
@@ -88,18 +98,41 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _run_mmbench(args: argparse.Namespace) -> int:
     import orjson
 
-    from ..mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
+    from ..mmbench import MMBenchResult, evaluate_mmbench, load_mmbench_tsv, load_predictions
 
     data = load_mmbench_tsv(args.data)
-    predictions = load_predictions(args.predictions)
-    result = evaluate_mmbench(
-        data,
-        predictions,
-        mode=args.mode,
-        extractor=args.extractor,
-        reference_compatible=args.reference_compatible,
-        random_fallback=args.random_fallback,
-    )
+
+    def evaluate(path: str) -> MMBenchResult:
+        return evaluate_mmbench(
+            data,
+            load_predictions(path),
+            mode=args.mode,
+            extractor=args.extractor,
+            reference_compatible=args.reference_compatible,
+            random_fallback=args.random_fallback,
+        )
+
+    paths = args.results
+    if wants_table(args, len(paths)):
+        from .._exceptions import InputError
+        from ..report.command_tables import mmbench_table
+
+        if args.out:
+            raise InputError("--out writes the files of one predictions file; give one")
+        names = names_for(args, paths)
+        results = [evaluate(p) for p in paths]
+        if args.json:
+            print_json(
+                {
+                    "systems": [
+                        dict(r.as_dict(), name=n) for n, r in zip(names, results, strict=True)
+                    ]
+                }
+            )
+        else:
+            emit_table(mmbench_table(names, results), args.output_format)
+        return 0
+    result = evaluate(paths[0])
     report = result.as_dict()
     if args.out:
         out = Path(args.out)

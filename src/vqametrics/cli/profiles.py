@@ -12,6 +12,7 @@ from ._common import (
     nonnegative_int,
     print_json,
 )
+from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
 
@@ -27,7 +28,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--list", action="store_true", help="list the profiles (the default)")
     p.add_argument("--annotations", metavar="A", help="annotations file (see 'vqametrics vqa')")
-    p.add_argument("--results", metavar="R", help="results file (see 'vqametrics vqa')")
+    p.add_argument(
+        "--results",
+        action="append",
+        metavar="R",
+        help="results file (see 'vqametrics vqa'); repeat for one row per system",
+    )
     p.add_argument("--questions", metavar="Q", help="official questions file (validated only)")
     add_matching_options(p)
     p.add_argument(
@@ -39,6 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_digits_option(p)
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=run, _parser=p)
 
 
@@ -49,7 +56,28 @@ def run(args: argparse.Namespace) -> int:
         args._parser.error("--annotations and --results go together, without --list")
     from ..profile_diff import compare_profiles, format_comparison
 
-    official = evaluate_from_args(args)
+    paths = args.results
+    if wants_table(args, len(paths)):
+        from ..report.command_tables import profiles_table
+
+        names = names_for(args, paths)
+        results = []
+        for path in paths:
+            ev = evaluate_from_args(args, path)
+            results.append(compare_profiles(ev.dataset, ev.predictions))
+        if args.json:
+            print_json(
+                {
+                    "systems": [
+                        dict(r.as_dict(examples=args.examples, digits=args.digits), name=n)
+                        for n, r in zip(names, results, strict=True)
+                    ]
+                }
+            )
+        else:
+            emit_table(profiles_table(names, results, args.digits), args.output_format)
+        return 0
+    official = evaluate_from_args(args, paths[0])
     comparison = compare_profiles(official.dataset, official.predictions)
     if args.json:
         print_json(comparison.as_dict(examples=args.examples, digits=args.digits))

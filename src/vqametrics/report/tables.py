@@ -101,7 +101,7 @@ def _markdown(t: Table) -> str:
         out.append("| " + " | ".join(cells) + " |")
     if t.notes:
         out.append("")
-        out += [_md_escape(n) for n in t.notes]
+        out += [n.replace("\n", " ") for n in t.notes]
     return "\n".join(out) + "\n"
 
 
