@@ -101,3 +101,17 @@ def test_csv_scores_like_in_memory(tmp_path: Path) -> None:
     assert from_file.scores == in_memory.scores == [1.0, 0.0, 1.0]
     assert from_file.metrics["Overall"] == pytest.approx(200 / 3)
     assert from_file.aggregate.breakdowns["category"]["X"]["accuracy"] == 50.0
+
+
+def test_profiles_list_per_task(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["profiles", "--task", "ocrvqa", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert listing[0]["task"] == "ocrvqa"
+    assert [p["name"] for p in listing[0]["profiles"]] == ["vlmevalkit", "qwen-vl"]
+    assert main(["profiles", "--task", "ocrvqa"]) == 0
+    text = capsys.readouterr().out
+    assert "*vlmevalkit" in text and "no official scorer" in text
+    assert main(["profiles", "--task", "no-such-task"]) == 2
+    assert "unknown task" in capsys.readouterr().err

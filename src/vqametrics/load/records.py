@@ -18,11 +18,10 @@ import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ._json import parse_json_or_jsonl
+from ._json import parse_json_or_jsonl, read_bytes
 
 __all__ = [
     "FORMATS",
@@ -84,14 +83,13 @@ def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
     an :class:`InputError` naming the file.
     """
     name = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
-    try:
-        data = sys.stdin.buffer.read() if name == "<stdin>" else Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{name}: is a directory, expected a file") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if name == "<stdin>":
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as exc:
+            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    else:
+        data = read_bytes(path)
     was_gzip = data[:2] == _GZIP_MAGIC
     if was_gzip:
         try:

@@ -85,7 +85,7 @@ def _write_official(result: VQAEvaluation, out: Path) -> list[Path]:
         files = None
         if result._fast is not None:
             # the same bytes, assembled in bulk (score/_fast.py)
-            from ..score._fast import official_files
+            from ._bulk import official_files
 
             files = official_files(result, result._fast)
         if files is None:
@@ -101,7 +101,7 @@ def _write_jsonl(result: VQAEvaluation, path: Path) -> None:
     """``per_question.jsonl``: one ``orjson.dumps`` line per record (in bulk when possible)."""
     with _gc_paused(), path.open("wb") as fh:
         if result._fast is not None:
-            from ..score._fast import jsonl_chunks
+            from ._bulk import jsonl_chunks
 
             for chunk in jsonl_chunks(result, result._fast):
                 fh.write(chunk)
