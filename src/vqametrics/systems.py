@@ -247,7 +247,7 @@ def compare_vqa_systems(
     for ev in evaluations:
         cols: dict[str, float | None] = dict(ev.accuracy["perAnswerType"])
         if wanted:
-            from .score.exact_match import exact_match_breakdowns
+            from .em_summary import exact_match_breakdowns
 
             em = exact_match_breakdowns(ev, [m.replace("_", "-") for m in wanted])
             for m in wanted:

@@ -81,9 +81,9 @@ def emit_systems(result: SystemsTable, args: argparse.Namespace) -> int:
     """Print a :class:`~vqametrics.systems.SystemsTable` as the command's output."""
     fmt = args.output_format
     if fmt == "json":
-        from ._common import print_json
+        import orjson
 
-        print_json(result.as_dict())
+        sys.stdout.write(orjson.dumps(result.as_dict(), option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
         emit_table(result.table(getattr(args, "digits", None) or 2), fmt)
     return 0
@@ -100,31 +100,3 @@ def ci_settings(args: argparse.Namespace) -> dict[str, Any]:
         "n_permutations": getattr(args, "permutations", None),
         "seed": seed,
     }
-
-
-def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Sequence[str]) -> int:
-    """Score every ``--results`` on the same annotations; print one row per system."""
-    import warnings
-
-    from .._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
-    from ..load.vqa import load_annotations
-    from ..systems import compare_vqa_systems
-    from ._common import evaluate_from_args
-
-    if getattr(args, "out", None):
-        raise InputError("--out writes the files of one results file; give one --results")
-    names = names_for(args, paths)
-    dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
-    if getattr(args, "questions", None):
-        from ..load.vqa import load_questions
-
-        load_questions(args.questions, dataset)
-    evaluations = []
-    for k, path in enumerate(paths):
-        with warnings.catch_warnings():
-            if k:  # the annotations' own warnings were given once already
-                warnings.simplefilter("ignore", LeaveOneOutWarning)
-                warnings.simplefilter("ignore", AnswerCountWarning)
-            evaluations.append(evaluate_from_args(args, path, annotations=dataset))
-    result = compare_vqa_systems(evaluations, names, metrics=metrics, **ci_settings(args))
-    return emit_systems(result, args)

@@ -13,7 +13,8 @@ from ._common import (
     positive_int,
     print_json,
 )
-from ._output import add_name_option, names_for, run_vqa_systems
+from ._output import add_name_option, names_for
+from ._systems import run_vqa_systems
 from .vqa import add_input_options
 
 __all__ = ["register"]

@@ -16,7 +16,8 @@ from ._common import (
     nonnegative_int,
     positive_int,
 )
-from ._output import add_name_option, run_vqa_systems, wants_table
+from ._output import add_name_option, wants_table
+from ._systems import run_vqa_systems
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
