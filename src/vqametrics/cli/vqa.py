@@ -164,8 +164,8 @@ def _stdout_text(
                 **{k: s.format() for k, s in extra_signatures.items()},
             }
         if intervals is not None:
-            payload["ci95"] = intervals.ci95()
-            payload["se"] = intervals.se()
+            payload["ci95"] = intervals.ci95
+            payload["se"] = intervals.se
             payload["bootstrap"] = intervals.settings()
         return orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
     from dataclasses import replace
@@ -183,7 +183,7 @@ def _stdout_text(
 
 def _interval_columns(intervals: BootstrapResult) -> dict[str, Mapping[str, object]]:
     """The interval bounds and SE as breakdown-shaped columns for :func:`vqa_table`."""
-    ci, se = intervals.ci95(), intervals.se()
+    ci, se = intervals.ci95, intervals.se
 
     def pick(tree: dict[str, Any], f: Callable[[Any], object]) -> dict[str, object]:
         out: dict[str, object] = {"overall": f(tree["overall"])}
