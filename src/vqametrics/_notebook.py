@@ -5,11 +5,11 @@ extras ``evaluate_vqa(metrics=..., ci=...)`` attaches.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._display import html_table
 from ._exceptions import InputError, MissingDependencyError
+from ._extras import install_hint
 
 if TYPE_CHECKING:
     from .aggregate import Breakdown
@@ -22,21 +22,10 @@ __all__ = [
     "evaluation_html",
     "evaluation_repr",
     "extra_metrics",
-    "install_hint",
     "interval_of",
 ]
 
 _LABELS = {"em": "EM", "em_any": "EM-any"}
-
-
-def install_hint(extra: str) -> str:
-    """The pip line for an optional extra: ``pip install '.[extra]'`` from a source checkout
-    (the package is not under site-packages), ``pip install 'vqametrics[extra]'`` otherwise."""
-    here = Path(__file__).resolve()
-    installed = any(part in ("site-packages", "dist-packages") for part in here.parts)
-    if not installed and (here.parents[2] / "pyproject.toml").is_file():
-        return f"pip install '.[{extra}]'  (from {here.parents[2]})"
-    return f"pip install 'vqametrics[{extra}]'"
 
 
 def evaluation_repr(ev: Any, extra: dict[str, Breakdown], intervals: BootstrapResult | None) -> str:

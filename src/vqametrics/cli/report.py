@@ -11,7 +11,11 @@ from ._common import add_matching_options, add_profile_option, nonnegative_int
 
 __all__ = ["ProgressBar", "register"]
 
-INSTALL_HINT = "vqametrics report needs the report extra: pip install 'vqametrics[report]'"
+
+def _install_hint() -> str:
+    from .._extras import install_hint
+
+    return f"vqametrics report needs the report extra: {install_hint('report')}"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import matplotlib  # noqa: F401
     except ModuleNotFoundError:
-        print(f"vqametrics: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"vqametrics: error: {_install_hint()}", file=sys.stderr)
         return 1
     from ..report.html import build_report, render_report
 
