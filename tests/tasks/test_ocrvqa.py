@@ -115,3 +115,10 @@ def test_profiles_list_per_task(capsys: pytest.CaptureFixture[str]) -> None:
     assert "*vlmevalkit" in text and "no official scorer" in text
     assert main(["profiles", "--task", "no-such-task"]) == 2
     assert "unknown task" in capsys.readouterr().err
+
+
+def test_annotations_are_not_silently_ignored(tmp_path: Path) -> None:
+    f = tmp_path / "r.csv"
+    f.write_text("index,prediction,answer\n1,a,a\n", encoding="utf-8")
+    r = evaluate_task("ocrvqa", f, annotations=str(f))
+    assert any("--annotations ignored" in n for n in r.notes)

@@ -92,6 +92,11 @@ def read_vlmevalkit(
     rep: dict[str, Any] | None = None
     if reported is not None:
         rep = {"source": reported[0], "values": reported[1]}
+    if inputs.annotations is not None and annotations_reader is None:
+        notes.append(
+            f"--annotations ignored: this task scores {records.source} against the ground "
+            "truth it carries"
+        )
     if inputs.annotations is None or annotations_reader is None:
         if not is_vlmevalkit(records) or "answer" not in records.columns:
             if annotations_reader is None:
