@@ -34,11 +34,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         required=True,
         action="append",
         metavar="R",
-        help="results file; repeat to compare several models",
+        help="results file; repeat to compare several models (A − B as vqametrics diff)",
     )
     p.add_argument("--questions", metavar="Q", help="official questions file (texts on cards)")
     add_profile_option(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument(
+        "-o",
+        "--output",
+        "--out",
+        dest="output",
+        required=True,
+        metavar="FILE",
+        help="the HTML file to write (--out is accepted too)",
+    )
+    p.add_argument(
+        "--name",
+        action="append",
+        metavar="LABEL",
+        help="the label of each --results, in order (default: the file names, shortened)",
+    )
     p.add_argument(
         "--cards",
         type=nonnegative_int,
@@ -101,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
             on_duplicate=args.on_duplicate,
             n_cards=args.cards,
             progress=bar,
+            names=args.name,
         )
         text = render_report(model)
     finally:
