@@ -9,11 +9,18 @@ The shape of torchmetrics / Hugging Face ``evaluate`` without their dependencies
 
 **Exactness.** The official aggregate is ``100 * S / N`` where ``S`` is a *left-to-right* float
 sum over the questions in order. A float sum depends on its order, so a metric keeps every
-per-question score, in arrival order, and aggregates them only in :meth:`compute`. Merging
-appends the other metric's scores after this one's: ``a.merge(b)`` equals one metric that saw
-``a``'s batches, then ``b``'s — to the bit. To reproduce a whole-file score from shards, merge
-the shards in the file's order (``torch.distributed``: see docs/loops.md). The state is a plain
-dict of lists (``state_dict``), small enough to gather: 8 bytes per question.
+per-question score and aggregates them only in :meth:`compute`. Two orders:
+
+* without ids, arrival order: ``a.merge(b)`` appends ``b``'s scores after ``a``'s, and equals one
+  metric that saw ``a``'s batches, then ``b``'s — to the bit. Merge contiguous shards in file
+  order to reproduce the whole-file score.
+* with ``update(..., ids=positions)`` (each item's position in the evaluation set, e.g. the
+  dataset index), :meth:`compute` sums in ascending id order and counts a repeated id once
+  (``DistributedSampler`` pads the last batch by repeating items). Interleaved shards merged in
+  any order then give the whole-file score bit for bit.
+
+The state is a plain dict of lists (``state_dict``), picklable and JSON-ready, small enough to
+gather across workers (docs/loops.md).
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ class _Streaming:
 
     def __init__(self) -> None:
         self.scores: list[float] = []
+        #: item positions given to ``update(ids=...)``; ``None`` until the first update
+        self.ids: list[Any] | None = None
 
     def __len__(self) -> int:
         return len(self.scores)
@@ -52,6 +61,31 @@ class _Streaming:
     def reset(self) -> None:
         """Forget every score (start a new epoch)."""
         self.scores = []
+        self.ids = None
+
+    def _take_ids(self, ids: Sequence[Any] | None, n: int) -> None:
+        """Record the batch's ids (all updates give ids, or none does)."""
+        had = self.ids is not None if self.scores else None
+        if ids is None:
+            if had:
+                raise ValueError("update(): ids were given before; give them for every batch")
+            return
+        if had is False:
+            raise ValueError("update(): ids were not given before; give them for every batch")
+        if isinstance(ids, str) or len(ids) != n:
+            raise ValueError(f"update(): ids must be a list of {n} item positions")
+        if self.ids is None:
+            self.ids = []
+        self.ids.extend(ids)
+
+    def _order(self) -> list[int]:
+        """Rows to aggregate, in order: arrival order, or ascending id with repeats once."""
+        if self.ids is None:
+            return list(range(len(self.scores)))
+        first: dict[Any, int] = {}
+        for row, key in enumerate(self.ids):
+            first.setdefault(key, row)
+        return [first[k] for k in sorted(first)]
 
     def _key(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -65,7 +99,7 @@ class _Streaming:
         return {"kind": self.kind, "version": _STATE_VERSION, **self._key(), **self._extra_state()}
 
     def _extra_state(self) -> dict[str, Any]:
-        return {"scores": list(self.scores)}
+        return {"scores": list(self.scores), "ids": None if self.ids is None else list(self.ids)}
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         """Replace this metric's state with *state* (from :meth:`state_dict`)."""
@@ -81,6 +115,8 @@ class _Streaming:
 
     def _load_extra(self, state: Mapping[str, Any]) -> None:
         self.scores = [float(x) for x in state["scores"]]
+        ids = state.get("ids")
+        self.ids = None if ids is None else list(ids)
 
     def merge(self, other: _Streaming) -> _Streaming:
         """Append *other*'s scores after this metric's (in place); returns self.
@@ -89,6 +125,10 @@ class _Streaming:
         whole set would have been scored.
         """
         self._check_compatible(other)
+        if self.scores and other.scores and (self.ids is None) != (other.ids is None):
+            raise ValueError("cannot merge a metric with ids into one without (or the reverse)")
+        if other.ids is not None:
+            self.ids = [*(self.ids or []), *other.ids]
         self.scores.extend(other.scores)
         self._merge_extra(other)
         return self
@@ -128,11 +168,14 @@ class VQAAccuracy(_Streaming):
         self,
         predictions: Sequence[str],
         references: Sequence[Sequence[str] | Sequence[Mapping[str, object]]],
+        ids: Sequence[Any] | None = None,
     ) -> None:
-        """Score one batch and keep its per-question scores, in order."""
+        """Score one batch and keep its per-question scores, in order (*ids*: each item's
+        position in the evaluation set; see the module doc)."""
         from .score.accuracy import vqa_accuracy
 
         _check_batch(predictions, references)
+        self._take_ids(ids, len(predictions))
         prof = self.profile
         self.scores.extend(
             vqa_accuracy(p, r, prof) for p, r in zip(predictions, references, strict=True)
@@ -143,7 +186,7 @@ class VQAAccuracy(_Streaming):
         default; ``digits=2`` rounds as the official script prints)."""
         if not self.scores:
             raise ValueError("compute() before any update(): no questions scored")
-        return percent(self.scores, digits)
+        return percent([self.scores[i] for i in self._order()], digits)
 
 
 class TaskMetric(_Streaming):
@@ -184,6 +227,7 @@ class TaskMetric(_Streaming):
         self,
         predictions: Sequence[str],
         references: Sequence[str | Sequence[str]],
+        ids: Sequence[Any] | None = None,
         **fields: Sequence[Any],
     ) -> None:
         """Score one batch; keep predictions, references, item fields and scores in order.
@@ -192,6 +236,7 @@ class TaskMetric(_Streaming):
         takes (its ``context``, e.g. OCRBench's ``category``) reach the scorer; all reach the
         aggregate as the items' fields (for its breakdowns)."""
         _check_batch(predictions, references)
+        self._take_ids(ids, len(predictions))
         prof = self.task_profile
         for key, column in fields.items():
             if isinstance(column, str) or len(column) != len(predictions):
@@ -208,13 +253,14 @@ class TaskMetric(_Streaming):
     def _extra_state(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),
+            "ids": None if self.ids is None else list(self.ids),
             "predictions": list(self.predictions),
             "references": [list(r) for r in self.references],
             "contexts": [dict(c) for c in self.contexts],
         }
 
     def _load_extra(self, state: Mapping[str, Any]) -> None:
-        self.scores = [float(x) for x in state["scores"]]
+        super()._load_extra(state)
         self.predictions = list(state["predictions"])
         self.references = [tuple(r) for r in state["references"]]
         self.contexts = [dict(c) for c in state["contexts"]]
@@ -231,13 +277,18 @@ class TaskMetric(_Streaming):
 
         if not self.scores:
             raise ValueError("compute() before any update(): no items scored")
+        rows = self._order()
+        ids = self.ids
         items = [
-            Item(i, p, r, c)
-            for i, (p, r, c) in enumerate(
-                zip(self.predictions, self.references, self.contexts, strict=True)
+            Item(
+                row if ids is None else ids[row],
+                self.predictions[row],
+                self.references[row],
+                self.contexts[row],
             )
+            for row in rows
         ]
-        return self.task_profile.aggregate(items, list(self.scores))
+        return self.task_profile.aggregate(items, [self.scores[row] for row in rows])
 
     def compute(self) -> float:
         """The task's headline number (e.g. accuracy in percent, ANLS, the MME total)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+from typing import Any
 
 import orjson
 import pytest
@@ -102,3 +103,46 @@ def test_task_metric_ocrvqa_matches_evaluate_task() -> None:
 def test_task_metric_unknown_task_lists_names() -> None:
     with pytest.raises(vqametrics.UnknownNameError, match="ocrvqa"):
         TaskMetric("no-such-task")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(item, min_size=1, max_size=40), st.integers(1, 5), st.randoms())
+def test_interleaved_shards_with_ids_equal_the_whole(
+    items: list[tuple[str, list[str]]], world: int, rnd: Any
+) -> None:
+    """DistributedSampler's layout: rank r gets positions r, r + W, …, padded by repeating the
+    first positions so every rank has as many; gathered in any order."""
+    n = len(items)
+    per_rank = -(-n // world)
+    padded = list(range(n)) + [i % n for i in range(per_rank * world - n)]
+    ranks = []
+    for r in range(world):
+        positions = padded[r::world]
+        m = VQAAccuracy()
+        m.update([items[i][0] for i in positions], [items[i][1] for i in positions], ids=positions)
+        ranks.append(m.state_dict())
+    rnd.shuffle(ranks)
+    merged = VQAAccuracy()
+    for state in ranks:
+        part = VQAAccuracy()
+        part.load_state_dict(state)
+        merged.merge(part)
+    assert merged.compute() == _whole_percent(items)
+
+
+def test_ids_must_be_given_always_or_never() -> None:
+    m = VQAAccuracy()
+    m.update(["a"], [["a"] * 3], ids=[0])
+    with pytest.raises(ValueError, match="ids were given before"):
+        m.update(["a"], [["a"] * 3])
+    n = VQAAccuracy()
+    n.update(["a"], [["a"] * 3])
+    with pytest.raises(ValueError, match="cannot merge a metric with ids"):
+        n.merge(m)
+
+
+def test_task_metric_ids_order_the_aggregate() -> None:
+    a = TaskMetric("ocrvqa")
+    a.update(["x", "y"], [["x"], ["z"]], ids=[3, 1], category=["c3", "c1"])
+    assert [it for it in a.aggregate().breakdowns["category"]] == ["c1", "c3"]
+    assert a.compute() == 50.0
