@@ -17,6 +17,9 @@ extra_info)`` once per rollout. Here:
   scorer needs (OCRBench: ``category``).
 
 The reward is the task's per-item score as a float (VQA accuracy in [0, 1], ANLS, 0/1 …).
+
+Imports are absolute on purpose: verl loads this file by path (not as ``vqametrics.rewards``),
+where relative imports would fail.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from ._exceptions import InputError, UnknownNameError
+from vqametrics._exceptions import InputError, UnknownNameError
 
 __all__ = ["DATA_SOURCES", "compute_score"]
 
@@ -136,7 +139,7 @@ def _answers(ground_truth: Any, data_source: str) -> list[str]:
 
 
 def _available() -> list[str]:
-    from .tasks import list_tasks
+    from vqametrics.tasks import list_tasks
 
     return sorted({*_VQA, *(t.name for t in list_tasks())})
 
@@ -168,10 +171,10 @@ def compute_score(
     prediction = _extract(solution_str) if info.get("extract", True) else solution_str
     profile = info.get("profile")
     if name in _VQA:
-        from .score.accuracy import vqa_accuracy
+        from vqametrics.score.accuracy import vqa_accuracy
 
         return float(vqa_accuracy(prediction, answers, profile or "official"))
-    from .tasks import get_task, score_answer
+    from vqametrics.tasks import get_task, score_answer
 
     try:
         task = get_task(name)

@@ -80,3 +80,15 @@ def test_bad_inputs_are_clear() -> None:
         compute_score("vqav2", "x", [])
     with pytest.raises(InputError, match="non-empty list"):
         compute_score("vqav2", "x", [1, 2])
+
+
+def test_loads_by_path_as_verl_does() -> None:
+    import importlib.util
+
+    import vqametrics.rewards
+
+    spec = importlib.util.spec_from_file_location("custom_module", vqametrics.rewards.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.compute_score("vqav2", "Answer: blue", TEN_BLUE) == 1.0
