@@ -157,3 +157,35 @@ def test_compare_and_profiles_one_row_per_system(
     assert [r["system"] for r in rows] == ["baseline", "worse"]
     key = "VQA accuracy" if command == "compare" else "official"
     assert round(float(rows[0][key]), 2) == 98.0 and float(rows[1][key]) == 0.0
+
+
+def test_mmbench_two_systems_one_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    samples = Path(__file__).resolve().parents[1] / "data" / "mmbench" / "mmbench_samples.tsv"
+    data = tmp_path / "en.tsv"
+    args = ["mmbench-circular", str(samples), str(data), "--select", "lang=en"]
+    assert main([*args, "--select", "benchmark=MMBench"]) == 0
+    capsys.readouterr()
+    with data.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    right, wrong = tmp_path / "right.tsv", tmp_path / "wrong.tsv"
+    for path, good in ((right, True), (wrong, False)):
+        with path.open("w", encoding="utf-8") as f:
+            f.write("index\tprediction\n")
+            for r in rows:
+                pick = r["answer"] if good else ("B" if r["answer"] == "A" else "A")
+                f.write(f"{r['index']}\t{pick}\n")
+    # --predictions (old spelling) and --results fill the same list
+    cmd = ["mmbench", "--data", str(data), "--predictions", str(right), "--results", str(wrong)]
+    assert main([*cmd, "--format", "csv"]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    overall = {r["system"]: float(r["Overall"]) for r in table}
+    assert overall == {"right": 100.0, "wrong": 0.0}  # every answer right / every answer wrong
+
+
+def test_score_single_file_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "r.csv"
+    f.write_text("index,prediction,answer\n1,a,a\n2,b,c\n3,c,c\n4,d,d\n", encoding="utf-8")
+    assert main(["score", "ocrvqa", "--results", str(f), "--ci", "--format", "markdown"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "| system | n | Overall | 95% CI low | 95% CI high |"
+    assert out[2].startswith("| r | 4 | 75.00 |")

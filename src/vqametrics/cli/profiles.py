@@ -61,6 +61,14 @@ def run(args: argparse.Namespace) -> int:
             args._parser.error("--task lists profiles; it does not go with --annotations/--results")
         return _list_task(args.task, args.json)
     if args.annotations is None and args.results is None:
+        if args.output_format in ("csv", "markdown", "latex"):
+            from ..profiles import list_profiles
+            from ..report.tables import Table
+
+            rows = tuple((p.name, p.description, p.reproduces, p.toolkit) for p in list_profiles())
+            header = ("profile", "description", "reproduces", "toolkit")
+            emit_table(Table(header, rows, text_columns=frozenset(range(4))), args.output_format)
+            return 0
         return _list(args.json)
     if args.list or args.annotations is None or args.results is None:
         args._parser.error("--annotations and --results go together, without --list")

@@ -113,15 +113,15 @@ def run(args: argparse.Namespace) -> int:
             **options,
         )
 
-    if wants_table(args, len(args.results)):
+    from ._output import ci_settings
+
+    if wants_table(args, len(args.results)) or ci_settings(args)["ci"]:
         from ..systems import compare_task_systems
 
         if args.out:
             raise InputError("--out writes the files of one results file; give one --results")
         names = names_for(args, args.results)
         evaluations = [evaluate(r) for r in args.results]
-        from ._output import ci_settings
-
         table = compare_task_systems(evaluations, names, **ci_settings(args))
         return emit_systems(table, args)
     result = evaluate(args.results[0])
