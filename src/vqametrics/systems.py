@@ -116,7 +116,7 @@ class SystemsTable:
             header += ["95% CI low", "95% CI high"]
         header += extra
         if paired:
-            header += [f"Δ vs {first}", "Δ 95% CI low", "Δ 95% CI high", "p"]
+            header += [f"Δ (row − {first})", "Δ 95% CI low", "Δ 95% CI high", "p"]
         rows = []
         for r in self.rows:
             row: list[Any] = [r.name, r.n, r.score]

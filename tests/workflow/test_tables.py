@@ -52,9 +52,9 @@ def test_csv_two_systems(
     # CSV keeps the unrounded value; rounded as the script does it is official_accuracy.json's
     assert round(float(rows[0]["VQA acc"]), 2) == 98.0
     assert float(rows[1]["VQA acc"]) == 0.0
-    assert rows[0]["Δ vs base"] == ""  # the first system is the baseline
+    assert rows[0]["Δ (row − base)"] == ""  # the first system is the baseline
     # zzz − base, as diff --results zzz --results base
-    assert float(rows[1]["Δ vs base"]) == -float(rows[0]["VQA acc"])
+    assert float(rows[1]["Δ (row − base)"]) == -float(rows[0]["VQA acc"])
     assert float(rows[0]["other"]) == 97.5 and float(rows[0]["yes/no"]) == 100.0
 
 
@@ -63,7 +63,7 @@ def test_markdown_two_systems(
 ) -> None:
     assert main(_vqa("markdown", two_systems, "--metrics", "vqa,em_any")) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("| system | n | VQA acc | other | yes/no | EM-any | Δ vs baseline |")
+    assert lines[0].startswith("| system | n | VQA acc | other | yes/no | EM-any | Δ (row − baseline) |")
     assert lines[1].startswith("|:---|---:|---:|")
     assert lines[2].startswith("| baseline | 5 | 98.00 |")
     assert lines[3].startswith("| worse | 5 | 0.00 |") and "| -98.00 |" in lines[3]
@@ -79,7 +79,7 @@ def test_latex_two_systems(
     body = [ln for ln in out.splitlines() if ln.startswith(("baseline &", "worse &"))]
     assert body[0].startswith("baseline & 5 & 98.00 &")
     assert body[1].startswith("worse & 5 & 0.00 & 0.00 & 0.00 &")
-    assert "$\\Delta$ vs baseline" in out
+    assert "$\\Delta$ (row $-$ baseline)" in out
 
 
 def test_text_and_json_alias(
