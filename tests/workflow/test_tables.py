@@ -63,7 +63,8 @@ def test_markdown_two_systems(
 ) -> None:
     assert main(_vqa("markdown", two_systems, "--metrics", "vqa,em_any")) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("| system | n | VQA acc | other | yes/no | EM-any | Δ (row − baseline) |")
+    head = "| system | n | VQA acc | other | yes/no | EM-any | Δ (row − baseline) |"
+    assert lines[0].startswith(head)
     assert lines[1].startswith("|:---|---:|---:|")
     assert lines[2].startswith("| baseline | 5 | 98.00 |")
     assert lines[3].startswith("| worse | 5 | 0.00 |") and "| -98.00 |" in lines[3]
