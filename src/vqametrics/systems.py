@@ -34,23 +34,12 @@ __all__ = [
     "short_names",
 ]
 
-_SEP = re.compile(r"[_\-. ]")
-
-
-def _common_prefix(stems: Sequence[str]) -> int:
-    """Length of the common prefix of *stems*, cut back to a separator."""
-    first = stems[0]
-    n = 0
-    while n < len(first) and all(len(s) > n and s[n] == first[n] for s in stems):
-        n += 1
-    while n > 0 and not _SEP.match(first[n - 1]):
-        n -= 1
-    return n
+_WORDS = re.compile(r"[_\-\s]+")
 
 
 def short_names(paths: Sequence[str], width: int = 24) -> list[str]:
-    """Row names for files: the stems, without the prefix and suffix they all share (cut at
-    ``_ - . space``), shortened to *width* characters with ``…``, made unique with ``(2)``.
+    """Row names for files: the stems without the words (split at ``_ - space``) that every
+    stem has, shortened to *width* characters with ``…``, made unique with ``(2)``.
 
     >>> short_names(["runs/coco14_gpt3_5GT_n16_CLIP.json", "runs/coco14_gpt3_VinVL_n16_CLIP.json"])
     ['5GT', 'VinVL']
@@ -58,11 +47,10 @@ def short_names(paths: Sequence[str], width: int = 24) -> list[str]:
     stems = [Path(str(p)).name.removesuffix(".gz") for p in paths]
     stems = [s.rsplit(".", 1)[0] if "." in s else s for s in stems]
     if len(stems) > 1 and len(set(stems)) == len(stems):
-        pre = _common_prefix(stems)
-        cut = [s[pre:] for s in stems]
-        post = _common_prefix([s[::-1] for s in cut])
-        cut = [s[: len(s) - post] if post else s for s in cut]
-        if all(cut):
+        words = [[w for w in _WORDS.split(s) if w] for s in stems]
+        shared = set(words[0]).intersection(*map(set, words[1:]))
+        cut = ["_".join(w for w in ws if w not in shared) for ws in words]
+        if all(cut) and len(set(cut)) == len(cut):
             stems = cut
     names = [s if len(s) <= width else s[: width - 1] + "…" for s in stems]
     counts = Counter(names)

@@ -111,3 +111,10 @@ def test_metrics_and_ci_arguments() -> None:
     assert "EM-any 99.97" in repr(ev)
     with pytest.raises(vqametrics.UnknownNameError, match="valid metrics"):
         evaluate_vqa(FIVE / "annotations.json", FIVE / "results.json", metrics=["bleu"])
+
+
+def test_task_evaluation_html() -> None:
+    t = vqametrics.evaluate_task("ocrvqa", [{"index": 1, "prediction": "a", "answer": "a"}])
+    html = t._repr_html_()
+    assert html.startswith("<table><caption>OCR-VQA · profile vlmevalkit · 1 items")
+    assert ">100.00<" in html and t.signature.format() in html

@@ -131,7 +131,7 @@ def test_short_names_drop_shared_parts() -> None:
         "coco14_promptC_gpt3_5GT_n16_repeat5_53.246136_CLIPImagequestion.json",
         "coco14_promptC_gpt3_VinVLTag_n16_repeat5_47.934998_CLIPImagequestion.json",
     ]
-    assert short_names(pica) == ["5GT_n16_repeat5_53.2461…", "VinVLTag_n16_repeat5_47…"]
+    assert short_names(pica) == ["5GT_53.246136", "VinVLTag_47.934998"]
     assert short_names(["a/run.json", "b/run.json"]) == ["run (1)", "run (2)"]
     assert short_names(["model.jsonl"]) == ["model"]
 

@@ -26,14 +26,16 @@ TABLE_FORMATS = ("csv", "markdown", "latex")
 _FORMATS = ("text", "json", "csv", "markdown", "latex")
 
 
-def add_format_options(parser: argparse.ArgumentParser) -> None:
+def add_format_options(parser: argparse.ArgumentParser, formats: Sequence[str] = _FORMATS) -> None:
     """``--format text|json|csv|markdown|latex`` and ``--json`` (an alias of ``--format json``)."""
+    tables = [f for f in formats if f in TABLE_FORMATS]
     parser.add_argument(
         "--format",
         dest="output_format",
-        choices=_FORMATS,
+        choices=formats,
         default="text",
-        help="output: text (default), json, or a table as csv, markdown or latex",
+        help="output: text (default), json"
+        + (f", or a table as {', '.join(tables)}" if tables else ""),
     )
     parser.add_argument(
         "--json",

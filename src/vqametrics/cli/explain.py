@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_json_flag, add_profile_option, print_json
+from ._common import add_profile_option, print_json
+from ._output import add_format_options
 
 __all__ = ["register"]
 
@@ -21,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--answers", nargs="+", required=True, metavar="A", help="the human answers (usually 10)"
     )
     add_profile_option(p)
-    add_json_flag(p)
+    add_format_options(p, ("text", "json"))  # one question: no table
     p.set_defaults(func=run)
 
 
