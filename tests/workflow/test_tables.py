@@ -190,3 +190,19 @@ def test_score_single_file_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "| system | n | Overall | 95% CI low | 95% CI high |"
     assert out[2].startswith("| r | 4 | 75.00 |")
+
+
+def test_one_file_table_with_out(
+    two_systems: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    args = ["vqa", "--annotations", str(FIVE / "annotations.json")]
+    assert (
+        main([*args, "--results", str(two_systems[0]), "--format", "csv", "--out", str(out)]) == 0
+    )
+    assert capsys.readouterr().out.splitlines()[1].startswith("baseline_run,5,97.9999")
+    official = json.loads((FIVE / "official_accuracy.json").read_text())
+    assert json.loads((out / "accuracy.json").read_text()) == official
+    both = [*args, "--results", str(two_systems[0]), "--results", str(two_systems[1])]
+    assert main([*both, "--out", str(out)]) == 2
+    assert "give one --results" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from ._common import evaluate_from_args
@@ -19,7 +20,8 @@ def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Seq
     from ..load.vqa import load_annotations
     from ..systems import compare_vqa_systems
 
-    if getattr(args, "out", None):
+    out = getattr(args, "out", None)
+    if out and len(paths) > 1:
         raise InputError("--out writes the files of one results file; give one --results")
     names = names_for(args, paths)
     dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
@@ -34,5 +36,11 @@ def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Seq
                 warnings.simplefilter("ignore", LeaveOneOutWarning)
                 warnings.simplefilter("ignore", AnswerCountWarning)
             evaluations.append(evaluate_from_args(args, path, annotations=dataset))
+    if out:  # one file: its official outputs, and the table on stdout
+        from ..report.files import start_vqa_outputs
+
+        with start_vqa_outputs(evaluations[0], out) as writing:
+            writing.wait()
+        print(f"wrote outputs to {out}", file=sys.stderr)
     result = compare_vqa_systems(evaluations, names, metrics=metrics, **ci_settings(args))
     return emit_systems(result, args)

@@ -118,10 +118,14 @@ def run(args: argparse.Namespace) -> int:
     if wants_table(args, len(args.results)) or ci_settings(args)["ci"]:
         from ..systems import compare_task_systems
 
-        if args.out:
+        if args.out and len(args.results) > 1:
             raise InputError("--out writes the files of one results file; give one --results")
         names = names_for(args, args.results)
         evaluations = [evaluate(r) for r in args.results]
+        if args.out:
+            from ..report.task_files import write_task_outputs
+
+            write_task_outputs(evaluations[0], args.out)
         table = compare_task_systems(evaluations, names, **ci_settings(args))
         return emit_systems(table, args)
     result = evaluate(args.results[0])
