@@ -289,6 +289,9 @@ class PairedResult:
     permutation: str
     method: str = "percentile"
 
+    def __repr__(self) -> str:
+        return f"PairedResult({self.overall!r}, {self.n_bootstrap} replicates, seed {self.seed})"
+
     def settings(self) -> dict[str, Any]:
         return {
             "method": self.method,

@@ -55,3 +55,17 @@ def test_a_missing_part_of_shared_skips() -> None:
 
     with pytest.raises(pytest.skip.Exception, match=r"absent|not at"):
         shared_path("no-such-folder", "file.json")
+
+
+def test_make_demo_installs_only_the_demo_extra() -> None:
+    make = subprocess.run(
+        ["make", "-n", "-B", "demo"],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if make.returncode != 0:
+        pytest.skip(f"make is not usable here: {make.stderr.strip()[:80]}")
+    installs = [ln for ln in make.stdout.splitlines() if "pip install" in ln and " -e " in ln]
+    assert installs and all("'.[demo]'" in ln for ln in installs), make.stdout

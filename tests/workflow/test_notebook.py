@@ -118,3 +118,14 @@ def test_task_evaluation_html() -> None:
     html = t._repr_html_()
     assert html.startswith("<table><caption>OCR-VQA · profile vlmevalkit · 1 items")
     assert ">100.00<" in html and t.signature.format() in html
+
+
+def test_dataset_and_matching_reprs_are_short(sample: vqametrics.VQAEvaluation) -> None:
+    assert repr(sample.dataset).endswith(": 3427 questions>")
+    assert repr(sample.matched) == ("<Matched 3427 predictions, 0 missing, 0 extra, 0 duplicates>")
+    from vqametrics.stats import evaluations_test
+
+    t = evaluations_test(sample, sample, n_bootstrap=10, n_permutations=10)
+    assert repr(t).startswith("PairedResult(Difference(A − B = +0.00")
+    results = vqametrics.load_results(SAMPLE / "results_minority.json")
+    assert repr(results).endswith(": 3427 predictions>")
