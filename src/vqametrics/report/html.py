@@ -679,8 +679,8 @@ def _matrix(model: ReportModel) -> str:
     cell: dict[tuple[int, int], str] = {}
     for i, j, d in model.diffs:
         t = d.test.overall
-        cell[(i, j)] = f"{t.delta:+.2f} (p {t.p_value:.3f})"
-        cell[(j, i)] = f"{-t.delta:+.2f} (p {t.p_value:.3f})"
+        cell[(i, j)] = f"{t.delta:+.2f} (p {t.p_value:.4f})"
+        cell[(j, i)] = f"{-t.delta:+.2f} (p {t.p_value:.4f})"
     rows = [[a, *(cell.get((i, j), "—") for j in range(len(names)))] for i, a in enumerate(names)]
     return (
         "<h3>Pairwise matrix: row − column</h3>"
