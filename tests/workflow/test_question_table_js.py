@@ -45,6 +45,7 @@ console.log(JSON.stringify({head: thead.innerHTML, out}));
 def test_search_and_sort() -> None:
     data = {
         "header": ["question_id", "question", "answers", "m: score"],
+        "fixed": [3],
         "rows": [
             [1, "what animal?", "'dog'x10", 100.0],
             [2, "what color <b>?", "'red'x10", 0.0],

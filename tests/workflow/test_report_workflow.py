@@ -79,6 +79,7 @@ def test_questions_table_and_csv(three: tuple[object, str]) -> None:
     assert 'id="qsearch"' in text and '<script type="application/json" id="qdata">' in text
     payload = re.search(r'id="qdata">(.*?)</script>', text, re.S)
     assert payload is not None and len(json.loads(payload.group(1))["rows"]) == n
+    assert json.loads(payload.group(1))["fixed"] == [5, 7, 9]  # the three score columns
 
 
 def test_cards_group_identical_slips() -> None:

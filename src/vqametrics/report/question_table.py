@@ -55,13 +55,13 @@ def question_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 _JS = """
 (function(){
 var data=JSON.parse(document.getElementById('qdata').textContent);
-var head=data.header,rows=data.rows,limit=200,key=-1,dir=1;
+var head=data.header,rows=data.rows,fixed=data.fixed||[],limit=200,key=-1,dir=1;
 var q=document.getElementById('qsearch'),info=document.getElementById('qinfo');
 var thead=document.querySelector('#qtable thead');
 var tbody=document.querySelector('#qtable tbody');
-function text(v){
+function text(v,i){
   if(v===null)return '(missing)';
-  if(typeof v==='number')return v.toFixed(2);
+  if(typeof v==='number'&&fixed.indexOf(i)>=0)return v.toFixed(2);
   return String(v);
 }
 function esc(s){return s.replace(/&/g,'&amp;').replace(/</g,'&lt;').replace(/>/g,'&gt;');}
@@ -77,8 +77,8 @@ function order(a,b){
   return String(x).localeCompare(String(y))*dir;
 }
 function row(r){
-  return '<tr>'+r.map(function(c){
-    return '<td'+(typeof c==='number'?' class="n"':'')+'>'+esc(text(c))+'</td>';
+  return '<tr>'+r.map(function(c,i){
+    return '<td'+(typeof c==='number'?' class="n"':'')+'>'+esc(text(c,i))+'</td>';
   }).join('')+'</tr>';
 }
 function draw(){
@@ -108,7 +108,8 @@ draw();
 
 def question_table_html(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """The section: a search box, the table (drawn by inline JS), and the CSV download link."""
-    payload = orjson.dumps({"header": list(header), "rows": rows}).decode()
+    fixed = [i for i, h in enumerate(header) if h.endswith(": score")]  # 2 decimals
+    payload = orjson.dumps({"header": list(header), "rows": rows, "fixed": fixed}).decode()
     payload = payload.replace("</", "<\\/")  # never close the script element early
     data_uri = "data:text/csv;charset=utf-8;base64," + base64.b64encode(
         question_csv(header, rows).encode("utf-8")
