@@ -102,6 +102,13 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"random seed (default {DEFAULT_SEED}; implies --ci)",
     )
+    group.add_argument(
+        "--permutations",
+        type=positive_int,
+        metavar="N",
+        help="sign-flip permutations of the comparisons with the first of several --results "
+        "(default 10000)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
