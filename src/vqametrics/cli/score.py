@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ._common import add_json_flag, add_matching_options, print_json
+from ._common import add_json_flag, add_matching_options, nonnegative_int, print_json
 from ._output import add_name_option, emit_systems, names_for, wants_table
 from .vqa import add_ci_options
 
@@ -71,7 +71,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                 seen.add(name)
                 group.add_argument(f"--{name}", metavar="V", help=f"{t.name}: {text}")
     p.add_argument("--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt")
-    p.add_argument("--digits", type=int, help="rounding of the table (default: the toolkit's)")
+    p.add_argument(
+        "--digits",
+        type=nonnegative_int,
+        metavar="N",
+        help="rounding of the table (default: the toolkit's)",
+    )
     add_json_flag(p)
     add_name_option(p)
     add_ci_options(p)
