@@ -22,6 +22,7 @@ from .report.tables import Table
 
 if TYPE_CHECKING:
     from .evaluate import VQAEvaluation
+    from .mmbench import MMBenchResult
     from .signature import Signature
     from .stats import Difference, Interval, ResultsDiff
     from .tasks._run import TaskEvaluation
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SystemRow",
     "SystemsTable",
+    "compare_mmbench_systems",
     "compare_task_systems",
     "compare_vqa_systems",
     "short_names",
@@ -374,3 +376,61 @@ def diff_table(
         diff.signature.format(),
     )
     return Table(header, tuple(rows), notes=notes, digits=digits, column_digits={7: max(4, digits)})
+
+
+def compare_mmbench_systems(
+    results: Sequence[MMBenchResult],
+    names: Sequence[str],
+    *,
+    ci: bool = False,
+    n_bootstrap: int | None = None,
+    n_permutations: int | None = None,
+    seed: int | None = None,
+) -> SystemsTable:
+    """One row per MMBench result: the headline accuracy (circular, or vanilla pass 0) in
+    percent, the overall accuracy of each split, and the paired comparison with the first
+    (per-question hits; the same questions in the same order are required)."""
+    from .mmbench.model import CIRCULAR_STRIDE
+
+    if not results:
+        raise InputError("no results to compare")
+
+    def headline_questions(r: MMBenchResult) -> list[Any]:
+        if r.mode == "circular":
+            return list(r.questions)
+        return [q for q in r.questions if q.index < CIRCULAR_STRIDE]
+
+    first = headline_questions(results[0])
+    for r in results[1:]:
+        if [q.index for q in headline_questions(r)] != [q.index for q in first]:
+            raise InputError(
+                f"{r.predictions_source}: not the same questions as "
+                f"{results[0].predictions_source} (give every system a prediction for every "
+                "question, or compare without --reference-compatible)"
+            )
+        if (r.mode, r.extractor) != (results[0].mode, results[0].extractor):
+            raise InputError("the results were scored with different modes or extractors")
+    columns = [
+        {
+            f"{row['split']} Overall": None
+            if row.get("Overall") is None
+            else 100 * float(row["Overall"])  # type: ignore[arg-type]
+            for row in r.tables[r.headline]
+        }
+        for r in results
+    ]
+    scores = [[float(q.hit) for q in headline_questions(r)] for r in results]
+    return _build(
+        "MMBench acc",
+        names,
+        scores,
+        [100 * r.score for r in results],
+        columns,
+        results[0].signature_object,
+        paired_ok=True,
+        clusters=None,
+        ci=ci,
+        n_bootstrap=n_bootstrap,
+        n_permutations=n_permutations,
+        seed=seed,
+    )

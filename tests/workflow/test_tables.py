@@ -179,8 +179,16 @@ def test_mmbench_two_systems_one_table(tmp_path: Path, capsys: pytest.CaptureFix
     cmd = ["mmbench", "--data", str(data), "--predictions", str(right), "--results", str(wrong)]
     assert main([*cmd, "--format", "csv"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    # every answer right / every answer wrong: 100 and 0, Δ = wrong − right = −100 (20 groups)
+    assert [(r["system"], r["n"], float(r["MMBench acc"])) for r in table] == [
+        ("right", "20", 100.0),
+        ("wrong", "20", 0.0),
+    ]
+    assert float(table[1]["Δ (row − right)"]) == -100.0
+    assert main([*cmd, "--format", "csv", "--by-ability"]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     overall = {r["system"]: float(r["Overall"]) for r in table}
-    assert overall == {"right": 100.0, "wrong": 0.0}  # every answer right / every answer wrong
+    assert overall == {"right": 100.0, "wrong": 0.0}
 
 
 def test_score_single_file_ci(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ._common import add_json_flag, print_json
-from ._output import add_name_option, emit_table, names_for, wants_table
+from ._output import add_name_option, emit_systems, emit_table, names_for, wants_table
 
 __all__ = ["register"]
 
@@ -73,6 +73,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--out", metavar="DIR", help="write report.json and per_question.jsonl here")
     add_json_flag(p)
     add_name_option(p)
+    p.add_argument(
+        "--by-ability",
+        action="store_true",
+        help="with --format csv|markdown|latex or several --results: one row per system and "
+        "split with every ability, instead of one row per system with the paired comparison",
+    )
     p.set_defaults(func=_run_mmbench)
 
     c = subparsers.add_parser(
@@ -121,17 +127,16 @@ def _run_mmbench(args: argparse.Namespace) -> int:
             raise InputError("--out writes the files of one predictions file; give one")
         names = names_for(args, paths)
         results = [evaluate(p) for p in paths]
-        if args.json:
-            print_json(
-                {
-                    "systems": [
-                        dict(r.as_dict(), name=n) for n, r in zip(names, results, strict=True)
-                    ]
-                }
-            )
-        else:
-            emit_table(mmbench_table(names, results), args.output_format)
-        return 0
+        if args.by_ability:
+            if args.json:
+                pairs = zip(names, results, strict=True)
+                print_json({"systems": [dict(r.as_dict(), name=n) for n, r in pairs]})
+            else:
+                emit_table(mmbench_table(names, results), args.output_format)
+            return 0
+        from ..systems import compare_mmbench_systems
+
+        return emit_systems(compare_mmbench_systems(results, names), args)
     result = evaluate(paths[0])
     report = result.as_dict()
     if args.out:
