@@ -234,16 +234,19 @@ def compare_vqa_systems(
         evaluations_test(first, ev, n_bootstrap=1, n_permutations=1)  # validates the pairing
     columns: list[dict[str, float | None]] = []
     wanted = [m.replace("-", "_") for m in metrics if m != "vqa"]
-    for ev in evaluations:
-        cols: dict[str, float | None] = dict(ev.accuracy["perAnswerType"])
-        if wanted:
-            from .em_summary import exact_match_breakdowns
-
-            em = exact_match_breakdowns(ev, [m.replace("_", "-") for m in wanted])
-            for m in wanted:
-                cols[{"em": "EM", "em_any": "EM-any"}[m]] = em[m]["overall"]
-        columns.append(cols)
     from .aggregate import percent
+
+    for ev in evaluations:
+        # unrounded, as every number of the table (the renderer rounds for display)
+        cols: dict[str, float | None] = dict(_group_means(ev.scores, ev.dataset.answer_types))
+        if wanted:
+            from .score.exact_match import exact_match_scores
+
+            em = exact_match_scores(ev.dataset, ev.predictions, ev.profile)
+            for m in wanted:
+                values = em.em if m == "em" else em.em_any
+                cols[{"em": "EM", "em_any": "EM-any"}[m]] = percent(values, None)
+        columns.append(cols)
 
     return _build(
         "VQA acc",
@@ -259,6 +262,17 @@ def compare_vqa_systems(
         n_permutations=n_permutations,
         seed=seed,
     )
+
+
+def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[str, float]:
+    """Unrounded percent per group, first-seen order, summed left to right (as the script)."""
+    from .aggregate import percent
+
+    members: dict[str, list[float]] = {}
+    for k, s in zip(keys, scores, strict=True):
+        if k is not None:
+            members.setdefault(k, []).append(s)
+    return {k: percent(v, None) for k, v in members.items()}
 
 
 def _is_item_mean(ev: TaskEvaluation) -> bool:
@@ -336,14 +350,6 @@ def diff_table(
 ) -> Table:
     """``vqametrics diff`` as a table: overall, then per answer type and per question type,
     with both scores, Δ = A − B, its paired 95% interval and the p-value."""
-    from .aggregate import percent
-
-    def group_means(ev: VQAEvaluation, keys: Sequence[str | None]) -> dict[str, float]:
-        members: dict[str, list[float]] = {}
-        for k, s in zip(keys, ev.scores, strict=True):
-            if k is not None:
-                members.setdefault(k, []).append(s)
-        return {k: percent(v, None) for k, v in members.items()}
 
     t = diff.test
     rows: list[tuple[Any, ...]] = [
@@ -360,7 +366,7 @@ def diff_table(
     ]
     d = a.dataset
     for name, keys in (("perAnswerType", d.answer_types), ("perQuestionType", d.question_types)):
-        ma, mb = group_means(a, keys), group_means(b, keys)
+        ma, mb = _group_means(a.scores, keys), _group_means(b.scores, keys)
         label = "answer type" if name == "perAnswerType" else "question type"
         for key, g in t.groups.get(name, {}).items():
             rows.append(

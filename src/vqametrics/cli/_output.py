@@ -87,7 +87,8 @@ def emit_systems(result: SystemsTable, args: argparse.Namespace) -> int:
 
         sys.stdout.write(orjson.dumps(result.as_dict(), option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
-        emit_table(result.table(getattr(args, "digits", None) or 2), fmt)
+        digits = getattr(args, "digits", None)
+        emit_table(result.table(2 if digits is None else digits), fmt)
     return 0
 
 
