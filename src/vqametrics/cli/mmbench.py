@@ -70,7 +70,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SEED",
         help="give unparsed answers the reference's random letter (options + Z), seeded",
     )
-    p.add_argument("--out", metavar="DIR", help="write report.json and per_question.jsonl here")
+    p.add_argument(
+        "-o", "--out", metavar="DIR", help="write report.json and per_question.jsonl here"
+    )
     add_json_flag(p)
     add_name_option(p)
     p.add_argument(

@@ -70,7 +70,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             if name not in seen:
                 seen.add(name)
                 group.add_argument(f"--{name}", metavar="V", help=f"{t.name}: {text}")
-    p.add_argument("--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt")
+    p.add_argument(
+        "-o", "--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt"
+    )
     p.add_argument(
         "--digits",
         type=nonnegative_int,

@@ -61,6 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_input_options(p)
     p.add_argument(
+        "-o",
         "--out",
         metavar="DIR",
         help="write accuracy.json, evalQA.json, evalQuesType.json, evalAnsType.json, "
