@@ -17,6 +17,8 @@ from ._common import (
     nonnegative_int,
     positive_int,
 )
+from ._output import add_name_option, wants_table
+from ._systems import run_vqa_systems
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
@@ -39,8 +41,10 @@ def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> 
         parser.add_argument(
             "--results",
             required=True,
+            action="append",
             metavar="R",
-            help="predictions: official list of {question_id, answer}, JSONL, or {qid: answer}",
+            help="predictions: official list of {question_id, answer}, JSONL, or {qid: answer}; "
+            "repeat to score several systems in one table",
         )
     parser.add_argument(
         "--questions", metavar="Q", help="official questions file (validated; optional)"
@@ -58,6 +62,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_input_options(p)
     p.add_argument(
+        "-o",
         "--out",
         metavar="DIR",
         help="write accuracy.json, evalQA.json, evalQuesType.json, evalAnsType.json, "
@@ -68,7 +73,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--metrics",
         default="vqa",
         metavar="LIST",
-        help="comma-separated metrics: vqa, em, em-any (default: vqa)",
+        help="comma-separated metrics: vqa, em, em-any (or em_any) (default: vqa)",
     )
     add_ci_options(p)
     add_extract_option(p)
@@ -78,6 +83,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "equivalent to one of the human answers?) beside, never instead of, the VQA score.",
     )
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=run)
 
 
@@ -104,18 +110,28 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"random seed (default {DEFAULT_SEED}; implies --ci)",
     )
+    group.add_argument(
+        "--permutations",
+        type=positive_int,
+        metavar="N",
+        help="sign-flip permutations of the comparisons with the first of several --results "
+        "(default 10000)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
 
     metrics = _parse_metrics(args.metrics)
+    paths = args.results
+    if wants_table(args, len(paths)):
+        return run_vqa_systems(args, paths, metrics)
     ci_wanted = args.ci or args.bootstrap is not None or args.seed is not None
     if ci_wanted:
         from ..stats import require_numpy
 
         require_numpy()  # fail before scoring, with the install line
     client = judge_from_args(args)  # bad judge settings fail before scoring
-    result = evaluate_from_args(args)
+    result = evaluate_from_args(args, paths[0])
     warn_verbose(result.diagnostics, extracted=args.extract is not None)
     extra, extra_signatures = _extra_metrics(result, metrics)
     judged = _judge(result, client, args.out, args.questions) if client is not None else None
@@ -199,8 +215,8 @@ def _stdout_text(
                 **{k: s.format() for k, s in extra_signatures.items()},
             }
         if intervals is not None:
-            payload["ci95"] = intervals.ci95()
-            payload["se"] = intervals.se()
+            payload["ci95"] = intervals.ci95
+            payload["se"] = intervals.se
             payload["bootstrap"] = intervals.settings()
         if judged is not None:
             payload["judge"] = judged
@@ -250,7 +266,7 @@ def _judge_line(j: dict[str, Any]) -> str:
 
 def _interval_columns(intervals: BootstrapResult) -> dict[str, Mapping[str, object]]:
     """The interval bounds and SE as breakdown-shaped columns for :func:`vqa_table`."""
-    ci, se = intervals.ci95(), intervals.se()
+    ci, se = intervals.ci95, intervals.se
 
     def pick(tree: dict[str, Any], f: Callable[[Any], object]) -> dict[str, object]:
         out: dict[str, object] = {"overall": f(tree["overall"])}
@@ -284,7 +300,7 @@ _METRICS = ("vqa", "em", "em-any")
 def _parse_metrics(text: str) -> list[str]:
     from .._exceptions import UnknownNameError
 
-    names = [t.strip() for t in text.split(",") if t.strip()]
+    names = [t.strip().replace("_", "-") for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in _METRICS]
     if bad or not names:
         raise UnknownNameError(
