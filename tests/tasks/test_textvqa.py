@@ -414,3 +414,59 @@ def test_lmms_eval_is_statistics_mean(pred: str, gts: list[str]) -> None:
         for i in range(len(answers))
     ]
     assert score_answer("textvqa", pred, gts, profile="lmms-eval") == statistics.mean(values)
+
+
+# ------------------------------------------------- review: stdin, malformed answer cells
+
+
+def _tsv(tmp_path: Path, answer_cell: str) -> Path:
+    """A VLMEvalKit TSV whose second row carries *answer_cell* as its ground truth."""
+    f = tmp_path / "model_TextVQA_VAL.tsv"
+    ten = str(["x"] * 10)
+    f.write_text(
+        f"index\tquestion\tanswer\tprediction\n1\tq1\t{ten}\tx\n2\tq2\t{answer_cell}\ty\n",
+        encoding="utf-8",
+    )
+    return f
+
+
+def test_cli_results_on_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the reader looks for LLaVA's layout first; standard input must still be read only once
+    import io
+    import sys
+
+    rows = [{"question_id": 1, "answer": "x"}, {"question_id": 2, "answer": "z"}]
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(rows).encode()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code = main(
+        ["score", "textvqa", "--results", "-", "--annotations", str(_ann(tmp_path)), "--json"]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    # question 1: ten matching answers → 1; question 2: none → 0
+    assert json.loads(captured.out)["metrics"]["accuracy"] == 0.5
+
+
+def test_cli_a_plain_answer_cell_names_the_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # VLMEvalKit reads a cell that is not a list literal as one answer; MMF then asserts ten
+    code = main(["score", "textvqa", "--results", str(_tsv(tmp_path, "hello"))])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "question '2' has 1 answer;" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("profile", ["official", "lmms-eval", "vlmevalkit", "qwen-vl"])
+def test_cli_an_empty_answer_list_is_one_line_for_every_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str
+) -> None:
+    # no toolkit scores it (MMF asserts, statistics.mean raises, np.mean([]) is nan)
+    res = _tsv(tmp_path, "[]")
+    code = main(["score", "textvqa", "--results", str(res), "--profile", profile])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == f"vqametrics: error: {res}: question '2' has no answers"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -85,9 +86,11 @@ def mmf_accuracy(prediction: str, references: Sequence[str], question_id: object
     """
     if len(references) != MMF_ANSWERS:
         where = f"question {question_id!r}" if question_id is not None else "a question"
+        n = len(references)
         raise AnswerCountError(
-            f"{where} has {len(references)} answers; TextVQA's official scorer (MMF) asserts "
-            f"exactly {MMF_ANSWERS} (the lmms-eval and vlmevalkit profiles accept any number)"
+            f"{where} has {n} answer{'s' if n != 1 else ''}; TextVQA's official scorer (MMF) "
+            f"asserts exactly {MMF_ANSWERS} (the lmms-eval and vlmevalkit profiles accept any "
+            "number)"
         )
     p = evalai_answer_processor(prediction)
     answers = [evalai_answer_processor(a) for a in references]
@@ -396,10 +399,31 @@ def _read(inputs: TaskInputs) -> TaskData:
                     "--annotations TextVQA_0.5.1_val.json"
                 )
             gt_items, gt_sources = _read_annotations(inputs)
-            return _join_llava(inputs, records, gt_items, gt_sources)
+            return _checked(_join_llava(inputs, records, gt_items, gt_sources))
+        if inputs.results == "-":
+            # standard input can be read only once: hand on the rows already read
+            inputs = replace(inputs, results=records.rows, format=None)
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
-    return read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
+    data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
+    return _checked(data)
+
+
+def _checked(data: TaskData) -> TaskData:
+    """Every item names its question (for the scorers' messages) and has an answer.
+
+    No toolkit scores a question without answers (MMF asserts ten, lmms-eval's
+    ``statistics.mean`` raises, VLMEvalKit's ``np.mean([])`` is ``nan``), so such a question
+    is bad input, named here, whatever the profile.
+    """
+    items = []
+    for it in data.items:
+        if not it.references:
+            raise InputError(f"{data.sources[0]}: question {it.id!r} has no answers")
+        if "question_id" not in it.fields:
+            it = replace(it, fields={**it.fields, "question_id": it.id})
+        items.append(it)
+    return replace(data, items=items)
 
 
 # ---------------------------------------------------------------------------------- profiles
