@@ -309,3 +309,27 @@ def test_answerability_ignores_order(labels: list[tuple[int, float]], data: Any)
     assert average_precision(py, ps) == pytest.approx(average_precision(y, s))
     assert f1_at_half(py, ps) == f1_at_half(y, s)
     assert 0.0 <= average_precision(y, s) <= 1.0
+
+
+@pytest.mark.parametrize("profile", ["official", "lmms-eval", "vlmevalkit", "vlmevalkit-2024"])
+def test_cli_an_image_without_answers_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str
+) -> None:
+    # vqaEval.py divides by zero and VLMEvalKit's np.mean([]) is nan: bad input, named
+    tsv = tmp_path / "model_VizWiz.tsv"
+    tsv.write_text(
+        f"index\tquestion\tanswer\tprediction\n1\tq\t{['x'] * 10}\tx\n2\tq\t[]\ty\n",
+        encoding="utf-8",
+    )
+    code = main(["score", "vizwiz", "--results", str(tsv), "--profile", profile])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == f"vqametrics: error: {tsv}: question '2' has no answers"
+    ann = tmp_path / "val.json"
+    ann.write_text(json.dumps([{"image": "a.jpg", "answers": [], "answerable": 1}]))
+    res = tmp_path / "res.json"
+    res.write_text(json.dumps([{"image": "a.jpg", "answer": "x"}]))
+    code = main(["score", "vizwiz", "--results", str(res), "--annotations", str(ann)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == f"vqametrics: error: {ann}: image 'a.jpg' has no answers"

@@ -46,6 +46,7 @@ __all__ = [
     "lmms_eval_accuracy",
     "mmf_accuracy",
     "qwen_vl_accuracy",
+    "require_answers",
     "vlmevalkit_2024_accuracy",
     "vlmevalkit_accuracy",
 ]
@@ -399,29 +400,30 @@ def _read(inputs: TaskInputs) -> TaskData:
                     "--annotations TextVQA_0.5.1_val.json"
                 )
             gt_items, gt_sources = _read_annotations(inputs)
-            return _checked(_join_llava(inputs, records, gt_items, gt_sources))
+            return require_answers(_join_llava(inputs, records, gt_items, gt_sources))
         if inputs.results == "-":
             # standard input can be read only once: hand on the rows already read
             inputs = replace(inputs, results=records.rows, format=None)
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
     data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
-    return _checked(data)
+    return require_answers(data)
 
 
-def _checked(data: TaskData) -> TaskData:
-    """Every item names its question (for the scorers' messages) and has an answer.
+def require_answers(data: TaskData, id_field: str = "question_id") -> TaskData:
+    """*data* with every item naming itself in *id_field* (the scorers' messages use it),
+    after checking that every item has an answer.
 
-    No toolkit scores a question without answers (MMF asserts ten, lmms-eval's
-    ``statistics.mean`` raises, VLMEvalKit's ``np.mean([])`` is ``nan``), so such a question
-    is bad input, named here, whatever the profile.
+    A question without answers is bad input whatever the profile: MMF asserts ten answers,
+    lmms-eval's ``statistics.mean`` raises and VLMEvalKit's ``np.mean([])`` is ``nan``.
     """
     items = []
     for it in data.items:
         if not it.references:
-            raise InputError(f"{data.sources[0]}: question {it.id!r} has no answers")
-        if "question_id" not in it.fields:
-            it = replace(it, fields={**it.fields, "question_id": it.id})
+            what = "image" if id_field == "image" else "question"
+            raise InputError(f"{data.sources[0]}: {what} {it.id!r} has no answers")
+        if id_field not in it.fields:
+            it = replace(it, fields={**it.fields, id_field: it.id})
         items.append(it)
     return replace(data, items=items)
 

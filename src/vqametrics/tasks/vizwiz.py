@@ -30,7 +30,12 @@ from ..score.vqa import _pairwise_sum, average, leave_one_out_values
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean, numpy_mean, read_vlmevalkit
-from .textvqa import lmms_eval_accuracy, vlmevalkit_2024_accuracy, vlmevalkit_accuracy
+from .textvqa import (
+    lmms_eval_accuracy,
+    require_answers,
+    vlmevalkit_2024_accuracy,
+    vlmevalkit_accuracy,
+)
 
 __all__ = [
     "average_precision",
@@ -254,7 +259,12 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
 
 def _read(inputs: TaskInputs) -> TaskData:
     if inputs.annotations is None:
-        return read_vlmevalkit(inputs, fields=("category", "answer_type"))
+        return require_answers(read_vlmevalkit(inputs, fields=("category", "answer_type")), "index")
+    return require_answers(_read_official(inputs), "image")
+
+
+def _read_official(inputs: TaskInputs) -> TaskData:
+    """The official annotation list joined by image to the official results list."""
     gt_items, gt_sources = _read_annotations(inputs)
     records = read_records(inputs.results, format=inputs.format)
     preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
