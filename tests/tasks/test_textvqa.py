@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vqametrics import vqa_accuracy
+from vqametrics import normalize_answer, vqa_accuracy
 from vqametrics.cli import main
 from vqametrics.normalize.mmf import evalai_answer_processor
 from vqametrics.tasks import get_task, score_answer
@@ -78,6 +78,10 @@ def test_quirk_commas_and_question_marks_vanish_first() -> None:
     assert evalai_answer_processor("red,white") == "redwhite"
     assert evalai_answer_processor("1,000-2,000") == "1000 2000"
     assert evalai_answer_processor("a?b") == "ab"
+    # the comma trigger never fires after the prelude: '/' is spaced, not deleted (vqaEval.py,
+    # whose trigger sees '1,000', deletes every punctuation character: '1000 dogscats')
+    assert evalai_answer_processor("1,000 dogs/cats") == "1000 dogs cats"
+    assert normalize_answer("1,000 dogs/cats", profile="official") == "1000 dogscats"
     # VLMEvalKit spaces '?' and then drops the article 'a'
     assert score_answer("textvqa", "a?b", ["b"] * 10, profile="vlmevalkit") == 1.0
     assert score_answer("textvqa", "a?b", ["b"] * 10) == 0.0
