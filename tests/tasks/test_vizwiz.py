@@ -333,3 +333,12 @@ def test_cli_an_image_without_answers_is_one_line(
     err = capsys.readouterr().err
     assert code == 2
     assert err.strip() == f"vqametrics: error: {ann}: image 'a.jpg' has no answers"
+
+
+def test_quirk_builtin_sum_positions_spec_3_4() -> None:
+    # spec §3.4 → §2.6: two matches at positions 8, 9 give eight 2/3 then two 1/3, summed left to
+    # right as CPython ≤ 3.11's sum() does: 0.5999999999999999 (3.12's sum would give 0.6)
+    gts = ["milk"] * 8 + ["soup"] * 2
+    assert score_answer("vizwiz", "soup", gts) == 0.5999999999999999
+    assert score_answer("vizwiz", "soup", gts[::-1]) == 0.6
+    assert score_answer("vizwiz", "soup", gts, profile="lmms-eval") == 0.6  # statistics.mean
