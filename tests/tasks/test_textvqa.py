@@ -300,6 +300,7 @@ def test_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out["metrics"]["accuracy"] == 0.5
     assert out["units"] == "fraction"
+    assert out["layouts"] == ["textvqa-json", "official (json)"]
     assert out["signature"].startswith("textvqa-acc|profile:official|toolkit:mmf@b0ffc7f|n:2|")
 
 

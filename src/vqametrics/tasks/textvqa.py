@@ -407,6 +407,9 @@ def _read(inputs: TaskInputs) -> TaskData:
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
     data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
+    if reader is not None:
+        # name the annotations' layout too, as the LLaVA join does
+        data = replace(data, layouts=("textvqa-json", *data.layouts))
     return require_answers(data)
 
 
