@@ -475,3 +475,16 @@ def test_cli_an_empty_answer_list_is_one_line_for_every_profile(
     err = capsys.readouterr().err
     assert code == 2
     assert err.strip() == f"vqametrics: error: {res}: question '2' has no answers"
+
+
+def test_cli_questions_file_is_not_silently_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = tmp_path / "res.json"
+    res.write_text(json.dumps([{"question_id": 1, "answer": "x"}]))
+    ann = str(_ann(tmp_path))
+    code = main(["score", "textvqa", "--results", str(res), "--annotations", ann,
+                 "--questions", ann])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--questions is not used" in err and len(err.strip().splitlines()) == 1

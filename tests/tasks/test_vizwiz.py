@@ -342,3 +342,14 @@ def test_quirk_builtin_sum_positions_spec_3_4() -> None:
     assert score_answer("vizwiz", "soup", gts) == 0.5999999999999999
     assert score_answer("vizwiz", "soup", gts[::-1]) == 0.6
     assert score_answer("vizwiz", "soup", gts, profile="lmms-eval") == 0.6  # statistics.mean
+
+
+def test_cli_questions_file_is_not_silently_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, r = _write(tmp_path, *_two())
+    code = main(["score", "vizwiz", "--results", str(r), "--annotations", str(a),
+                 "--questions", str(a)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--questions is not used" in err and len(err.strip().splitlines()) == 1

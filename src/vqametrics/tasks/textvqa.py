@@ -389,6 +389,11 @@ def _spreadsheet(source: Any) -> bool:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
+    if inputs.questions is not None:
+        raise InputError(
+            "textvqa: --questions is not used: the annotations carry the questions, and a "
+            "LLaVA answers file carries its prompts (LLaVA's question file is not needed)"
+        )
     custom = bool(inputs.id_field or inputs.answer_field)
     if not _spreadsheet(inputs.results) and not custom:
         # a LLaVA answers file is joined its own way; everything else by id (below)

@@ -258,6 +258,8 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
+    if inputs.questions is not None:
+        raise InputError("vizwiz: --questions is not used: the annotations carry the questions")
     if inputs.annotations is None:
         return require_answers(read_vlmevalkit(inputs, fields=("category", "answer_type")), "index")
     return require_answers(_read_official(inputs), "image")
