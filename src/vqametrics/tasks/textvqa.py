@@ -61,10 +61,17 @@ class AnswerCountError(InputError):
 
 def _position_loo(prediction: str, answers: Sequence[str], how: str) -> float:
     """Mean of ``min(1, k_i/3)`` with annotator *i* left out by list position."""
-    matches = [a == prediction for a in answers]
+    matches = tuple(a == prediction for a in answers)
     if how == "exact":
         # statistics.mean does not depend on the order: only on m and N
         return _exact_loo(sum(matches), len(matches))
+    return _ordered_loo(matches, how)
+
+
+@lru_cache(maxsize=4096)
+def _ordered_loo(matches: tuple[bool, ...], how: str) -> float:
+    """The left-to-right (``naive``) or pairwise (``numpy``) mean of the leave-one-out values;
+    its last bits depend on where the matches sit, so the cache key is the whole pattern."""
     return average(leave_one_out_values(matches, None, "position"), how)
 
 
