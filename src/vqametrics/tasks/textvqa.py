@@ -224,7 +224,7 @@ def _qwen_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     )
 
 
-def _exact_mean_detail(item: Item) -> Mapping[str, Any]:
+def _mmf_detail(item: Item) -> Mapping[str, Any]:
     assert item.prediction is not None
     return {"normalized": evalai_answer_processor(item.prediction)}
 
@@ -454,7 +454,7 @@ OFFICIAL = TaskProfile(
     score=mmf_accuracy,
     aggregate=_official_aggregate,
     context=("question_id",),
-    detail=_exact_mean_detail,
+    detail=_mmf_detail,
 )
 
 LLAVA = TaskProfile(
@@ -466,7 +466,7 @@ LLAVA = TaskProfile(
     score=mmf_accuracy,
     aggregate=_llava_aggregate,
     context=("question_id",),
-    detail=_exact_mean_detail,
+    detail=_mmf_detail,
 )
 
 LMMS_EVAL = TaskProfile(
@@ -477,7 +477,7 @@ LMMS_EVAL = TaskProfile(
     toolkit="lmms-eval@75571cf",
     score=lmms_eval_accuracy,
     aggregate=_lmms_aggregate,
-    detail=_exact_mean_detail,
+    detail=_mmf_detail,
 )
 
 VLMEVALKIT = TaskProfile(
