@@ -488,3 +488,20 @@ def test_cli_questions_file_is_not_silently_ignored(
     err = capsys.readouterr().err
     assert code == 2
     assert "--questions is not used" in err and len(err.strip().splitlines()) == 1
+
+
+def test_vlmevalkit_reports_splits_or_categories_not_both(tmp_path: Path) -> None:
+    # ImageVQADataset.evaluate: `if 'split' in data:` per split + Overall, `else:` Overall +
+    # per category; a sheet with both columns gets the splits only
+    f = tmp_path / "m_TextVQA_VAL.tsv"
+    ten = str(["x"] * 10)
+    f.write_text(
+        "index\tquestion\tanswer\tprediction\tsplit\tcategory\n"
+        f"1\tq\t{ten}\tx\tval\tsigns\n2\tq\t{ten}\ty\tval\tbooks\n3\tq\t{ten}\tx\ttest\tsigns\n",
+        encoding="utf-8",
+    )
+    r = evaluate_task("textvqa", f, profile="vlmevalkit-2024")
+    assert set(r.aggregate.breakdowns) == {"split"}
+    assert r.aggregate.breakdowns["split"]["val"]["accuracy"] == 50.0
+    assert r.aggregate.breakdowns["split"]["test"]["accuracy"] == 100.0
+    assert r.metrics["Overall"] == pytest.approx(200 / 3)

@@ -203,6 +203,7 @@ def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
         groups = vlmevalkit_breakdown(items, scores, field)
         if groups:
             breakdowns[field] = groups
+            break  # a file with a split column gets no per-category numbers
     return Aggregate(
         metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
         headline="Overall",
