@@ -353,3 +353,22 @@ def test_cli_questions_file_is_not_silently_ignored(
     err = capsys.readouterr().err
     assert code == 2
     assert "--questions is not used" in err and len(err.strip().splitlines()) == 1
+
+
+def test_vlmevalkit_sheet_with_its_answers_column(tmp_path: Path) -> None:
+    # VLMEvalKit's VizWiz.tsv names the ground truth 'answers' (VizWiz.evaluate asserts it and
+    # copies it to 'answer'); its _acc.csv beside the sheet is still found
+    f = tmp_path / "m_VizWiz.tsv"
+    f.write_text(
+        "index\tquestion\tanswers\tprediction\n"
+        "1\tq\t['milk', 'milk', 'milk']\tMilk\n2\tq\t['soup', 'soup', 'x']\tsoup\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "m_VizWiz_acc.csv").write_text('"Overall"\n"55.55555555555556"\n')
+    r = evaluate_task("vizwiz", f, profile="vlmevalkit")
+    # hand-derived: 'milk' x3, each annotator sees two matches: 2/3; 'soup' at positions 0, 1
+    # of three: (1/3 + 1/3 + 2/3) / 3 = 4/9; Overall = (2/3 + 4/9) / 2 × 100
+    assert r.scores == [pytest.approx(2 / 3), pytest.approx(4 / 9)]
+    assert r.metrics["Overall"] == pytest.approx(500 / 9)
+    assert r.data.sources == (str(f),)
+    assert r.data.reported is not None and r.data.reported["source"].endswith("_acc.csv")
