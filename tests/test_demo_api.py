@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from vqametrics._extras import install_hint
+
 pytest.importorskip("starlette")
 
 from vqametrics import evaluate_vqa, explain, list_profiles, vqa_accuracy
@@ -248,12 +250,41 @@ def test_yardsticks_mmbench_equals_evaluate_mmbench(client: Any) -> None:
 def test_misconceptions_are_computed(client: Any) -> None:
     d = client.get("/api/misconceptions").json()
     ids = [m["id"] for m in d["items"]]
-    assert ids == ["exact-match", "textbook", "synonyms", "toolkits", "circular", "guess"]
+    assert ids == [
+        "exact-match",
+        "textbook",
+        "synonyms",
+        "toolkits",
+        "circular",
+        "guess",
+        "textvqa",
+        "chat",
+    ]
+    chat = next(m for m in d["items"] if m["id"] == "chat")
+    values = [e["value"] for e in chat["evidence"]]
+    assert values[0::2] == ["0.00"] * 4 and values[1::2] == ["100.00"] * 4  # right, but 0
     textbook = next(m for m in d["items"] if m["id"] == "textbook")
     assert [e["value"] for e in textbook["evidence"]] == ["30.00", "60.00", "90.00"]
     assert [e["args"]["textbook"] for e in textbook["evidence"]] == ["33.33", "66.67", "100.00"]
     toolkits = next(m for m in d["items"] if m["id"] == "toolkits")
     assert len({e["value"] for e in toolkits["evidence"]}) > 1  # they really differ
+
+
+def test_textvqa_misconception_scores_both_ways(client: Any) -> None:
+    """The bundled TextVQA sample under TextVQA's scorer and under the VQA v2 script."""
+    d = client.get("/api/misconceptions").json()
+    card = next(m for m in d["items"] if m["id"] == "textvqa")
+    runs = [e for e in card["evidence"] if e["key"] == "ev.tv_run"]
+    assert [e["args"]["scorer"] for e in runs] == ["@scorer.textvqa", "@scorer.vqav2"]
+    assert all(e["args"]["n"] == 200 for e in runs)
+    # 59.70 vs 49.20: from an independent port of spec vqa-family §2.2 (MMF) and of vqaEval.py
+    # HEAD's unanimity rule, run on the bundled files (the full val split gives 60.16 / 47.92)
+    assert [e["value"] for e in runs] == ["59.70", "49.20"]
+    item = [e for e in card["evidence"] if e["key"] == "ev.tv_item"]
+    assert [e["value"] for e in item] == ["100.00", "0.00"]
+    # hand-checkable: the prediction equals the unanimous answer up to case
+    assert item[0]["args"]["pred"] != item[0]["args"]["gt"]
+    assert item[0]["args"]["pred"].lower() == item[0]["args"]["gt"]
 
 
 def test_quiz_answers_come_from_the_library(client: Any) -> None:
@@ -299,7 +330,7 @@ def test_demo_without_extras_prints_install_hint(
     monkeypatch.setattr(builtins, "__import__", fake_import)
     assert main(["demo", "--no-browser"]) == 1
     err = capsys.readouterr().err
-    assert "pip install 'vqametrics[demo]'" in err
+    assert install_hint("demo") in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 

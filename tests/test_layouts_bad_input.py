@@ -149,13 +149,3 @@ def test_lmms_eval_doc_id_out_of_range(
     res = _write(tmp_path, "s.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
     err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
     assert "s.jsonl: sample 2: doc_id 5 is not a position in the 2 annotated questions" in err
-
-
-def test_repeated_results_is_a_usage_error(
-    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    res = _write(tmp_path, "r.json", '{"1": "yes", "2": "two"}')
-    with pytest.raises(SystemExit) as exc:
-        main(["vqa", "--annotations", ann, "--results", res, "--results", res])
-    assert exc.value.code == 2
-    assert "--results given twice" in capsys.readouterr().err

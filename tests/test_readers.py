@@ -377,7 +377,7 @@ def test_score_vqav2_shows_lmms_eval_reported(
     assert main(["score", "vqav2", "--results", str(path)]) == 0
     text = capsys.readouterr().out
     row = next(ln for ln in text.splitlines() if ln.startswith("vqav2_val / exact_match,none"))
-    assert row.split()[-3:] == [f"{100 * mean:.2f}", f"{reference.accuracy['overall']:.2f}", "0.00"]
+    assert row.split()[-3:] == [f"{100 * mean:.2f}", f"{reference.accuracy['overall']:.2f}", "0"]
 
 
 def test_per_sample_disagreement_is_grouped_by_its_rule(

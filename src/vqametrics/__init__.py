@@ -27,7 +27,9 @@ if _typing.TYPE_CHECKING:
     from .compare import Comparison, compare_aokvqa, compare_vqa
     from .evaluate import VQAEvaluation, evaluate_vqa
     from .explain import Explanation, explain
+    from .extract import diagnose, extract_answer
     from .load.vqa import VQADataset, load_annotations, load_results
+    from .metrics import TaskMetric, VQAAccuracy
     from .mmbench import (
         MMBenchResult,
         build_circular,
@@ -52,6 +54,7 @@ _LAZY = {
     "Signature": ".signature",
     "Task": ".tasks",
     "TaskEvaluation": ".tasks._run",
+    "TaskMetric": ".metrics",
     "TaskProfile": ".tasks",
     "evaluate_task": ".tasks._run",
     "get_task": ".tasks",
@@ -59,11 +62,13 @@ _LAZY = {
     "parse_yes_no": ".tasks",
     "score_answer": ".tasks",
     "VQADataset": ".load.vqa",
+    "VQAAccuracy": ".metrics",
     "VQAEvaluation": ".evaluate",
     "bootstrap_ci": ".stats",
     "build_circular": ".mmbench",
     "compare_aokvqa": ".compare",
     "compare_vqa": ".compare",
+    "diagnose": ".extract",
     "diff_results": ".stats",
     "evaluate_mmbench": ".mmbench",
     "evaluate_vqa": ".evaluate",
@@ -71,6 +76,7 @@ _LAZY = {
     "exact_match": ".score.exact_match",
     "exact_match_any": ".score.exact_match",
     "explain": ".explain",
+    "extract_answer": ".extract",
     "extract_choice": ".mmbench",
     "get_profile": ".profiles",
     "list_extractors": ".mmbench",
@@ -97,8 +103,10 @@ __all__ = [
     "Signature",
     "Task",
     "TaskEvaluation",
+    "TaskMetric",
     "TaskProfile",
     "UnknownNameError",
+    "VQAAccuracy",
     "VQADataset",
     "VQAEvaluation",
     "VqaMetricsError",
@@ -108,6 +116,7 @@ __all__ = [
     "build_circular",
     "compare_aokvqa",
     "compare_vqa",
+    "diagnose",
     "diff_results",
     "evaluate_mmbench",
     "evaluate_task",
@@ -116,6 +125,7 @@ __all__ = [
     "exact_match",
     "exact_match_any",
     "explain",
+    "extract_answer",
     "extract_choice",
     "get_profile",
     "get_task",

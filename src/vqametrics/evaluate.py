@@ -41,7 +41,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from .explain import Explanation
     from .score._fast import FastScores
+    from .stats import BootstrapResult
 
     IntArray = npt.NDArray[np.int64]
 
@@ -71,6 +73,48 @@ class VQAEvaluation:
     notes: tuple[str, ...]
     #: what the vectorized scorer found (``score._fast.FastScores``), reused by the reports
     _fast: Any = field(default=None, repr=False)
+    #: verbose-looking raw predictions (``extract.Diagnostics``); never used by a score
+    diagnostics: Any = field(default=None, repr=False)
+    #: the ``extract=`` stage (``extract.ExtractionRun``): ``predictions`` hold its output
+    extraction: Any = field(default=None, repr=False)
+
+    def chat_fields(self, i: int) -> dict[str, Any]:
+        """Row *i*'s ``verbose`` flag and, under ``extract``, its raw text and trace."""
+        out: dict[str, Any] = {}
+        if self.diagnostics is not None:
+            out["verbose"] = bool(self.diagnostics.flags[i])
+        if self.extraction is not None:
+            out.update(self.extraction.record(i))
+        return out
+
+    #: ``evaluate_vqa(metrics=[...])``: ``{"em": Breakdown, "em_any": Breakdown}`` as asked
+    extra_metrics: Mapping[str, Breakdown] = field(default_factory=dict)
+    #: ``evaluate_vqa(ci=True)``: bootstrap intervals of the overall and per-type accuracies
+    intervals: BootstrapResult | None = None
+
+    def __repr__(self) -> str:
+        from ._notebook import evaluation_repr
+
+        return evaluation_repr(self, dict(self.extra_metrics), self.intervals)
+
+    def _repr_html_(self) -> str:
+        from ._notebook import evaluation_html
+
+        return evaluation_html(self, dict(self.extra_metrics), self.intervals)
+
+    def explain(self, question_id: QuestionId) -> Explanation:
+        """:func:`vqametrics.explain` of one question, as this evaluation scored it."""
+        from ._notebook import evaluation_explain
+
+        return evaluation_explain(self, question_id)
+
+    def to_pandas(self) -> Any:
+        """One row per question (id, types, raw and normalized prediction, the human
+        answers, m, score) as a pandas DataFrame (``pip install 'vqametrics[pandas]'``)."""
+        from ._notebook import evaluation_frame
+
+        return evaluation_frame(self)
+
     #: the results layout recognized (``official (json)``, ``llava-answers (jsonl)``, …)
     layout: str = "official (json)"
     #: the toolkit's own numbers found beside the results file (or given): ``{"source",
@@ -147,12 +191,13 @@ class VQAEvaluation:
                 unanimous_skip=skipped,
                 question_type=d.question_types[i],
                 answer_type=d.answer_types[i],
+                **self.chat_fields(i),
             )
             yield rec
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` payload."""
-        return {
+        out = {
             "profile": self.profile.name,
             "n_questions": len(self.scores),
             "accuracy": self.accuracy,
@@ -163,7 +208,22 @@ class VQAEvaluation:
             "notes": list(self.notes),
             "input_layout": self.layout,
             **({} if self.reported is None else {"reported": dict(self.reported)}),
+            **dict(self.extra_metrics),
+            **(
+                {}
+                if self.intervals is None
+                else {
+                    "ci95": self.intervals.ci95,
+                    "se": self.intervals.se,
+                    "bootstrap": self.intervals.settings(),
+                }
+            ),
         }
+        if self.diagnostics is not None:
+            out["diagnostics"] = self.diagnostics.as_dict()
+        if self.extraction is not None:
+            out["extract"] = self.extraction.as_dict()
+        return out
 
 
 def _changed(
@@ -267,6 +327,9 @@ def evaluate_vqa(
     id_field: str | None = None,
     answer_field: str | None = None,
     reported: PathLike | None = None,
+    extract: str | None = None,
+    metrics: Sequence[str] = ("vqa",),
+    ci: bool | int = False,
 ) -> VQAEvaluation:
     """Score a results file against an annotations file, as the official script does.
 
@@ -298,6 +361,16 @@ def evaluate_vqa(
     reported : path, optional
         The toolkit's own scores (VLMEvalKit ``_acc.csv``, lmms-eval ``results.json``); by
         default looked for beside the results file.
+    extract : str, optional
+        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``) run on
+        each prediction before normalization; in the signature as ``extract:NAME``. Default:
+        score the text as written (every parity profile). Diagnostics of verbose-looking
+        predictions (``.diagnostics``) are computed either way and never change a score.
+    metrics : sequence of {"vqa", "em", "em-any"}, default=("vqa",)
+        Also compute EM / EM-any (``em_any`` accepted), in ``extra_metrics``.
+    ci : bool or int, default=False
+        ``True`` (or a number of bootstrap replicates): 95% intervals in ``intervals``
+        (:func:`vqametrics.evaluation_ci`, seed 12345).
 
     Returns
     -------
@@ -310,7 +383,7 @@ def evaluate_vqa(
         Malformed input; the message names the file and the question id or line.
     """
     with _gc_paused():
-        return _evaluate(
+        result = _evaluate(
             annotations,
             results,
             questions=questions,
@@ -323,7 +396,17 @@ def evaluate_vqa(
             id_field=id_field,
             answer_field=answer_field,
             reported=reported,
+            extract=extract,
         )
+    if tuple(metrics) == ("vqa",) and ci is False:
+        return result
+    from dataclasses import replace
+
+    from ._notebook import extra_metrics, interval_of
+
+    return replace(
+        result, extra_metrics=extra_metrics(result, metrics), intervals=interval_of(result, ci)
+    )
 
 
 def _evaluate(
@@ -336,12 +419,17 @@ def _evaluate(
     ignore_extra: bool,
     on_duplicate: Literal["error", "last"],
     digits: int,
+    extract: str | None,
     input_format: str | None = None,
     id_field: str | None = None,
     answer_field: str | None = None,
     reported: PathLike | None = None,
 ) -> VQAEvaluation:
+    from .extract import apply_extractor, diagnose, get_answer_extractor
+
     prof = get_profile(profile)
+    if extract is not None:
+        get_answer_extractor(extract)  # an unknown name fails before any file is read
     read: dict[str, Any] = {
         "input_format": input_format,
         "id_field": id_field,
@@ -385,7 +473,13 @@ def _evaluate(
         ignore_extra=ignore_extra,
         on_duplicate=on_duplicate,
     )
-    scores, fast = _score(dataset, matched.predictions, prof)
+    predictions = matched.predictions
+    diagnostics = diagnose(predictions)
+    extraction = None
+    if extract is not None:
+        extraction = apply_extractor(extract, predictions)
+        predictions = extraction.texts
+    scores, fast = _score(dataset, predictions, prof)
     counts = Counter(map(len, dataset.answers))
     notes = [*rfile.notes, *([gt_note] if gt_note else []), *_notes(dataset, prof, matched, counts)]
     n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
@@ -393,6 +487,7 @@ def _evaluate(
         "vqa-acc",
         (
             *prof.signature_fields(),
+            ("extract", extract),
             ("answers", n_answers),
             ("n", len(scores)),
             ("missing", len(matched.missing) or None),
@@ -401,7 +496,7 @@ def _evaluate(
     return VQAEvaluation(
         profile=prof,
         dataset=dataset,
-        predictions=matched.predictions,
+        predictions=predictions,
         scores=scores,
         accuracy=_breakdown(scores, dataset, digits, fast),
         signature=signature,
@@ -412,6 +507,8 @@ def _evaluate(
         layout=rfile.layout,
         reported=rfile.reported,
         sample_metrics=rfile.sample_metrics,
+        diagnostics=diagnostics,
+        extraction=extraction,
     )
 
 
@@ -548,4 +645,5 @@ def fast_records(ev: VQAEvaluation, fast: FastScores) -> Iterator[dict[str, Any]
                 "unanimous_skip": unanimous[k],
                 "question_type": d.question_types[i],
                 "answer_type": d.answer_types[i],
+                **ev.chat_fields(i),
             }

@@ -71,12 +71,17 @@ def test_missing_answer_column(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "r.csv" in err and "answer" in err and "Traceback" not in err
 
 
-def test_repeated_results_is_a_usage_error(tmp_path: Path) -> None:
+def test_repeated_results_give_one_row_per_system(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     f = tmp_path / "r.csv"
-    f.write_text("index,prediction,answer\n1,a,a\n", encoding="utf-8")
-    with pytest.raises(SystemExit) as exc:
-        main(["score", "ocrvqa", "--results", str(f), "--results", str(f)])
-    assert exc.value.code == 2
+    f.write_text("index,prediction,answer\n1,a,a\n2,b,c\n", encoding="utf-8")
+    g = tmp_path / "s.csv"
+    g.write_text("index,prediction,answer\n1,x,a\n2,b,c\n", encoding="utf-8")
+    args = ["score", "ocrvqa", "--results", str(f), "--results", str(g), "--format", "csv"]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("r,2,50.0,") and lines[2].startswith("s,2,0.0,-50.0,")
 
 
 def test_csv_scores_like_in_memory(tmp_path: Path) -> None:
@@ -96,3 +101,24 @@ def test_csv_scores_like_in_memory(tmp_path: Path) -> None:
     assert from_file.scores == in_memory.scores == [1.0, 0.0, 1.0]
     assert from_file.metrics["Overall"] == pytest.approx(200 / 3)
     assert from_file.aggregate.breakdowns["category"]["X"]["accuracy"] == 50.0
+
+
+def test_profiles_list_per_task(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["profiles", "--task", "ocrvqa", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert listing[0]["task"] == "ocrvqa"
+    assert [p["name"] for p in listing[0]["profiles"]] == ["vlmevalkit", "qwen-vl"]
+    assert main(["profiles", "--task", "ocrvqa"]) == 0
+    text = capsys.readouterr().out
+    assert "*vlmevalkit" in text and "no official scorer" in text
+    assert main(["profiles", "--task", "no-such-task"]) == 2
+    assert "unknown task" in capsys.readouterr().err
+
+
+def test_annotations_are_not_silently_ignored(tmp_path: Path) -> None:
+    f = tmp_path / "r.csv"
+    f.write_text("index,prediction,answer\n1,a,a\n", encoding="utf-8")
+    r = evaluate_task("ocrvqa", f, annotations=str(f))
+    assert any("--annotations ignored" in n for n in r.notes)

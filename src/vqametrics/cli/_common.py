@@ -69,10 +69,11 @@ def add_reader_options(parser: argparse.ArgumentParser, reported: bool = True) -
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
-    """``--json``: print the result as JSON on stdout instead of a table."""
-    parser.add_argument(
-        "--json", action="store_true", help="print the result as JSON on stdout instead of a table"
-    )
+    """``--format text|json|csv|markdown|latex`` and ``--json`` (= ``--format json``); the
+    command line sets ``args.json`` from them (cli/_output.py)."""
+    from ._output import add_format_options
+
+    add_format_options(parser)
 
 
 def add_profile_option(parser: argparse.ArgumentParser, default: str = "official") -> None:
@@ -162,6 +163,7 @@ def evaluate_from_args(
             "id_field",
             "answer_field",
             "reported",
+            "extract",
         )
         if hasattr(args, name)
     }

@@ -13,6 +13,7 @@ from ._common import (
     nonnegative_int,
     print_json,
 )
+from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
 
@@ -27,8 +28,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "between profiles, grouped by the rule that caused it.",
     )
     p.add_argument("--list", action="store_true", help="list the profiles (the default)")
+    p.add_argument(
+        "--task",
+        metavar="T",
+        help="list the profiles of benchmark T (see 'vqametrics score --help'); "
+        "'all' lists every benchmark's",
+    )
     p.add_argument("--annotations", metavar="A", help="annotations file (see 'vqametrics vqa')")
-    p.add_argument("--results", metavar="R", help="results file (see 'vqametrics vqa')")
+    p.add_argument(
+        "--results",
+        action="append",
+        metavar="R",
+        help="results file (see 'vqametrics vqa'); repeat for one row per system",
+    )
     p.add_argument("--questions", metavar="Q", help="official questions file (validated only)")
     add_reader_options(p)
     add_matching_options(p)
@@ -41,11 +53,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_digits_option(p)
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=run, _parser=p)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.task is not None:
+        if args.annotations is not None or args.results is not None:
+            args._parser.error("--task lists profiles; it does not go with --annotations/--results")
+        return _list_task(args.task, args.json)
     if args.annotations is None and args.results is None:
+        if args.output_format in ("csv", "markdown", "latex"):
+            from ..profiles import list_profiles
+            from ..report.tables import Table
+
+            rows = tuple((p.name, p.description, p.reproduces, p.toolkit) for p in list_profiles())
+            header = ("profile", "description", "reproduces", "toolkit")
+            emit_table(Table(header, rows, text_columns=frozenset(range(4))), args.output_format)
+            return 0
         return _list(args.json)
     if args.list or args.results is None:
         args._parser.error(
@@ -54,7 +79,28 @@ def run(args: argparse.Namespace) -> int:
         )
     from ..profile_diff import compare_profiles, format_comparison
 
-    official = evaluate_from_args(args)
+    paths = args.results
+    if wants_table(args, len(paths)):
+        from ..report.command_tables import profiles_table
+
+        names = names_for(args, paths)
+        results = []
+        for path in paths:
+            ev = evaluate_from_args(args, path)
+            results.append(compare_profiles(ev.dataset, ev.predictions))
+        if args.json:
+            print_json(
+                {
+                    "systems": [
+                        dict(r.as_dict(examples=args.examples, digits=args.digits), name=n)
+                        for n, r in zip(names, results, strict=True)
+                    ]
+                }
+            )
+        else:
+            emit_table(profiles_table(names, results, args.digits), args.output_format)
+        return 0
+    official = evaluate_from_args(args, paths[0])
     comparison = compare_profiles(official.dataset, official.predictions)
     if args.json:
         print_json(comparison.as_dict(examples=args.examples, digits=args.digits))
@@ -74,4 +120,33 @@ def _list(as_json: bool) -> int:
     for p in profiles:
         print(f"{p.name:<{width}}  {p.description}")
         print(f"{'':<{width}}  reproduces: {p.reproduces}  (signature toolkit:{p.toolkit})")
+    return 0
+
+
+def _list_task(name: str, as_json: bool) -> int:
+    """The profiles of one benchmark (or of all), with the toolkit each reproduces."""
+    from ..tasks import get_task, list_tasks
+
+    tasks = list_tasks() if name == "all" else [get_task(name)]
+    if as_json:
+        print_json(
+            [
+                {
+                    "task": t.name,
+                    "title": t.title,
+                    "default_profile": t.default_profile,
+                    "note": t.note,
+                    "profiles": [p.as_dict() for p in t.profiles],
+                }
+                for t in tasks
+            ]
+        )
+        return 0
+    for t in tasks:
+        print(f"{t.name} — {t.title}" + (f" ({t.note})" if t.note else ""))
+        width = max(len(p.name) for p in t.profiles)
+        for p in t.profiles:
+            mark = "*" if p.name == t.default_profile else " "
+            print(f" {mark}{p.name:<{width}}  {p.description}")
+            print(f"  {'':<{width}}  reproduces: {p.reproduces}  (signature toolkit:{p.toolkit})")
     return 0

@@ -7,6 +7,7 @@ import sys
 import time
 from typing import TextIO
 
+from ._chat import add_extract_option, warn_verbose
 from ._common import (
     add_matching_options,
     add_profile_option,
@@ -16,7 +17,11 @@ from ._common import (
 
 __all__ = ["ProgressBar", "register"]
 
-INSTALL_HINT = "vqametrics report needs the report extra: pip install 'vqametrics[report]'"
+
+def _install_hint() -> str:
+    from .._extras import install_hint
+
+    return f"vqametrics report needs the report extra: {install_hint('report')}"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,11 +40,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         required=True,
         action="append",
         metavar="R",
-        help="results file; repeat to compare several models",
+        help="results file; repeat to compare several models (A − B as vqametrics diff)",
     )
     p.add_argument("--questions", metavar="Q", help="official questions file (texts on cards)")
     add_profile_option(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument(
+        "-o",
+        "--output",
+        "--out",
+        dest="output",
+        required=True,
+        metavar="FILE",
+        help="the HTML file to write (--out is accepted too)",
+    )
+    p.add_argument(
+        "--name",
+        action="append",
+        metavar="LABEL",
+        help="the label of each --results, in order (default: the file names, shortened)",
+    )
     p.add_argument(
         "--cards",
         type=nonnegative_int,
@@ -49,6 +68,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_reader_options(p, reported=False)
     add_matching_options(p)
+    add_extract_option(p)
     p.set_defaults(func=run)
 
 
@@ -87,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import matplotlib  # noqa: F401
     except ModuleNotFoundError:
-        print(f"vqametrics: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"vqametrics: error: {_install_hint()}", file=sys.stderr)
         return 1
     from ..report.html import build_report, render_report
 
@@ -106,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
             input_format=args.input_format,
             id_field=args.id_field,
             answer_field=args.answer_field,
+            extract=args.extract,
+            names=args.name,
         )
         text = render_report(model)
     finally:
@@ -113,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     with open(args.output, "w", encoding="utf-8") as fh:
         fh.write(text)
     for r in model.runs:
+        warn_verbose(r.evaluation.diagnostics, extracted=args.extract is not None)
         print(
             f"{r.name}: VQA acc {r.evaluation.accuracy['overall']:.2f}  "
             f"{r.evaluation.signature.format()}"

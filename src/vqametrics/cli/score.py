@@ -4,16 +4,33 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from ._common import (
-    OnceAction,
-    add_json_flag,
-    add_matching_options,
-    add_reader_options,
-    print_json,
-)
+from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
+from ._common import add_json_flag, add_matching_options, nonnegative_int, print_json
+from ._output import add_name_option, emit_systems, names_for, wants_table
+from .vqa import add_ci_options
+
+if TYPE_CHECKING:
+    from ..tasks._run import TaskEvaluation
 
 __all__ = ["register"]
+
+
+class _Once(argparse.Action):
+    """An option that may be given once: a second ``--annotations`` is a usage error, never a
+    silently dropped file."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} given twice; score one results file per run")
+        setattr(namespace, self.dest, values)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,19 +48,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("task", metavar="TASK", help="the benchmark (see the list above)")
     p.add_argument(
         "--results",
-        action=OnceAction,
+        action="append",
         metavar="R",
-        help="predictions: a file in any layout the task reads, or - for standard input",
+        help="predictions: a file in any layout the task reads, or - for standard input; "
+        "repeat to score several systems in one table",
     )
-    p.add_argument(
-        "--annotations", action=OnceAction, metavar="A", help="ground truth (file or folder)"
-    )
-    p.add_argument(
-        "--questions", action=OnceAction, metavar="Q", help="question file, where needed"
-    )
+    p.add_argument("--annotations", action=_Once, metavar="A", help="ground truth (file or folder)")
+    p.add_argument("--questions", action=_Once, metavar="Q", help="question file, where needed")
     p.add_argument("--profile", metavar="NAME", help="toolkit profile (default: the official one)")
-    add_reader_options(p)
+    p.add_argument(
+        "--input-format",
+        choices=("json", "jsonl", "csv", "tsv", "xlsx"),
+        help="read the results file as this layout instead of recognizing it",
+    )
+    p.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
+    p.add_argument("--answer-field", metavar="F", help="the results' answer column, when unusual")
+    p.add_argument(
+        "--reported",
+        metavar="FILE",
+        help="the toolkit's own scores (VLMEvalKit _acc.csv/_score.csv, lmms-eval "
+        "results.json); by default looked for beside the results file",
+    )
     add_matching_options(p)
+    add_extract_option(p)
+    add_judge_options(
+        p,
+        "Yes/no tasks (pope, mme): with --judge-url, answers the profile's parser leaves "
+        "'other' are read by the judge, as VLMEvalKit does (judge:<model> in the signature).",
+    )
     seen: set[str] = set()
     group = p.add_argument_group("task options")
     for t in tasks:
@@ -51,9 +83,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             if name not in seen:
                 seen.add(name)
                 group.add_argument(f"--{name}", metavar="V", help=f"{t.name}: {text}")
-    p.add_argument("--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt")
-    p.add_argument("--digits", type=int, help="rounding of the table (default: the toolkit's)")
+    p.add_argument(
+        "-o", "--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt"
+    )
+    p.add_argument(
+        "--digits",
+        type=nonnegative_int,
+        metavar="N",
+        help="rounding of the table (default: the toolkit's)",
+    )
     add_json_flag(p)
+    add_name_option(p)
+    add_ci_options(p)
     p.set_defaults(func=run, _task_options=sorted(seen))
 
 
@@ -63,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from ..tasks._run import evaluate_task
 
     task = get_task(args.task)
-    if args.results is None:
+    if not args.results:
         raise InputError(f"score {task.name}: --results is required")
     declared = {name.replace("-", "_") for name, _ in task.options}
     options = {}
@@ -75,21 +116,56 @@ def run(args: argparse.Namespace) -> int:
         if key not in declared:
             raise InputError(f"--{name} does not apply to task {task.name!r}")
         options[key] = value
-    result = evaluate_task(
-        task,
-        args.results,
-        annotations=args.annotations,
-        questions=args.questions,
-        profile=args.profile,
-        format=args.input_format,
-        reported=args.reported,
-        id_field=args.id_field,
-        answer_field=args.answer_field,
-        allow_missing=args.allow_missing,
-        ignore_extra=args.ignore_extra,
-        on_duplicate=args.on_duplicate,
-        **options,
-    )
+    client = judge_from_args(args)  # bad judge settings fail before any file is read
+
+    def evaluate(results: str) -> TaskEvaluation:
+        result = evaluate_task(
+            task,
+            results,
+            annotations=args.annotations,
+            questions=args.questions,
+            profile=args.profile,
+            format=args.input_format,
+            id_field=args.id_field,
+            answer_field=args.answer_field,
+            reported=args.reported,
+            allow_missing=args.allow_missing,
+            ignore_extra=args.ignore_extra,
+            on_duplicate=args.on_duplicate,
+            extract=args.extract,
+            judge=client,
+            **options,
+        )
+        warn_verbose(result.diagnostics, extracted=args.extract is not None)
+        return result
+
+    from ._output import ci_settings
+
+    try:
+        if wants_table(args, len(args.results)) or ci_settings(args)["ci"]:
+            from ..systems import compare_task_systems
+
+            if args.out and len(args.results) > 1:
+                raise InputError("--out writes the files of one results file; give one --results")
+            names = names_for(args, args.results)
+            evaluations = [evaluate(r) for r in args.results]
+            if args.out:
+                from ..report.task_files import write_task_outputs
+
+                write_task_outputs(evaluations[0], args.out)
+            table = compare_task_systems(evaluations, names, **ci_settings(args))
+            return emit_systems(table, args)
+        result = evaluate(args.results[0])
+    finally:
+        if client is not None:
+            client.close()
+    if client is not None and result.judge_stats is not None:
+        j = result.judge_stats
+        print(
+            f"judge {j.model}: {j.judged} judged, {j.unjudged} unjudged (left as written), "
+            f"{j.judge_calls} calls, {j.cache_hits} cache hits",
+            file=sys.stderr,
+        )
     if args.out:
         from ..report.task_files import write_task_outputs
 

@@ -7,8 +7,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import (
-    OnceAction,
     add_digits_option,
     add_json_flag,
     add_matching_options,
@@ -18,6 +18,8 @@ from ._common import (
     nonnegative_int,
     positive_int,
 )
+from ._output import add_name_option, wants_table
+from ._systems import run_vqa_systems
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
@@ -40,11 +42,12 @@ def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> 
         parser.add_argument(
             "--results",
             required=True,
-            action=OnceAction,
+            action="append",
             metavar="R",
             help="predictions: official list of {question_id, answer}, JSONL, {qid: answer}, "
             "CSV/TSV/XLSX, gzip of any, - for stdin, LLaVA answers.jsonl, a VLMEvalKit sheet, "
-            "lmms-eval samples (recognized by content)",
+            "lmms-eval samples (recognized by content); repeat to score several systems in one "
+            "table",
         )
     parser.add_argument(
         "--questions", metavar="Q", help="official questions file (validated; optional)"
@@ -63,6 +66,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_input_options(p)
     p.add_argument(
+        "-o",
         "--out",
         metavar="DIR",
         help="write accuracy.json, evalQA.json, evalQuesType.json, evalAnsType.json, "
@@ -73,10 +77,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--metrics",
         default="vqa",
         metavar="LIST",
-        help="comma-separated metrics: vqa, em, em-any (default: vqa)",
+        help="comma-separated metrics: vqa, em, em-any (or em_any) (default: vqa)",
     )
     add_ci_options(p)
+    add_extract_option(p)
+    add_judge_options(
+        p,
+        "With --judge-url, also report an open-ended judge score (is the prediction "
+        "equivalent to one of the human answers?) beside, never instead of, the VQA score.",
+    )
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=run)
 
 
@@ -103,18 +114,31 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"random seed (default {DEFAULT_SEED}; implies --ci)",
     )
+    group.add_argument(
+        "--permutations",
+        type=positive_int,
+        metavar="N",
+        help="sign-flip permutations of the comparisons with the first of several --results "
+        "(default 10000)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
 
     metrics = _parse_metrics(args.metrics)
+    paths = args.results
+    if wants_table(args, len(paths)):
+        return run_vqa_systems(args, paths, metrics)
     ci_wanted = args.ci or args.bootstrap is not None or args.seed is not None
     if ci_wanted:
         from ..stats import require_numpy
 
         require_numpy()  # fail before scoring, with the install line
-    result = evaluate_from_args(args)
+    client = judge_from_args(args)  # bad judge settings fail before scoring
+    result = evaluate_from_args(args, paths[0])
+    warn_verbose(result.diagnostics, extracted=args.extract is not None)
     extra, extra_signatures = _extra_metrics(result, metrics)
+    judged = _judge(result, client, args.out, args.questions) if client is not None else None
     intervals = None
     if ci_wanted:
         from dataclasses import replace
@@ -132,14 +156,46 @@ def run(args: argparse.Namespace) -> int:
 
         # a large per_question.jsonl is written by a child process meanwhile (report/files.py)
         with start_vqa_outputs(result, args.out) as writing:
-            text = _stdout_text(args, result, extra, extra_signatures, intervals)
+            text = _stdout_text(args, result, extra, extra_signatures, intervals, judged)
             del result  # free the evaluation while the child still writes
             writing.wait()
         sys.stdout.write(text)
         print(f"wrote outputs to {args.out}", file=sys.stderr)
     else:
-        sys.stdout.write(_stdout_text(args, result, extra, extra_signatures, intervals))
+        sys.stdout.write(_stdout_text(args, result, extra, extra_signatures, intervals, judged))
     return 0
+
+
+def _judge(
+    result: VQAEvaluation, client: Any, out: str | None, questions: str | None
+) -> dict[str, Any]:
+    """The open-ended judge metric; with ``--out``, every judged item in ``judge.jsonl``."""
+    from ..judge import equivalence_summary, judge_equivalence
+
+    texts = _question_texts(questions) if questions else {}
+    with client:
+        judgements = judge_equivalence(
+            result.predictions,
+            result.dataset.answers,
+            client,
+            questions=[texts.get(q, "") for q in result.question_ids],
+            matched=[s > 0 for s in result.scores],
+        )
+    if out:
+        from pathlib import Path
+
+        import orjson
+
+        Path(out).mkdir(parents=True, exist_ok=True)
+        with (Path(out) / "judge.jsonl").open("wb") as fh:
+            for qid, pred, j in zip(
+                result.question_ids, result.predictions, judgements, strict=True
+            ):
+                if j is not None:
+                    rec = {"question_id": qid, "prediction": pred, **j.as_dict()}
+                    fh.write(orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE))
+    extract = result.extraction.name if result.extraction is not None else None
+    return equivalence_summary(judgements, client.model, extract=extract)
 
 
 def _stdout_text(
@@ -148,6 +204,7 @@ def _stdout_text(
     extra: dict[str, Breakdown],
     extra_signatures: dict[str, Signature],
     intervals: BootstrapResult | None,
+    judged: dict[str, Any] | None = None,
 ) -> str:
     """What ``vqametrics vqa`` prints: the ``--json`` payload, or the table and signatures."""
     from ..toolkit_check import check_toolkit
@@ -165,9 +222,11 @@ def _stdout_text(
                 **{k: s.format() for k, s in extra_signatures.items()},
             }
         if intervals is not None:
-            payload["ci95"] = intervals.ci95()
-            payload["se"] = intervals.se()
+            payload["ci95"] = intervals.ci95
+            payload["se"] = intervals.se
             payload["bootstrap"] = intervals.settings()
+        if judged is not None:
+            payload["judge"] = judged
         if check is not None:
             payload["reported"] = {**payload.get("reported", {}), **check.as_dict()}
         return orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
@@ -181,14 +240,44 @@ def _stdout_text(
         columns.update(_interval_columns(intervals))
         result = replace(result, notes=(*result.notes, _interval_note(intervals)))
     lines = [vqa_table(result, columns), *(sig.format() for sig in extra_signatures.values())]
+    if judged is not None:
+        lines.append(_judge_line(judged))
     if check is not None:
         lines.append(check.format(args.digits))
     return "".join(line + "\n" for line in lines)
 
 
+def _question_texts(path: str) -> dict[Any, str]:
+    """Question id -> text from the official questions file (for the judge's prompt)."""
+    import orjson
+
+    from ..load._json import read_bytes
+
+    raw = read_bytes(path)
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:  # JSONL (already validated by the scorer)
+        data = [orjson.loads(line) for line in raw.splitlines() if line.strip()]
+    rows = data.get("questions", []) if isinstance(data, dict) else data
+    return {
+        r.get("question_id"): r["question"]
+        for r in rows
+        if isinstance(r, dict) and isinstance(r.get("question"), str)
+    }
+
+
+def _judge_line(j: dict[str, Any]) -> str:
+    return (
+        f"LLM judge (beside the VQA score, not instead): {j['accuracy']:.2f}% of {j['decided']} "
+        f"decided equivalent ({j['decided_by_rules']} by the rules, {j['judged']} by the "
+        f"judge; {j['unjudged']} unjudged; {j['judge_calls']} calls, {j['cache_hits']} cache "
+        f"hits)\n{j['signature']}"
+    )
+
+
 def _interval_columns(intervals: BootstrapResult) -> dict[str, Mapping[str, object]]:
     """The interval bounds and SE as breakdown-shaped columns for :func:`vqa_table`."""
-    ci, se = intervals.ci95(), intervals.se()
+    ci, se = intervals.ci95, intervals.se
 
     def pick(tree: dict[str, Any], f: Callable[[Any], object]) -> dict[str, object]:
         out: dict[str, object] = {"overall": f(tree["overall"])}
@@ -222,7 +311,7 @@ _METRICS = ("vqa", "em", "em-any")
 def _parse_metrics(text: str) -> list[str]:
     from .._exceptions import UnknownNameError
 
-    names = [t.strip() for t in text.split(",") if t.strip()]
+    names = [t.strip().replace("_", "-") for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in _METRICS]
     if bad or not names:
         raise UnknownNameError(

@@ -18,11 +18,10 @@ import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ._json import parse_json_or_jsonl
+from ._json import parse_json_or_jsonl, read_bytes
 
 __all__ = [
     "FORMATS",
@@ -85,14 +84,13 @@ def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
     an :class:`InputError` naming the file.
     """
     name = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
-    try:
-        data = sys.stdin.buffer.read() if name == "<stdin>" else Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{name}: is a directory, expected a file") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if name == "<stdin>":
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as exc:
+            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    else:
+        data = read_bytes(path)
     was_gzip = data[:2] == _GZIP_MAGIC
     if was_gzip:
         try:
@@ -280,10 +278,16 @@ def _table_records(name: str, table: list[list[Any]], kind: str) -> Records:
                 f"{name}: row {rowno} has {len(cells)} cell(s) but the header has "
                 f"{len(header)} (a truncated file?)"
             )
-        row = {h: (cells[j] if j < len(cells) else None) for j, h in enumerate(header) if h}
+        # an empty cell is None whether the sheet is CSV ("") or XLSX (None)
+        row = {h: _cell(cells, j) for j, h in enumerate(header) if h}
         rows.append(row)
         lines.append(rowno)
     return Records(rows, name, kind, lines)
+
+
+def _cell(cells: list[Any], j: int) -> Any:
+    value = cells[j] if j < len(cells) else None
+    return None if value == "" else value
 
 
 def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
@@ -291,9 +295,10 @@ def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
         import openpyxl
     except ImportError:
         from .._exceptions import MissingDependencyError
+        from .._extras import install_hint
 
         raise MissingDependencyError(
-            f"{name}: reading .xlsx needs openpyxl: pip install 'vqametrics[xlsx]'"
+            f"{name}: reading .xlsx needs openpyxl: {install_hint('xlsx')}"
         ) from None
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from .._exceptions import InputError
+
 if TYPE_CHECKING:
     from ..tasks._run import TaskEvaluation
 
@@ -17,6 +19,8 @@ def write_task_outputs(result: TaskEvaluation, out_dir: str | Path) -> list[Path
     """Write ``metrics.json`` (the ``--json`` payload), ``per_item.jsonl`` and
     ``signature.txt`` into *out_dir*; returns the paths written."""
     out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out}: exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
     opt = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
     files = {

@@ -169,10 +169,11 @@ class Task:
     #: task-specific command-line options: ``(name, help)``; ``--name VALUE`` reaches
     #: ``read`` as ``inputs.options["name"]`` (dashes become underscores)
     options: tuple[tuple[str, str], ...] = ()
-    #: a whole-run evaluator ``evaluator(task, profile, inputs) -> TaskEvaluation`` that
-    #: replaces read → per-item score → aggregate, for tasks with their own fast pipeline
-    #: (VQA v2 and OK-VQA delegate to ``evaluate_vqa``, MMBench to ``evaluate_mmbench``)
-    evaluator: Callable[[Task, TaskProfile, TaskInputs], Any] | None = None
+    #: a whole-run evaluator ``evaluator(task, profile, inputs, *, extract, judge) ->
+    #: TaskEvaluation`` that replaces read → per-item score → aggregate, for tasks with their
+    #: own fast pipeline (VQA v2 and OK-VQA delegate to ``evaluate_vqa``, MMBench to
+    #: ``evaluate_mmbench``)
+    evaluator: Callable[..., Any] | None = None
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""

@@ -18,12 +18,17 @@ from ..load.records import Records, cell_text, parse_list_cell, read_records
 from ._base import Item, TaskData, TaskInputs
 
 __all__ = [
+    "NoGroundTruthError",
     "group_means",
     "mean",
     "numpy_mean",
     "read_vlmevalkit",
     "vlmevalkit_breakdown",
 ]
+
+
+class NoGroundTruthError(InputError):
+    """The results file carries no ground truth and no annotations were given."""
 
 
 def numpy_mean(values: Sequence[float]) -> float:
@@ -95,14 +100,21 @@ def read_vlmevalkit(
     )
     notes: list[str] = []
     rep = _reported(inputs)
+    if inputs.annotations is not None and annotations_reader is None:
+        notes.append(
+            f"--annotations ignored: this task scores {records.source} against the ground "
+            "truth it carries"
+        )
+    if inputs.questions is not None and annotations_reader is None:
+        notes.append(f"--questions ignored: {records.source} carries its questions")
     if inputs.annotations is None or annotations_reader is None:
         if not is_vlmevalkit(records) or "answer" not in records.columns:
             if annotations_reader is None:
-                raise InputError(
+                raise NoGroundTruthError(
                     f"{records.source}: this file carries no ground truth ('answer' column); "
                     "pass --annotations"
                 )
-            raise InputError(
+            raise NoGroundTruthError(
                 f"{records.source}: no ground truth in this file (it is {preds.layout}); "
                 "pass --annotations"
             )

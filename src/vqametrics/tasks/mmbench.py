@@ -79,7 +79,9 @@ def _profiles() -> tuple[TaskProfile, ...]:
     )
 
 
-def _evaluator(task: Task, prof: TaskProfile, inputs: TaskInputs) -> Any:
+def _evaluator(
+    task: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
+) -> Any:
     from ..mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
     from ._run import TaskEvaluation
 
@@ -93,7 +95,13 @@ def _evaluator(task: Task, prof: TaskProfile, inputs: TaskInputs) -> Any:
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
     )
-    result = evaluate_mmbench(data, preds, mode=mode, extractor=prof.name)  # type: ignore[arg-type]
+    result = evaluate_mmbench(
+        data,
+        preds,
+        mode=mode,  # type: ignore[arg-type]
+        extractor=prof.name,
+        extract=extract,
+    )
     questions = [q for q in result.questions if mode == "circular" or q.index < 1_000_000]
     items = [
         Item(

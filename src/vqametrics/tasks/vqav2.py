@@ -111,10 +111,21 @@ def evaluation_to_task(task: Task, prof: TaskProfile, ev: VQAEvaluation) -> Any:
         n_missing=len(ev.matched.missing),
         n_extra_ignored=len(ev.matched.extra),
     )
-    return TaskEvaluation(task, prof, data, ev.scores, _aggregate(items, ev.scores), ev.signature)
+    return TaskEvaluation(
+        task,
+        prof,
+        data,
+        ev.scores,
+        _aggregate(items, ev.scores),
+        ev.signature,
+        diagnostics=ev.diagnostics,
+        extraction=ev.extraction,
+    )
 
 
-def _evaluator(task: Task, prof: TaskProfile, inputs: TaskInputs) -> Any:
+def _evaluator(
+    task: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
+) -> Any:
     ev = evaluate_vqa(
         inputs.annotations,
         inputs.results,
@@ -127,6 +138,7 @@ def _evaluator(task: Task, prof: TaskProfile, inputs: TaskInputs) -> Any:
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
         reported=inputs.reported,
+        extract=extract,
     )
     return evaluation_to_task(task, prof, ev)
 
