@@ -409,3 +409,22 @@ def test_per_sample_disagreement_is_grouped_by_its_rule(
     assert group["examples"] == [
         {"question_id": 1, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}
     ]
+
+
+def test_two_self_contained_sheets_in_one_table(
+    tmp_path: Path,
+    truth: list[dict[str, Any]],
+    preds: list[dict[str, Any]],
+    reference: Any,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = _vlmevalkit_rows(truth, preds)
+    a = _write_delimited(tmp_path / "A_VQAv2.tsv", rows, "\t")
+    b = _write_delimited(tmp_path / "B_VQAv2.tsv", [dict(r, prediction="no") for r in rows], "\t")
+    assert main(["vqa", "--results", str(a), "--results", str(b), "--json"]) == 0
+    systems = json.loads(capsys.readouterr().out)["systems"]
+    assert [s["name"] for s in systems] == ["A", "B"]
+    assert round(systems[0]["VQA acc"], 2) == reference.accuracy["overall"]
+    # B answers 'no' everywhere: the same score as the official list of 'no' answers
+    no = evaluate_vqa(ANN, [{"question_id": t["question_id"], "answer": "no"} for t in truth])
+    assert round(systems[1]["VQA acc"], 2) == no.accuracy["overall"]

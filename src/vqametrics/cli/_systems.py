@@ -24,13 +24,21 @@ def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Seq
     if out and len(paths) > 1:
         raise InputError("--out writes the files of one results file; give one --results")
     names = names_for(args, paths)
-    dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
-    if getattr(args, "questions", None):
-        from ..load.vqa import load_questions
-
-        load_questions(args.questions, dataset)
     evaluations = []
+    if getattr(args, "annotations", None) is None:
+        # the results carry their ground truth (VLMEvalKit, lmms-eval): the first one's is
+        # used for every system
+        evaluations.append(evaluate_from_args(args, paths[0]))
+        dataset = evaluations[0].dataset
+    else:
+        dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
+        if getattr(args, "questions", None):
+            from ..load.vqa import load_questions
+
+            load_questions(args.questions, dataset)
     for k, path in enumerate(paths):
+        if k < len(evaluations):
+            continue
         with warnings.catch_warnings():
             if k:  # the annotations' own warnings were given once already
                 warnings.simplefilter("ignore", LeaveOneOutWarning)
