@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INPUT_FORMATS",
-    "OnceAction",
     "add_digits_option",
     "add_json_flag",
     "add_matching_options",
@@ -29,22 +28,6 @@ __all__ = [
 
 #: the layouts ``--input-format`` forces (else recognized from the content)
 INPUT_FORMATS = ("json", "jsonl", "csv", "tsv", "xlsx")
-
-
-class OnceAction(argparse.Action):
-    """An option that may be given once: a second ``--results`` is a usage error, never a
-    silently dropped file."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: object,
-        option_string: str | None = None,
-    ) -> None:
-        if getattr(namespace, self.dest, None) is not None:
-            parser.error(f"{option_string} given twice; score one results file per run")
-        setattr(namespace, self.dest, values)
 
 
 def add_reader_options(parser: argparse.ArgumentParser, reported: bool = True) -> None:
