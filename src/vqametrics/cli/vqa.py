@@ -100,7 +100,12 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    inputs = (args.annotations, args.results, args.questions)
+    if args.out:
+        from ..report.files import VQA_OUTPUTS
+        from ..report.output import check_out_dir
 
+        check_out_dir(args.out, VQA_OUTPUTS, inputs)  # before any work
     metrics = _parse_metrics(args.metrics)
     ci_wanted = args.ci or args.bootstrap is not None or args.seed is not None
     if ci_wanted:
@@ -125,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         from ..report.files import start_vqa_outputs
 
         # a large per_question.jsonl is written by a child process meanwhile (report/files.py)
-        with start_vqa_outputs(result, args.out) as writing:
+        with start_vqa_outputs(result, args.out, inputs=inputs) as writing:
             text = _stdout_text(args, result, extra, extra_signatures, intervals)
             del result  # free the evaluation while the child still writes
             writing.wait()
