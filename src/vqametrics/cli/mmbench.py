@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_json_flag, print_json
+from ._common import add_json_flag, print_json, seed_int
 
 __all__ = ["register"]
 
@@ -58,9 +58,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--random-fallback",
-        type=int,
+        type=seed_int,
         metavar="SEED",
-        help="give unparsed answers the reference's random letter (options + Z), seeded",
+        help="give unparsed answers the reference's random letter (options + Z), seeded "
+        "(0 <= SEED < 2**64)",
     )
     p.add_argument("--out", metavar="DIR", help="write report.json and per_question.jsonl here")
     add_json_flag(p)

@@ -8,13 +8,14 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._common import (
+    MAX_REPLICATES,
     add_digits_option,
     add_json_flag,
     add_matching_options,
     add_profile_option,
     evaluate_from_args,
-    nonnegative_int,
-    positive_int,
+    replicates,
+    seed_int,
 )
 
 if TYPE_CHECKING:
@@ -87,15 +88,16 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--bootstrap",
-        type=positive_int,
+        type=replicates,
         metavar="N",
-        help=f"bootstrap replicates (default {DEFAULT_BOOTSTRAP}; implies --ci)",
+        help=f"bootstrap replicates, at most {MAX_REPLICATES:,} (default {DEFAULT_BOOTSTRAP}; "
+        "implies --ci)",
     )
     group.add_argument(
         "--seed",
-        type=nonnegative_int,
+        type=seed_int,
         metavar="S",
-        help=f"random seed (default {DEFAULT_SEED}; implies --ci)",
+        help=f"random seed, 0 <= S < 2**64 (default {DEFAULT_SEED}; implies --ci)",
     )
 
 
