@@ -20,6 +20,11 @@ def test_all_is_sorted_and_complete() -> None:
 
 
 def test_version_is_in_signature() -> None:
+    from vqametrics.data import sample_files
+
+    f = sample_files("textbook")
+    signature = vqametrics.evaluate_vqa(f["annotations"], f["results"]).signature.format()
+    assert signature.split("|")[-1] == "vqametrics:0.1.0"  # the version pyproject builds
     assert vqametrics.__version__ == "0.1.0"
 
 
@@ -64,3 +69,14 @@ def test_core_import_is_light() -> None:
     code = f"import sys, vqametrics; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_lazy_name_is_not_shadowed_by_its_module() -> None:
+    """``vqametrics.Explanation`` imports the module ``vqametrics.explain``; the name
+    ``vqametrics.explain`` must still be the function (was hash-order dependent)."""
+    import subprocess
+    import sys
+
+    code = "import vqametrics; vqametrics.Explanation; print(type(vqametrics.explain).__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "function"

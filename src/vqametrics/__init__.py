@@ -120,6 +120,10 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module 'vqametrics' has no attribute {name!r}")
     value = getattr(_importlib.import_module(module, __name__), name)
     globals()[name] = value
+    # importing a submodule binds its name here (``vqametrics.explain`` would become the
+    # module when ``Explanation`` is looked up first): the lazy attribute of that name wins
+    for key in [k for k in _LAZY if isinstance(globals().get(k), type(_importlib))]:
+        del globals()[key]
     return value
 
 
