@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bad = _undecodable_argument(arguments)
     if bad is not None:
         print(
-            f"vqametrics: error: argument {bad!r} is not valid UTF-8 text; rename the file "
+            f"vqametrics: error: argument '{bad}' is not valid UTF-8 text; rename the file "
             "or pass the text in UTF-8",
             file=sys.stderr,
         )
