@@ -234,10 +234,8 @@ def test_the_largest_seed_is_accepted() -> None:
 
 
 def test_diff_replicates_are_bounded() -> None:
-    code, _, err = _main(
-        ["diff", "--annotations", "a", "--results-a", "r", "--results-b", "r"]
-        + ["--permutations", "1000001"]
-    )
+    inputs = ["--annotations", "a", "--results-a", "r", "--results-b", "r"]
+    code, _, err = _main(["diff", *inputs, "--permutations", "1000001"])
     assert code == 2 and "--permutations: must be between 1 and 1000000" in err
 
 
@@ -328,14 +326,14 @@ def test_fuzz_cli_input_layouts(
         _write(res, results, layouts[1])
         _write(Path(tmp) / "other.json", other, "json")
         inputs = ["--annotations", str(ann), "--results", str(res)]
+        diff_inputs = ["--annotations", str(ann), "--results-a", str(res)]
+        diff_inputs += ["--results-b", str(Path(tmp) / "other.json")]
         argv = {
             "vqa": ["vqa", *inputs, "--out", str(Path(tmp) / "out")],
             "vqa-json": ["vqa", *inputs, "--json", "--metrics", "vqa,em,em-any", "--allow-missing"],
             "compare": ["compare", *inputs, "--ignore-extra", "--on-duplicate", "last"],
             "profiles": ["profiles", *inputs],
-            "diff": ["diff", "--annotations", str(ann), "--results-a", str(res)]
-            + ["--results-b", str(Path(tmp) / "other.json"), "--bootstrap", "20"]
-            + ["--permutations", "20"],
+            "diff": ["diff", *diff_inputs, "--bootstrap", "20", "--permutations", "20"],
             "aokvqa": ["compare", "--aokvqa", str(ann), "--results", str(res)],
         }[command]
         code, _, err = _main(argv)
