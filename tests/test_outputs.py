@@ -282,3 +282,16 @@ def test_a_usage_error_leaves_no_out_folder(
     assert code == 2
     assert "Traceback" not in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_out_dot_is_the_working_directory_and_stays_usable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    publish_dir(".", {"a.txt": b"1"})
+    publish_dir(".", {"a.txt": b"2"})  # holds only outputs, but is never swapped away
+    assert Path.cwd() == work and (work / "a.txt").read_bytes() == b"2"
+    assert verify_dir(work)["files"]["a.txt"]["size"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["work"]

@@ -51,6 +51,7 @@ __all__ = [
     "FileDigest",
     "StagedDir",
     "check_not_input",
+    "check_out_dir",
     "open_output_file",
     "publish_dir",
     "verify_dir",
@@ -153,7 +154,7 @@ class StagedDir:
         for name in self.names:
             if name == MANIFEST or not name or os.sep in name or name.startswith("."):
                 raise ValueError(f"not a plain output file name: {name!r}")
-        target = Path(out_dir)
+        target = Path(os.path.abspath(out_dir))  # "." and "a/.." have a name and a parent
         if target.is_symlink() and target.is_dir():
             target = Path(os.path.realpath(target))  # publish into the folder it points to
         self.final = target
@@ -208,7 +209,7 @@ class StagedDir:
             if not os.path.lexists(self.final):
                 os.rename(staging, self.final)
                 self.staging = None
-            elif _only_outputs(self.final, self.names):
+            elif _only_outputs(self.final, self.names) and not _holds_cwd(self.final):
                 self._swap(staging)
             else:
                 self._merge(staging)
@@ -372,6 +373,16 @@ def _only_outputs(folder: Path, names: Sequence[str]) -> bool:
         return False
     ours = {*names, *_manifest_files(folder), MANIFEST}
     return all(e.name in ours and not e.is_dir(follow_symlinks=False) for e in entries)
+
+
+def _holds_cwd(folder: Path) -> bool:
+    """Whether the working directory is *folder* or inside it (never swap that away)."""
+    try:
+        cwd = os.path.realpath(os.getcwd())
+    except OSError:
+        return True
+    real = os.path.realpath(folder)
+    return cwd == real or cwd.startswith(real.rstrip(os.sep) + os.sep)
 
 
 def _clean_stale(target: Path) -> None:
