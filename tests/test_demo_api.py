@@ -275,12 +275,36 @@ def test_yardsticks_mmbench_equals_evaluate_mmbench(client: Any) -> None:
 def test_misconceptions_are_computed(client: Any) -> None:
     d = client.get("/api/misconceptions").json()
     ids = [m["id"] for m in d["items"]]
-    assert ids == ["exact-match", "textbook", "synonyms", "toolkits", "circular", "guess"]
+    assert ids == [
+        "exact-match",
+        "textbook",
+        "synonyms",
+        "toolkits",
+        "circular",
+        "guess",
+        "textvqa",
+    ]
     textbook = next(m for m in d["items"] if m["id"] == "textbook")
     assert [e["value"] for e in textbook["evidence"]] == ["30.00", "60.00", "90.00"]
     assert [e["args"]["textbook"] for e in textbook["evidence"]] == ["33.33", "66.67", "100.00"]
     toolkits = next(m for m in d["items"] if m["id"] == "toolkits")
     assert len({e["value"] for e in toolkits["evidence"]}) > 1  # they really differ
+
+
+def test_textvqa_misconception_scores_both_ways(client: Any) -> None:
+    """The bundled TextVQA sample under TextVQA's scorer and under the VQA v2 script."""
+    d = client.get("/api/misconceptions").json()
+    card = next(m for m in d["items"] if m["id"] == "textvqa")
+    runs = [e for e in card["evidence"] if e["key"] == "ev.tv_run"]
+    assert [e["args"]["scorer"] for e in runs] == ["@scorer.textvqa", "@scorer.vqav2"]
+    assert all(e["args"]["n"] == 200 for e in runs)
+    textvqa, vqa2 = (float(e["value"]) for e in runs)
+    assert textvqa - vqa2 > 5.0  # the unanimity rule costs points on real answers
+    item = [e for e in card["evidence"] if e["key"] == "ev.tv_item"]
+    assert [e["value"] for e in item] == ["100.00", "0.00"]
+    # hand-checkable: the prediction equals the unanimous answer up to case
+    assert item[0]["args"]["pred"] != item[0]["args"]["gt"]
+    assert item[0]["args"]["pred"].lower() == item[0]["args"]["gt"]
 
 
 def test_quiz_answers_come_from_the_library(client: Any) -> None:

@@ -25,10 +25,10 @@ from vqametrics.aggregate import breakdown, official_outputs
 from vqametrics.evaluate import evaluate_vqa, score_dataset
 from vqametrics.load import _bulk
 from vqametrics.load.vqa import as_dataset, load_annotations, load_results
-from vqametrics.normalize.question import QuestionNormalizer
 from vqametrics.profiles import get_profile
 from vqametrics.report.files import write_vqa_outputs
 from vqametrics.score import _fast
+from vqametrics.score.question import QuestionNormalizer
 
 # Pieces that exercise every rule of spec §3: punctuation (spaced or not), the comma trigger,
 # periods around digits, number words, articles, contractions, case, whitespace, non-ASCII.

@@ -22,10 +22,10 @@ import pytest
 
 from vqametrics import InputError, UnknownNameError, evaluate_vqa, get_profile, list_profiles
 from vqametrics.cli import main
+from vqametrics.em_summary import exact_match_breakdowns
 from vqametrics.score.exact_match import (
     exact_match,
     exact_match_any,
-    exact_match_breakdowns,
     exact_match_scores,
     reference_answer,
 )

@@ -7,6 +7,7 @@ internal and may change. The pipeline reads top to bottom in the source tree:
 """
 
 import importlib as _importlib
+import types as _types
 import typing as _typing
 
 from ._exceptions import (
@@ -39,6 +40,8 @@ if _typing.TYPE_CHECKING:
     from .score.exact_match import exact_match, exact_match_any, reference_answer
     from .signature import Signature
     from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
+    from .tasks import Task, TaskProfile, get_task, list_tasks, parse_yes_no, score_answer
+    from .tasks._run import TaskEvaluation, evaluate_task
 
 # Imported on first use (PEP 562), so that `import vqametrics` and the command line start fast.
 _LAZY = {
@@ -47,6 +50,14 @@ _LAZY = {
     "MMBenchResult": ".mmbench",
     "Profile": ".profiles",
     "Signature": ".signature",
+    "Task": ".tasks",
+    "TaskEvaluation": ".tasks._run",
+    "TaskProfile": ".tasks",
+    "evaluate_task": ".tasks._run",
+    "get_task": ".tasks",
+    "list_tasks": ".tasks",
+    "parse_yes_no": ".tasks",
+    "score_answer": ".tasks",
     "VQADataset": ".load.vqa",
     "VQAEvaluation": ".evaluate",
     "bootstrap_ci": ".stats",
@@ -84,6 +95,9 @@ __all__ = [
     "MissingPredictionError",
     "Profile",
     "Signature",
+    "Task",
+    "TaskEvaluation",
+    "TaskProfile",
     "UnknownNameError",
     "VQADataset",
     "VQAEvaluation",
@@ -96,6 +110,7 @@ __all__ = [
     "compare_vqa",
     "diff_results",
     "evaluate_mmbench",
+    "evaluate_task",
     "evaluate_vqa",
     "evaluation_ci",
     "exact_match",
@@ -103,13 +118,17 @@ __all__ = [
     "explain",
     "extract_choice",
     "get_profile",
+    "get_task",
     "list_extractors",
     "list_profiles",
+    "list_tasks",
     "load_annotations",
     "load_results",
     "normalize_answer",
     "paired_test",
+    "parse_yes_no",
     "reference_answer",
+    "score_answer",
     "vqa_accuracy",
 ]
 
@@ -120,11 +139,18 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module 'vqametrics' has no attribute {name!r}")
     value = getattr(_importlib.import_module(module, __name__), name)
     globals()[name] = value
-    # importing a submodule binds its name here (``vqametrics.explain`` would become the
-    # module when ``Explanation`` is looked up first): the lazy attribute of that name wins
-    for key in [k for k in _LAZY if isinstance(globals().get(k), type(_importlib))]:
-        del globals()[key]
+    _unshadow()
     return value
+
+
+def _unshadow() -> None:
+    # Importing the submodule ``vqametrics.explain`` binds the *module* to the package's
+    # ``explain`` attribute, hiding the function of the same name: put the function back.
+    g = globals()
+    for key in _LAZY:
+        current = g.get(key)
+        if isinstance(current, _types.ModuleType) and current.__name__ == f"{__name__}.{key}":
+            g[key] = getattr(current, key)
 
 
 def __dir__() -> list[str]:

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._exceptions import AnswerCountWarning, LeaveOneOutWarning
 from .aggregate import Breakdown, breakdown, official_outputs
@@ -26,12 +26,22 @@ from .load.vqa import (
     match_predictions,
     results_from_pairs,
 )
-from .normalize.question import QuestionNormalizer
 from .profiles import Profile, get_profile
+from .score.question import QuestionNormalizer
 from .score.vqa import leave_one_out_values, score_normalized
 from .signature import Signature
 
-__all__ = ["VQAEvaluation", "evaluate_vqa", "score_dataset"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .score._fast import FastScores
+
+    IntArray = npt.NDArray[np.int64]
+
+__all__ = ["VQAEvaluation", "evaluate_vqa", "score_dataset", "steps_changed"]
+
+_CHUNK = 1 << 15
 
 Annotations = PathLike | VQADataset | Sequence[Mapping[str, Any]]
 Predictions = PathLike | Results | Mapping[QuestionId, str]
@@ -62,7 +72,7 @@ class VQAEvaluation:
         """``accuracy``, ``evalQA``, ``evalQuesType``, ``evalAnsType`` in the official shapes."""
         d = self.dataset
         if self._fast is not None:
-            from .score._fast import fast_official_outputs
+            from .aggregate._bulk import fast_official_outputs
 
             return fast_official_outputs(
                 d.question_ids,
@@ -79,8 +89,6 @@ class VQAEvaluation:
     def per_question(self) -> Iterator[dict[str, Any]]:
         """One record per question: what was compared, how it matched, and why it scored so."""
         if self._fast is not None:
-            from .score._fast import fast_records
-
             yield from fast_records(self, self._fast)
             return
         yield from self._per_question_slow(range(len(self.dataset)))
@@ -345,7 +353,7 @@ def _evaluate(
 
 def _breakdown(scores: list[float], dataset: VQADataset, digits: int, fast: Any) -> Breakdown:
     if fast is not None:
-        from .score._fast import fast_breakdown
+        from .aggregate._bulk import fast_breakdown
 
         return fast_breakdown(
             scores, dataset.question_types, dataset.answer_types, digits, fast.groups
@@ -400,3 +408,80 @@ def _notes(dataset: VQADataset, prof: Profile, matched: Matched, counts: Counter
                 f"not in the per-{key.replace('_', ' ')} breakdown"
             )
     return notes
+
+
+# --- the per-question report ------------------------------------------------------------------
+# ``VQAEvaluation.per_question`` in bulk: every field comes from a per-string or per-mask table.
+# Rows outside the bulk shape come from the per-question loop, in place.
+
+
+def steps_changed(ev: VQAEvaluation, fast: FastScores) -> tuple[IntArray, list[list[str]]]:
+    """Per row, an index into a list of ``steps_changed`` lists (bulk rows only)."""
+    hit: tuple[IntArray, list[list[str]]] | None = fast.memo.get("steps")
+    if hit is None:
+        hit = fast.memo["steps"] = _compute_steps_changed(ev, fast)
+    return hit
+
+
+def _compute_steps_changed(ev: VQAEvaluation, fast: FastScores) -> tuple[IntArray, list[list[str]]]:
+    import numpy as np
+
+    prof = ev.profile
+    codes = ev.dataset._answer_codes.codes
+    n = len(fast.scores)
+    row_bits = np.zeros(n, dtype=np.int64)
+    for skipped, side in ((True, 0), (False, 1)):
+        sel = fast.vector_rows & (fast.unanimous == skipped)
+        if not sel.any():
+            continue
+        answer_bits = fast.answer_bits[side][codes[sel]]
+        row_bits[sel] = (
+            np.bitwise_or.reduce(answer_bits, axis=1)
+            | fast.prediction_bits[side][fast.raw_prediction[sel]]
+        )
+    pred_names = [s.name for s in prof.prediction_steps]
+    distinct, inverse = np.unique(row_bits, return_inverse=True)
+    lists = []
+    for b in distinct.tolist():
+        steps = {name for name, v in fast.step_bits.items() if b & v}
+        lists.append([x for x in pred_names if x in steps] + sorted(steps - set(pred_names)))
+    return inverse.reshape(-1), lists
+
+
+def fast_records(ev: VQAEvaluation, fast: FastScores) -> Iterator[dict[str, Any]]:
+    """``VQAEvaluation.per_question`` from the bulk results."""
+    import numpy as np
+
+    d = ev.dataset
+    n = len(d)
+    steps_idx, steps_lists = steps_changed(ev, fast)
+    strings = np.empty(len(fast.strings) + 1, dtype=object)
+    strings[:-1] = fast.strings
+    tables = fast.tables
+    vector = fast.vector_rows.tolist()
+    slow = ev._per_question_slow(fast.slow_rows())
+    for start in range(0, n, _CHUNK):
+        stop = min(n, start + _CHUNK)
+        preds = strings[fast.prediction[start:stop]].tolist()
+        answers = strings[fast.answers[start:stop]].tolist()
+        masks = fast.mask[start:stop].tolist()
+        unanimous = fast.unanimous[start:stop].tolist()
+        steps = steps_idx[start:stop].tolist()
+        for k, i in enumerate(range(start, stop)):
+            if not vector[i]:
+                yield next(slow)
+                continue
+            mask = masks[k]
+            yield {
+                "question_id": d.question_ids[i],
+                "prediction": ev.predictions[i],
+                "normalized_prediction": preds[k],
+                "normalized_answers": answers[k],
+                "m": tables.m[mask],
+                "leave_one_out": list(tables.loo[mask]),
+                "score": ev.scores[i],
+                "steps_changed": list(steps_lists[steps[k]]),
+                "unanimous_skip": unanimous[k],
+                "question_type": d.question_types[i],
+                "answer_type": d.answer_types[i],
+            }

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ._answers import answer_groups
 from .profiles import Profile, Step, get_profile
-from .score.vqa import answer_groups, others_matching, score_normalized
+from .score.vqa import others_matching, score_normalized
 
 __all__ = ["Explanation", "StepTrace", "explain", "trace_steps"]
 

@@ -35,11 +35,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import peer_profiles as _peer
 from .aggregate import percent
 from .load.vqa import QuestionId, VQADataset
-from .normalize.question import QuestionNormalizer
 from .profiles import Profile, Step, get_profile, list_profiles
+from .profiles import peers as _peer
+from .score.question import QuestionNormalizer
 from .score.vqa import score_normalized
 
 __all__ = [

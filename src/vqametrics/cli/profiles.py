@@ -26,6 +26,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "between profiles, grouped by the rule that caused it.",
     )
     p.add_argument("--list", action="store_true", help="list the profiles (the default)")
+    p.add_argument(
+        "--task",
+        metavar="T",
+        help="list the profiles of benchmark T (see 'vqametrics score --help'); "
+        "'all' lists every benchmark's",
+    )
     p.add_argument("--annotations", metavar="A", help="annotations file (see 'vqametrics vqa')")
     p.add_argument("--results", metavar="R", help="results file (see 'vqametrics vqa')")
     p.add_argument("--questions", metavar="Q", help="official questions file (validated only)")
@@ -43,6 +49,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.task is not None:
+        if args.annotations is not None or args.results is not None:
+            args._parser.error("--task lists profiles; it does not go with --annotations/--results")
+        return _list_task(args.task, args.json)
     if args.annotations is None and args.results is None:
         return _list(args.json)
     if args.list or args.annotations is None or args.results is None:
@@ -69,4 +79,33 @@ def _list(as_json: bool) -> int:
     for p in profiles:
         print(f"{p.name:<{width}}  {p.description}")
         print(f"{'':<{width}}  reproduces: {p.reproduces}  (signature toolkit:{p.toolkit})")
+    return 0
+
+
+def _list_task(name: str, as_json: bool) -> int:
+    """The profiles of one benchmark (or of all), with the toolkit each reproduces."""
+    from ..tasks import get_task, list_tasks
+
+    tasks = list_tasks() if name == "all" else [get_task(name)]
+    if as_json:
+        print_json(
+            [
+                {
+                    "task": t.name,
+                    "title": t.title,
+                    "default_profile": t.default_profile,
+                    "note": t.note,
+                    "profiles": [p.as_dict() for p in t.profiles],
+                }
+                for t in tasks
+            ]
+        )
+        return 0
+    for t in tasks:
+        print(f"{t.name} — {t.title}" + (f" ({t.note})" if t.note else ""))
+        width = max(len(p.name) for p in t.profiles)
+        for p in t.profiles:
+            mark = "*" if p.name == t.default_profile else " "
+            print(f" {mark}{p.name:<{width}}  {p.description}")
+            print(f"  {'':<{width}}  reproduces: {p.reproduces}  (signature toolkit:{p.toolkit})")
     return 0

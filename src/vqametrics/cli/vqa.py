@@ -232,6 +232,6 @@ def _extra_metrics(
     wanted = [m for m in metrics if m != "vqa"]
     if not wanted:
         return {}, {}
-    from ..score.exact_match import exact_match_summary
+    from ..em_summary import exact_match_summary
 
     return exact_match_summary(result, wanted)

@@ -221,7 +221,7 @@ def _answer_counts(records: list[list[Any]]) -> Any:
 
 def _intern_texts(records: list[list[Any]]) -> tuple[list[str], Any]:
     """The distinct answer texts (first-seen order) and the code of every answer, in order."""
-    from ..score._fast import intern_strings
+    from .._answers import intern_strings
 
     return intern_strings(map(attrgetter("answer"), chain.from_iterable(records)))
 
@@ -232,7 +232,7 @@ def _fast_dataset(
     """Assemble the dataset from its non-answer columns and its interned answers."""
     import numpy as np
 
-    from ..score._fast import codes_from_flat
+    from .._answers import codes_from_flat
 
     codes = codes_from_flat(strings, flat_codes, lens)
     # every answer list holds the shared distinct strings: far less memory than one per record

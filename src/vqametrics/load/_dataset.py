@@ -26,7 +26,7 @@ class VQADataset:
     #: True when answers were plain strings (no records at all)
     plain_answers: bool = False
     index: dict[QuestionId, int] = field(default_factory=dict, repr=False)
-    #: the answers interned as integer codes (``score._fast.AnswerCodes``), made on first use;
+    #: the answers interned as integer codes (``_answers.AnswerCodes``), made on first use;
     #: like ``index`` it assumes the columns are not mutated afterwards
     _answer_codes: Any = field(default=None, repr=False)
 

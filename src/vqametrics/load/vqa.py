@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Literal
 
+from .._answers import answer_groups
 from .._exceptions import IdTypeWarning, InputError, MissingPredictionError
-from ..score.vqa import answer_groups
 from ._bulk import decode_fast, fast_annotations_possible, load_fast
 from ._dataset import QuestionId, VQADataset
 from ._json import (

@@ -109,7 +109,7 @@ def _write_official(result: VQAEvaluation, staged: StagedDir) -> None:
         files = None
         if result._fast is not None:
             # the same bytes, assembled in bulk (score/_fast.py)
-            from ..score._fast import official_files
+            from ._bulk import official_files
 
             files = official_files(result, result._fast)
         if files is None:
@@ -127,7 +127,7 @@ def _write_jsonl(result: VQAEvaluation, path: Path) -> FileDigest:
 
 def _jsonl_chunks(result: VQAEvaluation) -> Iterator[bytes]:
     if result._fast is not None:
-        from ..score._fast import jsonl_chunks
+        from ._bulk import jsonl_chunks
 
         yield from jsonl_chunks(result, result._fast)
     else:

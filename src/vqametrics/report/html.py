@@ -167,7 +167,8 @@ def build_report(
     progress : callable, optional
         ``progress(done, total, what)`` after each stage.
     """
-    from ..score.exact_match import exact_match_breakdowns, exact_match_scores
+    from ..em_summary import exact_match_breakdowns
+    from ..score.exact_match import exact_match_scores
 
     if not results:
         raise ValueError("build_report needs at least one results file")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from ..normalize.question import QuestionNormalizer
+from .._answers import answer_groups
 from ..profiles import Profile, get_profile
-from .vqa import answer_groups, score_normalized
+from .question import QuestionNormalizer
+from .vqa import score_normalized
 
 __all__ = ["normalize_answer", "vqa_accuracy"]
 

@@ -32,21 +32,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-from ..aggregate import Breakdown, breakdown
 from ..profiles import Profile, get_profile
 from ..signature import Signature
-
-if TYPE_CHECKING:
-    from ..load.vqa import VQADataset
 
 __all__ = [
     "ExactMatchScores",
     "Reference",
     "exact_match",
     "exact_match_any",
-    "exact_match_breakdowns",
     "exact_match_scores",
     "reference_answer",
 ]
@@ -55,6 +50,16 @@ __all__ = [
 METRIC_KEYS = {"em": "em", "em-any": "em_any"}
 
 ReferenceSource = Literal["multiple_choice_answer", "majority"]
+
+
+class AnswerColumns(Protocol):
+    """What EM needs of a dataset: each question's answers and its multiple-choice answer."""
+
+    @property
+    def answers(self) -> Sequence[Sequence[str]]: ...
+
+    @property
+    def multiple_choice_answers(self) -> Sequence[str | None]: ...
 
 
 def _normalizer(profile: Profile) -> Callable[[str], str]:
@@ -319,7 +324,7 @@ class ExactMatchScores:
 
 
 def exact_match_scores(
-    dataset: VQADataset,
+    dataset: AnswerColumns,
     predictions: Sequence[str | None],
     profile: str | Profile = "official",
 ) -> ExactMatchScores:
@@ -350,47 +355,3 @@ def exact_match_scores(
         em.append(1.0 if p and p == ref.text else 0.0)
         em_any.append(1.0 if p and p in normalized else 0.0)
     return ExactMatchScores(prof, em, em_any, refs, preds)
-
-
-def exact_match_breakdowns(result: object, metrics: Sequence[str]) -> dict[str, Breakdown]:
-    """The ``"em"`` / ``"em_any"`` breakdowns of :func:`exact_match_summary`, without signatures."""
-    return exact_match_summary(result, metrics)[0]
-
-
-def exact_match_summary(
-    result: object, metrics: Sequence[str]
-) -> tuple[dict[str, Breakdown], dict[str, Signature]]:
-    """The ``"em"`` / ``"em_any"`` objects of ``vqametrics vqa --metrics``.
-
-    Parameters
-    ----------
-    result : VQAEvaluation
-        The evaluation to extend (its dataset, predictions, profile and digits are used).
-    metrics : sequence of {"em", "em-any"}
-        Which breakdowns to return; other names are ignored.
-
-    Returns
-    -------
-    dict
-        ``{"em": Breakdown, "em_any": Breakdown}`` (only those asked for), each the shape of
-        the official ``accuracy`` dict: ``overall``, ``perQuestionType``, ``perAnswerType``,
-        in percent rounded to ``result.digits``.
-    """
-    from ..evaluate import VQAEvaluation
-
-    if not isinstance(result, VQAEvaluation):
-        raise TypeError(f"result must be a VQAEvaluation, got {type(result).__name__}")
-    wanted = [m for m in metrics if m in METRIC_KEYS]
-    if not wanted:
-        return {}, {}
-    d = result.dataset
-    scores = exact_match_scores(d, result.predictions, result.profile)
-    per = {"em": scores.em, "em_any": scores.em_any}
-    breakdowns = {
-        METRIC_KEYS[m]: breakdown(
-            per[METRIC_KEYS[m]], d.question_types, d.answer_types, result.digits
-        )
-        for m in wanted
-    }
-    signatures = {METRIC_KEYS[m]: scores.signature("em" if m == "em" else "em-any") for m in wanted}
-    return breakdowns, signatures

@@ -6,7 +6,7 @@ that a user can see why the same predictions score differently across toolkits
 live in one module per toolkit under :mod:`vqametrics.normalize`, each quirk named there.
 
 Importing this module registers ``evalai-2017``, ``lmms-eval-vqav2``, ``lmms-eval-textvqa``,
-``vlmevalkit`` and ``evalscope`` (``vqametrics.profiles`` imports it at the end).
+``vlmevalkit`` and ``evalscope`` (``vqametrics.profiles`` imports it after the official ones).
 
 Not reproduced, because they are not part of a per-question score value:
 
@@ -18,12 +18,12 @@ Not reproduced, because they are not part of a per-question score value:
 
 from __future__ import annotations
 
-from .normalize import evalai2017 as _evalai
-from .normalize import evalscope as _es
-from .normalize import lmms_eval as _lmms
-from .normalize import official as _off
-from .normalize import vlmevalkit as _vlm
-from .profiles import Profile, Step, register_profile
+from ..normalize import evalai2017 as _evalai
+from ..normalize import evalscope as _es
+from ..normalize import lmms_eval as _lmms
+from ..normalize import official as _off
+from ..normalize import vlmevalkit as _vlm
+from ._profile import Profile, Step, register_profile
 
 __all__ = [
     "ES_EXTRACT_STEP",

@@ -1,0 +1,124 @@
+"""``vqametrics score TASK``: score a results file of any registered benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import MAX_DIGITS, add_json_flag, add_matching_options, int_in_range, print_json
+
+__all__ = ["register"]
+
+
+class _Once(argparse.Action):
+    """An option that may be given once: a second ``--results`` is a usage error, never a
+    silently dropped file."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} given twice; score one results file per run")
+        setattr(namespace, self.dest, values)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from ..tasks import list_tasks
+
+    tasks = list_tasks()
+    listing = "\n".join(f"  {t.name:<15} {t.title}: {t.description}" for t in tasks)
+    p = sub.add_parser(
+        "score",
+        help="score a results file of any benchmark (TextVQA, POPE, MME, …)",
+        description="Score predictions of one benchmark exactly as its official scorer does "
+        "(or as a toolkit profile does).\n\ntasks:\n" + listing,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("task", metavar="TASK", help="the benchmark (see the list above)")
+    p.add_argument(
+        "--results",
+        action=_Once,
+        metavar="R",
+        help="predictions: a file in any layout the task reads, or - for standard input",
+    )
+    p.add_argument("--annotations", action=_Once, metavar="A", help="ground truth (file or folder)")
+    p.add_argument("--questions", action=_Once, metavar="Q", help="question file, where needed")
+    p.add_argument("--profile", metavar="NAME", help="toolkit profile (default: the official one)")
+    p.add_argument(
+        "--format",
+        choices=("json", "jsonl", "csv", "tsv", "xlsx"),
+        help="read the results file as this layout instead of recognizing it",
+    )
+    p.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
+    p.add_argument("--answer-field", metavar="F", help="the results' answer column, when unusual")
+    add_matching_options(p)
+    seen: set[str] = set()
+    group = p.add_argument_group("task options")
+    for t in tasks:
+        for name, text in t.options:
+            if name not in seen:
+                seen.add(name)
+                group.add_argument(f"--{name}", metavar="V", help=f"{t.name}: {text}")
+    p.add_argument("--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt")
+    p.add_argument(
+        "--digits",
+        type=int_in_range(0, MAX_DIGITS),
+        help=f"rounding of the table, 0-{MAX_DIGITS} (default: the toolkit's)",
+    )
+    add_json_flag(p)
+    p.set_defaults(func=run, _task_options=sorted(seen))
+
+
+def run(args: argparse.Namespace) -> int:
+    from .._exceptions import InputError
+    from ..tasks import get_task
+    from ..tasks._run import evaluate_task
+
+    task = get_task(args.task)
+    if args.results is None:
+        raise InputError(f"score {task.name}: --results is required")
+    inputs = (None if args.results == "-" else args.results, args.annotations, args.questions)
+    if args.out:
+        from ..report.output import check_out_dir
+        from ..report.task_files import TASK_OUTPUTS
+
+        check_out_dir(args.out, TASK_OUTPUTS, inputs)  # before any work
+    declared = {name.replace("-", "_") for name, _ in task.options}
+    options = {}
+    for name in args._task_options:
+        key = name.replace("-", "_")
+        value = getattr(args, key, None)
+        if value is None:
+            continue
+        if key not in declared:
+            raise InputError(f"--{name} does not apply to task {task.name!r}")
+        options[key] = value
+    result = evaluate_task(
+        task,
+        args.results,
+        annotations=args.annotations,
+        questions=args.questions,
+        profile=args.profile,
+        format=args.format,
+        id_field=args.id_field,
+        answer_field=args.answer_field,
+        allow_missing=args.allow_missing,
+        ignore_extra=args.ignore_extra,
+        on_duplicate=args.on_duplicate,
+        **options,
+    )
+    if args.out:
+        from ..report.task_files import write_task_outputs
+
+        write_task_outputs(result, args.out, inputs=inputs)
+    if args.json:
+        print_json(result.as_dict())
+    else:
+        from ..report.task_text import task_text
+
+        sys.stdout.write(task_text(result, args.digits) + "\n")
+    return 0

@@ -1,0 +1,109 @@
+"""Join predictions to ground-truth items by id, with the same rules in every task.
+
+Every mismatch is an error unless the user asked otherwise: a question without a prediction
+(``allow_missing`` scores it 0), a prediction for an unknown question (``ignore_extra``), a
+repeated id (``on_duplicate="last"`` keeps the last, as most official scripts' dicts do).
+Ids written ``"12"`` in one file and ``12`` in the other are matched, and counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .._exceptions import InputError, MissingPredictionError
+
+__all__ = ["Joined", "check_unique", "join_by_id"]
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Predictions aligned with the ground truth; ``None`` where one is missing."""
+
+    predictions: list[str | None]
+    missing: list[Hashable]
+    extra: list[Hashable]
+    duplicates: int
+    id_type_fixed: int
+
+
+def check_unique(
+    ids: Sequence[Hashable], wheres: Sequence[str], *, what: str = "question id"
+) -> None:
+    """A repeated id among ground-truth rows is an error naming both places."""
+    first: dict[Hashable, int] = {}
+    for i, key in enumerate(ids):
+        j = first.setdefault(key, i)
+        if j != i:
+            raise InputError(f"{wheres[i]}: duplicate {what} {key!r} (first at {wheres[j]})")
+
+
+def join_by_id(
+    gt_ids: Sequence[Hashable],
+    pred_ids: Sequence[Hashable],
+    pred_texts: Sequence[str | None],
+    *,
+    source: str,
+    wheres: Sequence[str] | None = None,
+    allow_missing: bool = False,
+    ignore_extra: bool = False,
+    on_duplicate: Literal["error", "last"] = "error",
+    what: str = "question id",
+) -> Joined:
+    """Align *pred_texts* (keyed by *pred_ids*) with *gt_ids*.
+
+    *source* names the predictions in messages; *wheres* (one per prediction) says where each
+    prediction was read, for the duplicate error.
+    """
+    by_id: dict[Hashable, int] = {}
+    duplicates = 0
+    for i, key in enumerate(pred_ids):
+        if key in by_id:
+            if on_duplicate == "error":
+                place = wheres[i] if wheres else source
+                raise InputError(
+                    f"{place}: duplicate prediction for {what} {key!r} "
+                    "(pass --on-duplicate last to keep the last one)"
+                )
+            duplicates += 1
+        by_id[key] = i
+    gt_set = set(gt_ids)
+    fixed = 0
+    if not all(k in gt_set for k in by_id):
+        # ids spelled "12" in one file and 12 in the other: match them through their text
+        gt_text = {_text(k): k for k in gt_ids}
+        remapped: dict[Hashable, int] = {}
+        for key, i in by_id.items():
+            if key not in gt_set and _text(key) in gt_text:
+                key = gt_text[_text(key)]
+                fixed += 1
+            remapped[key] = i
+        by_id = remapped
+    predictions: list[str | None] = []
+    missing: list[Hashable] = []
+    for key in gt_ids:
+        j = by_id.get(key)
+        if j is None:
+            missing.append(key)
+            predictions.append(None)
+        else:
+            predictions.append(pred_texts[j])
+    if missing and not allow_missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise MissingPredictionError(
+            f"{source}: no prediction for {what} {missing[0]!r}{more} "
+            "(pass --allow-missing to score them 0)"
+        )
+    extra = [k for k in by_id if k not in gt_set]
+    if extra and not ignore_extra:
+        more = f" and {len(extra) - 1} more" if len(extra) > 1 else ""
+        raise InputError(
+            f"{source}: prediction for unknown {what} {extra[0]!r}{more} "
+            "(pass --ignore-extra to skip them)"
+        )
+    return Joined(predictions, missing, extra, duplicates, fixed)
+
+
+def _text(key: Hashable) -> str:
+    return str(key).strip() if isinstance(key, int | str) and not isinstance(key, bool) else ""

@@ -1,0 +1,192 @@
+"""Recognize which toolkit wrote a results file, and take ids and answers out of its rows.
+
+Layouts (each recognized by its columns, see :data:`PREDICTION_LAYOUTS`): the official VQA
+list (``question_id``, ``answer``), LLaVA ``answers.jsonl`` (``question_id``, ``prompt``,
+``text``), VLMEvalKit spreadsheets (``index``, ``prediction``, and the ground truth in
+``answer``), lmms-eval ``--log_samples`` (``doc_id``, ``filtered_resps``), GQA / DocVQA
+submissions (``questionId`` with ``prediction`` or ``answer``) and VizWiz results (``image``,
+``answer``). ``--id-field`` / ``--answer-field`` name the columns of anything else.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError
+from .records import Records, cell_text
+
+__all__ = [
+    "PREDICTION_LAYOUTS",
+    "Predictions",
+    "find_reported",
+    "is_vlmevalkit",
+    "predictions_from",
+]
+
+#: (layout name, id column, answer column, columns that must also be present)
+PREDICTION_LAYOUTS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("vlmevalkit", "index", "prediction", ()),
+    ("lmms-eval-samples", "doc_id", "filtered_resps", ()),
+    ("llava-answers", "question_id", "text", ("prompt",)),
+    ("official", "question_id", "answer", ()),
+    ("gqa-predictions", "questionId", "prediction", ()),
+    ("docvqa-submission", "questionId", "answer", ()),
+    ("vizwiz-results", "image", "answer", ()),
+    ("llava-answers", "question_id", "text", ()),
+)
+
+
+@dataclass(frozen=True)
+class Predictions:
+    """Ids and answer texts taken out of a results file's rows, with where each was read."""
+
+    ids: list[Hashable]
+    texts: list[str | None]
+    wheres: list[str]
+    #: the recognized layout (``official``, ``llava-answers``, ``vlmevalkit``, …) and the file
+    #: layout it was read from (``jsonl``, ``xlsx``, …)
+    layout: str
+    records: Records
+    id_field: str
+    answer_field: str
+
+    @property
+    def source(self) -> str:
+        return self.records.source
+
+
+def _recognize(
+    records: Records, id_field: str | None, answer_field: str | None
+) -> tuple[str, str, str]:
+    cols = set(records.columns)
+    if id_field and answer_field:
+        return "custom", id_field, answer_field
+    for name, idc, ansc, also in PREDICTION_LAYOUTS:
+        idc = id_field or idc
+        ansc = answer_field or ansc
+        if idc in cols and ansc in cols and all(c in cols for c in also):
+            return name, idc, ansc
+    tried = "; ".join(
+        f"{name} ({idc} + {ansc}{''.join(' + ' + a for a in also)})"
+        for name, idc, ansc, also in PREDICTION_LAYOUTS[:-1]
+    )
+    have = ", ".join(sorted(cols)[:20]) or "none"
+    raise InputError(
+        f"{records.source}: no known results layout fits its columns ({have}); tried: {tried}; "
+        "name the columns with --id-field and --answer-field"
+    )
+
+
+def predictions_from(
+    records: Records,
+    *,
+    id_field: str | None = None,
+    answer_field: str | None = None,
+    allow_missing_answer: bool = False,
+) -> Predictions:
+    """Take each row's id and answer, recognizing the layout by its columns.
+
+    lmms-eval's ``filtered_resps`` is a list whose first element is the answer (a nested list
+    in some versions is unwrapped). A row without the answer column is an error that lists the
+    row's fields and the option to name another one.
+    """
+    layout, idc, ansc = _recognize(records, id_field, answer_field)
+    ids: list[Hashable] = []
+    texts: list[str | None] = []
+    wheres: list[str] = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        if idc not in row:
+            raise InputError(
+                f"{where}: no {idc!r} field (fields: {', '.join(row)}); name it with --id-field"
+            )
+        key = row[idc]
+        if isinstance(key, float) and key.is_integer():
+            key = int(key)  # a spreadsheet's 12.0 is the id 12
+        if not isinstance(key, str | int) or isinstance(key, bool):
+            raise InputError(
+                f"{where}: {idc} is {type(key).__name__}, expected a string or integer"
+            )
+        if ansc not in row:
+            raise InputError(
+                f"{where}: no {ansc!r} field (fields: {', '.join(row)}); "
+                "name the answer field with --answer-field"
+            )
+        value = row[ansc]
+        if layout == "lmms-eval-samples":
+            value = _first_response(value, where)
+        texts.append(cell_text(value, where, column=ansc, allow_missing=allow_missing_answer))
+        ids.append(key)
+        wheres.append(where)
+    name = layout if layout == "custom" else f"{layout} ({records.layout})"
+    return Predictions(ids, texts, wheres, name, records, idc, ansc)
+
+
+def _first_response(value: Any, where: str) -> Any:
+    while isinstance(value, list):
+        if not value:
+            raise InputError(f"{where}: filtered_resps is an empty list")
+        value = value[0]
+    return value
+
+
+def is_vlmevalkit(records: Records) -> bool:
+    """Whether *records* look like a VLMEvalKit result spreadsheet (ground truth inside)."""
+    cols = set(records.columns)
+    return {"index", "prediction"} <= cols
+
+
+def find_reported(results_path: Any) -> tuple[str, dict[str, Any]] | None:
+    """VLMEvalKit's own scores beside its result file, if they are there.
+
+    For ``{model}_{dataset}.xlsx`` VLMEvalKit writes ``{model}_{dataset}_acc.csv`` or
+    ``_score.csv``: a header row of metric names and one or more rows of values (the first
+    column names the split when there are several). Returns ``(path, {row: {metric: value}})``
+    with the values as floats where they parse, or ``None``.
+    """
+    if not isinstance(results_path, str | os.PathLike) or os.fspath(results_path) == "-":
+        return None
+    path = Path(results_path)
+    stem = path.name
+    for suffix in (".xlsx", ".tsv", ".csv", ".json", ".jsonl"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    for kind in ("_acc.csv", "_score.csv"):
+        cand = path.with_name(stem + kind)
+        if cand.is_file():
+            return os.fspath(cand), _read_reported(cand)
+    return None
+
+
+def _read_reported(path: Path) -> dict[str, Any]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    if len(rows) < 2:
+        raise InputError(f"{path}: expected a header row and at least one row of scores")
+    header = rows[0]
+    out: dict[str, Any] = {}
+    if len(rows) == 2:
+        out["all"] = {h: _number(v) for h, v in zip(header, rows[1], strict=False)}
+        return out
+    for row in rows[1:]:
+        if row:
+            out[row[0]] = {h: _number(v) for h, v in zip(header[1:], row[1:], strict=False)}
+    return out
+
+
+def _number(text: str) -> float | str:
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def rows_by_column(records: Records, column: str) -> Sequence[Any]:
+    """The values of one column, in row order (``None`` where a row lacks it)."""
+    return [row.get(column) for row in records.rows]

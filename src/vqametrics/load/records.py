@@ -1,0 +1,355 @@
+"""The one reader layer: any file a user has → a list of records, with where each came from.
+
+A *record* is one row: a dict of column name → value. :func:`read_records` accepts a JSON
+document (a list of objects, or an object whose values are the rows), JSON Lines, CSV, TSV,
+XLSX, any of these gzip-compressed, ``-`` for standard input, and in-memory data (a list of
+dicts, a ``{id: answer}`` mapping, a pandas DataFrame). The layout is recognized from the
+content (the extension is only a hint) and named in :attr:`Records.layout`, so that a command
+can say what it read. Task modules interpret the columns; nothing here knows about scoring.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import os
+import sys
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .._exceptions import InputError
+from ._json import parse_json_or_jsonl, read_bytes
+
+__all__ = [
+    "FORMATS",
+    "Records",
+    "Source",
+    "read_bytes_from",
+    "read_records",
+]
+
+#: The names ``--format`` accepts.
+FORMATS = ("json", "jsonl", "csv", "tsv", "xlsx")
+
+Source = str | os.PathLike[str] | Sequence[Mapping[str, Any]] | Mapping[Any, Any] | Any
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+@dataclass(frozen=True)
+class Records:
+    """Rows read from one source, with enough provenance for one-line error messages."""
+
+    rows: list[dict[str, Any]]
+    #: how the source is named in messages (a path, ``<stdin>`` or ``<list>``)
+    source: str
+    #: what was recognized: ``json``, ``json-mapping``, ``jsonl``, ``csv``, ``tsv``, ``xlsx``,
+    #: ``list``, ``mapping`` or ``dataframe``, with ``+gzip`` when it was compressed
+    layout: str
+    #: the 1-based line (JSONL) or spreadsheet row (CSV/TSV/XLSX, header = row 1) of each row
+    lines: list[int] | None = None
+    #: the top-level JSON object when the rows came from one of its keys (e.g. TextVQA's
+    #: ``{"data": [...]}``), else ``None``
+    header: Mapping[str, Any] | None = None
+
+    def where(self, i: int) -> str:
+        """``file: line N`` / ``file: row N`` / ``file: item N`` for row *i* (0-based)."""
+        if self.lines is not None:
+            unit = "line" if self.layout.startswith("jsonl") else "row"
+            return f"{self.source}: {unit} {self.lines[i]}"
+        return f"{self.source}: item {i + 1}"
+
+    @property
+    def columns(self) -> list[str]:
+        """Every column name that occurs, in first-seen order."""
+        seen: dict[str, None] = {}
+        for row in self.rows:
+            for key in row:
+                seen.setdefault(key, None)
+        return list(seen)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
+    """``(name, bytes, was_gzip)`` of a file or of ``-`` (standard input), decompressed.
+
+    A missing, unreadable or empty file, a corrupt gzip stream and a truncated one are each
+    an :class:`InputError` naming the file.
+    """
+    name = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
+    if name == "<stdin>":
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as exc:
+            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    else:
+        data = read_bytes(path)
+    was_gzip = data[:2] == _GZIP_MAGIC
+    if was_gzip:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"{name}: not a valid gzip stream ({exc})") from None
+    elif name.endswith(".gz"):
+        raise InputError(f"{name}: named .gz but is not gzip-compressed")
+    if not data.strip():
+        raise InputError(f"{name}: file is empty")
+    return name, data, was_gzip
+
+
+def read_records(source: Source, *, format: str | None = None, rows_key: str = "data") -> Records:
+    """Read *source* into :class:`Records`.
+
+    Parameters
+    ----------
+    source : path, ``"-"``, list of dicts, mapping or pandas DataFrame
+        A file (any layout of the module docstring), standard input, or data in memory.
+        A mapping whose values are not dicts is read as ``{id: answer}`` rows
+        ``{"question_id": id, "answer": answer}``.
+    format : {"json", "jsonl", "csv", "tsv", "xlsx"}, optional
+        Force a layout instead of recognizing it from the content.
+    rows_key : str, default="data"
+        For a JSON object whose rows sit under one key (``{"data": [...]}``, ``{"annotations":
+        [...]}``), the key to take them from when it is present.
+    """
+    if format is not None and format not in FORMATS:
+        raise InputError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
+    in_memory = _in_memory(source)
+    if in_memory is not None:
+        return in_memory
+    assert isinstance(source, str | os.PathLike)
+    name, data, was_gzip = read_bytes_from(source)
+    suffix = name[:-3] if name.endswith(".gz") else name
+    kind = format or _sniff(suffix, data)
+    records = _PARSERS[kind](name, data, suffix, rows_key)
+    if was_gzip:
+        records = Records(
+            records.rows, name, records.layout + "+gzip", records.lines, records.header
+        )
+    return records
+
+
+def _in_memory(source: Source) -> Records | None:
+    if isinstance(source, str | os.PathLike):
+        return None
+    if hasattr(source, "to_dict") and hasattr(source, "columns"):  # a pandas DataFrame
+        rows = source.to_dict(orient="records")
+        return Records(
+            [{str(k): v for k, v in r.items()} for r in rows], "<dataframe>", "dataframe"
+        )
+    if isinstance(source, Mapping):
+        return _mapping_rows(source, "<mapping>", "mapping")
+    if isinstance(source, Sequence) and not isinstance(source, bytes):
+        rows = list(source)
+        for i, row in enumerate(rows):
+            if not isinstance(row, Mapping):
+                raise InputError(f"<list>: item {i + 1} is {type(row).__name__}, expected a dict")
+        return Records([dict(r) for r in rows], "<list>", "list")
+    raise InputError(
+        f"cannot read {type(source).__name__}: expected a path, '-', a list of dicts, "
+        "a mapping or a pandas DataFrame"
+    )
+
+
+def _mapping_rows(value: Mapping[Any, Any], name: str, layout: str) -> Records:
+    rows = []
+    for key, val in value.items():
+        if isinstance(val, Mapping):
+            rows.append({"question_id": key, **val})
+        else:
+            rows.append({"question_id": key, "answer": val})
+    return Records(rows, name, layout)
+
+
+def _sniff(name: str, data: bytes) -> str:
+    """The layout of *data*: by content first, then by extension."""
+    if data[:4] == _ZIP_MAGIC:
+        return "xlsx"
+    head = data.lstrip()[:1]
+    if head in (b"[", b"{"):
+        return "json"
+    lower = name.lower()
+    if lower.endswith((".jsonl", ".ndjson", ".json")):
+        return "json"
+    if lower.endswith(".tsv"):
+        return "tsv"
+    if lower.endswith(".csv"):
+        return "csv"
+    if lower.endswith(".xlsx"):
+        return "xlsx"
+    first = data.split(b"\n", 1)[0]
+    if b"\t" in first:
+        return "tsv"
+    if b"," in first:
+        return "csv"
+    raise InputError(
+        f"{name}: layout not recognized: not JSON or JSON Lines (does not start with '[' or "
+        "'{'), not a spreadsheet (no zip header), and its first line has neither tabs nor "
+        "commas for CSV/TSV; pass --format to say which it is"
+    )
+
+
+def _parse_json(name: str, data: bytes, suffix: str, rows_key: str, jsonl: bool = False) -> Records:
+    jsonl = jsonl or suffix.lower().endswith((".jsonl", ".ndjson"))
+    value, lines = parse_json_or_jsonl(name, data, jsonl)
+    if lines is not None:
+        for i, row in enumerate(value):
+            if not isinstance(row, dict):
+                raise InputError(
+                    f"{name}: line {lines[i]}: expected a JSON object, got {type(row).__name__}"
+                )
+        return Records(value, name, "jsonl", lines)
+    if isinstance(value, list):
+        _check_objects(name, value)
+        return Records(value, name, "json")
+    if isinstance(value, dict):
+        inner = value.get(rows_key)
+        if isinstance(inner, list):
+            _check_objects(name, inner, f"the {rows_key!r} list")
+            return Records(inner, name, f"json:{rows_key}", None, value)
+        return _mapping_rows(value, name, "json-mapping")
+    raise InputError(f"{name}: expected a JSON list or object, got {type(value).__name__}")
+
+
+def _check_objects(name: str, rows: list[Any], what: str = "the list") -> None:
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise InputError(
+                f"{name}: item {i + 1} of {what} is {type(row).__name__}, expected an object"
+            )
+
+
+def _parse_delimited(name: str, data: bytes, suffix: str, rows_key: str, delimiter: str) -> Records:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name}: not UTF-8 text (byte {exc.start}): {exc.reason}") from None
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        table = list(reader)
+    except csv.Error as exc:
+        raise InputError(f"{name}: line {reader.line_num}: malformed {suffix} ({exc})") from None
+    kind = "tsv" if delimiter == "\t" else "csv"
+    return _table_records(name, table, kind)
+
+
+def _table_records(name: str, table: list[list[Any]], kind: str) -> Records:
+    while table and not any(str(c).strip() for c in table[-1] if c is not None):
+        table.pop()
+    if not table:
+        raise InputError(f"{name}: no header row")
+    header = [str(h) if h is not None else "" for h in table[0]]
+    seen: set[str] = set()
+    for col in header:
+        if col in seen and col:
+            raise InputError(f"{name}: column {col!r} appears twice in the header")
+        seen.add(col)
+    rows, lines = [], []
+    for rowno, cells in enumerate(table[1:], 2):
+        if not any(c is not None and str(c) != "" for c in cells):
+            continue
+        if len(cells) > len(header) and any(c not in (None, "") for c in cells[len(header) :]):
+            raise InputError(
+                f"{name}: row {rowno} has {len(cells)} cells but the header has {len(header)}"
+            )
+        row = {h: (cells[j] if j < len(cells) else None) for j, h in enumerate(header) if h}
+        rows.append(row)
+        lines.append(rowno)
+    return Records(rows, name, kind, lines)
+
+
+def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
+    try:
+        import openpyxl
+    except ImportError:
+        from .._exceptions import MissingDependencyError
+
+        raise MissingDependencyError(
+            f"{name}: reading .xlsx needs openpyxl: pip install 'vqametrics[xlsx]'"
+        ) from None
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many types for a damaged file
+        raise InputError(f"{name}: not a readable .xlsx workbook ({exc})") from None
+    try:
+        sheet = book.worksheets[0]
+        table = [list(r) for r in sheet.iter_rows(values_only=True)]
+    finally:
+        book.close()
+    return _table_records(name, table, "xlsx")
+
+
+_PARSERS = {
+    "json": _parse_json,
+    "jsonl": lambda n, d, s, k: _parse_json(n, d, s, k, jsonl=True),
+    "csv": lambda n, d, s, k: _parse_delimited(n, d, s, k, ","),
+    "tsv": lambda n, d, s, k: _parse_delimited(n, d, s, k, "\t"),
+    "xlsx": _parse_xlsx,
+}
+
+
+def parse_list_cell(value: Any, where: str) -> list[str]:
+    """A ground-truth cell that holds several answers, as VLMEvalKit writes them.
+
+    VLMEvalKit writes a list of answers as a Python literal in a string
+    (``"['dakota', 'dakota digital']"``); it is parsed as a literal, never evaluated. A plain
+    string that does not start with ``[`` is one answer. Anything else is an
+    :class:`InputError` naming *where*.
+    """
+    import ast
+
+    if isinstance(value, list | tuple):
+        items = list(value)
+    elif isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            items = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            raise InputError(
+                f"{where}: answer cell is not a valid list literal: {value[:80]!r}"
+            ) from None
+        if not isinstance(items, list):
+            raise InputError(f"{where}: answer cell is not a list: {value[:80]!r}")
+    elif isinstance(value, str):
+        return [value]
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        return [_number_text(value)]
+    else:
+        raise InputError(f"{where}: answer cell is {type(value).__name__}, expected text")
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, int | float) and not isinstance(item, bool):
+            out.append(_number_text(item))
+        else:
+            raise InputError(f"{where}: answer list holds {type(item).__name__}, expected text")
+    return out
+
+
+def _number_text(value: int | float) -> str:
+    """A number cell as the text a spreadsheet shows (``12.0`` → ``12``)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def cell_text(value: Any, where: str, *, column: str, allow_missing: bool = False) -> str | None:
+    """A text cell (a prediction or an answer); numbers are read as the text they show.
+
+    An empty spreadsheet cell is ``None``; that is an error unless *allow_missing*.
+    """
+    if value is None or (isinstance(value, float) and value != value):
+        if allow_missing:
+            return None
+        raise InputError(f"{where}: column {column!r} is empty")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _number_text(value)
+    raise InputError(f"{where}: column {column!r} holds {type(value).__name__}, expected text")

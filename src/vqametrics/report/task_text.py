@@ -1,0 +1,80 @@
+"""The terminal view of any task's score: metrics, breakdowns, reported vs recomputed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .text import table
+
+if TYPE_CHECKING:
+    from ..tasks._run import TaskEvaluation
+
+__all__ = ["task_text"]
+
+
+def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
+    """Metrics rounded as the toolkit displays them, each breakdown as a table, the toolkit's
+    reported numbers beside ours when they were found, the notes and the signature."""
+    agg = result.aggregate
+    d = agg.digits if digits is None else digits
+    unit = {"fraction": "", "percent": " (%)", "points": " (points)", "count": ""}[agg.units]
+    lines = [f"{result.task.title} — profile {result.profile.name}{unit}"]
+    rows = [[k, v] for k, v in agg.metrics.items()]
+    lines.append(table(rows, ["metric", "value"], d))
+    for name, groups in agg.breakdowns.items():
+        if not groups:
+            continue
+        keys: list[str] = []
+        for metrics in groups.values():
+            keys.extend(k for k in metrics if k not in keys)
+        grows = [[g, *(m.get(k, "") for k in keys)] for g, m in groups.items()]
+        lines.append("")
+        lines.append(table(grows, [name, *keys], d))
+    reported = result.data.reported
+    if reported:
+        lines.append("")
+        lines.append(_reported_text(result, reported, d))
+    for note in result.notes:
+        lines.append(f"note: {note}")
+    lines.append(f"read: {', '.join(result.data.layouts)}")
+    lines.append(result.signature.format())
+    return "\n".join(lines)
+
+
+def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: int) -> str:
+    """Rows of ``metric  reported  recomputed  difference`` for every number both have."""
+    ours = _flat(result)
+    rows = []
+    values = reported.get("values", {})
+    for group, metrics in values.items():
+        if not isinstance(metrics, Mapping):
+            continue
+        for key, theirs in metrics.items():
+            mine = ours.get((group, key))
+            if mine is None and group == "all":
+                mine = ours.get(("all", key)) or ours.get(("*", key))
+            if mine is None or not isinstance(theirs, float):
+                continue
+            label = key if group == "all" else f"{group} / {key}"
+            rows.append([label, theirs, float(mine), float(mine) - theirs])
+    head = f"reported by the toolkit ({reported.get('source', '?')}) vs recomputed"
+    if not rows:
+        return head + ": no number in common"
+    return head + ":\n" + table(rows, ["metric", "reported", "recomputed", "difference"], digits)
+
+
+def _flat(result: TaskEvaluation) -> dict[tuple[str, str], float | int]:
+    """Our numbers keyed by ``(group, metric)``; overall ones under ``("all", metric)``, and
+    every breakdown group's under ``("*", group)`` when it has a single accuracy-like value."""
+    out: dict[tuple[str, str], float | int] = {}
+    for k, v in result.aggregate.metrics.items():
+        out[("all", k)] = v
+    for groups in result.aggregate.breakdowns.values():
+        for g, metrics in groups.items():
+            for k, v in metrics.items():
+                out[(g, k)] = v
+            main = [v for k, v in metrics.items() if k != "n"]
+            if len(main) == 1:
+                out[("*", g)] = main[0]
+    return out

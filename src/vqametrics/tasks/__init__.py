@@ -1,0 +1,119 @@
+"""Benchmarks ("tasks"), registered by name, one module each.
+
+A task module (``tasks/textvqa.py``, …) builds a :class:`Task` and calls :func:`register_task`
+at import. Modules are imported on first use: :func:`get_task` finds a module by the task's
+name, and otherwise imports them all. Adding a benchmark means one new module here and one
+test file; nothing else needs to know about it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import pkgutil
+from collections.abc import Sequence
+
+from .._exceptions import UnknownNameError
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+
+__all__ = [
+    "Aggregate",
+    "Item",
+    "Task",
+    "TaskData",
+    "TaskInputs",
+    "TaskProfile",
+    "get_task",
+    "list_tasks",
+    "parse_yes_no",
+    "register_task",
+    "score_answer",
+]
+
+_TASKS: dict[str, Task] = {}
+_ALIASES: dict[str, str] = {}
+_ALL_LOADED = False
+
+
+def register_task(task: Task) -> Task:
+    """Add *task* to the registry (its name and aliases must be new); returns it."""
+    for name in (task.name, *task.aliases):
+        if name in _TASKS or name in _ALIASES:
+            raise ValueError(f"task name {name!r} is already registered")
+    _TASKS[task.name] = task
+    for alias in task.aliases:
+        _ALIASES[alias] = task.name
+    return task
+
+
+def _load_all() -> None:
+    global _ALL_LOADED
+    if _ALL_LOADED:
+        return
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+    _ALL_LOADED = True
+
+
+def get_task(name: str | Task) -> Task:
+    """The registered task *name* (or an alias such as ``ok-vqa``)."""
+    if isinstance(name, Task):
+        return name
+    key = name.lower()
+    if key not in _TASKS and key not in _ALIASES:
+        with contextlib.suppress(ModuleNotFoundError):
+            importlib.import_module(f"{__name__}.{key.replace('-', '_')}")
+        if key not in _TASKS and key not in _ALIASES:
+            _load_all()
+    key = _ALIASES.get(key, key)
+    task = _TASKS.get(key)
+    if task is None:
+        names = ", ".join(t.name for t in list_tasks())
+        raise UnknownNameError(f"unknown task {name!r}; choose one of: {names}")
+    return task
+
+
+def list_tasks() -> list[Task]:
+    """Every registered task, by name."""
+    _load_all()
+    return sorted(_TASKS.values(), key=lambda t: t.name)
+
+
+def score_answer(
+    task: str | Task,
+    prediction: str,
+    references: str | Sequence[str],
+    *,
+    profile: str | None = None,
+    **context: object,
+) -> float:
+    """One answer's score under *task*'s scorer, as a float.
+
+    *references* is the list of human answers (or one answer). *context* passes the item
+    fields a scorer needs (OCRBench: ``dataset_name=``, ``category=``). Relaxed accuracy and
+    OCRBench give 1.0 or 0.0.
+
+    >>> score_answer("ocrvqa", " Fiction ", ["fiction"])
+    1.0
+    """
+    t = get_task(task)
+    prof = t.profile(profile)
+    refs = (references,) if isinstance(references, str) else tuple(references)
+    ctx = {k: context.get(k) for k in prof.context}
+    unknown = set(context) - set(prof.context)
+    if unknown:
+        raise TypeError(
+            f"task {t.name!r} profile {prof.name!r} takes no context {sorted(unknown)}; "
+            f"it takes: {', '.join(prof.context) or 'none'}"
+        )
+    return float(prof.score(prediction, refs, **ctx))
+
+
+def parse_yes_no(text: str, *, task: str | Task, profile: str | None = None) -> str:
+    """What a yes/no task (POPE, MME) reads in *text*: ``"yes"``, ``"no"`` or ``"other"``."""
+    t = get_task(task)
+    prof = t.profile(profile)
+    if prof.parse is None:
+        raise UnknownNameError(f"task {t.name!r} is not a yes/no task")
+    return prof.parse(text)

@@ -1,0 +1,196 @@
+"""What a task (a benchmark) declares: its items, its profiles and its aggregation.
+
+A task module builds one :class:`Task` and registers it (``tasks/__init__.py``). Everything a
+score depends on is in the task and the chosen :class:`TaskProfile`: the per-item scorer (a pure
+function of the prediction, the references and a few named item fields), the aggregation (a
+pure function of the items and their scores) and the signature token of the toolkit reproduced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..signature import Signature
+
+__all__ = [
+    "Aggregate",
+    "Item",
+    "ItemScorer",
+    "Task",
+    "TaskData",
+    "TaskInputs",
+    "TaskProfile",
+    "Units",
+]
+
+ItemId = str | int
+#: ``fraction`` (0–1), ``percent`` (0–100), ``points`` (MME's sums) or ``count`` (OCRBench)
+Units = Literal["fraction", "percent", "points", "count"]
+#: ``score(prediction, references, **context) -> float``: one item's score, a pure function
+ItemScorer = Callable[..., float]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One question: its id, the model's answer, and what that answer is compared with.
+
+    ``fields`` holds everything else a scorer or an aggregation needs (``split``,
+    ``category``, ``answer_type``, ``image``, ``question``, ``dataset_name``, …).
+    ``prediction`` is ``None`` for a question without one (scored 0 when allowed).
+    """
+
+    id: ItemId
+    prediction: str | None
+    references: tuple[str, ...]
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TaskInputs:
+    """What the user gave: files (or in-memory data) and the reading options."""
+
+    results: Any
+    annotations: Any = None
+    questions: Any = None
+    format: str | None = None
+    id_field: str | None = None
+    answer_field: str | None = None
+    allow_missing: bool = False
+    ignore_extra: bool = False
+    on_duplicate: Literal["error", "last"] = "error"
+    #: task-specific options (``dataset_name`` for OCRBench, ``choices`` for GQA, …)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TaskData:
+    """The items of one run, read and joined, with what the reader recognized."""
+
+    items: list[Item]
+    #: the inputs as named in messages and outputs
+    sources: tuple[str, ...]
+    #: what the reader recognized, e.g. ``("vlmevalkit-xlsx",)`` or ``("textvqa-json",
+    #: "llava-answers")``; shown beside the signature
+    layouts: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+    #: the toolkit's own numbers when the reader found them (VLMEvalKit's ``_acc.csv``)
+    reported: Mapping[str, Any] | None = None
+    #: task-specific data the aggregation needs beyond the items (GQA's question dict, …)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    n_missing: int = 0
+    n_extra_ignored: int = 0
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """The numbers a toolkit prints, unrounded, in its own units.
+
+    ``metrics`` maps a metric name to its value (``{"accuracy": 0.6125}``); ``breakdowns``
+    maps a breakdown name to ``{group: {metric: value}}``; ``headline`` names the main metric;
+    ``digits`` is how the toolkit rounds when it displays them.
+    """
+
+    metrics: Mapping[str, float | int]
+    headline: str
+    units: Units
+    digits: int = 2
+    breakdowns: Mapping[str, Mapping[str, Mapping[str, float | int]]] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+Aggregator = Callable[[Sequence[Item], Sequence[float]], Aggregate]
+
+
+@dataclass(frozen=True)
+class TaskProfile:
+    """How one toolkit scores a task: per-item scorer, aggregation, signature token.
+
+    ``context`` names the item fields passed to ``score`` as keyword arguments (OCRBench's
+    ``dataset_name``). ``parse`` (yes/no tasks) maps a response to ``yes``/``no``/``other``.
+    ``detail`` returns what the per-item output should show for an item (normalized strings,
+    the parsed answer) — for explanation only, never used for the score.
+    """
+
+    name: str
+    description: str
+    reproduces: str
+    toolkit: str
+    score: ItemScorer
+    aggregate: Aggregator
+    context: tuple[str, ...] = ()
+    parse: Callable[[str], str] | None = None
+    detail: Callable[[Item], Mapping[str, Any]] | None = None
+
+    def score_item(self, item: Item) -> float:
+        """The item's score; ``0.0`` when it has no prediction."""
+        if item.prediction is None:
+            return 0.0
+        ctx = {k: item.fields.get(k) for k in self.context}
+        return self.score(item.prediction, item.references, **ctx)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready description (``profiles --list --json``)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "reproduces": self.reproduces,
+            "toolkit": self.toolkit,
+        }
+
+
+@dataclass(frozen=True)
+class Task:
+    """A benchmark: how its files are read, its profiles and its signature metric name.
+
+    ``read`` turns :class:`TaskInputs` into :class:`TaskData` (every layout the task accepts);
+    ``layouts`` documents those layouts for ``--help`` and the docs. ``metric`` is the first
+    token of the signature (``textvqa-acc``). ``signature_fields`` may add task fields to the
+    signature (e.g. the POPE label version).
+    """
+
+    name: str
+    title: str
+    metric: str
+    description: str
+    profiles: tuple[TaskProfile, ...]
+    read: Callable[[TaskInputs], TaskData]
+    layouts: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
+    default_profile: str = "official"
+    #: whether ``--annotations`` may be left out (the results file can carry the ground truth)
+    annotations_optional: bool = False
+    signature_fields: Callable[[TaskData], tuple[tuple[str, Any], ...]] | None = None
+    #: the official scorer's own status line ("no official script: …"), shown in --list
+    note: str = ""
+    #: task-specific command-line options: ``(name, help)``; ``--name VALUE`` reaches
+    #: ``read`` as ``inputs.options["name"]`` (dashes become underscores)
+    options: tuple[tuple[str, str], ...] = ()
+
+    def profile(self, name: str | None = None) -> TaskProfile:
+        """The profile *name* (default: the task's default profile)."""
+        from .._exceptions import UnknownNameError
+
+        name = name or self.default_profile
+        for prof in self.profiles:
+            if prof.name == name:
+                return prof
+        names = ", ".join(p.name for p in self.profiles)
+        raise UnknownNameError(
+            f"task {self.name!r} has no profile {name!r}; choose one of: {names}"
+        )
+
+    def signature(self, prof: TaskProfile, data: TaskData) -> Signature:
+        """The signature of a score of *data* under *prof*."""
+        extra = self.signature_fields(data) if self.signature_fields else ()
+        return Signature(
+            self.metric,
+            (
+                ("profile", prof.name),
+                ("toolkit", prof.toolkit),
+                *extra,
+                ("n", len(data.items)),
+                ("missing", data.n_missing or None),
+            ),
+        )

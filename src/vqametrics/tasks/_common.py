@@ -1,0 +1,205 @@
+"""Reading and aggregation pieces that several task modules share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.join import check_unique, join_by_id
+from ..load.layouts import find_reported, is_vlmevalkit, predictions_from
+from ..load.records import Records, cell_text, parse_list_cell, read_records
+from ._base import Item, TaskData, TaskInputs
+
+__all__ = [
+    "NoGroundTruthError",
+    "group_means",
+    "mean",
+    "numpy_mean",
+    "read_vlmevalkit",
+    "vlmevalkit_breakdown",
+]
+
+
+class NoGroundTruthError(InputError):
+    """The results file carries no ground truth and no annotations were given."""
+
+
+def numpy_mean(values: Sequence[float]) -> float:
+    """``np.mean`` (pairwise summation), as VLMEvalKit averages; its last bits differ from a
+    left-to-right sum for long lists, so toolkits that use it are reproduced with it."""
+    import numpy as np
+
+    if not values:
+        return float("nan")
+    return float(np.mean(np.asarray(values, dtype=np.float64)))
+
+
+def mean(values: Sequence[float]) -> float:
+    """``sum(values) / len(values)``: the builtin left-to-right sum most official scripts use."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values) if values else 0.0
+
+
+def group_means(
+    items: Sequence[Item],
+    scores: Sequence[float],
+    field: str,
+    average: Callable[[Sequence[float]], float],
+    scale: float = 1.0,
+    key: str = "accuracy",
+) -> dict[str, dict[str, float | int]]:
+    """``{group: {key: scale·average(scores of the group), "n": count}}`` by item field
+    *field*, groups in first-seen order; items without the field are left out."""
+    groups: dict[str, list[float]] = {}
+    for item, score in zip(items, scores, strict=True):
+        g = item.fields.get(field)
+        if g is None:
+            continue
+        groups.setdefault(str(g), []).append(score)
+    return {g: {key: average(v) * scale, "n": len(v)} for g, v in groups.items()}
+
+
+def vlmevalkit_breakdown(
+    items: Sequence[Item], scores: Sequence[float], field: str
+) -> dict[str, dict[str, float | int]]:
+    """VLMEvalKit's per-category numbers: ``np.mean(hits) * 100`` per value of *field*, in
+    sorted order (it groups with ``set``, then sorts)."""
+    groups = group_means(items, scores, field, numpy_mean, 100.0)
+    return {g: groups[g] for g in sorted(groups)}
+
+
+def read_vlmevalkit(
+    inputs: TaskInputs,
+    *,
+    fields: Sequence[str] = ("category", "split"),
+    list_answers: bool = True,
+    annotations_reader: Callable[[TaskInputs], tuple[list[Item], tuple[str, ...]]] | None = None,
+) -> TaskData:
+    """A results file scored against its own ground truth, or joined to annotations.
+
+    VLMEvalKit spreadsheets carry the ground truth in ``answer``: without ``--annotations``
+    their rows are the items. With annotations (read by *annotations_reader*), the
+    predictions are joined to them by id and the annotations' answers win; rows whose two
+    ground truths disagree are counted in a note.
+    """
+    records = read_records(inputs.results, format=inputs.format)
+    preds = predictions_from(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=True,
+    )
+    reported = find_reported(inputs.results)
+    notes: list[str] = []
+    rep: dict[str, Any] | None = None
+    if reported is not None:
+        rep = {"source": reported[0], "values": reported[1]}
+    if inputs.annotations is not None and annotations_reader is None:
+        notes.append(
+            f"--annotations ignored: this task scores {records.source} against the ground "
+            "truth it carries"
+        )
+    if inputs.annotations is None or annotations_reader is None:
+        if not is_vlmevalkit(records) or "answer" not in records.columns:
+            if annotations_reader is None:
+                raise NoGroundTruthError(
+                    f"{records.source}: this file carries no ground truth ('answer' column); "
+                    "pass --annotations"
+                )
+            raise NoGroundTruthError(
+                f"{records.source}: no ground truth in this file (it is {preds.layout}); "
+                "pass --annotations"
+            )
+        items = _own_items(records, preds.ids, preds.texts, preds.wheres, fields, list_answers)
+        check_unique([it.id for it in items], preds.wheres, what="index")
+        missing = sum(1 for it in items if it.prediction is None)
+        if missing and not inputs.allow_missing:
+            first = next(i for i, it in enumerate(items) if it.prediction is None)
+            raise InputError(
+                f"{preds.wheres[first]}: empty prediction (pass --allow-missing to score "
+                f"the {missing} empty prediction(s) 0)"
+            )
+        if missing:
+            notes.append(f"{missing} item(s) had no prediction and scored 0")
+        return TaskData(
+            items,
+            (records.source,),
+            (preds.layout,),
+            tuple(notes),
+            rep,
+            n_missing=missing,
+        )
+    gt_items, gt_sources = annotations_reader(inputs)
+    joined = join_by_id(
+        [it.id for it in gt_items],
+        preds.ids,
+        preds.texts,
+        source=records.source,
+        wheres=preds.wheres,
+        allow_missing=inputs.allow_missing,
+        ignore_extra=inputs.ignore_extra,
+        on_duplicate=inputs.on_duplicate,
+    )
+    items = [
+        Item(it.id, p, it.references, it.fields)
+        for it, p in zip(gt_items, joined.predictions, strict=True)
+    ]
+    if is_vlmevalkit(records) and "answer" in records.columns:
+        own = {
+            it.id: it.references
+            for it in _own_items(
+                records, preds.ids, preds.texts, preds.wheres, fields, list_answers
+            )
+        }
+        differ = sum(1 for it in gt_items if it.id in own and own[it.id] != it.references)
+        if differ:
+            notes.append(
+                f"{differ} item(s) of {records.source} carry ground truth that differs from "
+                "the annotations; the annotations were used"
+            )
+    if joined.missing:
+        notes.append(f"{len(joined.missing)} item(s) had no prediction and scored 0")
+    if joined.extra:
+        notes.append(f"{len(joined.extra)} prediction(s) for unknown items were ignored")
+    return TaskData(
+        items,
+        (*gt_sources, records.source),
+        (preds.layout,),
+        tuple(notes),
+        rep,
+        n_missing=len(joined.missing),
+        n_extra_ignored=len(joined.extra),
+    )
+
+
+def _own_items(
+    records: Records,
+    ids: Sequence[Hashable],
+    texts: Sequence[str | None],
+    wheres: Sequence[str],
+    fields: Sequence[str],
+    list_answers: bool,
+) -> list[Item]:
+    items = []
+    for row, key, text, where in zip(records.rows, ids, texts, wheres, strict=True):
+        if "answer" not in row or row["answer"] is None:
+            raise InputError(f"{where}: the 'answer' (ground truth) cell is empty")
+        if list_answers:
+            refs = tuple(parse_list_cell(row["answer"], where))
+        else:
+            refs = (str(cell_text(row["answer"], where, column="answer")),)
+        extra = {f: row[f] for f in fields if f in row and row[f] is not None}
+        items.append(Item(_hashable_id(key), text, refs, extra))
+    return items
+
+
+def _hashable_id(key: Hashable) -> str | int:
+    return key if isinstance(key, str | int) else str(key)
+
+
+def as_mapping(value: Any) -> Mapping[str, Any]:
+    """*value* if it is a mapping, else an empty one."""
+    return value if isinstance(value, Mapping) else {}

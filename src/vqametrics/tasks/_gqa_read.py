@@ -1,0 +1,288 @@
+"""Reading GQA: the question dict (a file or a folder of chunks), predictions and choices.
+
+GQA's ground truth is ``{tier}_questions.json``: a dict question id → question (``answer``,
+``isBalanced``, ``types``, ``groups``, ``entailed``, ``semantic``, …). ``eval.py`` v1.1 also
+accepts a folder of chunks (``loadFile``: ``{dir}/{dir}_*.json``, merged). Predictions are
+``[{"questionId", "prediction"}]`` (the official layout), LLaVA's ``answers.jsonl``
+(``question_id`` / ``text``), Qwen-VL's results (``questionId`` / ``answer``) or a
+``{qid: prediction}`` mapping; they are joined by id, as every front-end does (spec §15).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError, MissingPredictionError
+from ..load._json import parse_json_or_jsonl
+from ..load.join import join_by_id
+from ..load.layouts import predictions_from
+from ..load.records import read_bytes_from, read_records
+from ._base import Item, TaskData, TaskInputs
+from ._common import NoGroundTruthError, read_vlmevalkit
+
+__all__ = ["read_gqa", "steps_number", "words_number"]
+
+#: eval.py's ``getStepsNum``: an operation does not count when ``"op: arg"`` contains one of these
+_NOT_A_STEP = ("exist", "query: name", "choose name")
+
+
+def words_number(question: str) -> int:
+    """``len(question.split())``: eval.py's question length in words."""
+    return len(question.split())
+
+
+def steps_number(program: list[Mapping[str, Any]]) -> int:
+    """eval.py's reasoning steps: the operations whose ``"{operation}: {argument}"`` contains
+    none of ``exist``, ``query: name``, ``choose name`` (a substring test, as in eval.py)."""
+    return sum(_is_step(op["operation"], op["argument"]) for op in program)
+
+
+@functools.lru_cache(maxsize=65536)
+def _is_step(operation: Any, argument: Any) -> int:
+    text = f"{operation}: {argument}"
+    return 0 if any(o in text for o in _NOT_A_STEP) else 1
+
+
+def _load_json_dict(source: Any, what: str) -> tuple[dict[str, Any], str]:
+    """A JSON object from a path, a folder of chunks (eval.py's ``loadFile``) or memory."""
+    if isinstance(source, Mapping):
+        return dict(source), f"<{what}>"
+    if not isinstance(source, str | os.PathLike):
+        raise InputError(f"{what}: expected a path or a mapping, got {type(source).__name__}")
+    path = Path(source)
+    folder = path if path.is_dir() else None
+    if folder is None and not path.exists():
+        # loadFile("x.json") reads the chunks x/x_*.json when x.json does not exist (eval.py
+        # splits the whole path at its first dot; only the file name is split here, so a
+        # dotted folder such as ./data still works)
+        stem = path.parent / path.name.split(".")[0]
+        if stem.is_dir():
+            folder = stem
+    if folder is None:
+        name, data, _ = read_bytes_from(path)
+        return _as_object(name, data), name
+    chunks = sorted(folder.glob(f"{folder.name}_*.json"))
+    if not chunks:
+        raise InputError(f"{folder}: no chunk files {folder.name}_*.json in this folder")
+    merged: dict[str, Any] = {}
+    for chunk in chunks:
+        name, data, _ = read_bytes_from(chunk)
+        merged.update(_as_object(name, data))
+    return merged, os.fspath(folder)
+
+
+def _as_object(name: str, data: bytes) -> dict[str, Any]:
+    value, _ = parse_json_or_jsonl(name, data, False)
+    if not isinstance(value, dict):
+        raise InputError(
+            f"{name}: expected a JSON object (question id → question), got {type(value).__name__}"
+        )
+    return value
+
+
+def _check_question(source: str, qid: str, q: Any) -> None:
+    where = f"{source}: question {qid!r}"
+    if not isinstance(q, Mapping):
+        raise InputError(f"{where}: expected an object, got {type(q).__name__}")
+    for key, kind in (("answer", str), ("isBalanced", bool)):
+        if not isinstance(q.get(key), kind):
+            raise InputError(f"{where}: {key!r} is missing or not a {kind.__name__}")
+    if not q["isBalanced"]:
+        return  # only the answer of an unbalanced question is read (for consistency)
+    if not isinstance(q.get("question"), str):
+        raise InputError(f"{where}: 'question' is missing or not a str")
+    program = q.get("semantic")
+    if not isinstance(program, list) or not all(
+        isinstance(op, Mapping) and "operation" in op and "argument" in op for op in program
+    ):
+        raise InputError(f"{where}: 'semantic' must be a list of {{operation, argument}}")
+    entailed = q.get("entailed", [])
+    if not isinstance(entailed, list):
+        raise InputError(f"{where}: 'entailed' must be a list of question ids")
+    types = q.get("types")
+    if not isinstance(types, Mapping) or not all(
+        isinstance(types.get(k), str) for k in ("structural", "semantic", "detailed")
+    ):
+        raise InputError(f"{where}: 'types' needs 'structural', 'semantic' and 'detailed'")
+    groups = q.get("groups")
+    if not isinstance(groups, Mapping) or (
+        "global" in groups and not (groups["global"] is None or isinstance(groups["global"], str))
+    ):
+        raise InputError(f"{where}: 'groups' must be an object with a 'global' group")
+
+
+def _read_choices(source: Any, balanced: list[str]) -> tuple[dict[str, Any], str]:
+    choices, name = _load_json_dict(source, "choices")
+    for qid in balanced:
+        c = choices.get(qid)
+        if c is None:
+            raise InputError(
+                f"{name}: no choices for balanced question {qid!r} "
+                "(eval.py reads choices[qid] for every balanced question)"
+            )
+        if not isinstance(c, Mapping) or not all(
+            isinstance(c.get(k), list) for k in ("valid", "plausible")
+        ):
+            raise InputError(f"{name}: question {qid!r}: expected 'valid' and 'plausible' lists")
+    return choices, name
+
+
+def read_gqa(inputs: TaskInputs) -> TaskData:
+    """The balanced questions as items, joined to their predictions by question id.
+
+    Each item carries what eval.py needs beside the answer: its types, global group, word
+    and step counts, choices (when ``--choices`` is given) and the entailed questions with
+    their gold answers and predictions (for consistency).
+    """
+    if inputs.questions is not None and inputs.annotations is not None:
+        raise InputError(
+            "gqa: give the questions file once (--questions or --annotations, not both)"
+        )
+    qsource = inputs.questions if inputs.questions is not None else inputs.annotations
+    if qsource is None:
+        return _read_vlmevalkit_alone(inputs)
+    questions, qname = _load_json_dict(qsource, "questions")
+    if not questions:
+        raise InputError(f"{qname}: no questions")
+    balanced = []
+    for qid, q in questions.items():
+        # fast path on well-formed questions; the slow check words the error
+        if type(q) is dict and type(q.get("answer")) is str:
+            flag = q.get("isBalanced")
+            if flag is True:
+                balanced.append(qid)
+                continue
+            if flag is False:
+                continue
+        _check_question(qname, qid, q)
+        if q["isBalanced"]:
+            balanced.append(qid)
+    if not balanced:
+        raise InputError(f"{qname}: no balanced question (eval.py scores balanced ones only)")
+
+    records = read_records(inputs.results, format=inputs.format)
+    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    qids = list(questions)
+    joined = join_by_id(
+        qids,
+        preds.ids,
+        preds.texts,
+        source=records.source,
+        wheres=preds.wheres,
+        allow_missing=True,
+        ignore_extra=inputs.ignore_extra,
+        on_duplicate=inputs.on_duplicate,
+    )
+    by_qid: dict[str, str | None] = dict(zip(qids, joined.predictions, strict=True))
+    missing = [q for q in qids if by_qid[q] is None]
+    missing_balanced = [q for q in missing if questions[q]["isBalanced"]]
+    notes: list[str] = []
+    if missing and not inputs.allow_missing:
+        first = missing_balanced[0] if missing_balanced else missing[0]
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        if missing_balanced:
+            why = "eval.py stops: 'no prediction for question … Please add prediction for all'"
+        else:
+            why = (
+                "it is unbalanced, but eval.py v1.1 looks up a prediction for every question "
+                "in the file and stops with KeyError"
+            )
+        raise MissingPredictionError(
+            f"{records.source}: no prediction for question {first!r}{more} of {qname} ({why}); "
+            "pass --allow-missing to score missing balanced questions 0 and skip unbalanced ones"
+        )
+    if missing_balanced:
+        notes.append(f"{len(missing_balanced)} balanced question(s) had no prediction and scored 0")
+    if len(missing) > len(missing_balanced):
+        notes.append(
+            f"{len(missing) - len(missing_balanced)} unbalanced question(s) without a prediction "
+            "were skipped (eval.py would stop with KeyError)"
+        )
+    if joined.extra:
+        notes.append(f"{len(joined.extra)} prediction(s) for questions not in {qname} were ignored")
+
+    choices = None
+    if inputs.options.get("choices") is not None:
+        choices, _ = _read_choices(inputs.options["choices"], balanced)
+
+    items = [_item(qname, qid, questions, by_qid, choices) for qid in balanced]
+    return TaskData(
+        items,
+        (qname, records.source),
+        ("gqa-questions", preds.layout),
+        tuple(notes),
+        n_missing=len(missing_balanced),
+        n_extra_ignored=len(joined.extra),
+    )
+
+
+def _read_vlmevalkit_alone(inputs: TaskInputs) -> TaskData:
+    """A VLMEvalKit spreadsheet (``GQA_TestDev_Balanced``) scored against its own ``answer``
+    column; without the questions file only the accuracy can be computed."""
+    try:
+        data = read_vlmevalkit(inputs, fields=("category", "split"))
+    except NoGroundTruthError:
+        raise InputError(
+            "gqa: the questions file is needed (--questions {tier}_questions.json, e.g. "
+            "testdev_balanced_questions.json): it holds the answers and question types "
+            "(only a VLMEvalKit spreadsheet carries its answers)"
+        ) from None
+    note = (
+        "no questions file: only the accuracy is computed (binary, open, distribution, "
+        "consistency and the breakdowns need --questions {tier}_questions.json)"
+    )
+    return replace(data, notes=(*data.notes, note))
+
+
+def _item(
+    source: str,
+    qid: str,
+    questions: Mapping[str, Any],
+    predictions: Mapping[str, str | None],
+    choices: Mapping[str, Any] | None,
+) -> Item:
+    q = questions[qid]
+    try:
+        types = q["types"]
+        structural, semantic, detailed = types["structural"], types["semantic"], types["detailed"]
+        group = (q.get("groups") or {}).get("global")
+        words = words_number(q["question"])
+        steps = steps_number(q["semantic"])
+        entailed_ids = q.get("entailed", [])
+        ok = (
+            type(structural) is str
+            and type(semantic) is str
+            and type(detailed) is str
+            and (group is None or type(group) is str)
+            and type(entailed_ids) is list
+        )
+    except (KeyError, TypeError, AttributeError):
+        ok = False
+    if not ok:
+        _check_question(source, qid, q)
+        raise InputError(f"{source}: question {qid!r}: malformed question")
+    entailed = []
+    for eid in entailed_ids:
+        if eid == qid:
+            continue
+        eq = questions.get(eid)
+        gold = eq.get("answer") if isinstance(eq, dict) else None
+        entailed.append((str(eid), gold, predictions.get(eid)))
+    fields: dict[str, Any] = {
+        "structural": structural,
+        "semantic": semantic,
+        "detailed": detailed,
+        "group": group,
+        "words": words,
+        "steps": steps,
+        "entailed": tuple(entailed),
+    }
+    if choices is not None:
+        fields["valid"] = tuple(choices[qid]["valid"])
+        fields["plausible"] = tuple(choices[qid]["plausible"])
+    return Item(qid, predictions[qid], (q["answer"],), fields)

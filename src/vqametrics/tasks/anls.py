@@ -1,0 +1,406 @@
+"""DocVQA, InfographicVQA and ST-VQA: ANLS, as the RRC scripts and each toolkit compute it.
+
+Three tasks, one metric family (``score/anls.py``). The ``official`` profile of DocVQA and
+InfographicVQA is the RRC standalone script (``infographicsvqa_eval.py``, the copy in
+``QwenLM/Qwen-VL@aa00ed0``): validation first (same question ids as the ground truth, one string
+answer each), then ``Σ s_q / N`` printed as a fraction. ST-VQA's ``official`` is its 2019 form
+(distance on ``.lower()`` only). Peers: ``lmms-eval`` (strips the generation first),
+``vlmevalkit`` (×100), ``mmf``, ``pix2struct`` (×100) and ``paper`` (PyPI ``anls``); spec
+``vqa-family.md`` §5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.join import check_unique, join_by_id
+from ..load.layouts import is_vlmevalkit, predictions_from
+from ..load.records import parse_list_cell, read_records
+from ..score.anls import (
+    UndefinedScoreError,
+    anls_lmms_eval,
+    anls_mmf,
+    anls_official,
+    anls_paper,
+    anls_pix2struct,
+    anls_stvqa_2019,
+    anls_vlmevalkit,
+)
+from . import register_task
+from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
+from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._lmms import has_docs, lmms_eval_items
+
+__all__ = ["TYPE_FIELDS", "UndefinedScoreError"]
+
+#: the ground-truth fields the RRC script's ``-a`` breaks scores down by, with its display
+#: names (InfographicVQA); DocVQA's ``question_types`` are shown as they are written
+TYPE_FIELDS: Mapping[str, Mapping[str, str]] = {
+    "answer_type": {
+        "image span": "Image-Span",
+        "question span": "Question-Span",
+        "multiple spans": "Multi-Span",
+        "non span": "None span",
+    },
+    "evidence": {
+        "table/list": "Table/list",
+        "textual": "Text",
+        "photo/pciture/visual_objects": "Visual/Layout",
+        "figure": "Figure",
+        "map": "Map",
+    },
+    "operation/reasoning": {
+        "comparison": "Sorting",
+        "arithmetic": "Arithmetic",
+        "counting": "Counting",
+    },
+    "question_types": {},
+}
+
+
+class _Profile(TaskProfile):
+    """A profile whose scorer may raise :class:`UndefinedScoreError`; the error then names
+    the question."""
+
+    def score_item(self, item: Item) -> float:
+        try:
+            return super().score_item(item)
+        except UndefinedScoreError as exc:
+            raise UndefinedScoreError(f"question {item.id!r}: {exc}") from None
+
+
+def _per_answer(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
+    """Per-item output: each answer's own score (the item's score is their maximum)."""
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        assert item.prediction is not None
+        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
+
+    return detail
+
+
+# --- aggregation ---------------------------------------------------------------------------
+
+
+def _type_breakdowns(
+    items: Sequence[Item], scores: Sequence[float]
+) -> tuple[dict[str, dict[str, dict[str, float | int]]], tuple[str, ...]]:
+    """The RRC script's ``-a`` tables: per type, ``Σ s / count`` (left-to-right sums), for
+    every type field the ground truth has. Quirk not reproduced: the script divides by zero for
+    a listed type no question has; such types are left out and named in a note."""
+    out: dict[str, dict[str, dict[str, float | int]]] = {}
+    notes: list[str] = []
+    for field, names in TYPE_FIELDS.items():
+        totals: dict[str, float] = {name: 0.0 for name in names}
+        counts: dict[str, int] = {name: 0 for name in names}
+        seen = False
+        for item, score in zip(items, scores, strict=True):
+            values = item.fields.get(field)
+            if values is None:
+                continue
+            seen = True
+            for v in [values] if isinstance(values, str) else values:
+                key = str(v)
+                totals[key] = totals.get(key, 0.0) + score
+                counts[key] = counts.get(key, 0) + 1
+        if not seen:
+            continue
+        table = {
+            names.get(k, k): {"ANLS": totals[k] / counts[k], "n": counts[k]}
+            for k in totals
+            if counts[k]
+        }
+        empty = [names.get(k, k) for k in totals if not counts[k]]
+        if empty:
+            notes.append(
+                f"{field}: no question of type {', '.join(empty)} (the official script's -a "
+                "divides by zero there; left out)"
+            )
+        out[field] = table
+    return out, tuple(notes)
+
+
+def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``totalScore / N`` with ``totalScore`` summed left to right, as the RRC script does."""
+    breakdowns, notes = _type_breakdowns(items, scores)
+    return Aggregate(
+        metrics={"ANLS": mean(scores), "n": len(scores)},
+        headline="ANLS",
+        units="fraction",
+        digits=4,
+        breakdowns=breakdowns,
+        notes=notes,
+    )
+
+
+def _mean_aggregate(key: str) -> Callable[[Sequence[Item], Sequence[float]], Aggregate]:
+    def aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+        return Aggregate(
+            metrics={key: mean(scores), "n": len(scores)},
+            headline=key,
+            units="fraction",
+            digits=4,
+        )
+
+    return aggregate
+
+
+def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``np.mean(hit) * 100``; per ``split`` when the file has one, else per ``category``."""
+    field = "split" if any("split" in it.fields for it in items) else "category"
+    return Aggregate(
+        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
+        headline="Overall",
+        units="percent",
+        digits=2,
+        breakdowns={field: vlmevalkit_breakdown(items, scores, field)},
+    )
+
+
+def _pix2struct_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``(100.0 * total) / N``, ``total`` summed left to right (``aggregate_metrics``)."""
+    total = 0.0
+    for s in scores:
+        total += s
+    return Aggregate(
+        metrics={"anls": (100.0 * total) / len(scores) if scores else 0.0, "n": len(scores)},
+        headline="anls",
+        units="percent",
+        digits=2,
+    )
+
+
+# --- profiles ------------------------------------------------------------------------------
+
+
+def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tuple[_Profile, ...]:
+    return (
+        _Profile(
+            name="official",
+            description=official_text,
+            reproduces=official_src,
+            toolkit=official_src.split(" ", 1)[0],
+            score=official,
+            aggregate=_official_aggregate,
+            detail=_per_answer(official),
+        ),
+        _Profile(
+            name="lmms-eval",
+            description="lmms-eval anls: the RRC formula on the stripped generation; mean",
+            reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf api/metrics.py anls + api/task.py",
+            toolkit="lmms-eval@75571cf",
+            score=anls_lmms_eval,
+            aggregate=_mean_aggregate("anls"),
+            detail=_per_answer(anls_lmms_eval),
+        ),
+        _Profile(
+            name="vlmevalkit",
+            description="VLMEvalKit anls_compute + hit_calculate: the RRC formula; np.mean × 100",
+            reproduces="open-compass/VLMEvalKit@e8e78f0 vqa_eval.py anls_compute, hit_calculate",
+            toolkit="VLMEvalKit@e8e78f0",
+            score=anls_vlmevalkit,
+            aggregate=_vlmevalkit_aggregate,
+            detail=_per_answer(anls_vlmevalkit),
+        ),
+        _Profile(
+            name="mmf",
+            description="MMF STVQAANLSEvaluator: lower+strip, stripped lengths, keeps >= 0.5; "
+            "two empty strings raise",
+            reproduces="facebookresearch/mmf@b0ffc7f mmf/utils/m4c_evaluators.py",
+            toolkit="mmf@b0ffc7f",
+            score=anls_mmf,
+            aggregate=_mean_aggregate("ANLS"),
+            detail=_per_answer(anls_mmf),
+        ),
+        _Profile(
+            name="pix2struct",
+            description="pix2struct anls_metric: lower only, NL < 0.5 kept, 100·Σ/N; two empty "
+            "strings raise",
+            reproduces="google-research/pix2struct@945f27e pix2struct/metrics.py anls_metric",
+            toolkit="pix2struct@945f27e",
+            score=anls_pix2struct,
+            aggregate=_pix2struct_aggregate,
+            detail=_per_answer(anls_pix2struct),
+        ),
+        _Profile(
+            name="paper",
+            description="the paper's formula (PyPI anls): normalized strings and lengths, "
+            "NL < 0.5 kept",
+            reproduces="shunk031/ANLS (PyPI anls) anls/metrics/score.py, anls/dist.py",
+            toolkit="anls@pypi",
+            score=anls_paper,
+            aggregate=_mean_aggregate("ANLS"),
+            detail=_per_answer(anls_paper),
+        ),
+    )
+
+
+RRC_SOURCE = "rrc-anls@Qwen-VL-aa00ed0 eval_mm/infographicsvqa_eval.py (docvqa.org, RRC ch=17)"
+RRC_TEXT = (
+    "RRC script: distance on stripped/lower/collapsed strings over the raw .upper() length; "
+    "0.5 kept; Σ/N"
+)
+
+# --- reading -------------------------------------------------------------------------------
+
+_ID_KEYS = ("questionId", "question_id")
+_GT_FIELDS = ("question", *TYPE_FIELDS)
+
+
+def _answers(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        raise InputError(f"{where}: no 'answers' (a test-split ground truth without answers?)")
+    answers = tuple(parse_list_cell(value, where))
+    if not answers:
+        raise InputError(f"{where}: 'answers' is empty; ANLS needs at least one answer")
+    return answers
+
+
+def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str, ...]]:
+    """The RRC ground truth: ``{"data": [{questionId, question, answers, ...}]}`` (a bare list
+    of such records is accepted too, with a note: the script refuses it); returns the items,
+    the source and the notes."""
+    records = read_records(inputs.annotations, rows_key="data")
+    notes: tuple[str, ...] = ()
+    if records.header is None or "dataset_name" not in records.header:
+        notes = (
+            f"{records.source} has no 'dataset_name' key next to 'data'; the official script "
+            "refuses such a ground truth (vqametrics scored it)",
+        )
+    items: list[Item] = []
+    wheres: list[str] = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        key = next((row[k] for k in _ID_KEYS if k in row), None)
+        if not isinstance(key, str | int) or isinstance(key, bool):
+            raise InputError(
+                f"{where}: no questionId (fields: {', '.join(row)}); is this the ground truth?"
+            )
+        refs = _answers(row.get("answers"), f"{where} (question {key!r})")
+        fields = {f: row[f] for f in _GT_FIELDS if row.get(f) is not None}
+        items.append(Item(key, None, refs, fields))
+        wheres.append(where)
+    if not items:
+        raise InputError(f"{records.source}: the ground truth has no questions")
+    check_unique([it.id for it in items], wheres)
+    return items, (records.source,), notes
+
+
+def _lmms_refs(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    return _answers(doc.get("answers", doc.get("answer")), where)
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    records = read_records(inputs.results, format=inputs.format)
+    if is_vlmevalkit(records):
+        # its 'index' is not a questionId: scored against its own ground truth, and
+        # read_vlmevalkit says so when --annotations was given
+        return read_vlmevalkit(inputs, fields=("split", "category", "question"))
+    for i, row in enumerate(records.rows):
+        if isinstance(row.get("answer"), list):
+            raise InputError(
+                f"{records.where(i)}: 'answer' is a list; the official script requires a "
+                "single string per question"
+            )
+    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    if has_docs(preds) and inputs.annotations is None:
+        items = lmms_eval_items(preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS)
+        check_unique([it.id for it in items], preds.wheres)
+        return TaskData(items, (records.source,), (preds.layout,))
+    if inputs.annotations is None:
+        raise InputError(
+            f"{records.source}: a submission ({preds.layout}) carries no ground truth; pass "
+            '--annotations with the RRC ground-truth JSON ({"data": [...]})'
+        )
+    gt_items, gt_sources, gt_notes = _read_gt(inputs)
+    ids = preds.ids
+    if has_docs(preds):  # join lmms-eval records by the doc's questionId, not doc_id
+        ids = [
+            next((row["doc"][k] for k in _ID_KEYS if k in row["doc"]), key)
+            for row, key in zip(records.rows, preds.ids, strict=True)
+        ]
+    joined = join_by_id(
+        [it.id for it in gt_items],
+        ids,
+        preds.texts,
+        source=records.source,
+        wheres=preds.wheres,
+        allow_missing=inputs.allow_missing,
+        ignore_extra=inputs.ignore_extra,
+        on_duplicate=inputs.on_duplicate,
+    )
+    items = [
+        Item(it.id, p, it.references, it.fields)
+        for it, p in zip(gt_items, joined.predictions, strict=True)
+    ]
+    notes = list(gt_notes)
+    if joined.missing:
+        notes.append(f"{len(joined.missing)} question(s) had no answer and scored 0")
+    if joined.extra:
+        notes.append(f"{len(joined.extra)} answer(s) for unknown questions were ignored")
+    return TaskData(
+        items,
+        (*gt_sources, records.source),
+        (preds.layout,),
+        tuple(notes),
+        n_missing=len(joined.missing),
+        n_extra_ignored=len(joined.extra),
+    )
+
+
+LAYOUTS = (
+    'RRC ground truth {"data": [{questionId, question, answers, ...}]} (--annotations) + '
+    "submission [{questionId, answer}]",
+    "VLMEvalKit spreadsheet (index, question, answer = list literal, prediction)",
+    "lmms-eval --log_samples JSONL (doc.questionId, doc.answers, filtered_resps)",
+)
+
+DOCVQA = register_task(
+    Task(
+        name="docvqa",
+        title="DocVQA",
+        metric="docvqa-anls",
+        description="ANLS on document-image questions (RRC script)",
+        profiles=_profiles(anls_official, RRC_TEXT, RRC_SOURCE),
+        read=_read,
+        layouts=LAYOUTS,
+        aliases=("doc-vqa", "docvqa-val", "docvqa_val"),
+        annotations_optional=True,
+    )
+)
+
+INFOGRAPHICVQA = register_task(
+    Task(
+        name="infographicvqa",
+        title="InfographicVQA",
+        metric="infovqa-anls",
+        description="ANLS on infographic questions (RRC script)",
+        profiles=_profiles(anls_official, RRC_TEXT, RRC_SOURCE),
+        read=_read,
+        layouts=LAYOUTS,
+        aliases=("infovqa", "info-vqa", "infographicsvqa", "infographic-vqa"),
+        annotations_optional=True,
+    )
+)
+
+STVQA = register_task(
+    Task(
+        name="stvqa",
+        title="ST-VQA",
+        metric="stvqa-anls",
+        description="ANLS on scene-text questions (2019 RRC form)",
+        profiles=_profiles(
+            anls_stvqa_2019,
+            "ST-VQA 2019 (RRC ch=11): distance on .lower() only, raw .upper() length; 0.5 kept",
+            "rrc-stvqa-2019 (ST-VQA baseline copy; the commented line of the DocVQA script)",
+        ),
+        read=_read,
+        layouts=LAYOUTS,
+        aliases=("st-vqa", "scene-text-vqa"),
+        annotations_optional=True,
+        note="the RRC ST-VQA script itself is not public; its 2019 form is reconstructed "
+        "(spec §13)",
+    )
+)

@@ -1,0 +1,289 @@
+"""ChartQA: relaxed accuracy, as pix2struct's ``relaxed_correctness`` and each toolkit apply it.
+
+The ChartQA authors published no scorer ("we used the casting behavior", vis-nlp/ChartQA #4);
+every reported number comes from pix2struct's function (``score/relaxed.py``), so that is the
+``official`` profile: ``100 · Σ_q max_t correct(t, p_q) / N``. The toolkits differ in two
+places only: whether the prediction is stripped, and **which argument is the target** — Qwen-VL
+and VLMEvalKit from 2024-07 to 2025-09-01 (``vlmevalkit-2024``) pass the prediction first, so
+the 5 % is relative to the prediction (spec ``vqa-family.md`` §6).
+
+ChartQA test has two equal halves, ``test_human`` and ``test_augmented``; papers report both
+and often their mean, which equals the pooled accuracy because the halves have 1,250 questions
+each. PlotQA (alias ``plotqa``) has no official script; its paper defines the same 5 % rule and
+MatCha/DePlot score it with the same function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.layouts import is_vlmevalkit, predictions_from
+from ..load.records import parse_list_cell, read_records
+from ..score.relaxed import relaxed_correctness
+from . import register_task
+from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
+from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._lmms import has_docs, lmms_eval_items
+
+__all__ = [
+    "relaxed_official",
+    "relaxed_stripped",
+    "relaxed_swapped",
+]
+
+
+def relaxed_official(prediction: str, references: Sequence[str]) -> float:
+    """pix2struct: ``max_t relaxed_correctness(t, prediction)`` — 1.0 or 0.0. No strip (but
+    ``float`` ignores surrounding whitespace, so only the string fallback sees it)."""
+    return 1.0 if any(relaxed_correctness(t, prediction) for t in references) else 0.0
+
+
+def relaxed_stripped(prediction: str, references: Sequence[str]) -> float:
+    """lmms-eval and VLMEvalKit HEAD: the correct argument order on ``prediction.strip()``."""
+    p = prediction.strip()
+    return 1.0 if any(relaxed_correctness(t, p) for t in references) else 0.0
+
+
+def relaxed_swapped(prediction: str, references: Sequence[str]) -> float:
+    """Qwen-VL and VLMEvalKit 2024-07 → 2025-09-01: ``relaxed_correctness(pred.strip(), t)``.
+
+    Quirk reproduced: with the arguments swapped, the tolerance is 5 % of the *prediction*
+    and the zero check is on the prediction, so ``95`` vs ``100`` is wrong and ``1.05`` vs
+    ``1`` is right — which is what those toolkits reported.
+    """
+    p = prediction.strip()
+    return 1.0 if any(relaxed_correctness(p, t) for t in references) else 0.0
+
+
+# --- splits --------------------------------------------------------------------------------
+
+
+def _split_of(item: Item) -> str | None:
+    """``test_human`` / ``test_augmented`` (VLMEvalKit's ``split``; lmms-eval's ``type`` is
+    ``human_test`` / ``augmented_test``); other split names pass through."""
+    value = item.fields.get("split", item.fields.get("type"))
+    if value is None:
+        return None
+    text = str(value)
+    if "human" in text:
+        return "test_human"
+    if "augmented" in text:
+        return "test_augmented"
+    return text
+
+
+def _by_split(items: Sequence[Item], scores: Sequence[float]) -> dict[str, list[float]]:
+    groups: dict[str, list[float]] = {}
+    for item, score in zip(items, scores, strict=True):
+        split = _split_of(item)
+        if split is not None:
+            groups.setdefault(split, []).append(score)
+    return groups
+
+
+def _percent(scores: Sequence[float]) -> float:
+    """pix2struct's ``(100.0 * total) / N`` with the total summed left to right."""
+    total = 0.0
+    for s in scores:
+        total += s
+    return (100.0 * total) / len(scores) if scores else 0.0
+
+
+# --- aggregations --------------------------------------------------------------------------
+
+
+def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """Pooled ``100·Σ/N``, each split the same way, and the mean of the splits."""
+    groups = _by_split(items, scores)
+    metrics: dict[str, float | int] = {"relaxed_accuracy": _percent(scores), "n": len(scores)}
+    table: dict[str, dict[str, float | int]] = {
+        g: {"relaxed_accuracy": _percent(v), "n": len(v)} for g, v in groups.items()
+    }
+    notes: tuple[str, ...] = ()
+    if len(groups) > 1:
+        metrics["mean_of_splits"] = mean([float(t["relaxed_accuracy"]) for t in table.values()])
+        sizes = {len(v) for v in groups.values()}
+        if len(sizes) > 1:
+            notes = ("the splits differ in size, so their mean is not the pooled accuracy",)
+    return Aggregate(
+        metrics=metrics,
+        headline="relaxed_accuracy",
+        units="percent",
+        digits=2,
+        breakdowns={"split": table} if table else {},
+        notes=notes,
+    )
+
+
+def _lmms_eval_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """lmms-eval's three ``mean`` metrics (``sum / len``): overall, human, augmented."""
+    metrics: dict[str, float | int] = {"relaxed_overall": mean(scores), "n": len(scores)}
+    groups = _by_split(items, scores)
+    if "test_human" in groups:
+        metrics["relaxed_human_split"] = mean(groups["test_human"])
+    if "test_augmented" in groups:
+        metrics["relaxed_augmented_split"] = mean(groups["test_augmented"])
+    return Aggregate(metrics=metrics, headline="relaxed_overall", units="fraction", digits=4)
+
+
+def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``np.mean(hit) * 100`` per split (sorted) and ``Overall`` (pooled), as ``_acc.csv``."""
+    return Aggregate(
+        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
+        headline="Overall",
+        units="percent",
+        digits=2,
+        breakdowns={"split": vlmevalkit_breakdown(items, scores, "split")},
+    )
+
+
+def _qwen_vl_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """Qwen-VL scores each split as its own dataset: ``sum(scores) / len(scores)``."""
+    groups = _by_split(items, scores)
+    metrics: dict[str, float | int] = {"accuracy": mean(scores), "n": len(scores)}
+    table: dict[str, dict[str, float | int]] = {
+        g: {"accuracy": mean(v), "n": len(v)} for g, v in groups.items()
+    }
+    if len(groups) > 1:
+        metrics["mean_of_splits"] = mean([float(t["accuracy"]) for t in table.values()])
+    return Aggregate(
+        metrics=metrics,
+        headline="accuracy",
+        units="fraction",
+        digits=4,
+        breakdowns={"split": table} if table else {},
+    )
+
+
+def _profile(
+    name: str,
+    description: str,
+    reproduces: str,
+    toolkit: str,
+    score: ItemScorer,
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
+) -> TaskProfile:
+    def detail(item: Item) -> Mapping[str, Any]:
+        """Per-item output: 1.0/0.0 against each answer (the item's score is their maximum)."""
+        assert item.prediction is not None
+        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
+
+    return TaskProfile(name, description, reproduces, toolkit, score, aggregate, detail=detail)
+
+
+PROFILES = (
+    _profile(
+        "official",
+        "pix2struct relaxed_correctness(target, prediction): 5 % of the target; 100·Σ/N",
+        "google-research/pix2struct@945f27e pix2struct/metrics.py relaxed_correctness",
+        "pix2struct@945f27e",
+        relaxed_official,
+        _official_aggregate,
+    ),
+    _profile(
+        "lmms-eval",
+        "lmms-eval chartqa: correct order on the stripped generation; mean per split",
+        "EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/chartqa/utils.py",
+        "lmms-eval@75571cf",
+        relaxed_stripped,
+        _lmms_eval_aggregate,
+    ),
+    _profile(
+        "vlmevalkit",
+        "VLMEvalKit since 677e30a (2025-09-01): (target, pred.strip()); np.mean × 100",
+        "open-compass/VLMEvalKit@e8e78f0 vqa_eval.py process_line('relaxed_accuracy')",
+        "VLMEvalKit@e8e78f0",
+        relaxed_stripped,
+        _vlmevalkit_aggregate,
+    ),
+    _profile(
+        "vlmevalkit-2024",
+        "VLMEvalKit 2024-07 → 2025-09-01: (pred.strip(), target) swapped; np.mean × 100",
+        "open-compass/VLMEvalKit before 677e30a (issue #584; fixed by PR #1204)",
+        "VLMEvalKit@pre-677e30a",
+        relaxed_swapped,
+        _vlmevalkit_aggregate,
+    ),
+    _profile(
+        "qwen-vl",
+        "Qwen-VL evaluate_relaxed_accuracy: (answer.strip(), annotation) swapped; Σ/N",
+        "QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py",
+        "Qwen-VL@aa00ed0",
+        relaxed_swapped,
+        _qwen_vl_aggregate,
+    ),
+)
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def _lmms_refs(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    value = doc.get("answer", doc.get("label"))
+    if value is None:
+        raise InputError(f"{where}: the doc has no 'answer'")
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    return (str(value),)
+
+
+def _vlmevalkit_answers(text: str, item_id: object) -> tuple[str, ...]:
+    """VLMEvalKit's ``istype(answer, list)``: a cell that evaluates to a list is several
+    answers (``[2014, 2016]`` → ``2014``, ``2016``); any other cell, including one that only
+    looks like a list (``[Gambia, Niger]``, which ``eval`` rejects), is one answer as written."""
+    if text.lstrip().startswith("["):
+        try:
+            return tuple(parse_list_cell(text, f"index {item_id!r}"))
+        except InputError:
+            return (text,)
+    return (text,)
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    records = read_records(inputs.results, format=inputs.format)
+    if is_vlmevalkit(records):  # --annotations is ignored, with a note (read_vlmevalkit)
+        data = read_vlmevalkit(inputs, fields=("split", "type", "question"), list_answers=False)
+        items = [
+            Item(it.id, it.prediction, _vlmevalkit_answers(it.references[0], it.id), it.fields)
+            for it in data.items
+        ]
+        return replace(data, items=items)
+    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    if has_docs(preds):
+        items = lmms_eval_items(
+            preds, id_keys=(), references=_lmms_refs, fields=("type", "split", "question")
+        )
+        notes: tuple[str, ...] = ()
+        if inputs.annotations is not None:
+            notes = (
+                f"--annotations ignored: this task scores {records.source} against the ground "
+                "truth it carries",
+            )
+        return TaskData(items, (records.source,), (preds.layout,), notes)
+    raise InputError(
+        f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
+        "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"
+    )
+
+
+TASK = register_task(
+    Task(
+        name="chartqa",
+        title="ChartQA",
+        metric="chartqa-relaxed",
+        description="relaxed accuracy on chart questions (pix2struct's rule)",
+        profiles=PROFILES,
+        read=_read,
+        layouts=(
+            "VLMEvalKit spreadsheet (index, question, answer, prediction, split)",
+            "lmms-eval --log_samples JSONL (doc.answer, doc.type, filtered_resps)",
+        ),
+        aliases=("chart-qa", "chartqa-test", "plotqa"),
+        annotations_optional=True,
+        note="ChartQA ships no scorer; pix2struct's relaxed_correctness is the de-facto official "
+        "one. plotqa: no official script either; the same 5 % rule",
+    )
+)

@@ -1,0 +1,73 @@
+"""OCR-VQA: questions about book covers, scored by exact match.
+
+No official scorer was published (the paper reports exact-match accuracy), so the default
+profile is VLMEvalKit's: strip and lower-case both sides, compare for equality, take the best
+of the answers, and average with ``np.mean`` × 100 (spec vqa-family §9.2). Qwen-VL does the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import register_task
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._common import numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+
+__all__ = ["exact_match_stripped"]
+
+
+def exact_match_stripped(prediction: str, references: Sequence[str]) -> float:
+    """``max_r [prediction.strip().lower() == r.strip().lower()]`` — 1.0 or 0.0.
+
+    So ``Fiction.`` scores 0 against ``Fiction`` (nothing but whitespace and case is forgiven).
+    """
+    p = prediction.strip().lower()
+    return 1.0 if any(p == r.strip().lower() for r in references) else 0.0
+
+
+def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    return Aggregate(
+        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
+        headline="Overall",
+        units="percent",
+        breakdowns={"category": vlmevalkit_breakdown(items, scores, "category")},
+    )
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    return read_vlmevalkit(inputs, fields=("category", "question"))
+
+
+VLMEVALKIT = TaskProfile(
+    name="vlmevalkit",
+    description="VLMEvalKit OCRVQA_TEST/TESTCORE: strip + lower exact match, np.mean × 100",
+    reproduces="open-compass/VLMEvalKit@e8e78f0 vqa_eval.py process_line(method='accuracy')",
+    toolkit="VLMEvalKit@e8e78f0",
+    score=exact_match_stripped,
+    aggregate=_aggregate,
+)
+
+QWEN_VL = TaskProfile(
+    name="qwen-vl",
+    description="Qwen-VL evaluate_exact_match_accuracy: the same strip + lower exact match",
+    reproduces="QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py",
+    toolkit="Qwen-VL@aa00ed0",
+    score=exact_match_stripped,
+    aggregate=_aggregate,
+)
+
+TASK = register_task(
+    Task(
+        name="ocrvqa",
+        title="OCR-VQA",
+        metric="ocrvqa-em",
+        description="exact match on book-cover questions (no official script; VLMEvalKit's rule)",
+        profiles=(VLMEVALKIT, QWEN_VL),
+        read=_read,
+        layouts=("VLMEvalKit spreadsheet (index, question, answer, prediction, category)",),
+        aliases=("ocr-vqa",),
+        default_profile="vlmevalkit",
+        annotations_optional=True,
+        note="no official scorer exists; the default profile is VLMEvalKit's",
+    )
+)

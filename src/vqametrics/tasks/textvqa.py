@@ -1,0 +1,495 @@
+r"""TextVQA: questions that need reading the text in the image, scored by soft VQA accuracy.
+
+No standalone scorer was published by the dataset authors; the reference every paper uses is
+MMF's M4C ``TextVQAAccuracyEvaluator`` (LLaVA copies it verbatim), so that is ``official``
+(spec vqa-family §2). Per question, with :math:`a_1..a_{10}` the processed answers and
+:math:`p` the processed prediction:
+
+.. math::
+
+    \mathrm{acc} = \frac{1}{10}\sum_{i=1}^{10}\min\Bigl(1, \frac{|\{j \ne i : a_j = p\}|}{3}\Bigr)
+
+and the dataset score is the mean over questions (a fraction; LLaVA prints it ×100).
+
+Profiles: ``official`` (MMF), ``llava`` (the same scorer, printed as LLaVA prints it),
+``lmms-eval`` (same processor, exact ``statistics.mean``, no answer-count assert),
+``vlmevalkit`` / ``vlmevalkit-2024`` (VLMEvalKit's ``process_answer`` on both sides, ``np.mean``;
+before / after its 2025-05-13 period regex), ``qwen-vl`` (the pre-2021 VQA v2 flow).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.join import check_unique, join_by_id
+from ..load.layouts import predictions_from
+from ..load.records import Records, read_records
+from ..normalize.mmf import evalai_answer_processor
+from ..normalize.official import clean, digits_articles
+from ..normalize.official import punctuation as official_punctuation
+from ..normalize.vlmevalkit import punctuation_vlm
+from ..score.accuracy import vqa_accuracy
+from ..score.vqa import average, leave_one_out_values
+from . import register_task
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+
+__all__ = [
+    "AnswerCountError",
+    "llava_question",
+    "lmms_eval_accuracy",
+    "mmf_accuracy",
+    "qwen_vl_accuracy",
+    "vlmevalkit_2024_accuracy",
+    "vlmevalkit_accuracy",
+]
+
+#: MMF's ``_compute_answer_scores`` asserts this many answers per question.
+MMF_ANSWERS = 10
+
+
+class AnswerCountError(InputError):
+    """A question has not exactly ten answers, which MMF's evaluator asserts."""
+
+
+def _position_loo(prediction: str, answers: Sequence[str], how: str) -> float:
+    """Mean of ``min(1, k_i/3)`` with annotator *i* left out by list position."""
+    matches = [a == prediction for a in answers]
+    if how == "exact":
+        # statistics.mean does not depend on the order: only on m and N
+        return _exact_loo(sum(matches), len(matches))
+    return average(leave_one_out_values(matches, None, "position"), how)
+
+
+@lru_cache(maxsize=1024)
+def _exact_loo(m: int, n: int) -> float:
+    """``statistics.mean`` of the N leave-one-out values when m answers match: m values
+    ``min(1, (m-1)/3)`` and N-m values ``min(1, m/3)``, summed exactly, rounded once."""
+    return average(leave_one_out_values([True] * m + [False] * (n - m), None, "position"), "exact")
+
+
+def mmf_accuracy(prediction: str, references: Sequence[str], question_id: object = None) -> float:
+    """MMF ``TextVQAAccuracyEvaluator``: both sides through ``EvalAIAnswerProcessor``, position
+    leave-one-out, builtin ``sum`` / 10.
+
+    QUIRK assert-ten: MMF asserts exactly 10 answers; anything else raises
+    :class:`AnswerCountError` naming the question (lmms-eval and VLMEvalKit average over
+    whatever is there). QUIRK naive-sum: ``sum()`` is emulated left to right, as on CPython
+    ≤ 3.11 where the published numbers were made (2 matches at positions 8, 9 give
+    ``0.5999999999999999``; CPython ≥ 3.12 would give ``0.6``).
+    """
+    if len(references) != MMF_ANSWERS:
+        where = f"question {question_id!r}" if question_id is not None else "a question"
+        raise AnswerCountError(
+            f"{where} has {len(references)} answers; TextVQA's official scorer (MMF) asserts "
+            f"exactly {MMF_ANSWERS} (the lmms-eval and vlmevalkit profiles accept any number)"
+        )
+    p = evalai_answer_processor(prediction)
+    answers = [evalai_answer_processor(a) for a in references]
+    return _position_loo(p, answers, "naive")
+
+
+def lmms_eval_accuracy(prediction: str, references: Sequence[str]) -> float:
+    """lmms-eval ``textvqa_process_results``: the MMF processor on both sides, position
+    leave-one-out, ``statistics.mean`` (exact rational mean, rounded once); no count assert."""
+    if not references:
+        raise InputError("a question with no answers (lmms-eval raises StatisticsError)")
+    p = evalai_answer_processor(prediction)
+    answers = [evalai_answer_processor(a) for a in references]
+    return _position_loo(p, answers, "exact")
+
+
+@lru_cache(maxsize=1 << 16)
+def _vlm_process(text: str) -> str:
+    # VLMEvalKit process_answer at HEAD: cleanup, PUNCT_vlm (real look-behind), DIGART
+    return digits_articles(punctuation_vlm(clean(text)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _vlm_process_2024(text: str) -> str:
+    # VLMEvalKit process_answer before 928a95b (2025-05-13): the official period pattern
+    return digits_articles(official_punctuation(clean(text)))
+
+
+def _vlm_score(process: Callable[[str], str], prediction: str, refs: Sequence[str]) -> float:
+    if not refs:
+        return float("nan")  # np.mean([]) is nan
+    p = process(prediction)
+    return _position_loo(p, [process(a) for a in refs], "numpy")
+
+
+def vlmevalkit_accuracy(prediction: str, references: Sequence[str]) -> float:
+    """VLMEvalKit ``process_line(method='vqa_score')`` at e8e78f0: ``process_answer`` on both
+    sides (no lower/``,``/``?``/``'s`` prelude), position leave-one-out, ``np.mean``.
+
+    QUIRK corrected-period-rule (since 928a95b, 2025-05-13): ``2.`` keeps its period and scores 0
+    against ten ``2``.
+    """
+    return _vlm_score(_vlm_process, prediction, references)
+
+
+def vlmevalkit_2024_accuracy(prediction: str, references: Sequence[str]) -> float:
+    """VLMEvalKit before 2025-05-13: as :func:`vlmevalkit_accuracy` with the official period
+    pattern (``2.`` → ``2``); the version behind most published VLMEvalKit TextVQA numbers."""
+    return _vlm_score(_vlm_process_2024, prediction, references)
+
+
+def qwen_vl_accuracy(prediction: str, references: Sequence[str]) -> float:
+    """Qwen-VL ``evaluate_vqa.py`` (textvqa_val): the pre-2021 VQA v2 flow (profile
+    ``official-2017``): the prediction always normalized, the answers get the punctuation step
+    only and only when they are not unanimous, so a unanimous raw answer with capitals or a
+    trailing space (``"bowmore "``) can never match.
+
+    Leave-one-out: the VQA script's record inequality; TextVQA converted to the VQA layout
+    carries one ``answer_id`` per answer, which makes it leave-one-out by position.
+    """
+    return vqa_accuracy(prediction, list(references), profile="official-2017")
+
+
+# ----------------------------------------------------------------------------- aggregation
+
+
+def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    # eval_pred_list: sum(pred_scores) / len(pred_scores), a fraction
+    return Aggregate(
+        metrics={"accuracy": mean(scores), "n": len(scores)},
+        headline="accuracy",
+        units="fraction",
+        digits=4,
+    )
+
+
+def _llava_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    # eval_textvqa.py: print('Accuracy: {:.2f}%'.format(100. * evaluator.eval_pred_list(...)))
+    return Aggregate(
+        metrics={"accuracy": 100.0 * mean(scores), "n": len(scores)},
+        headline="accuracy",
+        units="percent",
+        digits=2,
+    )
+
+
+def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    # lmms-eval aggregation "mean": sum(arr) / len(arr), a fraction; its table shows 4 digits
+    return Aggregate(
+        metrics={"exact_match": mean(scores), "n": len(scores)},
+        headline="exact_match",
+        units="fraction",
+        digits=4,
+    )
+
+
+def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    # ImageVQADataset.evaluate: per split when the file has one, else Overall + categories;
+    # np.mean(hits) * 100 (the ret.round(2) result is discarded, so nothing is rounded)
+    breakdowns: dict[str, Mapping[str, Mapping[str, float | int]]] = {}
+    for field in ("split", "category"):
+        groups = vlmevalkit_breakdown(items, scores, field)
+        if groups:
+            breakdowns[field] = groups
+    return Aggregate(
+        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
+        headline="Overall",
+        units="percent",
+        breakdowns=breakdowns,
+    )
+
+
+def _qwen_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    # vqaEval.setAccuracy: round(100*float(sum(accQA))/len(accQA), 2); unrounded here
+    total = 0.0
+    for s in scores:
+        total += s
+    overall = 100 * total / len(scores) if scores else 0.0
+    return Aggregate(
+        metrics={"overall": overall, "n": len(scores)},
+        headline="overall",
+        units="percent",
+    )
+
+
+def _exact_mean_detail(item: Item) -> Mapping[str, Any]:
+    assert item.prediction is not None
+    return {"normalized": evalai_answer_processor(item.prediction)}
+
+
+def _vlm_detail(item: Item) -> Mapping[str, Any]:
+    assert item.prediction is not None
+    return {"normalized": _vlm_process(item.prediction)}
+
+
+def _vlm_2024_detail(item: Item) -> Mapping[str, Any]:
+    assert item.prediction is not None
+    return {"normalized": _vlm_process_2024(item.prediction)}
+
+
+# ----------------------------------------------------------------------------------- reading
+
+
+def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
+    """The official TextVQA file ``{"dataset_type", …, "data": [{question_id, question,
+    image_id, answers}]}`` (a plain list of such rows is accepted too)."""
+    source = inputs.annotations
+    if isinstance(source, Mapping) and isinstance(source.get("data"), list):
+        source = source["data"]  # the official layout, already loaded
+    records = read_records(source, rows_key="data")
+    if "mapping" in records.layout and records.header is None:
+        keys = ", ".join(str(r.get("question_id")) for r in records.rows[:6])
+        raise InputError(
+            f"{records.source}: not TextVQA's annotation layout (a JSON object with keys "
+            f'{keys}); expected {{"data": [{{question_id, question, image_id, answers}}]}}'
+        )
+    if not records.rows:
+        raise InputError(f"{records.source}: no questions in the annotations")
+    items = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        for key in ("question_id", "answers"):
+            if key not in row:
+                hint = " (the test split has no answers)" if key == "answers" else ""
+                raise InputError(
+                    f"{where}: no {key!r} field{hint}; expected TextVQA's official layout "
+                    '{"data": [{question_id, question, image_id, answers}]}'
+                )
+        answers = row["answers"]
+        if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
+            raise InputError(
+                f"{where}: question {row['question_id']!r}: 'answers' must be a list of strings"
+            )
+        qid = row["question_id"]
+        if not isinstance(qid, str | int) or isinstance(qid, bool):
+            raise InputError(f"{where}: question_id is {type(qid).__name__}, expected an id")
+        fields = {k: row[k] for k in ("image_id", "question") if isinstance(row.get(k), str)}
+        fields["question_id"] = qid
+        items.append(Item(qid, None, tuple(answers), fields))
+    check_unique([it.id for it in items], [records.where(i) for i in range(len(items))])
+    return items, (records.source,)
+
+
+#: ``prompt_processor`` of LLaVA's ``eval_textvqa.py`` for prompts that start with OCR tokens
+_OCR_QUESTION = re.compile(r"Question: (.*?) Short answer:", re.DOTALL)
+_REF_MARKER = "Reference OCR token: "
+
+
+def llava_question(prompt: str, where: str = "<prompt>") -> str:
+    """The question LLaVA's ``eval_textvqa.py`` recovers from a prompt, lower-cased.
+
+    A prompt starting ``OCR tokens: `` gives the text between ``Question: `` and
+    `` Short answer:``; a 3-line prompt containing ``Reference OCR token: `` gives its second
+    line if it starts with that marker, else its first line; a 2-line prompt gives its first
+    line. Any other shape is an error (LLaVA asserts), naming *where*.
+
+    >>> llava_question("What is this?\\nReference OCR token: A, B\\nAnswer briefly.")
+    'what is this?'
+    """
+    if prompt.startswith("OCR tokens: "):
+        m = _OCR_QUESTION.search(prompt)
+        if m is None:
+            raise InputError(
+                f"{where}: prompt starts with 'OCR tokens: ' but has no "
+                "'Question: … Short answer:' (LLaVA's eval_textvqa.py cannot read it)"
+            )
+        return m.group(1).lower()
+    lines = prompt.split("\n")
+    if _REF_MARKER in prompt and len(lines) == 3:
+        return (lines[1] if prompt.startswith(_REF_MARKER) else lines[0]).lower()
+    if len(lines) == 2:
+        return lines[0].lower()
+    raise InputError(
+        f"{where}: a prompt of {len(lines)} line(s) that LLaVA's eval_textvqa.py cannot "
+        "recover the question from (expected 'OCR tokens: … Question: … Short answer:', "
+        "3 lines with 'Reference OCR token: ', or 2 lines)"
+    )
+
+
+def _is_llava(records: Records) -> bool:
+    cols = set(records.columns)
+    return {"question_id", "prompt", "text"} <= cols
+
+
+def _join_llava(
+    inputs: TaskInputs, records: Records, gt_items: list[Item], gt_sources: tuple[str, ...]
+) -> TaskData:
+    """LLaVA's join (spec §15): key = (image id in ``question_id``, the question recovered
+    from ``prompt``, lower-cased) against (``image_id``, ``question.lower()``)."""
+    preds = predictions_from(records, id_field="question_id", answer_field="text")
+    keys: list[tuple[str, str]] = []
+    for i, row in enumerate(records.rows):
+        prompt = row.get("prompt")
+        if not isinstance(prompt, str):
+            raise InputError(f"{preds.wheres[i]}: 'prompt' is not text")
+        keys.append((str(preds.ids[i]), llava_question(prompt, preds.wheres[i])))
+    gt_keys: list[tuple[str, str]] = []
+    for it in gt_items:
+        img, q = it.fields.get("image_id"), it.fields.get("question")
+        if img is None or q is None:
+            raise InputError(
+                f"{gt_sources[0]}: question {it.id!r} has no image_id or question, which "
+                "LLaVA's join needs"
+            )
+        gt_keys.append((str(img), str(q).lower()))
+    by_key: dict[tuple[str, str], Any] = {}
+    for it, key in zip(gt_items, gt_keys, strict=True):
+        if key in by_key:
+            raise InputError(
+                f"{gt_sources[0]}: questions {by_key[key]!r} and {it.id!r} share image "
+                f"{key[0]!r} and question {key[1]!r}; LLaVA's join cannot tell them apart"
+            )
+        by_key[key] = it.id
+    joined = join_by_id(
+        gt_keys,
+        keys,
+        preds.texts,
+        source=records.source,
+        wheres=preds.wheres,
+        allow_missing=inputs.allow_missing,
+        ignore_extra=inputs.ignore_extra,
+        on_duplicate=inputs.on_duplicate,
+        what="(image id, question)",
+    )
+    items = [
+        Item(it.id, p, it.references, it.fields)
+        for it, p in zip(gt_items, joined.predictions, strict=True)
+    ]
+    return _data(items, gt_sources, records, f"llava-answers ({records.layout})", joined)
+
+
+def _data(
+    items: list[Item], gt_sources: tuple[str, ...], records: Records, layout: str, joined: Any
+) -> TaskData:
+    notes = []
+    if joined.missing:
+        notes.append(f"{len(joined.missing)} question(s) had no prediction and scored 0")
+    if joined.extra:
+        notes.append(f"{len(joined.extra)} prediction(s) for unknown questions were ignored")
+    return TaskData(
+        items,
+        (*gt_sources, records.source),
+        ("textvqa-json", layout),
+        tuple(notes),
+        n_missing=len(joined.missing),
+        n_extra_ignored=len(joined.extra),
+    )
+
+
+def _spreadsheet(source: Any) -> bool:
+    if not isinstance(source, str | os.PathLike):
+        return False
+    name = os.fspath(source).lower().removesuffix(".gz")
+    return name.endswith((".xlsx", ".tsv", ".csv"))
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    custom = bool(inputs.id_field or inputs.answer_field)
+    if not _spreadsheet(inputs.results) and not custom:
+        # a LLaVA answers file is joined its own way; everything else by id (below)
+        records = read_records(inputs.results, format=inputs.format)
+        if _is_llava(records):
+            if inputs.annotations is None:
+                raise InputError(
+                    f"{records.source}: LLaVA answers need the ground truth: pass "
+                    "--annotations TextVQA_0.5.1_val.json"
+                )
+            gt_items, gt_sources = _read_annotations(inputs)
+            return _join_llava(inputs, records, gt_items, gt_sources)
+    # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
+    reader = _read_annotations if inputs.annotations is not None else None
+    return read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
+
+
+# ---------------------------------------------------------------------------------- profiles
+
+OFFICIAL = TaskProfile(
+    name="official",
+    description="MMF's M4C TextVQAAccuracyEvaluator: EvalAIAnswerProcessor on both sides, "
+    "position leave-one-out, asserts 10 answers; a fraction",
+    reproduces="facebookresearch/mmf@b0ffc7f mmf/utils/m4c_evaluators.py (file 2dc099a)",
+    toolkit="mmf@b0ffc7f",
+    score=mmf_accuracy,
+    aggregate=_official_aggregate,
+    context=("question_id",),
+    detail=_exact_mean_detail,
+)
+
+LLAVA = TaskProfile(
+    name="llava",
+    description="LLaVA eval_textvqa.py: MMF's evaluator verbatim, printed as 100·x with "
+    "'{:.2f}'; its answers.jsonl joined by (image id, question from the prompt)",
+    reproduces="haotian-liu/LLaVA@c121f04 llava/eval/eval_textvqa.py + m4c_evaluator.py",
+    toolkit="LLaVA@c121f04",
+    score=mmf_accuracy,
+    aggregate=_llava_aggregate,
+    context=("question_id",),
+    detail=_exact_mean_detail,
+)
+
+LMMS_EVAL = TaskProfile(
+    name="lmms-eval",
+    description="lmms-eval textvqa: the same processor, statistics.mean per question (exact), "
+    "no answer-count assert; metric exact_match, a fraction",
+    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/textvqa/utils.py",
+    toolkit="lmms-eval@75571cf",
+    score=lmms_eval_accuracy,
+    aggregate=_lmms_aggregate,
+    detail=_exact_mean_detail,
+)
+
+VLMEVALKIT = TaskProfile(
+    name="vlmevalkit",
+    description="VLMEvalKit TextVQA_VAL at HEAD: process_answer on both sides (real "
+    "look-behind period rule), np.mean per question, Overall = np.mean × 100",
+    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/vqa_eval.py (401916c)",
+    toolkit="VLMEvalKit@e8e78f0",
+    score=vlmevalkit_accuracy,
+    aggregate=_vlm_aggregate,
+    detail=_vlm_detail,
+)
+
+VLMEVALKIT_2024 = TaskProfile(
+    name="vlmevalkit-2024",
+    description="VLMEvalKit before 2025-05-13 (928a95b): as vlmevalkit with the official "
+    "period pattern (2. → 2); reproduces the published VILA-1.5-8B 60.162",
+    reproduces="open-compass/VLMEvalKit before 928a95b (2025-05-13), e.g. c03bc04",
+    toolkit="VLMEvalKit@pre-928a95b",
+    score=vlmevalkit_2024_accuracy,
+    aggregate=_vlm_aggregate,
+    detail=_vlm_2024_detail,
+)
+
+QWEN_VL = TaskProfile(
+    name="qwen-vl",
+    description="Qwen-VL evaluate_vqa.py textvqa_val: the pre-2021 VQA v2 script (prediction "
+    "always normalized, raw answers unless not unanimous); percent",
+    reproduces="QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py + eval_mm/vqa_eval.py",
+    toolkit="Qwen-VL@aa00ed0",
+    score=qwen_vl_accuracy,
+    aggregate=_qwen_aggregate,
+)
+
+TASK = register_task(
+    Task(
+        name="textvqa",
+        title="TextVQA",
+        metric="textvqa-acc",
+        description="soft VQA accuracy on text-reading questions (MMF's M4C evaluator)",
+        profiles=(OFFICIAL, LLAVA, LMMS_EVAL, VLMEVALKIT, VLMEVALKIT_2024, QWEN_VL),
+        read=_read,
+        layouts=(
+            'annotations: official TextVQA {"data": [{question_id, question, image_id, answers}]}',
+            "results: official [{question_id, answer}] (JSON, JSONL, {id: answer} mapping)",
+            "results: LLaVA answers.jsonl (question_id = image id, prompt, text), joined by "
+            "(image id, question recovered from the prompt)",
+            "results: VLMEvalKit spreadsheet (index, question, answer, prediction) — "
+            "--annotations optional",
+        ),
+        aliases=("text-vqa", "textvqa_val"),
+        annotations_optional=True,
+        note="no scorer from the dataset authors; MMF's M4C evaluator is the reference "
+        "(LLaVA copies it)",
+    )
+)

@@ -1,0 +1,377 @@
+r"""VizWiz-VQA: questions from blind users, scored by soft accuracy, plus answerability.
+
+``official`` is the VizWiz-VQA API ``vqaEval.py`` (Qing Li, vizwiz.org; spec vqa-family §3):
+
+.. math::
+
+    \mathrm{acc} = \frac{1}{N}\sum_{i=1}^{N}\min\Bigl(1, \frac{|\{j \ne i : g_j = n(p)\}|}{3}\Bigr)
+
+with :math:`g_j` the answers **as written** and :math:`n(p)` the normalized prediction
+(:mod:`vqametrics.normalize.vizwiz`); overall and per answer type = 100·Σacc / N.
+Answerability (when the results carry ``answerable``) is scikit-learn's average precision and
+F1 at ``> 0.5`` on the *unanswerable* class (:func:`average_precision`, :func:`f1_at_half`).
+
+Profiles: ``official``, ``lmms-eval`` (MMF's processor on both sides, ``statistics.mean``),
+``vlmevalkit`` / ``vlmevalkit-2024`` (``process_answer`` on both sides, ``np.mean``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.join import check_unique, join_by_id
+from ..load.layouts import predictions_from
+from ..load.records import read_records
+from ..normalize.vizwiz import prediction as vizwiz_prediction
+from ..score.vqa import _pairwise_sum, average, leave_one_out_values
+from . import register_task
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._common import mean, numpy_mean, read_vlmevalkit
+from .textvqa import lmms_eval_accuracy, vlmevalkit_2024_accuracy, vlmevalkit_accuracy
+
+__all__ = [
+    "average_precision",
+    "derived_answerable",
+    "f1_at_half",
+    "lmms_eval_vizwiz_accuracy",
+    "official_accuracy",
+]
+
+
+def official_accuracy(prediction: str, references: Sequence[str], image: object = None) -> float:
+    """VizWiz ``vqaEval.evaluate``: only the prediction is normalized; position leave-one-out
+    against the raw answers; ``float(sum(accs)) / len(accs)``.
+
+    QUIRK raw-ground-truth: ``Coca Cola``, ``milk `` or ``don't know`` in the answers are
+    compared as written, so no prediction can match them (the prediction is lower-cased,
+    stripped, loses its articles and gets the curly ``don’t``). QUIRK naive-sum: ``sum()`` is
+    emulated left to right (CPython ≤ 3.11). No answer count is asserted; zero answers is an
+    error (the script divides by zero).
+    """
+    if not references:
+        where = f"image {image!r}" if image is not None else "a question"
+        raise InputError(f"{where} has no answers (VizWiz's vqaEval.py divides by zero)")
+    p = vizwiz_prediction(prediction)
+    values = leave_one_out_values([a == p for a in references], None, "position")
+    return average(values, "naive")
+
+
+def lmms_eval_vizwiz_accuracy(prediction: str, references: Sequence[str]) -> float:
+    """lmms-eval ``vizwiz_vqa_process_results``: as its TextVQA (MMF processor on both sides,
+    position leave-one-out, ``statistics.mean``); no answers gives ``0``."""
+    if not references:
+        return 0.0
+    return lmms_eval_accuracy(prediction, references)
+
+
+def derived_answerable(answer: str) -> int:
+    """TRI vlm-evaluation's answerability from the text: ``0`` when the normalized answer is
+    exactly ``unanswerable``, else ``1`` (so ``It is unanswerable`` counts as answerable)."""
+    return int(vizwiz_prediction(answer) != "unanswerable")
+
+
+# ------------------------------------------------------------------------------ answerability
+
+
+def average_precision(y_true: Sequence[int], y_score: Sequence[float]) -> float:
+    r"""scikit-learn's ``average_precision_score`` for binary labels, reproduced bit for bit.
+
+    .. math::
+
+        \mathrm{AP} = \sum_k (R_k - R_{k-1})\, P_k
+
+    over the distinct score thresholds in decreasing order (tied scores form one step), with
+    :math:`P_k`, :math:`R_k` the precision and recall at threshold *k* and :math:`R_0 = 0`.
+    The terms are summed in scikit-learn's order with numpy's pairwise sum, negated and
+    clipped at 0. Without any positive label, recall is taken as 1 (scikit-learn warns) and
+    the result is 0.
+
+    >>> average_precision([0, 0, 1, 1, 0], [0.1, 0.6, 0.8, 0.4, 0.3])
+    0.8333333333333333
+    """
+    n = len(y_true)
+    if n != len(y_score):
+        raise ValueError("y_true and y_score must have the same length")
+    if n == 0:
+        raise ValueError("average precision of no samples")
+    order = sorted(range(n), key=lambda i: y_score[i], reverse=True)
+    tps: list[float] = []
+    fps: list[float] = []
+    tp = 0
+    for rank, i in enumerate(order):
+        tp += 1 if y_true[i] else 0
+        last = rank == n - 1
+        if last or y_score[order[rank + 1]] != y_score[i]:
+            tps.append(float(tp))
+            fps.append(float(rank + 1 - tp))
+    total = tps[-1]
+    precision = [t / (t + f) if t + f else 0.0 for t, f in zip(tps, fps, strict=True)]
+    recall = [t / total for t in tps] if total else [1.0] * len(tps)
+    # precision_recall_curve reverses both and appends (1, 0); AP = -sum(diff(R) * P[:-1])
+    p_rev = precision[::-1]
+    r_rev = [*recall[::-1], 0.0]
+    terms = [(r_rev[i + 1] - r_rev[i]) * p_rev[i] for i in range(len(p_rev))]
+    return max(0.0, -_pairwise_sum(terms))
+
+
+def f1_at_half(y_true: Sequence[int], y_score: Sequence[float]) -> float:
+    """scikit-learn ``f1_score(y_true, y_score > 0.5)``: ``2·tp / (positives + predicted)``;
+    a score of exactly 0.5 is *not* predicted positive; 0/0 gives 0.0 (scikit-learn warns)."""
+    pred = [s > 0.5 for s in y_score]
+    tp = sum(1 for t, p in zip(y_true, pred, strict=True) if t and p)
+    denom = 1.0 * sum(1 for t in y_true if t) + sum(pred)
+    return 2.0 * tp / denom if denom else 0.0
+
+
+def _answerability(items: Sequence[Item]) -> dict[str, float] | None:
+    if not items or any("pred_answerable" not in it.fields for it in items):
+        return None
+    gt_n = [1 - int(it.fields["answerable"]) for it in items]
+    pred_n = [1.0 - float(it.fields["pred_answerable"]) for it in items]
+    return {
+        "average_precision": 100 * average_precision(gt_n, pred_n),
+        "f1_score": 100 * f1_at_half(gt_n, pred_n),
+    }
+
+
+# -------------------------------------------------------------------------------- aggregation
+
+
+def _percent_of_sum(scores: Sequence[float]) -> float:
+    # setAccuracy: 100*float(sum(accQA))/len(accQA), sum left to right
+    total = 0.0
+    for s in scores:
+        total += s
+    return 100 * total / len(scores)
+
+
+def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    groups: dict[str, list[float]] = {}
+    for it, s in zip(items, scores, strict=True):
+        t = it.fields.get("answer_type")
+        if t is not None:
+            groups.setdefault(str(t), []).append(s)
+    metrics: dict[str, float | int] = {
+        "overall": _percent_of_sum(scores) if scores else 0.0,
+        "n": len(scores),
+    }
+    notes: tuple[str, ...] = ()
+    ans = _answerability(items)
+    if ans is not None:
+        metrics.update(ans)
+    else:
+        notes = ("answerability not computed: the results carry no 'answerable' score",)
+    per_type = {t: {"accuracy": _percent_of_sum(v), "n": len(v)} for t, v in groups.items()}
+    return Aggregate(
+        metrics=metrics,
+        headline="overall",
+        units="percent",
+        digits=2,
+        breakdowns={"perAnswerType": per_type} if per_type else {},
+        notes=notes,
+    )
+
+
+def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    return Aggregate(
+        metrics={"exact_match": mean(scores), "n": len(scores)},
+        headline="exact_match",
+        units="fraction",
+        digits=4,
+    )
+
+
+def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    return Aggregate(
+        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
+        headline="Overall",
+        units="percent",
+    )
+
+
+def _official_detail(item: Item) -> Mapping[str, Any]:
+    """The normalized prediction and ``evalQA[image]``: the score as the script stores it,
+    ``round(100 * acc, 2)``."""
+    assert item.prediction is not None
+    acc = official_accuracy(item.prediction, item.references, item.id)
+    return {"normalized": vizwiz_prediction(item.prediction), "evalQA": round(100 * acc, 2)}
+
+
+# ------------------------------------------------------------------------------------ reading
+
+
+def _answer_texts(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise InputError(f"{where}: 'answers' must be a list")
+    out = []
+    for a in value:
+        text = a.get("answer") if isinstance(a, dict) else a
+        if not isinstance(text, str):
+            raise InputError(f"{where}: an answer is {type(text).__name__}, expected text")
+        out.append(text)
+    return tuple(out)
+
+
+def _flag(value: Any, where: str, what: str) -> float:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 1:
+        return float(value)
+    raise InputError(f"{where}: {what} is {value!r}, expected a number from 0 to 1")
+
+
+def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
+    """The official annotation list ``[{image, question, answers: [{answer,
+    answer_confidence}], answer_type, answerable}]``."""
+    records = read_records(inputs.annotations, rows_key="annotations")
+    items = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        for key in ("image", "answers"):
+            if key not in row:
+                raise InputError(
+                    f"{where}: no {key!r} field; expected VizWiz's annotation list "
+                    "[{image, question, answers, answer_type, answerable}]"
+                )
+        image = row["image"]
+        if not isinstance(image, str):
+            raise InputError(f"{where}: image is {type(image).__name__}, expected a file name")
+        fields: dict[str, Any] = {"image": image}
+        for key in ("question", "answer_type"):
+            if isinstance(row.get(key), str):
+                fields[key] = row[key]
+        if "answerable" in row:
+            fields["answerable"] = int(_flag(row["answerable"], where, "answerable"))
+        items.append(Item(image, None, _answer_texts(row["answers"], where), fields))
+    check_unique(
+        [it.id for it in items], [records.where(i) for i in range(len(items))], what="image"
+    )
+    return items, (records.source,)
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    if inputs.annotations is None:
+        return read_vlmevalkit(inputs, fields=("category", "answer_type"))
+    gt_items, gt_sources = _read_annotations(inputs)
+    records = read_records(inputs.results, format=inputs.format)
+    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    joined = join_by_id(
+        [it.id for it in gt_items],
+        preds.ids,
+        preds.texts,
+        source=records.source,
+        wheres=preds.wheres,
+        allow_missing=inputs.allow_missing,
+        ignore_extra=inputs.ignore_extra,
+        on_duplicate=inputs.on_duplicate,
+        what="image",
+    )
+    carried = [i for i, row in enumerate(records.rows) if "answerable" in row]
+    flags: dict[str, float] = {}
+    notes: list[str] = []
+    if carried and len(carried) != len(records.rows):
+        first = next(i for i, row in enumerate(records.rows) if "answerable" not in row)
+        raise InputError(
+            f"{preds.wheres[first]}: no 'answerable' score, while {len(carried)} other "
+            "result(s) carry one (answerability needs it on every result)"
+        )
+    if carried:
+        for i, row in enumerate(records.rows):
+            flags[str(preds.ids[i])] = _flag(row["answerable"], preds.wheres[i], "answerable")
+        if any("answerable" not in it.fields for it in gt_items):
+            first_gt = next(it for it in gt_items if "answerable" not in it.fields)
+            raise InputError(
+                f"{gt_sources[0]}: image {first_gt.id!r} has no 'answerable' label, which "
+                "answerability needs"
+            )
+        if joined.missing:
+            notes.append("answerability not computed: some images have no result")
+    items = []
+    for it, p in zip(gt_items, joined.predictions, strict=True):
+        fields = dict(it.fields)
+        if carried and not joined.missing:
+            fields["pred_answerable"] = flags[str(it.id)]
+        items.append(Item(it.id, p, it.references, fields))
+    if joined.missing:
+        notes.append(f"{len(joined.missing)} image(s) had no prediction and scored 0")
+    if joined.extra:
+        notes.append(f"{len(joined.extra)} result(s) for unknown images were ignored")
+    return TaskData(
+        items,
+        (*gt_sources, records.source),
+        ("vizwiz-annotations", preds.layout),
+        tuple(notes),
+        n_missing=len(joined.missing),
+        n_extra_ignored=len(joined.extra),
+    )
+
+
+# ------------------------------------------------------------------------------------ profiles
+
+OFFICIAL = TaskProfile(
+    name="official",
+    description="VizWiz-VQA API vqaEval.py: prediction-only normalization (2015 curly "
+    "contractions), raw answers, position leave-one-out; answerability AP and F1",
+    reproduces="VizWiz-VQA API vqaEval.py (Qing Li, vizwiz.org; copy TRI-ML/vlm-evaluation@"
+    "d9f5896 vlm_eval/util/evaluation/vizwiz/eval.py)",
+    toolkit="vizwiz-vqaEval@2015",
+    score=official_accuracy,
+    aggregate=_official_aggregate,
+    context=("image",),
+    detail=_official_detail,
+)
+
+LMMS_EVAL = TaskProfile(
+    name="lmms-eval",
+    description="lmms-eval vizwiz_vqa: MMF's answer processor on both sides, position "
+    "leave-one-out, statistics.mean; exact_match, a fraction; no answerability",
+    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/vizwiz_vqa/utils.py",
+    toolkit="lmms-eval@75571cf",
+    score=lmms_eval_vizwiz_accuracy,
+    aggregate=_lmms_aggregate,
+)
+
+VLMEVALKIT = TaskProfile(
+    name="vlmevalkit",
+    description="VLMEvalKit VizWiz at HEAD: process_answer on both sides (real look-behind "
+    "period rule), np.mean per question, Overall = np.mean × 100",
+    reproduces="open-compass/VLMEvalKit@e8e78f0 dataset/image_vqa.py VizWiz",
+    toolkit="VLMEvalKit@e8e78f0",
+    score=vlmevalkit_accuracy,
+    aggregate=_vlm_aggregate,
+)
+
+VLMEVALKIT_2024 = TaskProfile(
+    name="vlmevalkit-2024",
+    description="VLMEvalKit VizWiz before 2025-05-13: as vlmevalkit with the official period "
+    "pattern (2. → 2)",
+    reproduces="open-compass/VLMEvalKit before 928a95b (2025-05-13)",
+    toolkit="VLMEvalKit@pre-928a95b",
+    score=vlmevalkit_2024_accuracy,
+    aggregate=_vlm_aggregate,
+)
+
+TASK = register_task(
+    Task(
+        name="vizwiz",
+        title="VizWiz-VQA",
+        metric="vizwiz-acc",
+        description="soft accuracy on blind users' questions, raw answers; answerability "
+        "AP / F1 when the results carry 'answerable'",
+        profiles=(OFFICIAL, LMMS_EVAL, VLMEVALKIT, VLMEVALKIT_2024),
+        read=_read,
+        layouts=(
+            "annotations: official list [{image, question, answers: [{answer, "
+            "answer_confidence}], answer_type, answerable}]",
+            "results: official list [{image, answer, answerable?}] (JSON or JSONL)",
+            "results: VLMEvalKit spreadsheet (index, question, answer, prediction) — "
+            "--annotations optional",
+        ),
+        aliases=("vizwiz-vqa", "vizwiz_vqa"),
+        annotations_optional=True,
+        note="the official vqaEval.py is a download on vizwiz.org, not on GitHub",
+    )
+)

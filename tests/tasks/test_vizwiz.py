@@ -1,0 +1,311 @@
+"""VizWiz-VQA: the official accuracy (raw answers, curly contractions), answerability AP/F1,
+and the lmms-eval and VLMEvalKit profiles."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vqametrics.cli import main
+from vqametrics.normalize.official import CONTRACTIONS
+from vqametrics.normalize.vizwiz import CURLY, CURLY_CONTRACTIONS, prediction
+from vqametrics.tasks import get_task, score_answer
+from vqametrics.tasks._run import evaluate_task
+from vqametrics.tasks.vizwiz import average_precision, derived_answerable, f1_at_half
+
+from .conftest import case_params, family_cases
+
+PROFILES = {
+    "official_vizwiz": "official",
+    "lmms_eval": "lmms-eval",
+    "vlmevalkit_head": "vlmevalkit",
+    "vlmevalkit_before_2025_05_13": "vlmevalkit-2024",
+}
+CASE_PARAMS = [
+    p for p in case_params("vizwiz_accuracy", PROFILES) if "prediction" in p.values[0]["input"]
+]
+SINGLE = [c for c in family_cases("vizwiz_accuracy") if "prediction" in c["input"]]
+
+
+@pytest.mark.parametrize(("case", "profile", "expected"), CASE_PARAMS)
+def test_cases(case: dict[str, Any], profile: str, expected: float) -> None:
+    inp = case["input"]
+    assert score_answer("vizwiz", inp["prediction"], inp["gt_answers"], profile=profile) == expected
+
+
+@pytest.mark.parametrize("case", SINGLE, ids=[c["id"] for c in SINGLE])
+def test_normalized_prediction_cases(case: dict[str, Any]) -> None:
+    assert (
+        prediction(case["input"]["prediction"])
+        == case["expected"]["official_normalized_prediction"]
+    )
+
+
+def _files(items: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    ann = [
+        {
+            "image": f"VizWiz_val_{i:08d}.jpg",
+            "question": "what is this?",
+            "answers": [{"answer": a, "answer_confidence": "yes"} for a in it["gt_answers"]],
+            "answer_type": it["answer_type"],
+            "answerable": 1,
+        }
+        for i, it in enumerate(items)
+    ]
+    res = [
+        {"image": a["image"], "answer": it["prediction"]} for a, it in zip(ann, items, strict=True)
+    ]
+    return ann, res
+
+
+def test_aggregate_case() -> None:
+    case = next(c for c in family_cases("vizwiz_accuracy") if "items" in c["input"])
+    ann, res = _files(case["input"]["items"])
+    r = evaluate_task("vizwiz", res, annotations=ann)
+    exp = case["expected"]["official_vizwiz"]
+    assert round(r.metrics["overall"], 2) == exp["overall"]
+    per = r.aggregate.breakdowns["perAnswerType"]
+    assert {t: round(v["accuracy"], 2) for t, v in per.items()} == exp["perAnswerType"]
+    assert list(per) == list(exp["perAnswerType"])  # first-seen order, as the script's dict
+    assert r.aggregate.units == "percent"
+    assert "average_precision" not in r.metrics  # the results carry no 'answerable'
+    assert any("answerability" in n for n in r.notes)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [c for c in family_cases("vizwiz_answerability") if "gt_answerable" in c["input"]],
+    ids=lambda c: c["id"],
+)
+def test_answerability_cases(case: dict[str, Any]) -> None:
+    inp = case["input"]
+    gt_n = [1 - g for g in inp["gt_answerable"]]
+    pred_n = [1.0 - p for p in inp["pred_answerable"]]
+    exp = case["expected"]["official_vizwiz"]
+    assert round(100 * average_precision(gt_n, pred_n), 2) == exp["average_precision"]
+    assert round(100 * f1_at_half(gt_n, pred_n), 2) == exp["f1_score"]
+    # and through the whole-file path, from the results' 'answerable'
+    ann = [
+        {"image": f"i{k}", "answers": [{"answer": "a"}] * 10, "answer_type": "other",
+         "answerable": g}
+        for k, g in enumerate(inp["gt_answerable"])
+    ]  # fmt: skip
+    res = [
+        {"image": f"i{k}", "answer": "a", "answerable": p}
+        for k, p in enumerate(inp["pred_answerable"])
+    ]
+    r = evaluate_task("vizwiz", res, annotations=ann)
+    assert round(r.metrics["average_precision"], 2) == exp["average_precision"]
+    assert round(r.metrics["f1_score"], 2) == exp["f1_score"]
+
+
+def test_tri_derived_answerable_case() -> None:
+    case = next(c for c in family_cases("vizwiz_answerability") if "predictions" in c["input"])
+    got = [derived_answerable(p) for p in case["input"]["predictions"]]
+    assert got == case["expected"]["tri_vlm_evaluation_answerable"]
+
+
+def test_average_precision_hand_derived() -> None:
+    # ties are one step: scores all equal -> precision = base rate at recall 1
+    assert average_precision([1, 0, 0, 0], [0.5, 0.5, 0.5, 0.5]) == 0.25
+    # a perfect ranking
+    assert average_precision([0, 1, 1], [0.1, 0.9, 0.8]) == 1.0
+    # worst ranking of 1 positive among 3: precision 1/3 at the only recall step
+    assert average_precision([1, 0, 0], [0.1, 0.9, 0.8]) == pytest.approx(1 / 3)
+    # no positive at all: recall taken as 1, AP 0 (scikit-learn warns)
+    assert average_precision([0, 0], [0.3, 0.7]) == 0.0
+    assert f1_at_half([0, 0], [0.1, 0.2]) == 0.0
+
+
+def test_sklearn_agrees_when_installed() -> None:
+    metrics = pytest.importorskip("sklearn.metrics")
+    import random
+
+    import numpy as np
+
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 60)
+        y = [rng.randint(0, 1) for _ in range(n)]
+        if sum(y) == 0:
+            y[0] = 1
+        s = [rng.choice([0.0, 0.1, 0.5, 0.7, 1.0, rng.random()]) for _ in range(n)]
+        assert average_precision(y, s) == metrics.average_precision_score(np.array(y), s)
+        assert f1_at_half(y, s) == metrics.f1_score(np.array(y), np.array(s) > 0.5)
+
+
+# ---------------------------------------------------------------------------- quirks (§3.4)
+
+
+def test_curly_table_spec_3_1() -> None:
+    assert len(CURLY_CONTRACTIONS) == len(CONTRACTIONS) == 120
+    with_curly = [k for k, v in CURLY_CONTRACTIONS.items() if CURLY in k + v]
+    assert len(with_curly) == 112
+    # the straight exceptions the spec names
+    assert CURLY_CONTRACTIONS["weve"] == "we've"
+    assert CURLY_CONTRACTIONS["wheres"] == "where's"
+    assert CURLY_CONTRACTIONS["whove"] == "who've"
+    assert CURLY_CONTRACTIONS["dont"] == "don\u2019t"
+
+
+def test_quirk_raw_ground_truth() -> None:
+    assert score_answer("vizwiz", "the milk", ["the milk"] * 10) == 0.0
+    assert score_answer("vizwiz", "two", ["two"] * 10) == 0.0  # prediction becomes '2'
+    assert score_answer("vizwiz", "two", ["two"] * 10, profile="lmms-eval") == 1.0
+    assert score_answer("vizwiz", "don't know", ["don't know"] * 10) == 1.0
+    assert score_answer("vizwiz", "dont know", ["don\u2019t know"] * 10) == 1.0
+
+
+def test_unanswerable_is_just_an_answer() -> None:
+    assert score_answer("vizwiz", "Unanswerable.", ["unanswerable"] * 10) == 1.0
+    assert score_answer("vizwiz", "unsuitable", ["unanswerable"] * 10) == 0.0
+
+
+def test_profiles() -> None:
+    task = get_task("vizwiz-vqa")
+    assert [p.name for p in task.profiles] == [
+        "official",
+        "lmms-eval",
+        "vlmevalkit",
+        "vlmevalkit-2024",
+    ]
+
+
+# ------------------------------------------------------------------------ files, CLI, errors
+
+
+def _write(tmp_path: Path, ann: Any, res: Any) -> tuple[Path, Path]:
+    a, r = tmp_path / "val.json", tmp_path / "results.json"
+    a.write_text(json.dumps(ann), encoding="utf-8")
+    r.write_text(json.dumps(res), encoding="utf-8")
+    return a, r
+
+
+def _two() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    ann = [
+        {"image": "a.jpg", "question": "q", "answers": [{"answer": "soup"}] * 10,
+         "answer_type": "other", "answerable": 1},
+        {"image": "b.jpg", "question": "q", "answers": [{"answer": "unanswerable"}] * 10,
+         "answer_type": "unanswerable", "answerable": 0},
+    ]  # fmt: skip
+    res = [
+        {"image": "a.jpg", "answer": "Soup", "answerable": 0.9},
+        {"image": "b.jpg", "answer": "unanswerable", "answerable": 0.2},
+    ]
+    return ann, res
+
+
+def test_cli_json_with_answerability(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, r = _write(tmp_path, *_two())
+    assert main(["score", "vizwiz", "--results", str(r), "--annotations", str(a), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["metrics"]["overall"] == 100.0
+    assert out["metrics"]["average_precision"] == 100.0
+    assert out["metrics"]["f1_score"] == 100.0
+    assert out["breakdowns"]["perAnswerType"]["unanswerable"]["accuracy"] == 100.0
+    assert out["signature"].startswith("vizwiz-acc|profile:official|")
+
+
+def test_answerable_on_some_results_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ann, res = _two()
+    del res[1]["answerable"]
+    a, r = _write(tmp_path, ann, res)
+    assert main(["score", "vizwiz", "--results", str(r), "--annotations", str(a)]) == 2
+    err = capsys.readouterr().err
+    assert "results.json" in err and "answerable" in err and "Traceback" not in err
+
+
+def test_answerable_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ann, res = _two()
+    res[0]["answerable"] = "yes"
+    a, r = _write(tmp_path, ann, res)
+    assert main(["score", "vizwiz", "--results", str(r), "--annotations", str(a)]) == 2
+    assert "'yes'" in capsys.readouterr().err
+
+
+def test_missing_result_names_the_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ann, res = _two()
+    a, r = _write(tmp_path, ann, res[:1])
+    assert main(["score", "vizwiz", "--results", str(r), "--annotations", str(a)]) == 2
+    assert "b.jpg" in capsys.readouterr().err
+
+
+def test_wrong_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, res = _two()
+    a, r = _write(tmp_path, [{"question_id": 1, "answers": ["x"]}], res)
+    assert main(["score", "vizwiz", "--results", str(r), "--annotations", str(a)]) == 2
+    err = capsys.readouterr().err
+    assert "val.json" in err and "image" in err
+
+
+def test_per_item_eval_qa_is_rounded_like_the_script() -> None:
+    ann = [{"image": "a", "answers": [{"answer": "x"}] * 9 + [{"answer": "y"}], "answerable": 1}]
+    r = evaluate_task("vizwiz", [{"image": "a", "answer": "y"}], annotations=ann)
+    (rec,) = list(r.per_item())
+    # one match out of ten: 9 annotators see it (1/3 each), the one who gave it does not
+    assert rec["score"] == pytest.approx(0.3)
+    assert rec["evalQA"] == 30.0
+    assert rec["normalized"] == "y"
+
+
+def test_no_answers_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no answers"):
+        score_answer("vizwiz", "x", [])
+
+
+def test_peer_aggregates_units() -> None:
+    ann, res = _two()
+    lm = evaluate_task("vizwiz", res, annotations=ann, profile="lmms-eval")
+    assert lm.metrics["exact_match"] == 1.0 and lm.aggregate.units == "fraction"
+    vl = evaluate_task("vizwiz", res, annotations=ann, profile="vlmevalkit")
+    assert vl.metrics["Overall"] == 100.0 and vl.aggregate.units == "percent"
+
+
+def test_vlmevalkit_sheet_carries_ground_truth(tmp_path: Path) -> None:
+    f = tmp_path / "m_VizWiz.csv"
+    f.write_text(
+        "index,question,answer,prediction\n1,q,\"['2', '2', '2']\",2.\n"
+        "2,q,\"['soup', 'soup', 'x']\",Soup\n",
+        encoding="utf-8",
+    )
+    head = evaluate_task("vizwiz", f, profile="vlmevalkit")
+    old = evaluate_task("vizwiz", f, profile="vlmevalkit-2024")
+    # hand-derived: three answers '2'; '2.' keeps its period at HEAD, so 0; before 2025-05-13
+    # it becomes '2' and each annotator sees two matches: 2/3. 'Soup': (1/3 + 1/3 + 2/3) / 3
+    assert head.scores[0] == 0.0
+    assert old.scores[0] == pytest.approx(2 / 3)
+    assert head.scores[1] == old.scores[1] == pytest.approx(4 / 9)
+
+
+# ------------------------------------------------------------------------------- properties
+
+_words = st.sampled_from(["soup", "Soup", "the soup", "dont know", "don't know", "two", "2", ""])
+
+
+@settings(max_examples=150, deadline=None)
+@given(pred=_words, gts=st.lists(_words, min_size=1, max_size=10))
+def test_scores_in_unit_interval(pred: str, gts: list[str]) -> None:
+    for prof in ("official", "lmms-eval", "vlmevalkit", "vlmevalkit-2024"):
+        assert 0.0 <= score_answer("vizwiz", pred, gts, profile=prof) <= 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    labels=st.lists(st.tuples(st.integers(0, 1), st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0])),
+                    min_size=1, max_size=30),
+    data=st.data(),
+)  # fmt: skip
+def test_answerability_ignores_order(labels: list[tuple[int, float]], data: Any) -> None:
+    perm = data.draw(st.permutations(labels))
+    y, s = [t for t, _ in labels], [p for _, p in labels]
+    py, ps = [t for t, _ in perm], [p for _, p in perm]
+    assert average_precision(py, ps) == pytest.approx(average_precision(y, s))
+    assert f1_at_half(py, ps) == f1_at_half(y, s)
+    assert 0.0 <= average_precision(y, s) <= 1.0
