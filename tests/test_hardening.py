@@ -313,10 +313,18 @@ def _write(path: Path, value: object, layout: str) -> None:
     results=RESULTS,
     other=RESULTS,
     layouts=st.tuples(*[st.sampled_from(["json", "jsonl", "bytes"])] * 2),
-    command=st.sampled_from(["vqa", "vqa-json", "compare", "profiles", "diff", "aokvqa"]),
+    command=st.sampled_from(["vqa", "vqa-json", "compare", "profiles", "diff", "aokvqa", "score"]),
+    task=st.sampled_from(
+        ["textvqa", "vizwiz", "pope", "docvqa", "chartqa", "gqa", "mme", "ocrbench"]
+    ),
 )
 def test_fuzz_cli_input_layouts(
-    annotations: object, results: object, other: object, layouts: tuple[str, str], command: str
+    annotations: object,
+    results: object,
+    other: object,
+    layouts: tuple[str, str],
+    command: str,
+    task: str,
 ) -> None:
     """Whatever the files hold, every command exits 0 or 2 with at most one error line."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -335,7 +343,54 @@ def test_fuzz_cli_input_layouts(
             "profiles": ["profiles", *inputs],
             "diff": ["diff", *diff_inputs, "--bootstrap", "20", "--permutations", "20"],
             "aokvqa": ["compare", "--aokvqa", str(ann), "--results", str(res)],
+            "score": ["score", task, *inputs, "--out", str(Path(tmp) / "out")],
         }[command]
+        code, _, err = _main(argv)
+    assert code in (0, 2), err
+    assert "Traceback" not in err
+    assert sum(line.startswith("vqametrics: error:") for line in err.splitlines()) == (code == 2)
+
+
+CELL = st.one_of(
+    st.sampled_from(["", "A", "B", "1", "1000001", "-1", "1.0", "x", "nan", "dev", '"', "a b"]),
+    st.text(max_size=5),
+)
+MMBENCH_COLUMNS = ["index", "question", "A", "B", "C", "answer", "category", "l2-category", "split"]
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    header=st.lists(st.sampled_from(MMBENCH_COLUMNS), min_size=1, max_size=9),
+    rows=st.lists(st.lists(CELL, max_size=10), max_size=5),
+    preds=st.lists(
+        st.dictionaries(
+            st.sampled_from(["index", "prediction", "x"]),
+            st.one_of(CELL, st.integers(-2, 2_000_002), st.none(), st.floats(), st.booleans()),
+            max_size=3,
+        ),
+        max_size=5,
+    ),
+    command=st.sampled_from(["circular", "vanilla", "mmbench-circular"]),
+)
+def test_fuzz_mmbench_layouts(
+    header: list[str], rows: list[list[str]], preds: list[dict[str, object]], command: str
+) -> None:
+    """Any TSV and predictions: ``mmbench`` and ``mmbench-circular`` exit 0 or 2, one line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "d.tsv"
+        lines = ["\t".join(header), *("\t".join(r).replace("\n", " ") for r in rows)]
+        data.write_text("\n".join(lines) + "\n", "utf-8")
+        predictions = Path(tmp) / "p.jsonl"
+        predictions.write_text("\n".join(json.dumps(p) for p in preds))
+        if command == "mmbench-circular":
+            argv = ["mmbench-circular", str(data), str(Path(tmp) / "o.tsv")]
+        else:
+            argv = ["mmbench", "--data", str(data), "--predictions", str(predictions)]
+            argv += ["--mode", command, "--random-fallback", "3", "--out", str(Path(tmp) / "o")]
         code, _, err = _main(argv)
     assert code in (0, 2), err
     assert "Traceback" not in err
