@@ -295,3 +295,45 @@ def test_out_dot_is_the_working_directory_and_stays_usable(
     assert Path.cwd() == work and (work / "a.txt").read_bytes() == b"2"
     assert verify_dir(work)["files"]["a.txt"]["size"] == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["work"]
+
+
+# --------------------------------------------------------------------------- score TASK --out
+
+
+def _docvqa(tmp: Path) -> tuple[Path, Path]:
+    gt = tmp / "gt.json"
+    data = [{"questionId": 1, "answers": ["Dr. Lobo"]}, {"questionId": 2, "answers": ["12"]}]
+    gt.write_text(json.dumps({"dataset_name": "docvqa", "data": data}))
+    sub = tmp / "sub.json"
+    sub.write_text('[{"questionId": 1, "answer": "Dr. Lobo"}, {"questionId": 2, "answer": "7"}]')
+    return gt, sub
+
+
+def test_score_out_is_published_with_a_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt, sub = _docvqa(tmp_path)
+    out = tmp_path / "out"
+    argv = ["score", "docvqa", "--results", str(sub), "--annotations", str(gt), "--out", str(out)]
+    assert main(argv) == 0
+    names = ["manifest.json", "metrics.json", "per_item.jsonl", "signature.txt"]
+    assert sorted(p.name for p in out.iterdir()) == names
+    manifest = verify_dir(out)
+    assert manifest["signature"] == (out / "signature.txt").read_text().strip()
+    # ANLS by hand: an exact answer scores 1; "7" vs "12" (2 edits in 2: distance 1.0) scores 0
+    rows = [json.loads(x) for x in (out / "per_item.jsonl").read_text().splitlines()]
+    assert [r["score"] for r in rows] == [1.0, 0.0]
+
+
+def test_score_refuses_to_overwrite_its_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt, sub = _docvqa(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    inside = out / "per_item.jsonl"
+    inside.write_bytes(sub.read_bytes())
+    argv = ["score", "docvqa", "--results", str(inside), "--annotations", str(gt)]
+    assert main([*argv, "--out", str(out)]) == 2
+    assert "refusing to overwrite the input file" in capsys.readouterr().err
+    assert inside.read_bytes() == sub.read_bytes()
