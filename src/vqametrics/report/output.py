@@ -284,6 +284,8 @@ def open_output_file(
     check_not_input(final, inputs)
     if final.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a folder, expected a file name", str(final))
+    if not final.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such folder", str(final.parent))
     _clean_stale(final)
     fd, tmp = tempfile.mkstemp(prefix=f".{final.name}{_TMP}{os.getpid()}-", dir=final.parent)
     try:
