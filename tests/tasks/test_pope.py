@@ -133,6 +133,17 @@ def test_zero_division_is_a_clear_error() -> None:
     assert issubclass(PopeScoreError, ValueError)
 
 
+def test_zero_division_in_f1_is_a_clear_error() -> None:
+    # by hand: the one "yes" answer is wrong and the one "yes" label is answered "no":
+    # TP = 0, FP = FN = 1, so precision = recall = 0 and F1 divides by zero in evaluate.py
+    with pytest.raises(PopeScoreError, match=r"precision \+ recall = 0"):
+        evaluate_task(
+            "pope",
+            [{"answer": "Yes"}, {"answer": "No"}],
+            annotations=[{"label": "no"}, {"label": "yes"}],
+        )
+
+
 def test_zero_division_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     res = tmp_path / "answers.jsonl"
     lab = tmp_path / "coco_pope_random.json"
@@ -141,6 +152,27 @@ def test_zero_division_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["score", "pope", "--results", str(res), "--annotations", str(lab)]) == 2
     err = capsys.readouterr().err
     assert "divides by zero" in err and "random" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("answers", "labels", "message"),
+    [
+        # by hand: sentences are never the token 'yes', so TP = FP = 0
+        (["Yes, there is.", "No."], ["yes", "no"], r"no answer is exactly 'yes'.*TP\+FP = 0"),
+        # the yes-labelled question answered 'maybe': TP = FN = 0 (FP = 1)
+        (["maybe", "yes"], ["yes", "no"], r"labelled yes.*TP\+FN = 0.*recall"),
+    ],
+)
+def test_lmms_eval_zero_division_names_its_cause(
+    answers: list[str], labels: list[str], message: str
+) -> None:
+    with pytest.raises(PopeScoreError, match=message):
+        evaluate_task(
+            "pope",
+            [{"answer": a} for a in answers],
+            annotations=[{"label": lab} for lab in labels],
+            profile="lmms-eval",
+        )
 
 
 def test_label_that_is_not_exactly_no_counts_as_yes() -> None:
@@ -152,6 +184,19 @@ def test_label_that_is_not_exactly_no_counts_as_yes() -> None:
     )
     assert (r.metrics["TP"], r.metrics["FN"], r.metrics["TN"]) == (1, 1, 0)
     assert r.metrics["recall"] == 0.5
+
+
+def test_missing_answer_is_wrong_in_the_counts_too() -> None:
+    # by hand: row 2 (label no) has no answer and scores 0, so it is counted as a wrong
+    # "yes" (FP), never as a right "no": TP 1, FP 1, FN 1 (row 3), acc 1/3 = mean score
+    rows = [
+        {"index": 1, "prediction": "Yes", "answer": "Yes", "category": "random"},
+        {"index": 2, "prediction": None, "answer": "No", "category": "random"},
+        {"index": 3, "prediction": "No", "answer": "Yes", "category": "random"},
+    ]
+    r = evaluate_task("pope", rows, allow_missing=True)
+    assert (r.metrics["TP"], r.metrics["FP"], r.metrics["TN"], r.metrics["FN"]) == (1, 1, 0, 1)
+    assert r.metrics["acc"] == 1 / 3 and r.scores == [1.0, 0.0, 0.0]
 
 
 def test_score_answer_per_item() -> None:
@@ -203,6 +248,45 @@ def test_folder_without_splits_is_an_error(shared_data: Path) -> None:
             [{"answer": "yes"}],
             annotations=shared_data / "pope" / "e3e3926",
         )
+
+
+def test_vlmevalkit_rows_keep_their_labels_with_annotations(tmp_path: Path) -> None:
+    # a VLMEvalKit file in JSON Lines is read as VLMEvalKit whether or not --annotations is
+    # given (as a spreadsheet is), never paired by position with the label file
+    res = _write_jsonl(
+        tmp_path / "m_POPE.jsonl",
+        [
+            {
+                "index": 1,
+                "question": "Q",
+                "answer": "Yes",
+                "prediction": "Yes",
+                "category": "random",
+            },
+            {"index": 2, "question": "Q", "answer": "No", "prediction": "No", "category": "random"},
+        ],
+    )
+    lab = _write_jsonl(tmp_path / "coco_pope_random.json", [{"label": "no"}, {"label": "yes"}])
+    r = evaluate_task("pope", res, annotations=lab)
+    assert r.data.layouts == ("vlmevalkit (jsonl)",)
+    assert r.metrics["acc"] == 1.0  # by hand: each answer equals its own row's label
+    assert any("--annotations was not used" in n for n in r.notes)
+    r = evaluate_task("pope", res, questions=lab)
+    assert any(n.startswith("--questions was not used") for n in r.notes)
+
+
+def test_question_file_is_json_lines_whatever_its_name(tmp_path: Path) -> None:
+    questions = _write_jsonl(
+        tmp_path / "questions.json",
+        [{"question_id": 1, "category": "random"}, {"question_id": 2, "category": "random"}],
+    )
+    res = _write_jsonl(
+        tmp_path / "answers.jsonl",
+        [{"question_id": 1, "text": "Yes"}, {"question_id": 2, "text": "No"}],
+    )
+    lab = _write_jsonl(tmp_path / "coco_pope_random.json", [{"label": "yes"}, {"label": "no"}])
+    r = evaluate_task("pope", res, annotations=lab, questions=questions)
+    assert r.metrics["f1"] == 1.0 and r.metrics["n"] == 2
 
 
 def test_no_annotations_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -361,6 +445,33 @@ def test_vlmevalkit_reproduces_reported(shared_data: Path) -> None:
 
 
 @pytest.mark.shared
+@pytest.mark.parametrize("profile", ["official", "llava"])
+def test_official_on_vlmevalkit_file_is_per_split(shared_data: Path, profile: str) -> None:
+    """evaluate.py scores one label file at a time: a de-duplicated row counts in each split
+    its category lists. Counts derived by hand from vila_8b_POPE_score.csv (every VILA answer
+    starts "Yes, there is" or "No, there is no", so evaluate.py reads what YOrN reads):
+    recall 74.8667 = 1123/1500 in each split; precision 97.9076 = 1123/1147 (random),
+    94.1324 = 1123/1193 (popular), 90.2008 = 1123/1245 (adversarial); acc 86.6333, 85.1,
+    83.3667 = 2599, 2553, 2501 of 3000."""
+    pytest.importorskip("openpyxl")
+    xlsx = shared_data / "pope" / "vlmevalkit" / "vila_8b_POPE.xlsx"
+    r = evaluate_task("pope", xlsx, profile=profile)
+    splits = r.aggregate.breakdowns["split"]
+    expected = {"random": (24, 1476), "popular": (70, 1430), "adversarial": (122, 1378)}
+    f1 = {}
+    for split, (fp, tn) in expected.items():
+        got = splits[split]
+        assert (got["TP"], got["FP"], got["TN"], got["FN"], got["n"]) == (1123, fp, tn, 377, 3000)
+        p, rc = 1123 / (1123 + fp), 1123 / 1500
+        assert (got["precision"], got["recall"]) == (p, rc), split
+        f1[split] = 2 * p * rc / (p + rc)
+        assert got["f1"] == f1[split], split
+    assert r.metrics["f1_mean"] == pytest.approx(sum(f1.values()) / 3, rel=1e-15)
+    assert any("5127 rows make 9000 split items" in n for n in r.notes)
+    assert "|splits:adversarial,popular,random|n:5127|" in r.signature.format()
+
+
+@pytest.mark.shared
 def test_vlmevalkit_cli_json(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("openpyxl")
     xlsx = shared_data / "pope" / "vlmevalkit" / "vila_8b_POPE.xlsx"
@@ -381,16 +492,25 @@ def test_parse_is_total(text: str) -> None:
         assert parse_yes_no(text, task="pope", profile=prof) in ("yes", "no", "other")
 
 
+#: answers evaluate.py reads as yes / as no (spec §7.2: NO and Nope are yes, not sure is no)
+READ_AS = {
+    "yes": ("Yes", "yes", "Yes, there is a dog.", "NO", "Nope", "Yes. There is no cat."),
+    "no": ("No", "no.", "No, there is not.", "not sure", "There is no dog."),
+}
+
+
 @given(
     st.lists(
-        st.tuples(st.sampled_from(["yes", "no"]), st.sampled_from(["Yes", "No", "NO", "no."])),
+        st.sampled_from(["yes", "no"]).flatmap(
+            lambda lab: st.tuples(st.just(lab), st.sampled_from(READ_AS[lab]))
+        ),
         min_size=1,
         max_size=40,
     )
 )
-def test_answers_equal_to_labels_score_perfectly(pairs: list[tuple[str, str]]) -> None:
+def test_answers_read_as_their_labels_score_perfectly(pairs: list[tuple[str, str]]) -> None:
     labels = [{"label": lab} for lab, _ in pairs]
-    answers = [{"answer": "Yes" if lab == "yes" else "No"} for lab, _ in pairs]
+    answers = [{"answer": text} for _, text in pairs]
     if "yes" not in {lab for lab, _ in pairs}:
         with pytest.raises(PopeScoreError):
             evaluate_task("pope", answers, annotations=labels)

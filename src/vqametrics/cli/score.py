@@ -67,6 +67,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--digits",
         type=int_in_range(0, MAX_DIGITS),
+        metavar="N",
         help=f"rounding of the table, 0-{MAX_DIGITS} (default: the toolkit's)",
     )
     add_json_flag(p)

@@ -57,8 +57,13 @@ def join_by_id(
     prediction was read, for the duplicate error.
     """
     by_id: dict[Hashable, int] = {}
+    spelled: dict[str, Hashable] = {}
     duplicates = 0
     for i, key in enumerate(pred_ids):
+        # 12 and "12" in one file are the same question written two ways
+        text = _text(key)
+        if text:
+            key = spelled.setdefault(text, key)
         if key in by_id:
             if on_duplicate == "error":
                 place = wheres[i] if wheres else source

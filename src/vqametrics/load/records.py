@@ -258,10 +258,16 @@ def _table_records(name: str, table: list[list[Any]], kind: str) -> Records:
             raise InputError(
                 f"{name}: row {rowno} has {len(cells)} cells but the header has {len(header)}"
             )
-        row = {h: (cells[j] if j < len(cells) else None) for j, h in enumerate(header) if h}
+        # an empty cell is None whether the sheet is CSV ("") or XLSX (None)
+        row = {h: _cell(cells, j) for j, h in enumerate(header) if h}
         rows.append(row)
         lines.append(rowno)
     return Records(rows, name, kind, lines)
+
+
+def _cell(cells: list[Any], j: int) -> Any:
+    value = cells[j] if j < len(cells) else None
+    return None if value == "" else value
 
 
 def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:

@@ -109,7 +109,7 @@ def check_out_dir(
     out = Path(out_dir)
     inputs = list(inputs)
     if out.exists() and not out.is_dir():
-        raise FileExistsError(errno.EEXIST, "File exists and is not a folder", os.fspath(out))
+        raise InputError(f"--out {os.fspath(out)}: exists and is not a directory")
     for name in (*names, MANIFEST):
         path = out / name
         if path.is_dir():

@@ -43,9 +43,22 @@ def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
 
 
 def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: int) -> str:
-    """Rows of ``metric  reported  recomputed  difference`` for every number both have."""
+    """Rows of ``metric  reported  recomputed  difference`` for every number both have.
+
+    The reported numbers are VLMEvalKit's (its ``_acc.csv``/``_score.csv``), so they are set
+    beside ours only under a VLMEvalKit profile; under another profile a difference would be
+    the toolkits' disagreement (or their units), not a reproduction check.
+    """
+    source = reported.get("source", "?")
+    if not result.profile.toolkit.startswith("VLMEvalKit"):
+        names = [p.name for p in result.task.profiles if p.toolkit.startswith("VLMEvalKit")]
+        hint = f"; compare with --profile {' or '.join(names)}" if names else ""
+        return (
+            f"reported by VLMEvalKit ({source}): not compared under profile "
+            f"{result.profile.name}{hint}"
+        )
     ours = _flat(result)
-    rows = []
+    rows: list[tuple[str, float, float, str]] = []
     values = reported.get("values", {})
     for group, metrics in values.items():
         if not isinstance(metrics, Mapping):
@@ -57,11 +70,25 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
             if mine is None or not isinstance(theirs, float):
                 continue
             label = key if group == "all" else f"{group} / {key}"
-            rows.append([label, theirs, float(mine), float(mine) - theirs])
-    head = f"reported by the toolkit ({reported.get('source', '?')}) vs recomputed"
+            rows.append((label, theirs, float(mine), _difference(float(mine) - theirs, digits)))
+    head = f"reported by the toolkit ({source}) vs recomputed"
     if not rows:
         return head + ": no number in common"
-    return head + ":\n" + table(rows, ["metric", "reported", "recomputed", "difference"], digits)
+    header = ["metric", "reported", "recomputed", "difference"]
+    width = max(len(header[3]), *(len(r[3]) for r in rows))
+    # the difference right-aligned like the numbers beside it
+    cells = [[label, theirs, mine, diff.rjust(width)] for label, theirs, mine, diff in rows]
+    return head + ":\n" + table(cells, header, digits)
+
+
+def _difference(diff: float, digits: int) -> str:
+    """``0`` when the numbers are equal to the last bit; otherwise the signed difference, in
+    scientific notation when rounding to *digits* would show it as zero."""
+    if diff == 0:
+        return "0"
+    if abs(diff) < 0.5 * 10.0**-digits:
+        return f"{diff:+.1e}"
+    return f"{diff:+.{digits}f}"
 
 
 def _flat(result: TaskEvaluation) -> dict[tuple[str, str], float | int]:

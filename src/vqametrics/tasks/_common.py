@@ -102,6 +102,8 @@ def read_vlmevalkit(
             f"--annotations ignored: this task scores {records.source} against the ground "
             "truth it carries"
         )
+    if inputs.questions is not None and annotations_reader is None:
+        notes.append(f"--questions ignored: {records.source} carries its questions")
     if inputs.annotations is None or annotations_reader is None:
         if not is_vlmevalkit(records) or "answer" not in records.columns:
             if annotations_reader is None:

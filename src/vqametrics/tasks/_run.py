@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .._exceptions import VqaMetricsError
 from ..signature import Signature
 from . import get_task
 from ._base import Aggregate, Task, TaskData, TaskInputs, TaskProfile
@@ -142,6 +143,20 @@ def evaluate_task(
         options=options,
     )
     data = t.read(inputs)
-    scores = [prof.score_item(item) for item in data.items]
+    scores = _score_all(prof, data)
     aggregate = prof.aggregate(data.items, scores)
     return TaskEvaluation(t, prof, data, scores, aggregate, t.signature(prof, data))
+
+
+def _score_all(prof: TaskProfile, data: TaskData) -> list[float]:
+    """Every item's score; an error raised by the scorer names the item it was scoring."""
+    scores = []
+    for item in data.items:
+        try:
+            scores.append(prof.score_item(item))
+        except VqaMetricsError as exc:
+            if repr(item.id) in str(exc) or str(item.id) in str(exc):
+                raise
+            source = data.sources[-1] if data.sources else "input"
+            raise type(exc)(f"{source}: item {item.id!r}: {exc}") from None
+    return scores

@@ -23,6 +23,7 @@ Official quirks, kept because published MME numbers were computed with them:
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
@@ -210,6 +211,26 @@ def _totals(
     return metrics, notes
 
 
+def _split_pairs(items: Sequence[Item], groups: Mapping[str, list[int]]) -> list[str]:
+    """A note per task whose consecutive line pairs name two images: QUIRK pairs-by-position
+    pairs them anyway, so acc+ is not per image there (lines out of order, or one question of
+    an image without an answer)."""
+    notes = []
+    for task, idx in groups.items():
+        images = [items[i].fields.get("image") for i in idx]
+        split = [
+            k // 2 + 1
+            for k in range(0, len(images) - 1, 2)
+            if images[k] is not None and images[k] != images[k + 1]
+        ]
+        if split:
+            notes.append(
+                f"{task}: {len(split)} line pair(s) name two different images (first: pair "
+                f"{split[0]}); calculation.py pairs consecutive lines, so acc+ pairs them anyway"
+            )
+    return notes
+
+
 def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     groups = _by_task(items)
     per_task: dict[str, dict[str, float | int]] = {}
@@ -219,6 +240,7 @@ def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggre
         parsed = [parse_official(items[i].prediction or "") for i in idx]
         per_task[task] = official_task_score(gts, parsed, task)
     metrics, notes = _totals({t: float(v["score"]) for t, v in per_task.items()}, GROUPS)
+    notes.extend(_split_pairs(items, groups))
     unknown = [t for t in per_task if t not in _GROUP_OF]
     if unknown:
         notes.append(f"task(s) {', '.join(unknown)} are in no MME group and in no total")
@@ -331,7 +353,9 @@ def read_task_file(
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MmeInputError(f"{name}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
-    lines = text.splitlines(keepends=True)
+    # readlines() in text mode: only \n, \r\n and \r end a line (each read as \n), never the
+    # other breaks str.splitlines() knows (\f, \x85, U+2028, …), which stay in the response
+    lines = io.StringIO(text, newline=None).readlines()
     out = []
     for n, line in enumerate(lines, 1):
         where = f"{name}: line {n}"
@@ -412,6 +436,8 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
             items.append(_item(where, task, img, question, gt, resp))
     if inputs.annotations is not None:
         notes.append("--annotations was not used: the results files carry their ground truth")
+    if inputs.questions is not None:
+        notes.append("--questions was not used: the results files carry their questions")
     return TaskData(
         items,
         (os.fspath(folder),),
@@ -438,8 +464,15 @@ def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
     )
     items = []
     for item in data.items:
+        for need in ("category", "image_path"):
+            if need not in item.fields:
+                raise MmeInputError(
+                    f"{data.sources[0]}: index {item.id}: no {need!r} (VLMEvalKit's MME file "
+                    "names each row's task in 'category' and its image in 'image_path', which "
+                    "acc+ pairs by)"
+                )
         fields = dict(item.fields)
-        fields["image"] = fields.get("image_path")
+        fields["image"] = fields["image_path"]
         if item.references[0].strip().lower() not in ("yes", "no"):
             raise MmeInputError(
                 f"{data.sources[0]}: index {item.id}: answer {item.references[0]!r} is not Yes/No"
@@ -448,6 +481,8 @@ def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
     notes = data.notes
     if inputs.annotations is not None:
         notes += ("--annotations was not used: the spreadsheet carries its own ground truth",)
+    if inputs.questions is not None:
+        notes += ("--questions was not used: the spreadsheet carries its questions",)
     return replace(data, items=items, notes=notes)
 
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._exceptions import InputError
 from ..load.layouts import is_vlmevalkit
@@ -186,10 +186,19 @@ def _official_numbers(
 
 
 def _by_split(items: Sequence[Item]) -> dict[str | None, list[int]]:
+    """Item indices per split: the label file an item was paired with (``split``), else each
+    split a VLMEvalKit row's ``category`` lists (``adversarial,popular``: the row is in both
+    splits, as in the label files it was de-duplicated from); ``None`` when neither is known."""
     groups: dict[str | None, list[int]] = {}
     for i, item in enumerate(items):
         split = item.fields.get("split")
-        groups.setdefault(None if split is None else str(split), []).append(i)
+        category = item.fields.get("category")
+        if split is None and category is not None:
+            names: list[str | None] = list(str(category).split(","))
+        else:
+            names = [None if split is None else str(split)]
+        for name in names:
+            groups.setdefault(name, []).append(i)
     return groups
 
 
@@ -224,22 +233,32 @@ def _per_split_aggregate(items: Sequence[Item], digits: int, what: str) -> Aggre
         split_numbers, ("f1", "acc", "precision", "recall", "yes_ratio")
     )
     metrics["n"] = len(items)
-    notes = (
+    notes = [
         f"{what} scores one label file at a time; each split is in the breakdown, and "
         "f1_mean is the mean F1 over the splits (what LLaVA reports)",
-    )
+    ]
+    counted = sum(len(idx) for idx in groups.values())
+    if counted != len(items):
+        notes.append(
+            f"{len(items)} rows make {counted} split items: a row whose category lists several "
+            "splits is in each of those label files (VLMEvalKit's de-duplicated POPE)"
+        )
     return Aggregate(
         metrics=metrics,
         headline="f1_mean",
         units="fraction",
         digits=digits,
         breakdowns={"split": split_numbers},
-        notes=notes,
+        notes=tuple(notes),
     )
 
 
 def _official_pred(item: Item) -> bool:
-    return item.prediction is not None and parse_official(item.prediction) != "no"
+    """Whether the official parse reads "yes"; a missing answer (``--allow-missing``) is
+    counted wrong, as its score is: the opposite of its label."""
+    if item.prediction is None:
+        return not _label_positive(item.references[0])
+    return parse_official(item.prediction) != "no"
 
 
 def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -267,10 +286,16 @@ def _lmms_numbers(
             fp += 1
         elif gt == "yes" and tok == "no":
             fn += 1
-    if tp + fp == 0 or tp + fn == 0:
+    if tp + fp == 0:
         raise PopeScoreError(
-            f"{where}: no exact 'yes' answer{' or label' if tp + fn == 0 else ''} "
-            "(TP+FP or TP+FN = 0): lmms-eval divides by zero here"
+            f"{where}: no answer is exactly 'yes' once lower-cased and stripped (TP+FP = 0): "
+            "lmms-eval's precision divides by zero here (it compares whole answers, so "
+            "'Yes, there is a dog.' is neither yes nor no)"
+        )
+    if tp + fn == 0:
+        raise PopeScoreError(
+            f"{where}: no question labelled yes is answered exactly 'yes' or 'no' "
+            "(TP+FN = 0): lmms-eval's recall divides by zero here"
         )
     precision = tp / (tp + fp)
     recall = tp / (tp + fn)
@@ -383,8 +408,16 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 # ---------------------------------------------------------------------------- reading
 
 
-#: one answer: (split, answer text, question text or None, id, its row in the results)
-_Answer = tuple[str | None, str, str | None, str | int, int]
+class _Answer(NamedTuple):
+    """One answer of a results file, before it is paired with a label line."""
+
+    split: str | None
+    text: str
+    #: the question it answers, when the results carry it (LLaVA's ``prompt``, ``question``)
+    question: str | None
+    key: str | int
+    #: its row in the results file (0-based), for messages
+    row: int
 
 
 def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -453,7 +486,9 @@ def _answer_field(records: Records, inputs: TaskInputs) -> tuple[str, str]:
 
 def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
     """LLaVA's question file: ``question_id`` → (``category`` = split, question text)."""
-    records = read_records(source, format="jsonl" if isinstance(source, str) else None)
+    records = read_records(
+        source, format="jsonl" if isinstance(source, str | os.PathLike) else None
+    )
     out: dict[Hashable, tuple[str, str]] = {}
     for i, row in enumerate(records.rows):
         if "question_id" not in row or "category" not in row:
@@ -470,7 +505,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     if isinstance(src, str | os.PathLike) and Path(src).suffix.lower() in (".xlsx", ".tsv", ".csv"):
         return _read_vlmevalkit(inputs)
     records = read_records(src, format=inputs.format)
-    if is_vlmevalkit(records) and "answer" in records.columns and inputs.annotations is None:
+    if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs)
     if inputs.annotations is None:
         raise InputError(
@@ -496,7 +531,9 @@ def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
         items.append(Item(item.id, item.prediction, (label.lower(),), item.fields))
     notes = data.notes
     if inputs.annotations is not None:
-        notes += ("--annotations was not used: the spreadsheet carries its own labels",)
+        notes += ("--annotations was not used: the VLMEvalKit file carries its own labels",)
+    if inputs.questions is not None:
+        notes += ("--questions was not used: the VLMEvalKit file names each row's splits",)
     return replace(data, items=items, notes=notes)
 
 
@@ -507,39 +544,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     folder = len(label_files) > 1 or (
         isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
     )
-
-    answers: list[_Answer] = []
-    for i, row in enumerate(records.rows):
-        if field not in row:
-            raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
-        text = row[field]
-        if not isinstance(text, str):
-            text = cell_text(text, records.where(i), column=field)
-            assert text is not None
-        qid = row.get("question_id")
-        split: str | None = None
-        qtext: str | None = None
-        if "prompt" in row:
-            qtext = _question_text(row["prompt"])
-        elif "question" in row:
-            qtext = _question_text(row["question"])
-        if questions is not None:
-            if qid is None:
-                raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
-            if qid not in questions:
-                raise InputError(
-                    f"{records.where(i)}: question_id {qid!r} is not in the question file "
-                    f"{inputs.questions}"
-                )
-            split, qq = questions[qid]
-            if qtext is None:
-                qtext = qq
-        elif folder and "category" in row:
-            split = str(row["category"])
-        key: str | int = qid if isinstance(qid, str | int) else i + 1
-        answers.append((split, text, qtext, key, i))
-
-    if folder and any(a[0] is None for a in answers):
+    answers = _answers(records, field, questions, inputs.questions, folder)
+    if folder and any(a.split is None for a in answers):
         raise InputError(
             f"{records.source}: the answers carry no split, so they cannot be paired with a "
             "folder of label files; pass LLaVA's question file as --questions "
@@ -559,9 +565,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         if not folder and (questions is None or split is None):
             mine = answers  # one label file: every answer, in order
         else:
-            mine = [a for a in answers if a[0] == split]
-        used.update(id(a) for a in mine)
-        split_name = split
+            mine = [a for a in answers if a.split == split]
+        used.update(a.row for a in mine)
         if not mine:
             if inputs.allow_missing:
                 notes.append(f"{label_records.source}: no answers for split {split}; left out")
@@ -570,30 +575,20 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
                 f"{records.source}: no answers for split {split!r} "
                 f"(label file {label_records.source}); pass --allow-missing to leave it out"
             )
-        _check_pairing(mine, label_records, labels, records, split_name, known)
-        for pos, ((_, text, _q, key, _where), label) in enumerate(zip(mine, labels, strict=True)):
-            row = label_records.rows[pos]
-            fields: dict[str, Any] = {"label_line": pos + 1}
-            if split_name is not None:
-                fields["split"] = split_name
-            if "text" in row:
-                fields["question"] = row["text"]
-            if "image" in row:
-                fields["image"] = row["image"]
-            items.append(Item(key, text, (label,), fields))
+        _check_pairing(mine, label_records, labels, records, split, known)
+        items.extend(_paired_items(mine, label_records, labels, split))
 
     if questions is not None or folder:
-        extra = [a for a in answers if id(a) not in used]
+        extra = [a for a in answers if a.row not in used]
         if extra:
-            splits = sorted({str(a[0]) for a in extra})
+            splits = ", ".join(sorted({str(a.split) for a in extra}))
             if not inputs.ignore_extra:
                 raise InputError(
-                    f"{records.where(extra[0][4])}: {len(extra)} answer(s) of split(s) "
-                    f"{', '.join(splits)} "
+                    f"{records.where(extra[0].row)}: {len(extra)} answer(s) of split(s) {splits} "
                     "have no label file here; pass the folder of the three label files, or "
                     "--ignore-extra to leave them out"
                 )
-            notes.append(f"{len(extra)} answer(s) of split(s) {', '.join(splits)} were ignored")
+            notes.append(f"{len(extra)} answer(s) of split(s) {splits} were ignored")
     return TaskData(
         items,
         tuple(sources),
@@ -602,6 +597,65 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         extra={"labels": "+".join(dict.fromkeys(versions))},
         n_extra_ignored=len(answers) - len(items),
     )
+
+
+def _answers(
+    records: Records,
+    field: str,
+    questions: Mapping[Hashable, tuple[str, str]] | None,
+    questions_source: Any,
+    folder: bool,
+) -> list[_Answer]:
+    """Each row's answer text, question and split: the split from LLaVA's question file when
+    given, else (with a folder of label files) the row's own ``category``."""
+    answers = []
+    for i, row in enumerate(records.rows):
+        if field not in row:
+            raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
+        text = row[field]
+        if not isinstance(text, str):
+            text = str(cell_text(text, records.where(i), column=field))
+        qid = row.get("question_id")
+        split: str | None = None
+        qtext: str | None = None
+        if "prompt" in row:
+            qtext = _question_text(row["prompt"])
+        elif "question" in row:
+            qtext = _question_text(row["question"])
+        if questions is not None:
+            if qid is None:
+                raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
+            if qid not in questions:
+                raise InputError(
+                    f"{records.where(i)}: question_id {qid!r} is not in the question file "
+                    f"{questions_source}"
+                )
+            split, qq = questions[qid]
+            if qtext is None:
+                qtext = qq
+        elif folder and "category" in row:
+            split = str(row["category"])
+        key: str | int = qid if isinstance(qid, str | int) else i + 1
+        answers.append(_Answer(split, text, qtext, key, i))
+    return answers
+
+
+def _paired_items(
+    answers: Sequence[_Answer], label_records: Records, labels: Sequence[str], split: str | None
+) -> list[Item]:
+    """Answer *i* with label line *i* (QUIRK positional-pairing; counts already checked)."""
+    items = []
+    for pos, (ans, label) in enumerate(zip(answers, labels, strict=True)):
+        row = label_records.rows[pos]
+        fields: dict[str, Any] = {"label_line": pos + 1}
+        if split is not None:
+            fields["split"] = split
+        if "text" in row:
+            fields["question"] = row["text"]
+        if "image" in row:
+            fields["image"] = row["image"]
+        items.append(Item(ans.key, ans.text, (label,), fields))
+    return items
 
 
 def _check_pairing(
@@ -628,14 +682,14 @@ def _check_pairing(
             f"this would misalign{hint}"
         )
     for pos, ans in enumerate(answers):
-        qtext = ans[2]
+        qtext = ans.question
         row = label_records.rows[pos]
         if qtext is None or "text" not in row:
             continue
         ltext = _question_text(row["text"])
         if qtext != ltext:
             raise InputError(
-                f"{results.where(ans[4])}: question {qtext!r} but "
+                f"{results.where(ans.row)}: question {qtext!r} but "
                 f"{label_records.where(pos)} asks {ltext!r}"
                 f"{version}: the answers were made for another version of the label file "
                 "(pairing is by position)"
@@ -644,7 +698,7 @@ def _check_pairing(
 
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     labels = data.extra.get("labels")
-    splits = sorted({str(it.fields["split"]) for it in data.items if "split" in it.fields})
+    splits = sorted(s for s in _by_split(data.items) if s is not None)
     return (("labels", labels), ("splits", ",".join(splits) if splits else None))
 
 

@@ -1,0 +1,75 @@
+"""The task core: joins, empty cells, errors that name the item, option checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vqametrics import InputError
+from vqametrics.cli import main
+from vqametrics.load.join import join_by_id
+from vqametrics.load.records import read_records
+from vqametrics.tasks._run import evaluate_task
+
+
+def test_one_id_written_two_ways_in_one_file_is_a_duplicate() -> None:
+    with pytest.raises(InputError, match="duplicate prediction"):
+        join_by_id([12], [12, "12"], ["a", "b"], source="r.json")
+    joined = join_by_id([12], [12, "12"], ["a", "b"], source="r.json", on_duplicate="last")
+    assert joined.predictions == ["b"] and joined.duplicates == 1
+
+
+def test_ids_across_files_still_match_across_spellings() -> None:
+    joined = join_by_id([12, 13], ["12", "13"], ["a", "b"], source="r.json")
+    assert joined.predictions == ["a", "b"] and joined.id_type_fixed == 2
+    with pytest.raises(InputError, match="unknown question id '012'"):
+        join_by_id([12], ["012", 12], ["a", "b"], source="r.json")
+
+
+def test_an_empty_cell_is_missing_in_csv_as_in_xlsx(tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    csv_file = tmp_path / "r.csv"
+    csv_file.write_text("index,answer,prediction\n1,a,\n2,b,b\n", encoding="utf-8")
+    xlsx_file = tmp_path / "r.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (("index", "answer", "prediction"), (1, "a", None), (2, "b", "b")):
+        sheet.append(row)
+    book.save(xlsx_file)
+    prediction = [[r["prediction"] for r in read_records(f).rows] for f in (csv_file, xlsx_file)]
+    assert prediction == [[None, "b"], [None, "b"]]
+    for f in (csv_file, xlsx_file):
+        with pytest.raises(InputError, match="empty prediction"):
+            evaluate_task("ocrvqa", f)
+        r = evaluate_task("ocrvqa", f, allow_missing=True)
+        assert r.scores == [0.0, 1.0] and r.data.n_missing == 1
+
+
+def test_a_scoring_error_names_the_item(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # TextVQA's official scorer asserts ten answers; the message must say which question
+    f = tmp_path / "ann.json"
+    f.write_text(
+        '{"data": [{"question_id": 7, "question": "q", "image_id": "i", "answers": ["a"]}]}',
+        encoding="utf-8",
+    )
+    r = tmp_path / "res.json"
+    r.write_text('[{"question_id": 7, "answer": "a"}]', encoding="utf-8")
+    assert main(["score", "textvqa", "--annotations", str(f), "--results", str(r)]) == 2
+    err = capsys.readouterr().err
+    assert "7" in err and "10" in err and "Traceback" not in err
+
+
+def test_digits_must_not_be_negative(tmp_path: Path) -> None:
+    f = tmp_path / "r.csv"
+    f.write_text("index,answer,prediction\n1,a,a\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exc:
+        main(["score", "ocrvqa", "--results", str(f), "--digits", "-1"])
+    assert exc.value.code == 2
+
+
+def test_ignored_questions_are_said(tmp_path: Path) -> None:
+    f = tmp_path / "r.csv"
+    f.write_text("index,answer,prediction\n1,a,a\n", encoding="utf-8")
+    r = evaluate_task("ocrvqa", f, questions=str(f))
+    assert any("--questions ignored" in n for n in r.notes)
