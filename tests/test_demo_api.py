@@ -283,7 +283,11 @@ def test_misconceptions_are_computed(client: Any) -> None:
         "circular",
         "guess",
         "textvqa",
+        "chat",
     ]
+    chat = next(m for m in d["items"] if m["id"] == "chat")
+    values = [e["value"] for e in chat["evidence"]]
+    assert values[0::2] == ["0.00"] * 4 and values[1::2] == ["100.00"] * 4  # right, but 0
     textbook = next(m for m in d["items"] if m["id"] == "textbook")
     assert [e["value"] for e in textbook["evidence"]] == ["30.00", "60.00", "90.00"]
     assert [e["args"]["textbook"] for e in textbook["evidence"]] == ["33.33", "66.67", "100.00"]

@@ -27,6 +27,7 @@ if _typing.TYPE_CHECKING:
     from .compare import Comparison, compare_aokvqa, compare_vqa
     from .evaluate import VQAEvaluation, evaluate_vqa
     from .explain import Explanation, explain
+    from .extract import diagnose, extract_answer
     from .load.vqa import VQADataset, load_annotations, load_results
     from .mmbench import (
         MMBenchResult,
@@ -64,6 +65,7 @@ _LAZY = {
     "build_circular": ".mmbench",
     "compare_aokvqa": ".compare",
     "compare_vqa": ".compare",
+    "diagnose": ".extract",
     "diff_results": ".stats",
     "evaluate_mmbench": ".mmbench",
     "evaluate_vqa": ".evaluate",
@@ -71,6 +73,7 @@ _LAZY = {
     "exact_match": ".score.exact_match",
     "exact_match_any": ".score.exact_match",
     "explain": ".explain",
+    "extract_answer": ".extract",
     "extract_choice": ".mmbench",
     "get_profile": ".profiles",
     "list_extractors": ".mmbench",
@@ -108,6 +111,7 @@ __all__ = [
     "build_circular",
     "compare_aokvqa",
     "compare_vqa",
+    "diagnose",
     "diff_results",
     "evaluate_mmbench",
     "evaluate_task",
@@ -116,6 +120,7 @@ __all__ = [
     "exact_match",
     "exact_match_any",
     "explain",
+    "extract_answer",
     "extract_choice",
     "get_profile",
     "get_task",

@@ -63,6 +63,19 @@ class VQAEvaluation:
     notes: tuple[str, ...]
     #: what the vectorized scorer found (``score._fast.FastScores``), reused by the reports
     _fast: Any = field(default=None, repr=False)
+    #: verbose-looking raw predictions (``extract.Diagnostics``); never used by a score
+    diagnostics: Any = field(default=None, repr=False)
+    #: the ``extract=`` stage (``extract.ExtractionRun``): ``predictions`` hold its output
+    extraction: Any = field(default=None, repr=False)
+
+    def chat_fields(self, i: int) -> dict[str, Any]:
+        """Row *i*'s ``verbose`` flag and, under ``extract``, its raw text and trace."""
+        out: dict[str, Any] = {}
+        if self.diagnostics is not None:
+            out["verbose"] = bool(self.diagnostics.flags[i])
+        if self.extraction is not None:
+            out.update(self.extraction.record(i))
+        return out
 
     @property
     def question_ids(self) -> list[QuestionId]:
@@ -130,12 +143,13 @@ class VQAEvaluation:
                 unanimous_skip=skipped,
                 question_type=d.question_types[i],
                 answer_type=d.answer_types[i],
+                **self.chat_fields(i),
             )
             yield rec
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` payload."""
-        return {
+        out = {
             "profile": self.profile.name,
             "n_questions": len(self.scores),
             "accuracy": self.accuracy,
@@ -145,6 +159,11 @@ class VQAEvaluation:
             "n_duplicates": self.matched.duplicates,
             "notes": list(self.notes),
         }
+        if self.diagnostics is not None:
+            out["diagnostics"] = self.diagnostics.as_dict()
+        if self.extraction is not None:
+            out["extract"] = self.extraction.as_dict()
+        return out
 
 
 def _changed(
@@ -244,6 +263,7 @@ def evaluate_vqa(
     ignore_extra: bool = False,
     on_duplicate: Literal["error", "last"] = "error",
     digits: int = 2,
+    extract: str | None = None,
 ) -> VQAEvaluation:
     """Score a results file against an annotations file, as the official script does.
 
@@ -264,6 +284,11 @@ def evaluate_vqa(
         ``"last"``: the last of duplicate ids wins, as in the official script.
     digits : int, default=2
         Rounding of the percentages (the script's ``n``).
+    extract : str, optional
+        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``) run on
+        each prediction before normalization; in the signature as ``extract:NAME``. Default:
+        score the text as written (every parity profile). Diagnostics of verbose-looking
+        predictions (``.diagnostics``) are computed either way and never change a score.
 
     Returns
     -------
@@ -285,6 +310,7 @@ def evaluate_vqa(
             ignore_extra=ignore_extra,
             on_duplicate=on_duplicate,
             digits=digits,
+            extract=extract,
         )
 
 
@@ -298,8 +324,13 @@ def _evaluate(
     ignore_extra: bool,
     on_duplicate: Literal["error", "last"],
     digits: int,
+    extract: str | None,
 ) -> VQAEvaluation:
+    from .extract import apply_extractor, diagnose, get_answer_extractor
+
     prof = get_profile(profile)
+    if extract is not None:
+        get_answer_extractor(extract)  # an unknown name fails before any file is read
     results_path = None if isinstance(results, Results | Mapping) else results
     # the other two files are decoded while a child process decodes a large annotations file
     ahead = ReadAhead(questions, results_path)
@@ -324,7 +355,13 @@ def _evaluate(
         ignore_extra=ignore_extra,
         on_duplicate=on_duplicate,
     )
-    scores, fast = _score(dataset, matched.predictions, prof)
+    predictions = matched.predictions
+    diagnostics = diagnose(predictions)
+    extraction = None
+    if extract is not None:
+        extraction = apply_extractor(extract, predictions)
+        predictions = extraction.texts
+    scores, fast = _score(dataset, predictions, prof)
     counts = Counter(map(len, dataset.answers))
     notes = _notes(dataset, prof, matched, counts)
     n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
@@ -332,6 +369,7 @@ def _evaluate(
         "vqa-acc",
         (
             *prof.signature_fields(),
+            ("extract", extract),
             ("answers", n_answers),
             ("n", len(scores)),
             ("missing", len(matched.missing) or None),
@@ -340,7 +378,7 @@ def _evaluate(
     return VQAEvaluation(
         profile=prof,
         dataset=dataset,
-        predictions=matched.predictions,
+        predictions=predictions,
         scores=scores,
         accuracy=_breakdown(scores, dataset, digits, fast),
         signature=signature,
@@ -348,6 +386,8 @@ def _evaluate(
         digits=digits,
         notes=tuple(notes),
         _fast=fast,
+        diagnostics=diagnostics,
+        extraction=extraction,
     )
 
 
@@ -484,4 +524,5 @@ def fast_records(ev: VQAEvaluation, fast: FastScores) -> Iterator[dict[str, Any]
                 "unanimous_skip": unanimous[k],
                 "question_type": d.question_types[i],
                 "answer_type": d.answer_types[i],
+                **ev.chat_fields(i),
             }

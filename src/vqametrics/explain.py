@@ -55,6 +55,12 @@ class Explanation:
     score: float
     #: the profile scores an empty normalized prediction 0 whatever the answers (evalscope)
     empty_prediction_rule: bool = False
+    #: why the raw prediction looks verbose (diagnostics; never changes the score)
+    verbose: tuple[str, ...] = ()
+    #: the answer extractor run first (``extract=``), the raw text and the rules that fired
+    extract: str | None = None
+    raw_prediction: str | None = None
+    extract_rules: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
@@ -80,6 +86,19 @@ class Explanation:
             "textbook_score": self.textbook_score,
             "empty_prediction_rule": self.empty_prediction_rule,
             "score": self.score,
+            "verbose": list(self.verbose),
+            **(
+                {
+                    "extract": {
+                        "name": self.extract,
+                        "raw_prediction": self.raw_prediction,
+                        "extracted": self.prediction,
+                        "rules": list(self.extract_rules),
+                    }
+                }
+                if self.extract is not None
+                else {}
+            ),
         }
 
 
@@ -87,6 +106,8 @@ def explain(
     prediction: str,
     answers: Sequence[str] | Sequence[Mapping[str, object]],
     profile: str | Profile = "official",
+    *,
+    extract: str | None = None,
 ) -> Explanation:
     """Explain how *prediction* scores against *answers* under *profile*, step by step.
 
@@ -97,6 +118,9 @@ def explain(
     answers : sequence of str, or of records ``{"answer": str, ...}``
         The human answers, raw (as for :func:`vqa_accuracy`).
     profile : str or Profile, default="official"
+    extract : str, optional
+        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``) run on
+        the prediction first; the explanation keeps the raw text and the rules that fired.
 
     Returns
     -------
@@ -114,7 +138,14 @@ def explain(
     """
     if not isinstance(prediction, str):
         raise TypeError(f"prediction must be a str, got {type(prediction).__name__}")
+    from .extract import get_answer_extractor, verbose_reasons
+
     prof = get_profile(profile)
+    raw = prediction
+    rules: tuple[str, ...] = ()
+    if extract is not None:
+        got = get_answer_extractor(extract)(prediction)
+        prediction, rules = got.text, got.rules
     texts, groups = answer_groups(list(answers))
     if not texts:
         raise ValueError("answers must not be empty")
@@ -146,4 +177,8 @@ def explain(
         textbook_score=min(1.0, m / 3),
         empty_prediction_rule=prof.empty_prediction_scores_zero and not norm_pred,
         score=score_normalized(norm_pred, norm_ans, groups, prof),
+        verbose=verbose_reasons(raw),
+        extract=extract,
+        raw_prediction=raw if extract is not None else None,
+        extract_rules=rules,
     )

@@ -226,7 +226,7 @@ def test_step3_numbers_come_from_the_library(page: Page) -> None:
 def test_misconceptions_and_quiz(page: Page) -> None:
     p = page.open(tab="myths")
     p.wait_for_selector("#myth-textbook")
-    assert p.locator(".myth").count() == 7
+    assert p.locator(".myth").count() == 8
     assert "MMF M4C" in text(p, "#myth-textvqa") and "vqaEval.py" in text(p, "#myth-textvqa")
     assert "30.00" in text(p, "#myth-textbook")
     p.click("#tab-quiz")

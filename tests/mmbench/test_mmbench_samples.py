@@ -166,6 +166,7 @@ def test_cli_end_to_end(
         "stage": "none",
         "answer": rows_by_index(rows)["1000021"]["answer"],
         "judge_calls": 0,
+        "verbose": True,  # a full sentence (diagnostics, issue 12)
     }
     assert all(q["hit"] == 1 for i, q in by_index.items() if i != 21)
 

@@ -111,6 +111,22 @@ def int_in_range(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def float_in_range(low: float, high: float) -> Callable[[str], float]:
+    """argparse type: a finite number with ``low < value <= high`` (a clear range error else)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        if not low < value <= high:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be above {low:g} and at most {high:g}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
 #: argparse types of the replicate counts and of seeds.
 replicates = int_in_range(1, MAX_REPLICATES)
 seed_int = int_in_range(0, SEED_LIMIT - 1)
@@ -146,7 +162,14 @@ def evaluate_from_args(
 
     options: dict[str, Any] = {
         name: getattr(args, name)
-        for name in ("profile", "allow_missing", "ignore_extra", "on_duplicate", "digits")
+        for name in (
+            "profile",
+            "allow_missing",
+            "ignore_extra",
+            "on_duplicate",
+            "digits",
+            "extract",
+        )
         if hasattr(args, name)
     }
     if annotations is None:

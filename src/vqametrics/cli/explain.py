@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ._chat import add_extract_option
 from ._common import add_json_flag, add_profile_option, print_json
 
 __all__ = ["register"]
@@ -21,6 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--answers", nargs="+", required=True, metavar="A", help="the human answers (usually 10)"
     )
     add_profile_option(p)
+    add_extract_option(p)
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -29,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from ..explain import explain
     from ..report.text import explanation_text
 
-    e = explain(args.prediction, args.answers, profile=args.profile)
+    e = explain(args.prediction, args.answers, profile=args.profile, extract=args.extract)
     if args.json:
         print_json(e.as_dict())
     else:

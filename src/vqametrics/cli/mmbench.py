@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import add_json_flag, print_json, seed_int
 
 __all__ = ["register"]
@@ -22,7 +23,9 @@ predictions: .tsv, .csv, .xlsx (VLMEvalKit's output) or .jsonl with `index` and 
 strict (default): a question with a missing copy is a miss, counted as incomplete.
 --reference-compatible: exactly VLMEvalKit: missing copies are ignored, a question without a
 pass-0 prediction is dropped, an empty prediction cell reads as "nan".
-Unparsed answers count as misses and are reported; no LLM judge is called from the CLI.
+Unparsed answers count as misses and are reported; an LLM judge is called only with
+--judge-url/--judge-model (cached; the judge model is named in the signature).
+--extract NAME drops reasoning blocks etc. before the letter heuristics (extract:NAME).
 
 exit codes: 0 success, 1 runtime failure, 2 usage error or bad input."""
 
@@ -64,6 +67,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(0 <= SEED < 2**64)",
     )
     p.add_argument("--out", metavar="DIR", help="write report.json and per_question.jsonl here")
+    add_extract_option(p)
+    add_judge_options(
+        p,
+        "With --judge-url, rows the heuristics cannot parse go to the judge (3 tries, as "
+        "VLMEvalKit does); each judged row records the prompt, the reply and the letter.",
+    )
     add_json_flag(p)
     p.set_defaults(func=_run_mmbench)
 
@@ -96,6 +105,7 @@ def _run_mmbench(args: argparse.Namespace) -> int:
     inputs = (args.data, args.predictions)
     if args.out:
         check_out_dir(args.out, _MMBENCH_OUTPUTS, inputs)  # before any work
+    client = judge_from_args(args)  # bad judge settings fail before anything is read
     data = load_mmbench_tsv(args.data)
     predictions = load_predictions(args.predictions)
     result = evaluate_mmbench(
@@ -105,8 +115,22 @@ def _run_mmbench(args: argparse.Namespace) -> int:
         extractor=args.extractor,
         reference_compatible=args.reference_compatible,
         random_fallback=args.random_fallback,
+        extract=args.extract,
+        judge=client.as_callable() if client is not None else None,
+        judge_name=client.model if client is not None else None,
     )
+    warn_verbose(result.diagnostics, extracted=args.extract is not None)
     report = result.as_dict()
+    if client is not None:
+        client.close()
+        failed = sum(1 for q in result.questions for p in q.passes if p.stage == "judge_failed")
+        report["judge_stats"] = {
+            "model": client.model,
+            "judged": result.counts["judged"],
+            "judge_calls": client.calls,
+            "cache_hits": client.cache_hits,
+            "unjudged": failed,
+        }
     if args.out:
         files = {
             "report.json": orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n",

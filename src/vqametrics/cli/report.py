@@ -7,6 +7,7 @@ import sys
 import time
 from typing import TextIO
 
+from ._chat import add_extract_option, warn_verbose
 from ._common import add_matching_options, add_profile_option, nonnegative_int
 
 __all__ = ["ProgressBar", "register"]
@@ -43,6 +44,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="'why this score' cards per model (default 12)",
     )
     add_matching_options(p)
+    add_extract_option(p)
     p.set_defaults(func=run)
 
 
@@ -100,12 +102,14 @@ def run(args: argparse.Namespace) -> int:
             on_duplicate=args.on_duplicate,
             n_cards=args.cards,
             progress=bar,
+            extract=args.extract,
         )
         text = render_report(model)
     finally:
         bar.close()
     write_output_file(args.output, text.encode("utf-8"), inputs=inputs)
     for r in model.runs:
+        warn_verbose(r.evaluation.diagnostics, extracted=args.extract is not None)
         print(
             f"{r.name}: VQA acc {r.evaluation.accuracy['overall']:.2f}  "
             f"{r.evaluation.signature.format()}"

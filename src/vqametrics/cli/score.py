@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import MAX_DIGITS, add_json_flag, add_matching_options, int_in_range, print_json
 
 __all__ = ["register"]
@@ -56,6 +57,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
     p.add_argument("--answer-field", metavar="F", help="the results' answer column, when unusual")
     add_matching_options(p)
+    add_extract_option(p)
+    add_judge_options(
+        p,
+        "Yes/no tasks (pope, mme): with --judge-url, answers the profile's parser leaves "
+        "'other' are read by the judge, as VLMEvalKit does (judge:<model> in the signature).",
+    )
     seen: set[str] = set()
     group = p.add_argument_group("task options")
     for t in tasks:
@@ -98,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         if key not in declared:
             raise InputError(f"--{name} does not apply to task {task.name!r}")
         options[key] = value
+    client = judge_from_args(args)  # bad judge settings fail before any file is read
     result = evaluate_task(
         task,
         args.results,
@@ -110,8 +118,20 @@ def run(args: argparse.Namespace) -> int:
         allow_missing=args.allow_missing,
         ignore_extra=args.ignore_extra,
         on_duplicate=args.on_duplicate,
+        extract=args.extract,
+        judge=client,
         **options,
     )
+    if client is not None:
+        client.close()
+        if result.judge_stats is not None:
+            j = result.judge_stats
+            print(
+                f"judge {j.model}: {j.judged} judged, {j.unjudged} unjudged (left as written), "
+                f"{j.judge_calls} calls, {j.cache_hits} cache hits",
+                file=sys.stderr,
+            )
+    warn_verbose(result.diagnostics, extracted=args.extract is not None)
     if args.out:
         from ..report.task_files import write_task_outputs
 

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import (
     MAX_REPLICATES,
     add_digits_option,
@@ -71,6 +72,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="comma-separated metrics: vqa, em, em-any (default: vqa)",
     )
     add_ci_options(p)
+    add_extract_option(p)
+    add_judge_options(
+        p,
+        "With --judge-url, also report an open-ended judge score (is the prediction "
+        "equivalent to one of the human answers?) beside, never instead of, the VQA score.",
+    )
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -114,8 +121,14 @@ def run(args: argparse.Namespace) -> int:
         from ..stats import require_numpy
 
         require_numpy()  # fail before scoring, with the install line
+    client = judge_from_args(args)  # bad judge settings fail before scoring
     result = evaluate_from_args(args)
+    warn_verbose(result.diagnostics, extracted=args.extract is not None)
     extra, extra_signatures = _extra_metrics(result, metrics)
+    judge_files: dict[str, bytes] = {}
+    judged = None
+    if client is not None:
+        judged = _judge(result, client, judge_files if args.out else None, args.questions)
     intervals = None
     if ci_wanted:
         from dataclasses import replace
@@ -132,15 +145,44 @@ def run(args: argparse.Namespace) -> int:
         from ..report.files import start_vqa_outputs
 
         # a large per_question.jsonl is written by a child process meanwhile (report/files.py)
-        with start_vqa_outputs(result, args.out, inputs=inputs) as writing:
-            text = _stdout_text(args, result, extra, extra_signatures, intervals)
+        with start_vqa_outputs(result, args.out, inputs=inputs, extra=judge_files) as writing:
+            text = _stdout_text(args, result, extra, extra_signatures, intervals, judged)
             del result  # free the evaluation while the child still writes
             writing.wait()
         sys.stdout.write(text)
         print(f"wrote outputs to {args.out}", file=sys.stderr)
     else:
-        sys.stdout.write(_stdout_text(args, result, extra, extra_signatures, intervals))
+        sys.stdout.write(_stdout_text(args, result, extra, extra_signatures, intervals, judged))
     return 0
+
+
+def _judge(
+    result: VQAEvaluation, client: Any, out: dict[str, bytes] | None, questions: str | None
+) -> dict[str, Any]:
+    """The open-ended judge metric; with ``--out``, every judged item in ``judge.jsonl`` (put
+    into *out*, written with the other outputs)."""
+    from ..judge import equivalence_summary, judge_equivalence
+
+    texts = _question_texts(questions) if questions else {}
+    with client:
+        judgements = judge_equivalence(
+            result.predictions,
+            result.dataset.answers,
+            client,
+            questions=[texts.get(q, "") for q in result.question_ids],
+            matched=[s > 0 for s in result.scores],
+        )
+    if out is not None:
+        import orjson
+
+        lines = []
+        for qid, pred, j in zip(result.question_ids, result.predictions, judgements, strict=True):
+            if j is not None:
+                rec = {"question_id": qid, "prediction": pred, **j.as_dict()}
+                lines.append(orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE))
+        out["judge.jsonl"] = b"".join(lines)
+    extract = result.extraction.name if result.extraction is not None else None
+    return equivalence_summary(judgements, client.model, extract=extract)
 
 
 def _stdout_text(
@@ -149,6 +191,7 @@ def _stdout_text(
     extra: dict[str, Breakdown],
     extra_signatures: dict[str, Signature],
     intervals: BootstrapResult | None,
+    judged: dict[str, Any] | None = None,
 ) -> str:
     """What ``vqametrics vqa`` prints: the ``--json`` payload, or the table and signatures."""
     if args.json:
@@ -166,6 +209,8 @@ def _stdout_text(
             payload["ci95"] = intervals.ci95()
             payload["se"] = intervals.se()
             payload["bootstrap"] = intervals.settings()
+        if judged is not None:
+            payload["judge"] = judged
         return orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
     from dataclasses import replace
 
@@ -177,7 +222,37 @@ def _stdout_text(
         columns.update(_interval_columns(intervals))
         result = replace(result, notes=(*result.notes, _interval_note(intervals)))
     lines = [vqa_table(result, columns), *(sig.format() for sig in extra_signatures.values())]
+    if judged is not None:
+        lines.append(_judge_line(judged))
     return "".join(line + "\n" for line in lines)
+
+
+def _question_texts(path: str) -> dict[Any, str]:
+    """Question id -> text from the official questions file (for the judge's prompt)."""
+    import orjson
+
+    from ..load._json import read_bytes
+
+    raw = read_bytes(path)
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:  # JSONL (already validated by the scorer)
+        data = [orjson.loads(line) for line in raw.splitlines() if line.strip()]
+    rows = data.get("questions", []) if isinstance(data, dict) else data
+    return {
+        r.get("question_id"): r["question"]
+        for r in rows
+        if isinstance(r, dict) and isinstance(r.get("question"), str)
+    }
+
+
+def _judge_line(j: dict[str, Any]) -> str:
+    return (
+        f"LLM judge (beside the VQA score, not instead): {j['accuracy']:.2f}% of {j['decided']} "
+        f"decided equivalent ({j['decided_by_rules']} by the rules, {j['judged']} by the "
+        f"judge; {j['unjudged']} unjudged; {j['judge_calls']} calls, {j['cache_hits']} cache "
+        f"hits)\n{j['signature']}"
+    )
 
 
 def _interval_columns(intervals: BootstrapResult) -> dict[str, Mapping[str, object]]:

@@ -337,6 +337,31 @@ def _myth_textvqa() -> dict[str, Any]:
     return {"id": "textvqa", "evidence": ev}
 
 
+def _myth_chat() -> dict[str, Any]:
+    """A right answer in a chat template scores 0 as written; ``--extract answer`` finds it."""
+    from ..explain import explain
+
+    ev = []
+    for pred, gt in (
+        ("The answer is 2.", "2"),
+        ("**red**", "red"),
+        ("<think>The sky looks blue.</think> blue", "blue"),
+        ("Yes, there is a dog in the picture.", "yes"),
+    ):
+        raw = explain(pred, [gt] * 10)
+        got = explain(pred, [gt] * 10, extract="answer")
+        ev.append(_ev("ev.chat", _fmt(pct(raw.score)), pred=pred, gt=gt))
+        ev.append(
+            _ev(
+                "ev.chat_x",
+                _fmt(pct(got.score)),
+                out=got.prediction,
+                rules=", ".join(got.extract_rules),
+            )
+        )
+    return {"id": "chat", "evidence": ev}
+
+
 _MYTHS: tuple[Callable[[], dict[str, Any]], ...] = (
     _myth_exact_match,
     _myth_textbook,
@@ -345,12 +370,13 @@ _MYTHS: tuple[Callable[[], dict[str, Any]], ...] = (
     _myth_circular,
     _myth_guess,
     _myth_textvqa,
+    _myth_chat,
 )
 
 
 @lru_cache(maxsize=1)
 def misconceptions_payload() -> dict[str, Any]:
-    """Seven misconceptions, each with evidence computed by the library."""
+    """Eight misconceptions, each with evidence computed by the library."""
     return {"items": [m() for m in _MYTHS]}
 
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .._exceptions import InputError, UnknownNameError
 from .._version import __version__
 from ..signature import Signature
 from .extract import DEFAULT_EXTRACTOR, get_extractor
-from .judge import Judge, resolve_choice
+from .judge import Judge, build_judge_prompt, resolve_choice
 from .model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Predictions
 from .report import PassRecord, QuestionRecord, accuracy_table, format_table
 
@@ -209,6 +209,12 @@ class MMBenchResult:
     counts: Mapping[str, int]
     data_source: str = "<data>"
     predictions_source: str = "<predictions>"
+    #: the answer extractor run before the letter heuristics (``--extract``), if any
+    extract: str | None = None
+    #: row index -> :class:`~vqametrics.extract.Extraction` of its prediction
+    extraction: Mapping[int, Any] | None = None
+    #: verbose-looking raw predictions (``vqametrics.extract.Diagnostics``); never scored
+    diagnostics: Any = None
 
     @property
     def headline(self) -> str:
@@ -232,6 +238,7 @@ class MMBenchResult:
             (
                 ("mode", self.mode),
                 ("extractor", self.extractor),
+                ("extract", self.extract),
                 ("strict", self.strict),
                 ("judge", self.judge or "no"),
                 ("random", self.random_fallback),
@@ -266,11 +273,40 @@ class MMBenchResult:
             "counts": dict(self.counts),
             "tables": {k: [dict(r) for r in v] for k, v in self.tables.items()},
             "table_counts": {k: [dict(r) for r in v] for k, v in self.table_counts.items()},
+            **({"diagnostics": self.diagnostics.as_dict()} if self.diagnostics else {}),
+            **({"extract": self._extract_summary()} if self.extraction is not None else {}),
         }
 
+    def _extract_summary(self) -> dict[str, object]:
+        rules: dict[str, int] = {}
+        changed = 0
+        for t in (self.extraction or {}).values():
+            changed += bool(t.rules)
+            for r in t.rules:
+                rules[r] = rules.get(r, 0) + 1
+        return {"name": self.extract, "changed": changed, "rules": rules}
+
     def per_question(self) -> list[dict[str, object]]:
-        """One JSON-ready dict per question (``index`` = the group's pass-0 index)."""
-        return [q.as_dict() for q in self.questions]
+        """One JSON-ready dict per question (``index`` = the group's pass-0 index).
+
+        Each pass carries ``verbose`` (diagnostics) and, under ``extract``, the raw text
+        (``raw_prediction``) and the rules that fired (``extract_rule``).
+        """
+        out = [q.as_dict() for q in self.questions]
+        if self.extraction is None and self.diagnostics is None:
+            return out
+        ex = self.extraction or {}
+        verbose = getattr(self.diagnostics, "by_index", {})
+        for q in out:
+            for p in q["passes"]:  # type: ignore[attr-defined]
+                i = p["index"]
+                if i in verbose:
+                    p["verbose"] = bool(verbose[i])
+                t = ex.get(i)
+                if t is not None:
+                    p["raw_prediction"] = t.raw
+                    p["extract_rule"] = t.trace.rule
+        return out
 
     def format(self) -> str:
         """The text report: one table per evaluation, the counts and the signature."""
@@ -323,7 +359,21 @@ class _Scorer:
             rng=self.rng,
             n_columns=row.n_columns or len(row.options),
         )
-        return PassRecord(row.index, prediction, res.letter, res.stage, row.answer, res.judge_calls)
+        prompt = None
+        if res.judge_calls:
+            prompt = build_judge_prompt(
+                row.question, row.options, self.text(prediction), self.ext.none_letter
+            )
+        return PassRecord(
+            row.index,
+            prediction,
+            res.letter,
+            res.stage,
+            row.answer,
+            res.judge_calls,
+            prompt,
+            res.judge_reply,
+        )
 
 
 def _missing(row: MMBenchRow) -> PassRecord:
@@ -369,6 +419,7 @@ def evaluate_mmbench(
     judge: Judge | None = None,
     judge_name: str | None = None,
     random_fallback: int | None = None,
+    extract: str | None = None,
 ) -> MMBenchResult:
     r"""Score MMBench predictions with CircularEval or VanillaEval.
 
@@ -416,6 +467,10 @@ def evaluate_mmbench(
         pass-0 index, then pass order), stopping at a group's first mismatch. The reference
         itself is unseeded (HEAD) or seeded globally with 2680 (2023 scripts) and its draw order
         depends on its worker pool, so only the distribution is reproducible, not the draws.
+    extract : str, optional
+        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``) run on
+        each prediction before the letter heuristics, e.g. to drop a ``<think>`` block; in the
+        signature as ``extract:NAME``. Default: the heuristics see the raw text.
 
     Returns
     -------
@@ -459,6 +514,7 @@ def evaluate_mmbench(
             f"{data_source} (prediction indices start {first_pred}, "
             f"data indices start {first_data})"
         )
+    diagnostics, extraction, matched = _chat_stage(matched, by_index, extract)
     strict = not reference_compatible
     scorer = _Scorer(
         extractor,
@@ -564,4 +620,67 @@ def evaluate_mmbench(
         counts=counts,
         data_source=data_source,
         predictions_source=pred_source,
+        extract=extract,
+        extraction=extraction,
+        diagnostics=diagnostics,
     )
+
+
+@dataclass(frozen=True)
+class _Extracted:
+    raw: str
+    trace: Any
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(self.trace.rules)
+
+
+class _MMBenchDiagnostics:
+    """Diagnostics keyed by row index (``by_index``) for the per-question records."""
+
+    def __init__(self, diag: Any, indices: list[int]) -> None:
+        self.diag = diag
+        self.by_index = dict(zip(indices, diag.flags, strict=True))
+
+    def __bool__(self) -> bool:
+        return True
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = self.diag.as_dict()
+        for e in d["examples"]:
+            e["index"] = self.by_index_keys[e.pop("position")]
+        return d
+
+    @property
+    def by_index_keys(self) -> list[int]:
+        return list(self.by_index)
+
+    def warning(self) -> str | None:
+        w: str | None = self.diag.warning()
+        return w
+
+
+def _chat_stage(
+    matched: dict[int, str | None], by_index: Mapping[int, MMBenchRow], extract: str | None
+) -> tuple[_MMBenchDiagnostics, dict[int, _Extracted] | None, dict[int, str | None]]:
+    """Diagnostics of the raw predictions and, with *extract*, the extracted ones."""
+    from ..extract import apply_extractor, diagnose
+
+    indices = sorted(matched)
+    raw = [matched[i] for i in indices]
+    # option texts may be long: a prediction is long only beyond twice the longest option
+    limits = [
+        max(5, 2 * max((len(t.split()) for t in by_index[i].options.values()), default=0))
+        for i in indices
+    ]
+    diagnostics = _MMBenchDiagnostics(diagnose(raw, max_words=limits), indices)
+    if extract is None:
+        return diagnostics, None, matched
+    run = apply_extractor(extract, raw)
+    extraction = {
+        i: _Extracted(r, t)
+        for i, r, t in zip(indices, raw, run.traces, strict=True)
+        if r is not None and t is not None
+    }
+    return diagnostics, extraction, dict(zip(indices, run.texts, strict=True))

@@ -40,9 +40,12 @@ class PassRecord:
     stage: str
     answer: str
     judge_calls: int = 0
+    #: the judge's prompt and last reply, when it was asked
+    judge_prompt: str | None = None
+    judge_reply: str | None = None
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "index": self.index,
             "prediction": self.prediction,
             "letter": self.letter,
@@ -50,6 +53,13 @@ class PassRecord:
             "answer": self.answer,
             "judge_calls": self.judge_calls,
         }
+        if self.judge_calls:
+            out["judge"] = {
+                "prompt": self.judge_prompt,
+                "response": self.judge_reply,
+                "decision": self.letter if self.stage == "judge" else None,
+            }
+        return out
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,11 @@ def jsonl_chunks(ev: VQAEvaluation, fast: FastScores) -> Iterator[bytes]:
         layout += [",", None]
     layout += ['],"m":', None, ',"leave_one_out":', None, ',"score":', None]
     layout += [',"steps_changed":', None, ',"unanimous_skip":', None]
-    layout += [',"question_type":', None, ',"answer_type":', None, "}\n"]
+    layout += [',"question_type":', None, ',"answer_type":', None]
+    chat = _chat_columns(ev, n)
+    for key, _ in chat:
+        layout += [f',"{key}":', None]
+    layout.append("}\n")
     slots = [j for j, v in enumerate(layout) if v is None]
     for start in range(0, n, _CHUNK):
         stop = min(n, start + _CHUNK)
@@ -96,6 +100,7 @@ def jsonl_chunks(ev: VQAEvaluation, fast: FastScores) -> Iterator[bytes]:
             col_skip[rows],
             col_qt[rows],
             col_at[rows],
+            *(col[rows] for _, col in chat),
         ]
         for j, col in zip(slots, columns, strict=True):
             block[:, j] = col
@@ -103,6 +108,37 @@ def jsonl_chunks(ev: VQAEvaluation, fast: FastScores) -> Iterator[bytes]:
             block[i, :] = ""
             block[i, 0] = dumps(next(slow), option=opt).decode()
         yield "".join(block.ravel().tolist()).encode()
+
+
+def _chat_columns(ev: VQAEvaluation, n: int) -> list[tuple[str, Any]]:
+    """The ``verbose`` column and, under ``extract``, the raw text and trace columns, as
+    :meth:`VQAEvaluation.chat_fields` gives them (JSON fragments, one per row)."""
+    import numpy as np
+    import orjson
+
+    out: list[tuple[str, Any]] = []
+    if ev.diagnostics is not None:
+        flags = np.fromiter((bool(f) for f in ev.diagnostics.flags), dtype=np.int64, count=n)
+        out.append(("verbose", np.array(["false", "true"], dtype=object)[flags]))
+    if ev.extraction is not None:
+        memo: dict[Any, str] = {}
+
+        def frag(value: Any) -> str:
+            hit = memo.get(value)
+            if hit is None:
+                hit = memo[value] = orjson.dumps(value).decode()
+            return hit
+
+        traces = ev.extraction.traces
+        for key, values in (
+            ("raw_prediction", ev.extraction.raw),
+            ("extracted", [None if t is None else t.text for t in traces]),
+            ("extract_rule", [None if t is None else t.rule for t in traces]),
+        ):
+            col = np.empty(n, dtype=object)
+            col[:] = [frag(v) for v in values]
+            out.append((key, col))
+    return out
 
 
 def official_files(ev: VQAEvaluation, fast: FastScores) -> dict[str, bytes] | None:

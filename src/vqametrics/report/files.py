@@ -7,7 +7,7 @@ an interrupted run leaves the previous complete folder or the new one, never a m
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import orjson
@@ -38,13 +38,18 @@ PARALLEL_MIN_QUESTIONS = 50_000
 
 
 def write_vqa_outputs(
-    result: VQAEvaluation, out_dir: str | Path, *, inputs: InputPaths = ()
+    result: VQAEvaluation,
+    out_dir: str | Path,
+    *,
+    inputs: InputPaths = (),
+    extra: Mapping[str, bytes] | None = None,
 ) -> list[Path]:
     """Write the official ``accuracy``/``evalQA``/``evalQuesType``/``evalAnsType`` JSON files
     (question ids become string keys, as with the script's ``json.dump``), plus
     ``per_question.jsonl``, ``signature.txt`` and ``manifest.json``, published together;
-    returns the paths written. An output that would replace one of *inputs* is refused."""
-    with start_vqa_outputs(result, out_dir, inputs=inputs) as pending:
+    returns the paths written. An output that would replace one of *inputs* is refused;
+    *extra* files (name -> content, e.g. ``judge.jsonl``) are published with them."""
+    with start_vqa_outputs(result, out_dir, inputs=inputs, extra=extra) as pending:
         return pending.wait()
 
 
@@ -78,13 +83,18 @@ class PendingOutputs:
 
 
 def start_vqa_outputs(
-    result: VQAEvaluation, out_dir: str | Path, *, inputs: InputPaths = ()
+    result: VQAEvaluation,
+    out_dir: str | Path,
+    *,
+    inputs: InputPaths = (),
+    extra: Mapping[str, bytes] | None = None,
 ) -> PendingOutputs:
     """Start :func:`write_vqa_outputs`: for a large input ``per_question.jsonl`` is written by a
     forked child while this call writes the other files, so that the caller can do other work
     (render its table, free the evaluation) before :meth:`PendingOutputs.wait`. The bytes are
     the same either way."""
-    staged = StagedDir(out_dir, VQA_OUTPUTS, inputs=inputs)
+    extra = extra or {}
+    staged = StagedDir(out_dir, (*VQA_OUTPUTS, *extra), inputs=inputs)
     jsonl = staged.path("per_question.jsonl")
     worker = None
     try:
@@ -95,6 +105,8 @@ def start_vqa_outputs(
             staged.record("per_question.jsonl", _write_jsonl(result, jsonl))
         signature = result.signature.format()
         staged.write("signature.txt", (signature + "\n").encode())
+        for name, data in extra.items():
+            staged.write(name, data)
     except BaseException:
         if worker is not None:
             worker.cancel()

@@ -50,6 +50,8 @@ class ModelRun:
     #: step name -> [questions whose prediction it changed, whose answers it changed]
     rule_changes: dict[str, list[int]] = field(default_factory=dict)
     unanimous_skips: int = 0
+    #: without ``extract``: the overall score ``extract="answer"`` would give (verbose runs)
+    if_extracted: float | None = None
 
 
 @dataclass
@@ -63,6 +65,7 @@ class ReportModel:
     question_texts: dict[Any, str]
     n_cards: int
     paired: list[dict[str, Any]] = field(default_factory=list)
+    extract: str | None = None
 
 
 def _names(paths: Sequence[str]) -> list[str]:
@@ -148,6 +151,7 @@ def build_report(
     on_duplicate: Literal["error", "last"] = "error",
     n_cards: int = 12,
     progress: Progress | None = None,
+    extract: str | None = None,
 ) -> ReportModel:
     """Score every results file and gather what the report shows.
 
@@ -166,6 +170,8 @@ def build_report(
         How many lowest-scoring questions get a "why this score" card (per model).
     progress : callable, optional
         ``progress(done, total, what)`` after each stage.
+    extract : str, optional
+        An answer extractor run before normalization, as in :func:`vqametrics.evaluate_vqa`.
     """
     from ..em_summary import exact_match_breakdowns
     from ..score.exact_match import exact_match_scores
@@ -198,6 +204,7 @@ def build_report(
         "allow_missing": allow_missing,
         "ignore_extra": ignore_extra,
         "on_duplicate": on_duplicate,
+        "extract": extract,
     }
     for name, path in zip(_names(paths), paths, strict=True):
         res: Results = load_results(path)
@@ -212,9 +219,13 @@ def build_report(
             run.by_profile[p.name] = other.accuracy["overall"]
             tick(f"{name}: {p.name}")
         run.rule_changes, run.unanimous_skips = _rule_changes(ev)
+        if extract is None and ev.diagnostics is not None and ev.diagnostics.verbose:
+            alt = evaluate_vqa(dataset, res, profile=prof, **{**opts, "extract": "answer"})
+            run.if_extracted = alt.accuracy["overall"]
         tick(f"{name}: rules")
         runs.append(run)
     model = ReportModel(prof, dataset, _display(annotations), runs, texts, n_cards)
+    model.extract = extract
     if len(runs) > 1:
         model.paired = _paired(runs)
         tick("comparison")
@@ -523,6 +534,59 @@ def _rules(model: ReportModel) -> str:
     return "".join(out)
 
 
+def _chat(model: ReportModel) -> str:
+    """Diagnostics of chat-style predictions and, under ``extract``, what each rule changed."""
+    out = [
+        '<h2 id="chat">Chat-style answers</h2>',
+        "<p>Predictions that look like chat replies rather than short answers (answer markers, "
+        "reasoning blocks, markdown, full sentences, many words). Diagnostics never change a "
+        "score: the official score counts such text as written. "
+        + (
+            f"Here the answers were extracted first with <code>{_e(model.extract)}</code> "
+            f"(<code>extract:{_e(model.extract)}</code> in the signature).</p>"
+            if model.extract
+            else "<code>--extract answer</code> scores the answer inside them instead.</p>"
+        ),
+    ]
+    for run in model.runs:
+        ev = run.evaluation
+        d = ev.diagnostics
+        if d is None:
+            continue
+        out.append(f"<h3>{_e(run.name)}</h3>")
+        line = f"{d.verbose} of {d.n} predictions look verbose."
+        if run.if_extracted is not None:
+            line += (
+                f" With <code>--extract answer</code> the overall score would be "
+                f"{run.if_extracted:.2f} instead of {ev.accuracy['overall']:.2f}."
+            )
+        out.append(f"<p>{line}</p>")
+        if d.verbose:
+            rows = [[k, v] for k, v in d.reasons.items() if v]
+            out.append(_table(["sign", "predictions"], rows, [False, True]))
+            ex = [[i + 1, repr(t), ", ".join(r)] for i, t, r in d.examples]
+            out.append(_table(["#", "example (raw)", "signs"], ex, [False, False, False]))
+        if ev.extraction is not None:
+            counts = ev.extraction.rule_counts()
+            rows = [[k, v] for k, v in counts.items()]
+            out.append(
+                f"<p>Extractor <code>{_e(ev.extraction.name)}</code> changed "
+                f"{ev.extraction.as_dict()['changed']} answers; per rule:</p>"
+            )
+            out.append(_table(["rule", "answers changed"], rows, [False, True]))
+            shown = [
+                [ev.question_ids[i], repr(ev.extraction.raw[i]), repr(t.text), t.rule]
+                for i, t in enumerate(ev.extraction.traces)
+                if t is not None and t.rules
+            ][:5]
+            out.append(
+                _table(
+                    ["question", "raw", "extracted", "rules"], shown, [False, False, False, False]
+                )
+            )
+    return "".join(out)
+
+
 def _profiles(model: ReportModel) -> str:
     names = [p.name for p in list_profiles()]
     series = {r.name: [r.by_profile[p] for p in names] for r in model.runs}
@@ -659,6 +723,7 @@ def render_report(model: ReportModel) -> str:
         ("distribution", "Distribution"),
         ("types", "Types"),
         ("rules", "Normalization"),
+        ("chat", "Chat answers"),
         ("profiles", "Profiles"),
         ("why", "Why this score"),
     ]
@@ -681,6 +746,7 @@ def render_report(model: ReportModel) -> str:
         ),
         _breakdowns(model),
         _rules(model),
+        _chat(model),
         _profiles(model),
         _cards(model),
         _comparison(model),

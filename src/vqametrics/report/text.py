@@ -101,6 +101,15 @@ def explanation_text(e: Explanation) -> str:
             "normalized and matching is exact (official quirk)"
         )
     out.append("")
+    if e.extract is not None:
+        fired = ", ".join(e.extract_rules) or "no rule fired"
+        out.append(f"raw         {e.raw_prediction!r}")
+        out.append(f"  extract {e.extract}: {fired} -> {e.prediction!r}")
+    elif e.verbose:
+        out.append(
+            f"note: the prediction looks verbose ({', '.join(e.verbose)}); it is scored as "
+            "written. To score the answer inside it: --extract answer"
+        )
     out.append(f"prediction  {e.prediction!r}")
     for t in e.prediction_trace:
         out.append(f"  {t.step:<14} {_step(t)}")

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .._exceptions import VqaMetricsError
+from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
+from ..extract.diagnose import DEFAULT_MAX_WORDS
 from ..signature import Signature
 from . import get_task
-from ._base import Aggregate, Task, TaskData, TaskInputs, TaskProfile
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 
 __all__ = ["TaskEvaluation", "evaluate_task"]
 
@@ -25,6 +27,13 @@ class TaskEvaluation:
     scores: list[float]
     aggregate: Aggregate
     signature: Signature
+    #: verbose-looking raw predictions (never used by a score)
+    diagnostics: Diagnostics | None = None
+    #: the ``extract=`` stage: raw texts and per-item traces (``None``: not asked)
+    extraction: ExtractionRun | None = None
+    #: yes/no judge (``judge=``): item position -> ``judge.Judgement``, and the counts
+    judgements: Mapping[int, Any] | None = None
+    judge_stats: Any = None
 
     @property
     def metrics(self) -> Mapping[str, float | int]:
@@ -49,7 +58,9 @@ class TaskEvaluation:
     def per_item(self) -> Iterator[dict[str, Any]]:
         """One record per item: id, prediction, references, score and the profile's detail."""
         detail = self.profile.detail
-        for item, score in zip(self.data.items, self.scores, strict=True):
+        flags = self.diagnostics.flags if self.diagnostics is not None else None
+        ex = self.extraction
+        for i, (item, score) in enumerate(zip(self.data.items, self.scores, strict=True)):
             rec: dict[str, Any] = {
                 "id": item.id,
                 "prediction": item.prediction,
@@ -58,8 +69,17 @@ class TaskEvaluation:
             }
             if item.prediction is None:
                 rec["missing"] = True
-            elif detail is not None:
-                rec.update(detail(item))
+            else:
+                if ex is not None:
+                    rec.update(ex.record(i))
+                if flags is not None:
+                    rec["verbose"] = bool(flags[i])
+                    if flags[i]:
+                        rec["verbose_reasons"] = list(flags[i] or ())
+                if self.judgements is not None and i in self.judgements:
+                    rec["judge"] = self.judgements[i].as_dict()
+                if detail is not None:
+                    rec.update(detail(item))
             rec.update({k: v for k, v in item.fields.items() if _plain(v)})
             yield rec
 
@@ -85,6 +105,12 @@ class TaskEvaluation:
         }
         if self.data.reported is not None:
             out["reported"] = dict(self.data.reported)
+        if self.diagnostics is not None:
+            out["diagnostics"] = self.diagnostics.as_dict()
+        if self.extraction is not None:
+            out["extract"] = self.extraction.as_dict()
+        if self.judge_stats is not None:
+            out["judge"] = self.judge_stats.as_dict()
         return out
 
 
@@ -105,6 +131,8 @@ def evaluate_task(
     allow_missing: bool = False,
     ignore_extra: bool = False,
     on_duplicate: Literal["error", "last"] = "error",
+    extract: str | None = None,
+    judge: Any = None,
     **options: Any,
 ) -> TaskEvaluation:
     """Score a results file (or in-memory predictions) of *task*.
@@ -120,6 +148,14 @@ def evaluate_task(
         that carries its ground truth (VLMEvalKit) needs neither.
     profile : str, optional
         The toolkit to reproduce (default: the task's official scorer).
+    extract : str, optional
+        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``; see
+        :func:`~vqametrics.extract.list_answer_extractors`) run on each prediction before
+        scoring; recorded in the signature (``extract:NAME``). Default: score the text as is.
+    judge : vqametrics.judge.JudgeClient, optional
+        Yes/no tasks only: answers the profile's parser leaves ``other`` are read by the LLM
+        judge (as VLMEvalKit does for POPE/MME); a decided answer is scored as ``yes``/``no``,
+        an unjudged one stays as written. In the signature as ``judge:<model>``.
     options
         Task-specific options (e.g. GQA's ``choices=``).
 
@@ -142,21 +178,84 @@ def evaluate_task(
         on_duplicate=on_duplicate,
         options=options,
     )
+    if extract is not None:
+        from ..extract import get_answer_extractor
+
+        get_answer_extractor(extract)  # an unknown name fails before any file is read
+    if judge is not None and prof.parse is None:
+        from .._exceptions import InputError
+
+        raise InputError(
+            f"the LLM judge reads yes/no answers; task {t.name!r} (profile {prof.name!r}) has "
+            "no yes/no parser"
+        )
     data = t.read(inputs)
-    scores = _score_all(prof, data)
-    aggregate = prof.aggregate(data.items, scores)
-    return TaskEvaluation(t, prof, data, scores, aggregate, t.signature(prof, data))
+    raw = [item.prediction for item in data.items]
+    diagnostics = diagnose(raw, max_words=[_word_limit(item.references) for item in data.items])
+    extraction = None
+    items = data.items
+    if extract is not None:
+        extraction = apply_extractor(extract, raw)
+        items = [
+            item if text is None else replace(item, prediction=text)
+            for item, text in zip(items, extraction.texts, strict=True)
+        ]
+        data = replace(data, items=items)
+    judgements = stats = None
+    if judge is not None and prof.parse is not None:
+        items, judgements, stats = _judge_other(items, prof.parse, judge)
+        data = replace(data, items=items)
+    scores = _score_all(prof, items, data.sources)
+    aggregate = prof.aggregate(items, scores)
+    signature = t.signature(prof, data)
+    if extraction is not None:
+        signature = signature.with_fields(extract=extraction.name)
+    if judge is not None:
+        signature = signature.with_fields(judge=judge.model)
+    return TaskEvaluation(
+        t, prof, data, scores, aggregate, signature, diagnostics, extraction, judgements, stats
+    )
 
 
-def _score_all(prof: TaskProfile, data: TaskData) -> list[float]:
+def _judge_other(
+    items: list[Item], parse: Callable[[str], str], client: Any
+) -> tuple[list[Item], dict[int, Any], Any]:
+    """Send the answers *parse* leaves ``other`` to the yes/no judge; decided ones become
+    ``yes``/``no``, the rest stay as written (unjudged, counted)."""
+    from ..judge import JudgeStats, judge_yes_no_records
+
+    ask = [
+        i
+        for i, it in enumerate(items)
+        if it.prediction is not None and parse(it.prediction) == "other"
+    ]
+    records = judge_yes_no_records(
+        [items[i].prediction or "" for i in ask],
+        client,
+        questions=[str(items[i].fields.get("question") or "") for i in ask],
+    )
+    out = list(items)
+    for i, j in zip(ask, records, strict=True):
+        if j.decision is not None:
+            out[i] = replace(out[i], prediction=j.decision)
+    return out, dict(zip(ask, records, strict=True)), JudgeStats.of(client.model, records)
+
+
+def _word_limit(references: tuple[str, ...]) -> int:
+    """Words above which a prediction looks long: 5, or twice the longest reference."""
+    longest = max((len(r.split()) for r in references), default=0)
+    return max(DEFAULT_MAX_WORDS, 2 * longest)
+
+
+def _score_all(prof: TaskProfile, items: list[Item], sources: tuple[str, ...]) -> list[float]:
     """Every item's score; an error raised by the scorer names the item it was scoring."""
     scores = []
-    for item in data.items:
+    for item in items:
         try:
             scores.append(prof.score_item(item))
         except VqaMetricsError as exc:
             if repr(item.id) in str(exc) or str(item.id) in str(exc):
                 raise
-            source = data.sources[-1] if data.sources else "input"
+            source = sources[-1] if sources else "input"
             raise type(exc)(f"{source}: item {item.id!r}: {exc}") from None
     return scores

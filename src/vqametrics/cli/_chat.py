@@ -1,0 +1,118 @@
+"""Options shared by the scoring commands for chat-model outputs: ``--extract`` and the judge."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from ._common import float_in_range, int_in_range
+
+if TYPE_CHECKING:
+    from ..extract import Diagnostics
+    from ..judge import JudgeClient
+
+__all__ = ["add_extract_option", "add_judge_options", "judge_from_args", "warn_verbose"]
+
+
+def add_extract_option(parser: argparse.ArgumentParser) -> None:
+    """``--extract NAME``: a traced answer-extraction stage before normalization."""
+    from ..extract import list_answer_extractors
+
+    names = [e.name for e in list_answer_extractors()]
+    parser.add_argument(
+        "--extract",
+        choices=names,
+        metavar="NAME",
+        help="extract the answer from chat-style predictions before scoring (recorded in the "
+        f"signature as extract:NAME); one of: {', '.join(names)}. Default: score as written",
+    )
+
+
+def add_judge_options(parser: argparse.ArgumentParser, use: str) -> None:
+    """``--judge-url``, ``--judge-model``, ``--judge-key-env``, ``--judge-cache`` and limits."""
+    from ..judge import DEFAULT_KEY_ENV
+
+    g = parser.add_argument_group(
+        "LLM judge (optional; needs pip install 'vqametrics[judge]')", use
+    )
+    g.add_argument("--judge-url", metavar="URL", help="OpenAI-compatible API base URL (…/v1)")
+    g.add_argument("--judge-model", metavar="NAME", help="judge model name (in the signature)")
+    g.add_argument(
+        "--judge-key-env",
+        default=DEFAULT_KEY_ENV,
+        metavar="VAR",
+        help=f"environment variable holding the API key (default {DEFAULT_KEY_ENV}); the key "
+        "itself is never taken on the command line",
+    )
+    g.add_argument(
+        "--judge-cache",
+        metavar="DIR",
+        help="reply cache keyed by (model, prompt) (default: $XDG_CACHE_HOME/vqametrics/judge)",
+    )
+    g.add_argument(
+        "--judge-timeout",
+        type=float_in_range(0, 3600),
+        default=60.0,
+        metavar="S",
+        help="seconds per request, at most 3600 (60)",
+    )
+    g.add_argument(
+        "--judge-retries",
+        type=int_in_range(1, 100),
+        default=3,
+        metavar="N",
+        help="tries per prompt on timeouts, HTTP 429/5xx and malformed replies (3)",
+    )
+    g.add_argument(
+        "--judge-concurrency",
+        type=int_in_range(1, 256),
+        default=4,
+        metavar="N",
+        help="requests in flight, 1-256 (4)",
+    )
+    g.add_argument(
+        "--judge-seed",
+        type=int_in_range(0, 2**63 - 1),
+        default=0,
+        metavar="S",
+        help="seed sent with temperature 0, 0 <= S < 2**63 (0)",
+    )
+
+
+def judge_from_args(args: argparse.Namespace) -> JudgeClient | None:
+    """The client the judge options describe, or ``None`` without ``--judge-url``."""
+    from .._exceptions import InputError
+
+    url = getattr(args, "judge_url", None)
+    model = getattr(args, "judge_model", None)
+    if url is None:
+        if model is not None:
+            raise InputError("--judge-model needs --judge-url")
+        return None
+    if model is None:
+        raise InputError("--judge-url needs --judge-model")
+    from ..judge import JudgeClient
+
+    return JudgeClient(
+        url,
+        model,
+        key_env=args.judge_key_env,
+        cache_dir=args.judge_cache,
+        timeout=args.judge_timeout,
+        retries=args.judge_retries,
+        concurrency=args.judge_concurrency,
+        seed=args.judge_seed,
+    )
+
+
+def warn_verbose(diagnostics: Diagnostics | None, extracted: bool = False) -> None:
+    """The stderr line ``N of M predictions look verbose … see --extract``."""
+    if diagnostics is None:
+        return
+    line = diagnostics.warning()
+    if line is None:
+        return
+    if extracted:
+        line = line.split("; the score counts them")[0] + " (before --extract)"
+    print(line, file=sys.stderr)

@@ -1,0 +1,210 @@
+"""Diagnostics: which predictions look like chat replies rather than short answers.
+
+A prediction is *verbose* when it shows one of these signs (the reasons):
+
+=================  ==========================================================================
+reason             sign
+=================  ==========================================================================
+reasoning_block    a ``<think>``-style tag (``think``, ``thinking``, ``reasoning``,
+                   ``analysis``, ``reflection``)
+answer_marker      "the answer is", "answer:", "final answer", ``<answer>``, ``\\boxed{}``
+markdown           ``**bold**``, ``__x__``, code ticks, a heading or a list bullet
+sentences          several sentences or lines, or one full sentence (3+ words and a final
+                   ``.``, ``!`` or ``?``)
+long               more words than the task's short answers have (default: more than 5)
+=================  ==========================================================================
+
+Diagnostics never change a score: they say why a faithful score may be low and point to
+``--extract``. Each distinct prediction string is examined once, so a large file with few
+distinct answers costs little.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+__all__ = ["REASONS", "Diagnostics", "diagnose", "verbose_reasons"]
+
+REASONS = ("reasoning_block", "answer_marker", "markdown", "sentences", "long")
+
+#: Words above which a prediction counts as long for a short-answer task.
+DEFAULT_MAX_WORDS = 5
+#: Examples kept for the reports.
+N_EXAMPLES = 5
+
+_REASONING = re.compile(r"</?(?:think|thinking|reasoning|analysis|reflection)\b", re.IGNORECASE)
+_MARKER = re.compile(
+    r"\banswer\s*(?:is\b|:|=)|<answer\b|\\boxed\{|答案\s*(?:是|为|：|:)", re.IGNORECASE
+)
+_MARKDOWN = re.compile(r"\*\*|__\S|`|^\s*#{1,6}\s|^\s*[-*+•]\s+\S", re.MULTILINE)
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s+|$)")
+# characters behind every sign but "sentences" and "long"
+_SPECIAL = re.compile(r"[<*`_#\\\n]|answer|答案", re.IGNORECASE)
+
+
+def _reasons(text: str, max_words: int) -> tuple[str, ...]:
+    stripped = text.strip()
+    n_words = len(stripped.split())
+    if n_words <= 2 and _SPECIAL.search(stripped) is None:  # the common case, cheaply
+        return ("sentences",) if len(_SENTENCE_END.findall(stripped)) >= 2 else ()
+    found = []
+    if _REASONING.search(stripped):
+        found.append("reasoning_block")
+    if _MARKER.search(stripped):
+        found.append("answer_marker")
+    if _MARKDOWN.search(stripped):
+        found.append("markdown")
+    ends = len(_SENTENCE_END.findall(stripped))
+    lines = sum(1 for line in stripped.split("\n") if line.strip())
+    full_sentence = n_words >= 3 and stripped[-1] in ".!?。！？"
+    if ends >= 2 or lines >= 2 or full_sentence:
+        found.append("sentences")
+    if n_words > max_words:
+        found.append("long")
+    return tuple(found)
+
+
+def verbose_reasons(text: str, *, max_words: int = DEFAULT_MAX_WORDS) -> tuple[str, ...]:
+    """The reasons (see :data:`REASONS`) why *text* looks verbose; empty when it does not.
+
+    Examples
+    --------
+    >>> verbose_reasons("The answer is 2.")
+    ('answer_marker', 'sentences')
+    >>> verbose_reasons("2")
+    ()
+    """
+    return _reasons(text, max_words)
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """How many predictions look verbose, why, and a few examples.
+
+    Attributes
+    ----------
+    n:
+        Predictions examined (missing ones are not counted).
+    verbose:
+        Predictions with at least one reason.
+    reasons:
+        Reason -> how many predictions show it (a prediction may show several).
+    examples:
+        Up to 5 verbose predictions as ``(position, text, reasons)``, first ones first.
+    flags:
+        Per position of the input, the reasons (empty tuple: not verbose; ``None``: missing).
+    """
+
+    n: int
+    verbose: int
+    reasons: dict[str, int]
+    examples: tuple[tuple[int, str, tuple[str, ...]], ...]
+    _flags: Callable[[], list[tuple[str, ...] | None]] = field(repr=False, compare=False)
+
+    @cached_property
+    def flags(self) -> list[tuple[str, ...] | None]:
+        """Per position of the input: the reasons (``()``: not verbose; ``None``: missing)."""
+        return self._flags()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``"diagnostics"`` entry of ``--json``."""
+        return {
+            "verbose_predictions": self.verbose,
+            "predictions": self.n,
+            "reasons": dict(self.reasons),
+            "examples": [
+                {"position": i, "text": t, "reasons": list(r)} for i, t, r in self.examples
+            ],
+        }
+
+    def warning(self) -> str | None:
+        """The stderr line when some predictions look verbose, else ``None``."""
+        if not self.verbose:
+            return None
+        top = ", ".join(f"{k} {v}" for k, v in self.reasons.items() if v)
+        return (
+            f"warning: {self.verbose} of {self.n} predictions look verbose ({top}); the score "
+            "counts them as written. To score the answer inside them, see --extract "
+            "(e.g. --extract answer)"
+        )
+
+
+def diagnose(
+    predictions: Sequence[str | None],
+    *,
+    max_words: int | Sequence[int] = DEFAULT_MAX_WORDS,
+) -> Diagnostics:
+    """Count the predictions that look like chat replies rather than short answers.
+
+    Parameters
+    ----------
+    predictions : sequence of str or None
+        Raw predictions; ``None`` (missing) is skipped.
+    max_words : int or sequence of int, default=5
+        Words above which a prediction counts as ``long``; one value, or one per prediction
+        (tasks with long answers, such as book titles, pass a limit from their references).
+
+    Returns
+    -------
+    Diagnostics
+        Counts, examples and per-position flags. Never used by any score.
+    """
+    if isinstance(max_words, int):
+        fixed, limits = max_words, None
+    else:
+        fixed, limits = 0, list(max_words)
+        if len(limits) != len(predictions):
+            raise ValueError("max_words: give one value, or one per prediction")
+    counts = dict.fromkeys(REASONS, 0)
+    examples: list[tuple[int, str, tuple[str, ...]]] = []
+    if limits is None:
+        # one look per distinct string (a large file has few distinct answers); the per-position
+        # flags are built only when a per-question output asks for them
+        tally = Counter(predictions)
+        missing = tally.pop(None, 0)
+        seen = {t: _reasons(t, fixed) for t in tally}  # type: ignore[arg-type]
+        verbose = 0
+        for text, c in tally.items():
+            hits = seen[text]
+            if hits:
+                verbose += c
+                for r in hits:
+                    counts[r] += c
+        if verbose:
+            for i, text in enumerate(predictions):
+                if text is not None and seen[text]:
+                    examples.append((i, text, seen[text]))
+                    if len(examples) == N_EXAMPLES:
+                        break
+        preds = predictions
+
+        def flags() -> list[tuple[str, ...] | None]:
+            return [None if t is None else seen[t] for t in preds]
+
+        return Diagnostics(len(predictions) - missing, verbose, counts, tuple(examples), flags)
+    cache: dict[tuple[str, int], tuple[str, ...]] = {}
+    per: list[tuple[str, ...] | None] = []
+    for text, limit in zip(predictions, limits, strict=True):
+        if text is None:
+            per.append(None)
+            continue
+        key = (text, limit)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = _reasons(text, limit)
+        per.append(hit)
+    verbose = 0
+    for i, flag in enumerate(per):
+        if flag:
+            verbose += 1
+            for r in flag:
+                counts[r] += 1
+            if len(examples) < N_EXAMPLES:
+                examples.append((i, predictions[i] or "", flag))
+    n = len(per) - per.count(None)
+    return Diagnostics(n, verbose, counts, tuple(examples), lambda: per)

@@ -1,0 +1,295 @@
+"""An OpenAI-compatible chat-completions client for LLM judges: cached, bounded, recorded.
+
+One user message per prompt, ``temperature`` 0 and a fixed ``seed``; at most *concurrency*
+requests in flight (threads); each request has a timeout and is retried with exponential
+backoff on timeouts, connection errors, HTTP 429/5xx and replies that are not a completion.
+Replies are cached on disk, keyed by (model, prompt), so a re-run makes no calls. The API key
+is read from an environment variable and never printed, logged or cached. httpx is an optional
+extra (``pip install 'vqametrics[judge]'``), imported when the client is built.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .._exceptions import InputError, MissingDependencyError
+
+__all__ = [
+    "DEFAULT_KEY_ENV",
+    "JudgeClient",
+    "JudgeReply",
+    "JudgeSettingsError",
+    "default_cache_dir",
+]
+
+#: The environment variable the API key is read from unless another name is given.
+DEFAULT_KEY_ENV = "VQAMETRICS_JUDGE_API_KEY"
+_RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+class JudgeSettingsError(InputError):
+    """A judge setting is unusable (URL, model, cache directory, concurrency...)."""
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/vqametrics/judge`` (``~/.cache/vqametrics/judge`` by default)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "vqametrics" / "judge"
+
+
+@dataclass(frozen=True)
+class JudgeReply:
+    """One prompt's outcome.
+
+    Attributes
+    ----------
+    prompt, response:
+        What was sent and the reply's text (``None`` when every try failed).
+    cached:
+        The reply came from the cache (no call was made).
+    calls:
+        HTTP requests made for it (0 when cached).
+    error:
+        Why there is no response, e.g. ``"timeout after 3 tries"``.
+    """
+
+    prompt: str
+    response: str | None
+    cached: bool = False
+    calls: int = 0
+    error: str | None = None
+
+
+def _require_httpx() -> Any:
+    try:
+        import httpx
+    except ImportError:
+        raise MissingDependencyError(
+            "the LLM judge needs httpx: pip install 'vqametrics[judge]'"
+        ) from None
+    return httpx
+
+
+class JudgeClient:
+    """Chat-completions judge over HTTP.
+
+    Parameters
+    ----------
+    url : str
+        Base URL of an OpenAI-compatible API (``http://host:8000/v1``); ``/chat/completions``
+        is appended unless the URL already ends with it.
+    model : str
+        Model name sent with each request; recorded in signatures (``judge:<model>``).
+    key_env : str, default="VQAMETRICS_JUDGE_API_KEY"
+        Environment variable holding the API key (no key: no ``Authorization`` header).
+    cache_dir : path, optional
+        Where replies are cached; default :func:`default_cache_dir`. Checked writable here,
+        before any call.
+    timeout : float, default=60
+        Seconds per request.
+    retries : int, default=3
+        Tries per prompt (the first one included).
+    backoff : float, default=1
+        Seconds before the second try; doubled for each further try.
+    concurrency : int, default=4
+        Requests in flight at most.
+    seed : int, default=0
+        Sent as ``seed``; with ``temperature`` 0 it makes replies as repeatable as the API
+        allows.
+    max_tokens : int, default=256
+    transport : httpx transport, optional
+        For tests.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        model: str,
+        *,
+        key_env: str = DEFAULT_KEY_ENV,
+        cache_dir: str | os.PathLike[str] | None = None,
+        timeout: float = 60.0,
+        retries: int = 3,
+        backoff: float = 1.0,
+        concurrency: int = 4,
+        seed: int = 0,
+        max_tokens: int = 256,
+        transport: Any = None,
+    ) -> None:
+        if not url.startswith(("http://", "https://")):
+            raise JudgeSettingsError(f"--judge-url {url!r}: expected an http:// or https:// URL")
+        if not model.strip():
+            raise JudgeSettingsError("--judge-model: a model name is needed")
+        if retries < 1 or concurrency < 1 or timeout <= 0 or backoff < 0:
+            raise JudgeSettingsError(
+                "judge: retries and concurrency must be >= 1, timeout > 0, backoff >= 0"
+            )
+        httpx = _require_httpx()
+        self.url = url.rstrip("/")
+        if not self.url.endswith("/chat/completions"):
+            self.url += "/chat/completions"
+        self.model = model
+        self.key_env = key_env
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.concurrency = concurrency
+        self.seed = seed
+        self.max_tokens = max_tokens
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        _check_writable(self.cache_dir)
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        self._httpx = httpx
+        self._http = httpx.Client(timeout=timeout, headers=headers, transport=transport)
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.cache_hits = 0
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"JudgeClient(url={self.url!r}, model={self.model!r}, key_env={self.key_env!r})"
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> JudgeClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _path(self, prompt: str, attempt: int) -> Path:
+        key = orjson.dumps([self.model, prompt] + ([attempt] if attempt else []))
+        return self.cache_dir / (hashlib.sha256(key).hexdigest() + ".json")
+
+    def complete(self, prompt: str, *, attempt: int = 0) -> JudgeReply:
+        """The judge's reply to *prompt*, from the cache when there.
+
+        *attempt* > 0 asks again for a prompt whose earlier reply could not be used (a
+        caller's retry); it is cached under its own key.
+        """
+        path = self._path(prompt, attempt)
+        try:
+            stored = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            stored = None
+        if isinstance(stored, dict) and isinstance(stored.get("response"), str):
+            with self._lock:
+                self.cache_hits += 1
+            return JudgeReply(prompt, stored["response"], cached=True)
+        reply = self._request(prompt)
+        if reply.response is not None:
+            record = {"model": self.model, "prompt": prompt, "response": reply.response}
+            tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+            tmp.write_bytes(orjson.dumps(record))
+            os.replace(tmp, path)
+        return reply
+
+    def complete_many(self, prompts: Sequence[str]) -> list[JudgeReply]:
+        """Replies to *prompts* in order; each distinct prompt is asked once, concurrently.
+
+        A repeated prompt shares the first one's reply with ``calls=0`` and ``cached=False``,
+        so that summing ``calls`` and ``cached`` over the replies counts requests and hits.
+        """
+        unique = list(dict.fromkeys(prompts))
+        if len(unique) <= 1 or self.concurrency == 1:
+            done = {p: self.complete(p) for p in unique}
+        else:
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+                done = dict(zip(unique, pool.map(self.complete, unique), strict=True))
+        out = []
+        for p in prompts:
+            reply = done[p]
+            out.append(reply)
+            if reply.calls or reply.cached:
+                done[p] = replace(reply, calls=0, cached=False)
+        return out
+
+    def _request(self, prompt: str) -> JudgeReply:
+        body = {
+            "model": self.model,
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": 0,
+            "seed": self.seed,
+            "max_tokens": self.max_tokens,
+        }
+        httpx = self._httpx
+        error = "no reply"
+        for attempt in range(self.retries):
+            if attempt:
+                time.sleep(self.backoff * 2 ** (attempt - 1))
+            with self._lock:
+                self.calls += 1
+            try:
+                resp = self._http.post(self.url, json=body)
+            except httpx.TimeoutException:
+                error = "timeout"
+                continue
+            except httpx.HTTPError as exc:
+                error = f"connection error ({type(exc).__name__})"
+                continue
+            if resp.status_code in _RETRY_STATUS:
+                error = f"HTTP {resp.status_code}"
+                continue
+            if resp.status_code >= 400:  # a client error does not get better by retrying
+                return JudgeReply(prompt, None, calls=attempt + 1, error=f"HTTP {resp.status_code}")
+            text = _completion_text(resp.content)
+            if text is None:
+                error = "not a chat completion"
+                continue
+            return JudgeReply(prompt, text, calls=attempt + 1)
+        return JudgeReply(
+            prompt, None, calls=self.retries, error=f"{error} after {self.retries} tries"
+        )
+
+    def as_callable(self) -> Callable[[str], str]:
+        """``judge(prompt) -> reply`` for :func:`vqametrics.mmbench.evaluate_mmbench`.
+
+        A failed call returns the reference's API failure marker, which MMBench counts as a
+        failed try; the n-th call with the same prompt is the n-th attempt (its own cache key).
+        """
+        from ..mmbench.extract import API_FAILURE
+
+        last: list[Any] = [None, 0]  # the previous prompt and its attempt number
+
+        def judge(prompt: str) -> str:
+            # MMBench retries a row by asking again at once with the same prompt
+            last[1] = last[1] + 1 if last[0] == prompt else 0
+            last[0] = prompt
+            reply = self.complete(prompt, attempt=last[1])
+            return API_FAILURE if reply.response is None else reply.response
+
+        return judge
+
+
+def _completion_text(content: bytes) -> str | None:
+    try:
+        data = orjson.loads(content)
+        text = data["choices"][0]["message"]["content"]
+    except (orjson.JSONDecodeError, KeyError, IndexError, TypeError):
+        return None
+    return text if isinstance(text, str) else None
+
+
+def _check_writable(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise JudgeSettingsError(
+            f"--judge-cache {path}: not a writable directory ({exc.strerror or exc})"
+        ) from None
