@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from vqametrics._extras import install_hint
+
 pytest.importorskip("starlette")
 
 from reference import official_vqa
@@ -302,8 +304,9 @@ def test_textvqa_misconception_scores_both_ways(client: Any) -> None:
     runs = [e for e in card["evidence"] if e["key"] == "ev.tv_run"]
     assert [e["args"]["scorer"] for e in runs] == ["@scorer.textvqa", "@scorer.vqav2"]
     assert all(e["args"]["n"] == 200 for e in runs)
-    textvqa, vqa2 = (float(e["value"]) for e in runs)
-    assert textvqa - vqa2 > 5.0  # the unanimity rule costs points on real answers
+    # 59.70 vs 49.20: from an independent port of spec vqa-family §2.2 (MMF) and of vqaEval.py
+    # HEAD's unanimity rule, run on the bundled files (the full val split gives 60.16 / 47.92)
+    assert [e["value"] for e in runs] == ["59.70", "49.20"]
     item = [e for e in card["evidence"] if e["key"] == "ev.tv_item"]
     assert [e["value"] for e in item] == ["100.00", "0.00"]
     # hand-checkable: the prediction equals the unanimous answer up to case
@@ -354,7 +357,7 @@ def test_demo_without_extras_prints_install_hint(
     monkeypatch.setattr(builtins, "__import__", fake_import)
     assert main(["demo", "--no-browser"]) == 1
     err = capsys.readouterr().err
-    assert "pip install 'vqametrics[demo]'" in err
+    assert install_hint("demo") in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 

@@ -24,7 +24,9 @@ VINVL = "coco14_promptC_gpt3_VinVL_n16_repeat5_46.809354_CLIPImagequestion.json"
 def assert_self_contained(text: str) -> None:
     assert text.startswith("<!doctype html>")
     assert not EXTERNAL.search(text), EXTERNAL.search(text)
-    assert "<script" not in text  # nothing to run, nothing to fetch
+    # inline scripts only (the per-question table): nothing fetched
+    assert not re.search(r"<script[^>]*\bsrc\s*=", text)
+    assert "fetch(" not in text and "XMLHttpRequest" not in text
     assert "<link" not in text and "@import" not in text
     assert not re.search(r"url\(\s*['\"]?(?!#)", text)  # only in-document references
     assert "<img" not in text

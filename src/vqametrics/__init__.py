@@ -29,6 +29,7 @@ if _typing.TYPE_CHECKING:
     from .explain import Explanation, explain
     from .extract import diagnose, extract_answer
     from .load.vqa import VQADataset, load_annotations, load_results
+    from .metrics import TaskMetric, VQAAccuracy
     from .mmbench import (
         MMBenchResult,
         build_circular,
@@ -53,6 +54,7 @@ _LAZY = {
     "Signature": ".signature",
     "Task": ".tasks",
     "TaskEvaluation": ".tasks._run",
+    "TaskMetric": ".metrics",
     "TaskProfile": ".tasks",
     "evaluate_task": ".tasks._run",
     "get_task": ".tasks",
@@ -60,6 +62,7 @@ _LAZY = {
     "parse_yes_no": ".tasks",
     "score_answer": ".tasks",
     "VQADataset": ".load.vqa",
+    "VQAAccuracy": ".metrics",
     "VQAEvaluation": ".evaluate",
     "bootstrap_ci": ".stats",
     "build_circular": ".mmbench",
@@ -100,8 +103,10 @@ __all__ = [
     "Signature",
     "Task",
     "TaskEvaluation",
+    "TaskMetric",
     "TaskProfile",
     "UnknownNameError",
+    "VQAAccuracy",
     "VQADataset",
     "VQAEvaluation",
     "VqaMetricsError",

@@ -172,6 +172,15 @@ class Comparison:
     def n_questions(self) -> int:
         return len(self.questions)
 
+    def __repr__(self) -> str:
+        vals = ", ".join(
+            f"{m.label} {m.value:.{self.digits}f}" for m in self.metrics if m.value is not None
+        )
+        return (
+            f"<Comparison {vals} | profile {self.profile.name}, {self.n_questions} questions, "
+            f"{len(self.disagreements)} disagreement categories>"
+        )
+
     def metric(self, key: str) -> MetricScore:
         """The row called *key* (``KeyError`` if absent)."""
         for m in self.metrics:

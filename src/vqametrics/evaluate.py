@@ -35,7 +35,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from .explain import Explanation
     from .score._fast import FastScores
+    from .stats import BootstrapResult
 
     IntArray = npt.NDArray[np.int64]
 
@@ -76,6 +78,34 @@ class VQAEvaluation:
         if self.extraction is not None:
             out.update(self.extraction.record(i))
         return out
+
+    #: ``evaluate_vqa(metrics=[...])``: ``{"em": Breakdown, "em_any": Breakdown}`` as asked
+    extra_metrics: Mapping[str, Breakdown] = field(default_factory=dict)
+    #: ``evaluate_vqa(ci=True)``: bootstrap intervals of the overall and per-type accuracies
+    intervals: BootstrapResult | None = None
+
+    def __repr__(self) -> str:
+        from ._notebook import evaluation_repr
+
+        return evaluation_repr(self, dict(self.extra_metrics), self.intervals)
+
+    def _repr_html_(self) -> str:
+        from ._notebook import evaluation_html
+
+        return evaluation_html(self, dict(self.extra_metrics), self.intervals)
+
+    def explain(self, question_id: QuestionId) -> Explanation:
+        """:func:`vqametrics.explain` of one question, as this evaluation scored it."""
+        from ._notebook import evaluation_explain
+
+        return evaluation_explain(self, question_id)
+
+    def to_pandas(self) -> Any:
+        """One row per question (id, types, raw and normalized prediction, the human
+        answers, m, score) as a pandas DataFrame (``pip install 'vqametrics[pandas]'``)."""
+        from ._notebook import evaluation_frame
+
+        return evaluation_frame(self)
 
     @property
     def question_ids(self) -> list[QuestionId]:
@@ -158,6 +188,16 @@ class VQAEvaluation:
             "n_extra_ignored": len(self.matched.extra),
             "n_duplicates": self.matched.duplicates,
             "notes": list(self.notes),
+            **dict(self.extra_metrics),
+            **(
+                {}
+                if self.intervals is None
+                else {
+                    "ci95": self.intervals.ci95,
+                    "se": self.intervals.se,
+                    "bootstrap": self.intervals.settings(),
+                }
+            ),
         }
         if self.diagnostics is not None:
             out["diagnostics"] = self.diagnostics.as_dict()
@@ -264,6 +304,8 @@ def evaluate_vqa(
     on_duplicate: Literal["error", "last"] = "error",
     digits: int = 2,
     extract: str | None = None,
+    metrics: Sequence[str] = ("vqa",),
+    ci: bool | int = False,
 ) -> VQAEvaluation:
     """Score a results file against an annotations file, as the official script does.
 
@@ -289,6 +331,11 @@ def evaluate_vqa(
         each prediction before normalization; in the signature as ``extract:NAME``. Default:
         score the text as written (every parity profile). Diagnostics of verbose-looking
         predictions (``.diagnostics``) are computed either way and never change a score.
+    metrics : sequence of {"vqa", "em", "em-any"}, default=("vqa",)
+        Also compute EM / EM-any (``em_any`` accepted), in ``extra_metrics``.
+    ci : bool or int, default=False
+        ``True`` (or a number of bootstrap replicates): 95% intervals in ``intervals``
+        (:func:`vqametrics.evaluation_ci`, seed 12345).
 
     Returns
     -------
@@ -301,7 +348,7 @@ def evaluate_vqa(
         Malformed input; the message names the file and the question id or line.
     """
     with _gc_paused():
-        return _evaluate(
+        result = _evaluate(
             annotations,
             results,
             questions=questions,
@@ -312,6 +359,15 @@ def evaluate_vqa(
             digits=digits,
             extract=extract,
         )
+    if tuple(metrics) == ("vqa",) and ci is False:
+        return result
+    from dataclasses import replace
+
+    from ._notebook import extra_metrics, interval_of
+
+    return replace(
+        result, extra_metrics=extra_metrics(result, metrics), intervals=interval_of(result, ci)
+    )
 
 
 def _evaluate(

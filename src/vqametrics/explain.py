@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ._answers import answer_groups
+from ._display import html_pre, text_table
 from .profiles import Profile, Step, get_profile
 from .score.vqa import others_matching, score_normalized
 
@@ -62,6 +63,80 @@ class Explanation:
     raw_prediction: str | None = None
     extract_rules: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        return (
+            f"Explanation(profile={self.profile!r}, prediction={self.prediction!r} -> "
+            f"{self.normalized_prediction!r}, m={self.m} of {len(self.answers)}, "
+            f"score={self.score!r})"
+        )
+
+    def _repr_html_(self) -> str:
+        return html_pre(self.text())
+
+    def text(self) -> str:
+        """The terminal rendering (``vqametrics explain``): every step, the slips, the
+        leave-one-out values and the score."""
+        e = self
+        out = [f"profile: {e.profile}"]
+        if e.unanimous:
+            out.append(
+                "unanimity rule: the answers are all identical after cleanup, so nothing else "
+                "is normalized and matching is exact (official quirk)"
+            )
+        out.append("")
+        if e.extract is not None:
+            fired = ", ".join(e.extract_rules) or "no rule fired"
+            out.append(f"raw         {e.raw_prediction!r}")
+            out.append(f"  extract {e.extract}: {fired} -> {e.prediction!r}")
+        elif e.verbose:
+            out.append(
+                f"note: the prediction looks verbose ({', '.join(e.verbose)}); it is scored as "
+                "written. To score the answer inside it: --extract answer"
+            )
+        out.append(f"prediction  {e.prediction!r}")
+        for t in e.prediction_trace:
+            out.append(f"  {t.step:<14} {_step(t)}")
+        out.append(f"  => {e.normalized_prediction!r}")
+        out.append("")
+        rows: list[list[object]] = []
+        for i, (raw, trace, norm, hit) in enumerate(
+            zip(e.answers, e.answer_traces, e.normalized_answers, e.matches, strict=True)
+        ):
+            changed = ", ".join(t.step for t in trace if t.changed) or "-"
+            loo = e.leave_one_out[i] if e.leave_one_out else None
+            rows.append(
+                [
+                    i + 1,
+                    repr(raw),
+                    repr(norm),
+                    "yes" if hit else "",
+                    changed,
+                    "" if loo is None else loo[0],
+                    "" if loo is None else f"{loo[1]:.4f}",
+                ]
+            )
+        header = ["slip", "answer", "normalized", "match", "changed by", "others", "min(1,k/3)"]
+        out.append(text_table(rows, header))
+        cleaned = [
+            f"  slip {i + 1}: {raw!r} "
+            + " ".join(f"-{t.step}-> {t.output!r}" for t in trace if t.changed)
+            for i, (raw, trace) in enumerate(zip(e.answers, e.answer_traces, strict=True))
+            if any(t.changed for t in trace)
+        ]
+        if cleaned:
+            out += ["", "how the slips were cleaned (steps that changed something):", *cleaned]
+        out.append("")
+        out.append(f"m = {e.m} matching slip(s)")
+        out.append(f"textbook min(1, m/3)         = {e.textbook_score:.4f}")
+        if e.leave_one_out:
+            out.append(f"mean of the {len(e.leave_one_out)} leave-one-out values = {e.score!r}")
+        if e.empty_prediction_rule:
+            out.append(
+                f"the prediction is empty after normalization: profile {e.profile} scores it 0"
+            )
+        out.append(f"score = {e.score!r}  ({100 * e.score:.2f}%)")
+        return "\n".join(out)
+
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
 
@@ -100,6 +175,12 @@ class Explanation:
                 else {}
             ),
         }
+
+
+def _step(t: StepTrace) -> str:
+    if t.skipped:
+        return "(skipped: unanimous answers)"
+    return f"{t.output!r}" + ("  *changed*" if t.changed else "")
 
 
 def explain(

@@ -351,6 +351,12 @@ class ProfileComparison:
     #: caveats about the input that affect how to read the comparison
     notes: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        return (
+            f"<ProfileComparison {len(self.profiles)} profiles, {len(self.question_ids)} "
+            f"questions, {len(self.differing)} differing, {len(self.effects)} rules>"
+        )
+
     def accuracy(self, profile: str, digits: int | None = 2) -> float:
         """Overall accuracy in percent under *profile* (as the official script rounds it)."""
         return percent(self.scores[profile], digits)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ._exceptions import InputError, MissingDependencyError
 from .aggregate import percent
@@ -51,7 +51,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from .evaluate import VQAEvaluation
+    from .load.vqa import VQADataset
+    from .profiles import Profile
     from .signature import Signature
 
     FloatArray = NDArray[np.float64]
@@ -75,6 +76,22 @@ __all__ = [
     "sign_flip_test",
     "standard_error",
 ]
+
+
+class VQAEvaluation(Protocol):
+    """What the functions here read of a :class:`vqametrics.VQAEvaluation` (a protocol, so
+    that ``evaluate`` may import this module for ``evaluate_vqa(ci=True)``)."""
+
+    @property
+    def scores(self) -> list[float]: ...
+    @property
+    def dataset(self) -> VQADataset: ...
+    @property
+    def profile(self) -> Profile: ...
+    @property
+    def signature(self) -> Signature: ...
+    def per_question(self) -> Iterator[dict[str, Any]]: ...
+
 
 #: The default seed of every random procedure here (sacreBLEU's default as well).
 DEFAULT_SEED = 12345
@@ -130,6 +147,17 @@ class Interval:
     n: int
     clusters: int
 
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """``(low, high)``."""
+        return (self.low, self.high)
+
+    def __repr__(self) -> str:
+        return (
+            f"Interval({self.estimate:.2f} [{self.low:.2f}, {self.high:.2f}], se {self.se:.2f}, "
+            f"n={self.n})"
+        )
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "estimate": self.estimate,
@@ -138,6 +166,14 @@ class Interval:
             "n": self.n,
             "clusters": self.clusters,
         }
+
+
+class _AttrDict(dict[str, Any]):
+    """A dict that returns itself when called: ``ci95`` and ``se`` became attributes, and the
+    old method spelling ``ci95()`` keeps working."""
+
+    def __call__(self) -> _AttrDict:
+        return self
 
 
 @dataclass(frozen=True)
@@ -157,19 +193,30 @@ class BootstrapResult:
     resampled: str
     method: str = "percentile"
 
-    def ci95(self) -> dict[str, Any]:
-        """``{"overall": [lo, hi], "perAnswerType": {key: [lo, hi]}, ...}`` in percent."""
-        out: dict[str, Any] = {"overall": [_num(self.overall.low), _num(self.overall.high)]}
+    @property
+    def ci95(self) -> _AttrDict:
+        """``{"overall": [lo, hi], "perAnswerType": {key: [lo, hi]}, ...}`` in percent.
+
+        An attribute, as ``overall``; calling it (``ci95()``, the old spelling) still works."""
+        out = _AttrDict({"overall": [_num(self.overall.low), _num(self.overall.high)]})
         for name, group in self.groups.items():
             out[name] = {k: [_num(v.low), _num(v.high)] for k, v in group.items()}
         return out
 
-    def se(self) -> dict[str, Any]:
-        """The analytic standard errors in the same shape as :meth:`ci95`."""
-        out: dict[str, Any] = {"overall": _num(self.overall.se)}
+    @property
+    def se(self) -> _AttrDict:
+        """The analytic standard errors in the same shape as :attr:`ci95` (callable too)."""
+        out = _AttrDict({"overall": _num(self.overall.se)})
         for name, group in self.groups.items():
             out[name] = {k: _num(v.se) for k, v in group.items()}
         return out
+
+    def __repr__(self) -> str:
+        o = self.overall
+        return (
+            f"BootstrapResult(overall {o.estimate:.2f} [{o.low:.2f}, {o.high:.2f}], "
+            f"{self.n_bootstrap} replicates over {self.resampled}, seed {self.seed})"
+        )
 
     def settings(self) -> dict[str, Any]:
         """How the intervals were made."""
@@ -204,6 +251,17 @@ class Difference:
     #: questions whose score differs between A and B
     n_differ: int
 
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """``(low, high)``."""
+        return (self.low, self.high)
+
+    def __repr__(self) -> str:
+        return (
+            f"Difference(A − B = {self.delta:+.2f} [{self.low:+.2f}, {self.high:+.2f}], "
+            f"p={self.p_value:.4g}, n={self.n})"
+        )
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "delta": self.delta,
@@ -230,6 +288,9 @@ class PairedResult:
     #: ``"exact"`` (all 2^G sign patterns enumerated) or ``"monte-carlo"``
     permutation: str
     method: str = "percentile"
+
+    def __repr__(self) -> str:
+        return f"PairedResult({self.overall!r}, {self.n_bootstrap} replicates, seed {self.seed})"
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -812,6 +873,13 @@ class ResultsDiff:
     #: one record per question whose score differs, largest ``|score_a - score_b|`` first
     flips: tuple[dict[str, Any], ...]
     signature: Signature
+
+    def __repr__(self) -> str:
+        o = self.test.overall
+        return (
+            f"ResultsDiff(A {self.score_a:.2f} − B {self.score_b:.2f} = {o.delta:+.2f} "
+            f"[{o.low:+.2f}, {o.high:+.2f}], p={o.p_value:.4g}, {len(self.flips)} changed)"
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The ``diff --json`` payload."""

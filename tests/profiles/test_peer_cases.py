@@ -58,11 +58,8 @@ def test_case_file_covers_the_seven_profiles() -> None:
     assert set(PROFILES) <= registered
 
 
-def test_copy_matches_shared_spec() -> None:
-    shared = Path(__file__).resolve().parents[2].parent / "shared" / "spec" / "peer-cases.json"
-    if not shared.exists():
-        pytest.skip(f"{shared} is absent (the shared spec folder is not checked out)")
-    assert CASES_PATH.read_bytes() == shared.read_bytes()
+def test_copy_matches_shared_spec(shared_spec: Path) -> None:
+    assert CASES_PATH.read_bytes() == (shared_spec / "peer-cases.json").read_bytes()
 
 
 @pytest.mark.parametrize(("case", "profile"), NORMALIZE)

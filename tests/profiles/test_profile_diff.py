@@ -24,8 +24,6 @@ from vqametrics.profile_diff import (
 )
 from vqametrics.profiles import get_profile, list_profiles
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-
 
 @pytest.mark.parametrize("name", [p.name for p in list_profiles()])
 def test_every_registered_profile_is_rebuilt_by_its_recipe(name: str) -> None:
@@ -135,10 +133,8 @@ def test_rule_examples_move_their_rule() -> None:
 
 
 @pytest.mark.shared
-def test_okvqa_official_and_speed() -> None:
-    data = SHARED / "data" / "okvqa_val"
-    if not data.exists():
-        pytest.skip(f"{data} is absent (the shared data folder is not checked out)")
+def test_okvqa_official_and_speed(shared_data: Path) -> None:
+    data = shared_data / "okvqa_val"
     from vqametrics import evaluate_vqa
 
     start = time.perf_counter()

@@ -235,3 +235,19 @@ def test_per_item_shows_what_was_compared() -> None:
     assert rows[0]["compared_prediction"] == "cen tre" and rows[0]["score"] == 0.0
     assert rows[1]["hme_rule"] is True and rows[1]["compared_answers"] == ["X^2"]
     assert rows[1]["score"] == 0.0  # HME100k keeps the case
+
+
+def test_vlmevalkit_tsv_on_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the reader looks at the columns first; standard input must still be read only once
+    import io
+    import sys
+
+    tsv = f"index\tquestion\tanswer\tcategory\tprediction\n1\tq\t['ab']\t{TYPES[0]}\txaby\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(tsv.encode())))
+    code = main(["score", "ocrbench", "--results", "-", "--profile", "vlmevalkit", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    # 'ab' is contained in 'xaby': one correct Regular Text Recognition item
+    assert json.loads(captured.out)["metrics"]["Final Score"] == 1

@@ -71,12 +71,17 @@ def test_missing_answer_column(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "r.csv" in err and "answer" in err and "Traceback" not in err
 
 
-def test_repeated_results_is_a_usage_error(tmp_path: Path) -> None:
+def test_repeated_results_give_one_row_per_system(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     f = tmp_path / "r.csv"
-    f.write_text("index,prediction,answer\n1,a,a\n", encoding="utf-8")
-    with pytest.raises(SystemExit) as exc:
-        main(["score", "ocrvqa", "--results", str(f), "--results", str(f)])
-    assert exc.value.code == 2
+    f.write_text("index,prediction,answer\n1,a,a\n2,b,c\n", encoding="utf-8")
+    g = tmp_path / "s.csv"
+    g.write_text("index,prediction,answer\n1,x,a\n2,b,c\n", encoding="utf-8")
+    args = ["score", "ocrvqa", "--results", str(f), "--results", str(g), "--format", "csv"]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("r,2,50.0,") and lines[2].startswith("s,2,0.0,-50.0,")
 
 
 def test_csv_scores_like_in_memory(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vqametrics import vqa_accuracy
+from vqametrics import normalize_answer, vqa_accuracy
 from vqametrics.cli import main
 from vqametrics.normalize.mmf import evalai_answer_processor
 from vqametrics.tasks import get_task, score_answer
@@ -78,6 +78,10 @@ def test_quirk_commas_and_question_marks_vanish_first() -> None:
     assert evalai_answer_processor("red,white") == "redwhite"
     assert evalai_answer_processor("1,000-2,000") == "1000 2000"
     assert evalai_answer_processor("a?b") == "ab"
+    # the comma trigger never fires after the prelude: '/' is spaced, not deleted (vqaEval.py,
+    # whose trigger sees '1,000', deletes every punctuation character: '1000 dogscats')
+    assert evalai_answer_processor("1,000 dogs/cats") == "1000 dogs cats"
+    assert normalize_answer("1,000 dogs/cats", profile="official") == "1000 dogscats"
     # VLMEvalKit spaces '?' and then drops the article 'a'
     assert score_answer("textvqa", "a?b", ["b"] * 10, profile="vlmevalkit") == 1.0
     assert score_answer("textvqa", "a?b", ["b"] * 10) == 0.0
@@ -296,6 +300,7 @@ def test_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out["metrics"]["accuracy"] == 0.5
     assert out["units"] == "fraction"
+    assert out["layouts"] == ["textvqa-json", "official (json)"]
     assert out["signature"].startswith("textvqa-acc|profile:official|toolkit:mmf@b0ffc7f|n:2|")
 
 
@@ -414,3 +419,89 @@ def test_lmms_eval_is_statistics_mean(pred: str, gts: list[str]) -> None:
         for i in range(len(answers))
     ]
     assert score_answer("textvqa", pred, gts, profile="lmms-eval") == statistics.mean(values)
+
+
+# ------------------------------------------------- review: stdin, malformed answer cells
+
+
+def _tsv(tmp_path: Path, answer_cell: str) -> Path:
+    """A VLMEvalKit TSV whose second row carries *answer_cell* as its ground truth."""
+    f = tmp_path / "model_TextVQA_VAL.tsv"
+    ten = str(["x"] * 10)
+    f.write_text(
+        f"index\tquestion\tanswer\tprediction\n1\tq1\t{ten}\tx\n2\tq2\t{answer_cell}\ty\n",
+        encoding="utf-8",
+    )
+    return f
+
+
+def test_cli_results_on_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the reader looks for LLaVA's layout first; standard input must still be read only once
+    import io
+    import sys
+
+    rows = [{"question_id": 1, "answer": "x"}, {"question_id": 2, "answer": "z"}]
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(rows).encode()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code = main(
+        ["score", "textvqa", "--results", "-", "--annotations", str(_ann(tmp_path)), "--json"]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    # question 1: ten matching answers → 1; question 2: none → 0
+    assert json.loads(captured.out)["metrics"]["accuracy"] == 0.5
+
+
+def test_cli_a_plain_answer_cell_names_the_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # VLMEvalKit reads a cell that is not a list literal as one answer; MMF then asserts ten
+    code = main(["score", "textvqa", "--results", str(_tsv(tmp_path, "hello"))])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "question '2' has 1 answer;" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("profile", ["official", "lmms-eval", "vlmevalkit", "qwen-vl"])
+def test_cli_an_empty_answer_list_is_one_line_for_every_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str
+) -> None:
+    # no toolkit scores it (MMF asserts, statistics.mean raises, np.mean([]) is nan)
+    res = _tsv(tmp_path, "[]")
+    code = main(["score", "textvqa", "--results", str(res), "--profile", profile])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == f"vqametrics: error: {res}: question '2' has no answers"
+
+
+def test_cli_questions_file_is_not_silently_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    res = tmp_path / "res.json"
+    res.write_text(json.dumps([{"question_id": 1, "answer": "x"}]))
+    ann = str(_ann(tmp_path))
+    code = main(["score", "textvqa", "--results", str(res), "--annotations", ann,
+                 "--questions", ann])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--questions is not used" in err and len(err.strip().splitlines()) == 1
+
+
+def test_vlmevalkit_reports_splits_or_categories_not_both(tmp_path: Path) -> None:
+    # ImageVQADataset.evaluate: `if 'split' in data:` per split + Overall, `else:` Overall +
+    # per category; a sheet with both columns gets the splits only
+    f = tmp_path / "m_TextVQA_VAL.tsv"
+    ten = str(["x"] * 10)
+    f.write_text(
+        "index\tquestion\tanswer\tprediction\tsplit\tcategory\n"
+        f"1\tq\t{ten}\tx\tval\tsigns\n2\tq\t{ten}\ty\tval\tbooks\n3\tq\t{ten}\tx\ttest\tsigns\n",
+        encoding="utf-8",
+    )
+    r = evaluate_task("textvqa", f, profile="vlmevalkit-2024")
+    assert set(r.aggregate.breakdowns) == {"split"}
+    assert r.aggregate.breakdowns["split"]["val"]["accuracy"] == 50.0
+    assert r.aggregate.breakdowns["split"]["test"]["accuracy"] == 100.0
+    assert r.metrics["Overall"] == pytest.approx(200 / 3)

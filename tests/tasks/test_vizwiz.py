@@ -309,3 +309,66 @@ def test_answerability_ignores_order(labels: list[tuple[int, float]], data: Any)
     assert average_precision(py, ps) == pytest.approx(average_precision(y, s))
     assert f1_at_half(py, ps) == f1_at_half(y, s)
     assert 0.0 <= average_precision(y, s) <= 1.0
+
+
+@pytest.mark.parametrize("profile", ["official", "lmms-eval", "vlmevalkit", "vlmevalkit-2024"])
+def test_cli_an_image_without_answers_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str
+) -> None:
+    # vqaEval.py divides by zero and VLMEvalKit's np.mean([]) is nan: bad input, named
+    tsv = tmp_path / "model_VizWiz.tsv"
+    tsv.write_text(
+        f"index\tquestion\tanswer\tprediction\n1\tq\t{['x'] * 10}\tx\n2\tq\t[]\ty\n",
+        encoding="utf-8",
+    )
+    code = main(["score", "vizwiz", "--results", str(tsv), "--profile", profile])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == f"vqametrics: error: {tsv}: question '2' has no answers"
+    ann = tmp_path / "val.json"
+    ann.write_text(json.dumps([{"image": "a.jpg", "answers": [], "answerable": 1}]))
+    res = tmp_path / "res.json"
+    res.write_text(json.dumps([{"image": "a.jpg", "answer": "x"}]))
+    code = main(["score", "vizwiz", "--results", str(res), "--annotations", str(ann)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == f"vqametrics: error: {ann}: image 'a.jpg' has no answers"
+
+
+def test_quirk_builtin_sum_positions_spec_3_4() -> None:
+    # spec §3.4 → §2.6: two matches at positions 8, 9 give eight 2/3 then two 1/3, summed left to
+    # right as CPython ≤ 3.11's sum() does: 0.5999999999999999 (3.12's sum would give 0.6)
+    gts = ["milk"] * 8 + ["soup"] * 2
+    assert score_answer("vizwiz", "soup", gts) == 0.5999999999999999
+    assert score_answer("vizwiz", "soup", gts[::-1]) == 0.6
+    assert score_answer("vizwiz", "soup", gts, profile="lmms-eval") == 0.6  # statistics.mean
+
+
+def test_cli_questions_file_is_not_silently_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, r = _write(tmp_path, *_two())
+    code = main(["score", "vizwiz", "--results", str(r), "--annotations", str(a),
+                 "--questions", str(a)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--questions is not used" in err and len(err.strip().splitlines()) == 1
+
+
+def test_vlmevalkit_sheet_with_its_answers_column(tmp_path: Path) -> None:
+    # VLMEvalKit's VizWiz.tsv names the ground truth 'answers' (VizWiz.evaluate asserts it and
+    # copies it to 'answer'); its _acc.csv beside the sheet is still found
+    f = tmp_path / "m_VizWiz.tsv"
+    f.write_text(
+        "index\tquestion\tanswers\tprediction\n"
+        "1\tq\t['milk', 'milk', 'milk']\tMilk\n2\tq\t['soup', 'soup', 'x']\tsoup\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "m_VizWiz_acc.csv").write_text('"Overall"\n"55.55555555555556"\n')
+    r = evaluate_task("vizwiz", f, profile="vlmevalkit")
+    # hand-derived: 'milk' x3, each annotator sees two matches: 2/3; 'soup' at positions 0, 1
+    # of three: (1/3 + 1/3 + 2/3) / 3 = 4/9; Overall = (2/3 + 4/9) / 2 × 100
+    assert r.scores == [pytest.approx(2 / 3), pytest.approx(4 / 9)]
+    assert r.metrics["Overall"] == pytest.approx(500 / 9)
+    assert r.data.sources == (str(f),)
+    assert r.data.reported is not None and r.data.reported["source"].endswith("_acc.csv")

@@ -113,6 +113,24 @@ def _undecodable_argument(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _pipe_closed() -> int:
+    """The reader of our output went away (``vqametrics diff … | head``): stop quietly.
+
+    As the Python docs advise (signal module, "Note on SIGPIPE"), point stdout at devnull so
+    that the interpreter's final flush does not raise again, and exit 0 with no message.
+    """
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (tests, notebooks)
+        pass
+    finally:
+        os.close(devnull)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     _tolerant_streams()
@@ -127,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     parser = build_parser()
     args = parser.parse_args(arguments)
+    if hasattr(args, "output_format"):
+        args.json = args.output_format == "json"
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
@@ -143,6 +163,9 @@ def _run(args: argparse.Namespace) -> int:
         warnings.showwarning = _show_warning
         try:
             code: int = args.func(args)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return _pipe_closed()
         except VqaMetricsError as exc:
             print(f"vqametrics: error: {exc}", file=sys.stderr)
             return 2

@@ -29,10 +29,11 @@ __all__ = [
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
-    """``--json``: print the result as JSON on stdout instead of a table."""
-    parser.add_argument(
-        "--json", action="store_true", help="print the result as JSON on stdout instead of a table"
-    )
+    """``--format text|json|csv|markdown|latex`` and ``--json`` (= ``--format json``); the
+    command line sets ``args.json`` from them (cli/_output.py)."""
+    from ._output import add_format_options
+
+    add_format_options(parser)
 
 
 def add_profile_option(parser: argparse.ArgumentParser, default: str = "official") -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ._common import (
     add_digits_option,
@@ -13,6 +14,11 @@ from ._common import (
     nonnegative_int,
     print_json,
 )
+
+if TYPE_CHECKING:
+    from ..compare import Comparison
+
+from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
 
@@ -43,7 +49,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     data.add_argument(
         "--aokvqa", metavar="FILE", help="A-OKVQA in its original schema (aokvqa_v1p0_val.json)"
     )
-    p.add_argument("--results", required=True, metavar="R", help="the predictions")
+    p.add_argument(
+        "--results",
+        required=True,
+        action="append",
+        metavar="R",
+        help="the predictions; repeat to list several systems in one table",
+    )
     p.add_argument(
         "--questions", metavar="Q", help="official questions file (VQA format; validated only)"
     )
@@ -58,10 +70,39 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_digits_option(p)
     add_matching_options(p)
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    paths = args.results
+    if not wants_table(args, len(paths)):
+        return _run_one(args, paths[0])
+    from ..report.command_tables import comparison_table
+
+    names = names_for(args, paths)
+    results = [_compare(args, path) for path in paths]
+    if args.json:
+        print_json(
+            {"systems": [dict(r.as_dict(), name=n) for n, r in zip(names, results, strict=True)]}
+        )
+    else:
+        emit_table(comparison_table(names, results, args.digits), args.output_format)
+    return 0
+
+
+def _run_one(args: argparse.Namespace, path: str) -> int:
+    result = _compare(args, path)
+    if args.json:
+        print_json(result.as_dict())
+    else:
+        from ..report.text import comparison_text
+
+        print(comparison_text(result))
+    return 0
+
+
+def _compare(args: argparse.Namespace, path: str) -> Comparison:
     from ..compare import compare_aokvqa, compare_vqa, load_aokvqa, load_aokvqa_predictions
     from ..load._json import display_name
 
@@ -74,22 +115,16 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--on-duplicate applies to VQA-format data, not to --aokvqa")
         result = compare_aokvqa(
             load_aokvqa(args.aokvqa),
-            load_aokvqa_predictions(args.results),
+            load_aokvqa_predictions(path),
             profile=args.profile,
             examples=args.examples,
             digits=args.digits,
             allow_missing=args.allow_missing,
             ignore_extra=args.ignore_extra,
             source=display_name(args.aokvqa),
-            predictions_source=display_name(args.results),
+            predictions_source=display_name(path),
         )
     else:
-        evaluation = evaluate_from_args(args)
+        evaluation = evaluate_from_args(args, path)
         result = compare_vqa(evaluation, examples=args.examples)
-    if args.json:
-        print_json(result.as_dict())
-    else:
-        from ..report.text import comparison_text
-
-        print(comparison_text(result))
-    return 0
+    return result

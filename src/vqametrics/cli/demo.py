@@ -10,7 +10,11 @@ import sys
 
 __all__ = ["register"]
 
-INSTALL_HINT = "vqametrics demo needs the demo extra: pip install 'vqametrics[demo]'"
+
+def _install_hint() -> str:
+    from .._extras import install_hint
+
+    return f"vqametrics demo needs the demo extra: {install_hint('demo')}"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         import starlette  # noqa: F401
         import uvicorn
     except ModuleNotFoundError:
-        print(f"vqametrics: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"vqametrics: error: {_install_hint()}", file=sys.stderr)
         return 1
     from ..demo.app import create_app
 

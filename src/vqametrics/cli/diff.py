@@ -15,6 +15,8 @@ from ._common import (
     replicates,
     seed_int,
 )
+from ._output import add_name_option, names_for
+from ._systems import run_vqa_systems
 from .vqa import add_input_options
 
 __all__ = ["register"]
@@ -33,8 +35,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "whose score changed.",
     )
     add_input_options(p, results=False)
-    p.add_argument("--results-a", required=True, metavar="RA", help="predictions of system A")
-    p.add_argument("--results-b", required=True, metavar="RB", help="predictions of system B")
+    p.add_argument(
+        "--results",
+        action="append",
+        default=[],
+        metavar="R",
+        help="predictions; the first is A, the second B (Δ = A − B); three or more give one "
+        "table, each system against the first",
+    )
+    p.add_argument("--results-a", metavar="RA", help="predictions of system A (= first --results)")
+    p.add_argument("--results-b", metavar="RB", help="predictions of system B (= second --results)")
+    add_name_option(p)
     p.add_argument(
         "--bootstrap",
         type=replicates,
@@ -71,27 +82,43 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .._exceptions import InputError
     from ..load._json import display_name
     from ..load.vqa import load_annotations
     from ..stats import diff_results, require_numpy
 
+    paths = [p for p in (args.results_a, args.results_b) if p is not None] + args.results
+    if len(paths) < 2:
+        raise InputError("diff needs two results files: --results A --results B")
     require_numpy()
+    if len(paths) > 2:
+        return run_vqa_systems(args, paths, ["vqa"])
     dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
     if args.questions:
         from ..load.vqa import load_questions
 
         load_questions(args.questions, dataset)
-    a = evaluate_from_args(args, args.results_a, annotations=dataset)
+    a = evaluate_from_args(args, paths[0], annotations=dataset)
     with warnings.catch_warnings():
         # the annotations' own warnings were given once already, for A
         warnings.simplefilter("ignore", LeaveOneOutWarning)
         warnings.simplefilter("ignore", AnswerCountWarning)
-        b = evaluate_from_args(args, args.results_b, annotations=dataset)
+        b = evaluate_from_args(args, paths[1], annotations=dataset)
     d = diff_results(
         a, b, n_bootstrap=args.bootstrap, n_permutations=args.permutations, seed=args.seed
     )
-    name_a, name_b = display_name(args.results_a), display_name(args.results_b)
-    if args.json:
+    if args.name:
+        name_a, name_b = names_for(args, paths)
+    else:
+        name_a, name_b = display_name(paths[0]), display_name(paths[1])
+    if args.output_format in ("csv", "markdown", "latex"):
+        from ..report.tables import render
+        from ..systems import diff_table
+
+        if not args.name:
+            name_a, name_b = names_for(args, paths)
+        print(render(diff_table(d, a, b, name_a, name_b), args.output_format), end="")
+    elif args.json:
         print_json({"results_a": name_a, "results_b": name_b, **d.as_dict()})
     else:
         from ..report.text import diff_text

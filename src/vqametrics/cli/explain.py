@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ._chat import add_extract_option
-from ._common import add_json_flag, add_profile_option, print_json
+from ._common import add_profile_option, print_json
+from ._output import add_format_options
 
 __all__ = ["register"]
 
@@ -23,7 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_profile_option(p)
     add_extract_option(p)
-    add_json_flag(p)
+    add_format_options(p, ("text", "json"))  # one question: no table
     p.set_defaults(func=run)
 
 

@@ -7,6 +7,7 @@ import sys
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import add_json_flag, print_json, seed_int
+from ._output import add_name_option, emit_systems, emit_table, names_for, wants_table
 
 __all__ = ["register"]
 
@@ -40,7 +41,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--data", required=True, metavar="MMBENCH.tsv", help="benchmark TSV")
-    p.add_argument("--predictions", required=True, metavar="FILE", help="model predictions")
+    p.add_argument(
+        "--results",
+        "--predictions",
+        dest="results",
+        required=True,
+        action="append",
+        metavar="FILE",
+        help="model predictions (--predictions is the old spelling); repeat for one row per system",
+    )
     p.add_argument(
         "--mode",
         choices=("circular", "vanilla"),
@@ -66,7 +75,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="give unparsed answers the reference's random letter (options + Z), seeded "
         "(0 <= SEED < 2**64)",
     )
-    p.add_argument("--out", metavar="DIR", help="write report.json and per_question.jsonl here")
+    p.add_argument(
+        "-o", "--out", metavar="DIR", help="write report.json and per_question.jsonl here"
+    )
     add_extract_option(p)
     add_judge_options(
         p,
@@ -74,6 +85,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "VLMEvalKit does); each judged row records the prompt, the reply and the letter.",
     )
     add_json_flag(p)
+    add_name_option(p)
+    p.add_argument(
+        "--by-ability",
+        action="store_true",
+        help="with --format csv|markdown|latex or several --results: one row per system and "
+        "split with every ability, instead of one row per system with the paired comparison",
+    )
     p.set_defaults(func=_run_mmbench)
 
     c = subparsers.add_parser(
@@ -99,26 +117,48 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _run_mmbench(args: argparse.Namespace) -> int:
     import orjson
 
-    from ..mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
+    from ..mmbench import MMBenchResult, evaluate_mmbench, load_mmbench_tsv, load_predictions
     from ..report.output import check_out_dir, publish_dir
 
-    inputs = (args.data, args.predictions)
+    inputs = (args.data, *args.results)
     if args.out:
         check_out_dir(args.out, _MMBENCH_OUTPUTS, inputs)  # before any work
     client = judge_from_args(args)  # bad judge settings fail before anything is read
     data = load_mmbench_tsv(args.data)
-    predictions = load_predictions(args.predictions)
-    result = evaluate_mmbench(
-        data,
-        predictions,
-        mode=args.mode,
-        extractor=args.extractor,
-        reference_compatible=args.reference_compatible,
-        random_fallback=args.random_fallback,
-        extract=args.extract,
-        judge=client.as_callable() if client is not None else None,
-        judge_name=client.model if client is not None else None,
-    )
+
+    def evaluate(path: str) -> MMBenchResult:
+        return evaluate_mmbench(
+            data,
+            load_predictions(path),
+            mode=args.mode,
+            extractor=args.extractor,
+            reference_compatible=args.reference_compatible,
+            random_fallback=args.random_fallback,
+            extract=args.extract,
+            judge=client.as_callable() if client is not None else None,
+            judge_name=client.model if client is not None else None,
+        )
+
+    paths = args.results
+    if wants_table(args, len(paths)):
+        from .._exceptions import InputError
+        from ..report.command_tables import mmbench_table
+
+        if args.out:
+            raise InputError("--out writes the files of one predictions file; give one")
+        names = names_for(args, paths)
+        results = [evaluate(p) for p in paths]
+        if args.by_ability:
+            if args.json:
+                pairs = zip(names, results, strict=True)
+                print_json({"systems": [dict(r.as_dict(), name=n) for n, r in pairs]})
+            else:
+                emit_table(mmbench_table(names, results), args.output_format)
+            return 0
+        from ..systems import compare_mmbench_systems
+
+        return emit_systems(compare_mmbench_systems(results, names), args)
+    result = evaluate(paths[0])
     warn_verbose(result.diagnostics, extracted=args.extract is not None)
     report = result.as_dict()
     if client is not None:

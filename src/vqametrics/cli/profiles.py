@@ -12,6 +12,7 @@ from ._common import (
     nonnegative_int,
     print_json,
 )
+from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
 
@@ -33,7 +34,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "'all' lists every benchmark's",
     )
     p.add_argument("--annotations", metavar="A", help="annotations file (see 'vqametrics vqa')")
-    p.add_argument("--results", metavar="R", help="results file (see 'vqametrics vqa')")
+    p.add_argument(
+        "--results",
+        action="append",
+        metavar="R",
+        help="results file (see 'vqametrics vqa'); repeat for one row per system",
+    )
     p.add_argument("--questions", metavar="Q", help="official questions file (validated only)")
     add_matching_options(p)
     p.add_argument(
@@ -45,6 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_digits_option(p)
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=run, _parser=p)
 
 
@@ -54,12 +61,41 @@ def run(args: argparse.Namespace) -> int:
             args._parser.error("--task lists profiles; it does not go with --annotations/--results")
         return _list_task(args.task, args.json)
     if args.annotations is None and args.results is None:
+        if args.output_format in ("csv", "markdown", "latex"):
+            from ..profiles import list_profiles
+            from ..report.tables import Table
+
+            rows = tuple((p.name, p.description, p.reproduces, p.toolkit) for p in list_profiles())
+            header = ("profile", "description", "reproduces", "toolkit")
+            emit_table(Table(header, rows, text_columns=frozenset(range(4))), args.output_format)
+            return 0
         return _list(args.json)
     if args.list or args.annotations is None or args.results is None:
         args._parser.error("--annotations and --results go together, without --list")
     from ..profile_diff import compare_profiles, format_comparison
 
-    official = evaluate_from_args(args)
+    paths = args.results
+    if wants_table(args, len(paths)):
+        from ..report.command_tables import profiles_table
+
+        names = names_for(args, paths)
+        results = []
+        for path in paths:
+            ev = evaluate_from_args(args, path)
+            results.append(compare_profiles(ev.dataset, ev.predictions))
+        if args.json:
+            print_json(
+                {
+                    "systems": [
+                        dict(r.as_dict(examples=args.examples, digits=args.digits), name=n)
+                        for n, r in zip(names, results, strict=True)
+                    ]
+                }
+            )
+        else:
+            emit_table(profiles_table(names, results, args.digits), args.output_format)
+        return 0
+    official = evaluate_from_args(args, paths[0])
     comparison = compare_profiles(official.dataset, official.predictions)
     if args.json:
         print_json(comparison.as_dict(examples=args.examples, digits=args.digits))

@@ -12,7 +12,11 @@ from ._common import add_matching_options, add_profile_option, nonnegative_int
 
 __all__ = ["ProgressBar", "register"]
 
-INSTALL_HINT = "vqametrics report needs the report extra: pip install 'vqametrics[report]'"
+
+def _install_hint() -> str:
+    from .._extras import install_hint
+
+    return f"vqametrics report needs the report extra: {install_hint('report')}"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,11 +35,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         required=True,
         action="append",
         metavar="R",
-        help="results file; repeat to compare several models",
+        help="results file; repeat to compare several models (A − B as vqametrics diff)",
     )
     p.add_argument("--questions", metavar="Q", help="official questions file (texts on cards)")
     add_profile_option(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument(
+        "-o",
+        "--output",
+        "--out",
+        dest="output",
+        required=True,
+        metavar="FILE",
+        help="the HTML file to write (--out is accepted too)",
+    )
+    p.add_argument(
+        "--name",
+        action="append",
+        metavar="LABEL",
+        help="the label of each --results, in order (default: the file names, shortened)",
+    )
     p.add_argument(
         "--cards",
         type=nonnegative_int,
@@ -83,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import matplotlib  # noqa: F401
     except ModuleNotFoundError:
-        print(f"vqametrics: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"vqametrics: error: {_install_hint()}", file=sys.stderr)
         return 1
     from ..report.html import build_report, render_report
     from ..report.output import check_not_input, write_output_file
@@ -103,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
             n_cards=args.cards,
             progress=bar,
             extract=args.extract,
+            names=args.name,
         )
         text = render_report(model)
     finally:

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import MAX_DIGITS, add_json_flag, add_matching_options, int_in_range, print_json
+from ._output import add_name_option, emit_systems, names_for, wants_table
+from .vqa import add_ci_options
+
+if TYPE_CHECKING:
+    from ..tasks._run import TaskEvaluation
 
 __all__ = ["register"]
 
 
 class _Once(argparse.Action):
-    """An option that may be given once: a second ``--results`` is a usage error, never a
+    """An option that may be given once: a second ``--annotations`` is a usage error, never a
     silently dropped file."""
 
     def __call__(
@@ -42,15 +48,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("task", metavar="TASK", help="the benchmark (see the list above)")
     p.add_argument(
         "--results",
-        action=_Once,
+        action="append",
         metavar="R",
-        help="predictions: a file in any layout the task reads, or - for standard input",
+        help="predictions: a file in any layout the task reads, or - for standard input; "
+        "repeat to score several systems in one table",
     )
     p.add_argument("--annotations", action=_Once, metavar="A", help="ground truth (file or folder)")
     p.add_argument("--questions", action=_Once, metavar="Q", help="question file, where needed")
     p.add_argument("--profile", metavar="NAME", help="toolkit profile (default: the official one)")
     p.add_argument(
-        "--format",
+        "--input-format",
         choices=("json", "jsonl", "csv", "tsv", "xlsx"),
         help="read the results file as this layout instead of recognizing it",
     )
@@ -70,7 +77,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             if name not in seen:
                 seen.add(name)
                 group.add_argument(f"--{name}", metavar="V", help=f"{t.name}: {text}")
-    p.add_argument("--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt")
+    p.add_argument(
+        "-o", "--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt"
+    )
     p.add_argument(
         "--digits",
         type=int_in_range(0, MAX_DIGITS),
@@ -78,6 +87,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"rounding of the table, 0-{MAX_DIGITS} (default: the toolkit's)",
     )
     add_json_flag(p)
+    add_name_option(p)
+    add_ci_options(p)
     p.set_defaults(func=run, _task_options=sorted(seen))
 
 
@@ -87,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
     from ..tasks._run import evaluate_task
 
     task = get_task(args.task)
-    if args.results is None:
+    if not args.results:
         raise InputError(f"score {task.name}: --results is required")
-    inputs = (None if args.results == "-" else args.results, args.annotations, args.questions)
+    inputs = (*(r for r in args.results if r != "-"), args.annotations, args.questions)
     if args.out:
         from ..report.output import check_out_dir
         from ..report.task_files import TASK_OUTPUTS
@@ -106,32 +117,54 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--{name} does not apply to task {task.name!r}")
         options[key] = value
     client = judge_from_args(args)  # bad judge settings fail before any file is read
-    result = evaluate_task(
-        task,
-        args.results,
-        annotations=args.annotations,
-        questions=args.questions,
-        profile=args.profile,
-        format=args.format,
-        id_field=args.id_field,
-        answer_field=args.answer_field,
-        allow_missing=args.allow_missing,
-        ignore_extra=args.ignore_extra,
-        on_duplicate=args.on_duplicate,
-        extract=args.extract,
-        judge=client,
-        **options,
-    )
-    if client is not None:
-        client.close()
-        if result.judge_stats is not None:
-            j = result.judge_stats
-            print(
-                f"judge {j.model}: {j.judged} judged, {j.unjudged} unjudged (left as written), "
-                f"{j.judge_calls} calls, {j.cache_hits} cache hits",
-                file=sys.stderr,
-            )
-    warn_verbose(result.diagnostics, extracted=args.extract is not None)
+
+    def evaluate(results: str) -> TaskEvaluation:
+        result = evaluate_task(
+            task,
+            results,
+            annotations=args.annotations,
+            questions=args.questions,
+            profile=args.profile,
+            format=args.input_format,
+            id_field=args.id_field,
+            answer_field=args.answer_field,
+            allow_missing=args.allow_missing,
+            ignore_extra=args.ignore_extra,
+            on_duplicate=args.on_duplicate,
+            extract=args.extract,
+            judge=client,
+            **options,
+        )
+        warn_verbose(result.diagnostics, extracted=args.extract is not None)
+        return result
+
+    from ._output import ci_settings
+
+    try:
+        if wants_table(args, len(args.results)) or ci_settings(args)["ci"]:
+            from ..systems import compare_task_systems
+
+            if args.out and len(args.results) > 1:
+                raise InputError("--out writes the files of one results file; give one --results")
+            names = names_for(args, args.results)
+            evaluations = [evaluate(r) for r in args.results]
+            if args.out:
+                from ..report.task_files import write_task_outputs
+
+                write_task_outputs(evaluations[0], args.out, inputs=inputs)
+            table = compare_task_systems(evaluations, names, **ci_settings(args))
+            return emit_systems(table, args)
+        result = evaluate(args.results[0])
+    finally:
+        if client is not None:
+            client.close()
+    if client is not None and result.judge_stats is not None:
+        j = result.judge_stats
+        print(
+            f"judge {j.model}: {j.judged} judged, {j.unjudged} unjudged (left as written), "
+            f"{j.judge_calls} calls, {j.cache_hits} cache hits",
+            file=sys.stderr,
+        )
     if args.out:
         from ..report.task_files import write_task_outputs
 

@@ -18,6 +18,8 @@ from ._common import (
     replicates,
     seed_int,
 )
+from ._output import add_name_option, wants_table
+from ._systems import run_vqa_systems
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
@@ -40,8 +42,10 @@ def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> 
         parser.add_argument(
             "--results",
             required=True,
+            action="append",
             metavar="R",
-            help="predictions: official list of {question_id, answer}, JSONL, or {qid: answer}",
+            help="predictions: official list of {question_id, answer}, JSONL, or {qid: answer}; "
+            "repeat to score several systems in one table",
         )
     parser.add_argument(
         "--questions", metavar="Q", help="official questions file (validated; optional)"
@@ -59,6 +63,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_input_options(p)
     p.add_argument(
+        "-o",
         "--out",
         metavar="DIR",
         help="write accuracy.json, evalQA.json, evalQuesType.json, evalAnsType.json, "
@@ -69,7 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--metrics",
         default="vqa",
         metavar="LIST",
-        help="comma-separated metrics: vqa, em, em-any (default: vqa)",
+        help="comma-separated metrics: vqa, em, em-any (or em_any) (default: vqa)",
     )
     add_ci_options(p)
     add_extract_option(p)
@@ -79,6 +84,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "equivalent to one of the human answers?) beside, never instead of, the VQA score.",
     )
     add_json_flag(p)
+    add_name_option(p)
     p.set_defaults(func=run)
 
 
@@ -106,23 +112,33 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"random seed, 0 <= S < 2**64 (default {DEFAULT_SEED}; implies --ci)",
     )
+    group.add_argument(
+        "--permutations",
+        type=replicates,
+        metavar="N",
+        help="sign-flip permutations of the comparisons with the first of several --results "
+        f"(default 10000, at most {MAX_REPLICATES:,})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    inputs = (args.annotations, args.results, args.questions)
+    inputs = (args.annotations, *args.results, args.questions)
     if args.out:
         from ..report.files import VQA_OUTPUTS
         from ..report.output import check_out_dir
 
         check_out_dir(args.out, VQA_OUTPUTS, inputs)  # before any work
     metrics = _parse_metrics(args.metrics)
+    paths = args.results
+    if wants_table(args, len(paths)):
+        return run_vqa_systems(args, paths, metrics)
     ci_wanted = args.ci or args.bootstrap is not None or args.seed is not None
     if ci_wanted:
         from ..stats import require_numpy
 
         require_numpy()  # fail before scoring, with the install line
     client = judge_from_args(args)  # bad judge settings fail before scoring
-    result = evaluate_from_args(args)
+    result = evaluate_from_args(args, paths[0])
     warn_verbose(result.diagnostics, extracted=args.extract is not None)
     extra, extra_signatures = _extra_metrics(result, metrics)
     judge_files: dict[str, bytes] = {}
@@ -206,8 +222,8 @@ def _stdout_text(
                 **{k: s.format() for k, s in extra_signatures.items()},
             }
         if intervals is not None:
-            payload["ci95"] = intervals.ci95()
-            payload["se"] = intervals.se()
+            payload["ci95"] = intervals.ci95
+            payload["se"] = intervals.se
             payload["bootstrap"] = intervals.settings()
         if judged is not None:
             payload["judge"] = judged
@@ -257,7 +273,7 @@ def _judge_line(j: dict[str, Any]) -> str:
 
 def _interval_columns(intervals: BootstrapResult) -> dict[str, Mapping[str, object]]:
     """The interval bounds and SE as breakdown-shaped columns for :func:`vqa_table`."""
-    ci, se = intervals.ci95(), intervals.se()
+    ci, se = intervals.ci95, intervals.se
 
     def pick(tree: dict[str, Any], f: Callable[[Any], object]) -> dict[str, object]:
         out: dict[str, object] = {"overall": f(tree["overall"])}
@@ -291,7 +307,7 @@ _METRICS = ("vqa", "em", "em-any")
 def _parse_metrics(text: str) -> list[str]:
     from .._exceptions import UnknownNameError
 
-    names = [t.strip() for t in text.split(",") if t.strip()]
+    names = [t.strip().replace("_", "-") for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in _METRICS]
     if bad or not names:
         raise UnknownNameError(

@@ -33,6 +33,9 @@ class VQADataset:
     def __len__(self) -> int:
         return len(self.question_ids)
 
+    def __repr__(self) -> str:
+        return f"<VQADataset {self.source}: {len(self.question_ids)} questions>"
+
     @property
     def has_question_types(self) -> bool:
         return any(t is not None for t in self.question_types)

@@ -275,9 +275,10 @@ def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
         import openpyxl
     except ImportError:
         from .._exceptions import MissingDependencyError
+        from .._extras import install_hint
 
         raise MissingDependencyError(
-            f"{name}: reading .xlsx needs openpyxl: pip install 'vqametrics[xlsx]'"
+            f"{name}: reading .xlsx needs openpyxl: {install_hint('xlsx')}"
         ) from None
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)

@@ -211,6 +211,9 @@ class Results:
     source: str
     pairs: list[tuple[QuestionId, str]]
 
+    def __repr__(self) -> str:
+        return f"<Results {self.source}: {len(self.pairs)} predictions>"
+
 
 def load_results(path: PathLike, *, ahead: ReadAhead | None = None) -> Results:
     """Load and validate a results file.
@@ -422,6 +425,12 @@ class Matched:
     extra: list[QuestionId]
     duplicates: int
     id_type_fixed: int
+
+    def __repr__(self) -> str:
+        return (
+            f"<Matched {len(self.predictions)} predictions, {len(self.missing)} missing, "
+            f"{len(self.extra)} extra, {self.duplicates} duplicates>"
+        )
 
 
 def match_predictions(

@@ -216,6 +216,13 @@ class MMBenchResult:
     #: verbose-looking raw predictions (``vqametrics.extract.Diagnostics``); never scored
     diagnostics: Any = None
 
+    def __repr__(self) -> str:
+        return (
+            f"<MMBenchResult {self.mode} {100 * self.score:.2f} | extractor {self.extractor}, "
+            f"{self.counts.get('questions', 0)} questions, "
+            f"{self.counts.get('unparsed', 0)} unparsed>"
+        )
+
     @property
     def headline(self) -> str:
         """The table the headline score comes from (``circular`` or ``vanilla_pass0``)."""

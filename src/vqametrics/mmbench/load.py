@@ -140,9 +140,9 @@ def _read_xlsx(path: Path) -> Table:
     try:
         import openpyxl
     except ImportError:
-        raise InputError(
-            f"{src}: reading .xlsx needs openpyxl: pip install 'vqametrics[xlsx]'"
-        ) from None
+        from .._extras import install_hint
+
+        raise InputError(f"{src}: reading .xlsx needs openpyxl: {install_hint('xlsx')}") from None
     try:
         with warnings.catch_warnings():
             # openpyxl warns about styles and extensions it ignores; they do not affect cells.

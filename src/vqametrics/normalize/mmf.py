@@ -2,12 +2,14 @@
 
 The answer processor of the M4C TextVQA evaluator, which M4C, LLaVA (a verbatim copy) and
 lmms-eval (a byte-identical class) score TextVQA with; it "processes an answer similar to Eval
-AI" (spec vqa-family §2.2). It runs on **both** sides, always:
+AI" (spec vqa-family §2.2). It runs on **both** sides, always.
+lmms-eval ships the class byte for byte, so steps 1 and 2 are
+:func:`vqametrics.normalize.lmms_eval.evalai_prep` and
+:func:`~vqametrics.normalize.lmms_eval.punctuation_lmms`, not a second copy:
 
 1. the prelude: ``lower()``; delete every ``,`` and ``?``; ``'s`` → `` 's``; ``strip()``; then
-   the official whitespace cleanup (the four sub-steps of :mod:`vqametrics.normalize.lmms_eval`,
-   which is the same class);
-2. the official ``processPunctuation`` with MMF's comma trigger ``(?<=\\d)(,)+(?=\\d)``;
+   the official whitespace cleanup;
+2. the official ``processPunctuation`` with the comma trigger ``(?<=\\d)(,)+(?=\\d)``;
 3. the official ``processDigitArticle`` (:func:`vqametrics.normalize.official.digits_articles`,
    the post-2016 straight-apostrophe contraction table).
 
@@ -28,25 +30,12 @@ Quirks kept on purpose, because the TextVQA numbers everyone publishes were comp
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-from .lmms_eval import drop_commas_question_marks, lowercase_first, prep_cleanup, split_possessive
-from .official import PERIOD_STRIP, digits_articles, make_punctuation
+from .lmms_eval import evalai_prep, punctuation_lmms
+from .official import digits_articles
 
-__all__ = ["MMF_COMMA_STRIP", "evalai_answer_processor", "prelude", "punctuation_mmf"]
-
-#: ``EvalAIAnswerProcessor.COMMA_STRIP``: one or more commas between two digits (never fires
-#: after the prelude, which has deleted every comma).
-MMF_COMMA_STRIP: re.Pattern[str] = re.compile(r"(?<=\d)(\,)+(?=\d)")
-
-#: ``EvalAIAnswerProcessor.process_punctuation``: the official step with MMF's trigger.
-punctuation_mmf = make_punctuation(MMF_COMMA_STRIP, PERIOD_STRIP)
-
-
-def prelude(text: str) -> str:
-    """The start of ``__call__``: lower, delete ``,`` and ``?``, split ``'s``, strip, clean."""
-    return prep_cleanup(split_possessive(drop_commas_question_marks(lowercase_first(text))))
+__all__ = ["evalai_answer_processor"]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -60,4 +49,4 @@ def evalai_answer_processor(text: str) -> str:
     >>> evalai_answer_processor("What's")
     "what 's"
     """
-    return digits_articles(punctuation_mmf(prelude(text)))
+    return digits_articles(punctuation_lmms(evalai_prep(text)))

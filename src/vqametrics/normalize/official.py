@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -113,13 +113,16 @@ def make_punctuation(trigger: re.Pattern[str], period: re.Pattern[str]) -> Calla
 punctuation = make_punctuation(COMMA_TRIGGER, PERIOD_STRIP)
 
 
-def digits_articles(text: str) -> str:
-    """The official ``processDigitArticle``: lower, split, number words, articles, contractions."""
+def digits_articles(text: str, table: Mapping[str, str] = CONTRACTIONS) -> str:
+    """The official ``processDigitArticle``: lower, split, number words, articles, contractions.
+
+    *table* is the contraction table (VizWiz's 2015 script has the curly one).
+    """
     words = []
     for word in text.lower().split():
         word = NUMBER_WORDS.get(word, word)
         if word not in ARTICLES:
-            words.append(CONTRACTIONS.get(word, word))
+            words.append(table.get(word, word))
     return " ".join(words)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .official import ARTICLES, CONTRACTIONS, NUMBER_WORDS, clean, punctuation
+from .official import CONTRACTIONS, clean, digits_articles, punctuation
 
 __all__ = ["CURLY", "CURLY_CONTRACTIONS", "digits_articles_curly", "prediction"]
 
@@ -56,12 +56,7 @@ CURLY_CONTRACTIONS: dict[str, str] = _curly_table()
 def digits_articles_curly(text: str) -> str:
     """``processDigitArticle`` with the curly table: lower, split, number words, articles,
     contractions, join."""
-    words = []
-    for word in text.lower().split():
-        word = NUMBER_WORDS.get(word, word)
-        if word not in ARTICLES:
-            words.append(CURLY_CONTRACTIONS.get(word, word))
-    return " ".join(words)
+    return digits_articles(text, CURLY_CONTRACTIONS)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import orjson
 
+from .._display import answer_counts
 from .._version import __version__
 from ..aggregate import percent
 from ..evaluate import VQAEvaluation, evaluate_vqa
@@ -26,7 +27,10 @@ from ..explain import explain, trace_steps
 from ..load._json import PathLike
 from ..load.vqa import Results, VQADataset, load_annotations, load_questions, load_results
 from ..profiles import Profile, get_profile, list_profiles
-from ..stats import evaluations_test
+from ..stats import BootstrapResult, ResultsDiff, diff_results, evaluation_ci
+from ..systems import short_names
+from .nearmiss import KINDS, NearMisses, near_misses
+from .question_table import question_rows, question_table_html
 
 __all__ = ["Progress", "ReportModel", "build_report", "render_report", "write_report"]
 
@@ -52,6 +56,9 @@ class ModelRun:
     unanimous_skips: int = 0
     #: without ``extract``: the overall score ``extract="answer"`` would give (verbose runs)
     if_extracted: float | None = None
+    #: the headline's 95% interval (``evaluation_ci``)
+    interval: BootstrapResult | None = None
+    near: NearMisses | None = None
 
 
 @dataclass
@@ -66,17 +73,9 @@ class ReportModel:
     n_cards: int
     paired: list[dict[str, Any]] = field(default_factory=list)
     extract: str | None = None
-
-
-def _names(paths: Sequence[str]) -> list[str]:
-    stems = [Path(p).stem for p in paths]
-    counts = Counter(stems)
-    seen: Counter[str] = Counter()
-    out = []
-    for s in stems:
-        seen[s] += 1
-        out.append(s if counts[s] == 1 else f"{s} ({seen[s]})")
-    return out
+    #: ``(i, j, diff_results(run i, run j))`` for every pair i < j: Δ = run i − run j, as
+    #: ``vqametrics diff --results <run i> --results <run j>`` prints it
+    diffs: list[tuple[int, int, ResultsDiff]] = field(default_factory=list)
 
 
 def _question_texts(
@@ -152,6 +151,7 @@ def build_report(
     n_cards: int = 12,
     progress: Progress | None = None,
     extract: str | None = None,
+    names: Sequence[str] | None = None,
 ) -> ReportModel:
     """Score every results file and gather what the report shows.
 
@@ -172,6 +172,8 @@ def build_report(
         ``progress(done, total, what)`` after each stage.
     extract : str, optional
         An answer extractor run before normalization, as in :func:`vqametrics.evaluate_vqa`.
+    names : sequence of str, optional
+        A label per results file (default: the file names without what they share).
     """
     from ..em_summary import exact_match_breakdowns
     from ..score.exact_match import exact_match_scores
@@ -181,7 +183,13 @@ def build_report(
     prof = get_profile(profile)
     profiles = list_profiles()
     paths = [str(r) for r in results]
-    total = 2 + len(paths) * (3 + len(profiles)) + (len(paths) > 1)
+    labels = list(names) if names else short_names(paths)
+    if len(labels) != len(paths):
+        from .._exceptions import InputError
+
+        raise InputError(f"{len(labels)} names for {len(paths)} results files")
+    n_pairs = len(paths) * (len(paths) - 1) // 2
+    total = 2 + len(paths) * (4 + len(profiles)) + n_pairs
     done = 0
 
     def tick(what: str) -> None:
@@ -206,7 +214,7 @@ def build_report(
         "on_duplicate": on_duplicate,
         "extract": extract,
     }
-    for name, path in zip(_names(paths), paths, strict=True):
+    for name, path in zip(labels, paths, strict=True):
         res: Results = load_results(path)
         tick(f"{name}: load")
         ev = evaluate_vqa(dataset, res, profile=prof, **opts)
@@ -222,13 +230,19 @@ def build_report(
         if extract is None and ev.diagnostics is not None and ev.diagnostics.verbose:
             alt = evaluate_vqa(dataset, res, profile=prof, **{**opts, "extract": "answer"})
             run.if_extracted = alt.accuracy["overall"]
+        run.near = near_misses(ev)
         tick(f"{name}: rules")
+        run.interval = evaluation_ci(ev)
+        tick(f"{name}: interval")
         runs.append(run)
     model = ReportModel(prof, dataset, _display(annotations), runs, texts, n_cards)
     model.extract = extract
-    if len(runs) > 1:
-        model.paired = _paired(runs)
-        tick("comparison")
+    for i in range(len(runs)):
+        for j in range(i + 1, len(runs)):
+            d = diff_results(runs[i].evaluation, runs[j].evaluation)
+            model.diffs.append((i, j, d))
+            model.paired.append(_pair(runs[i], runs[j], d))
+            tick(f"{runs[i].name} − {runs[j].name}")
     tick("done")
     return model
 
@@ -239,31 +253,25 @@ def _display(path: PathLike | VQADataset) -> str:
     return str(path)
 
 
-def _paired(runs: Sequence[ModelRun]) -> list[dict[str, Any]]:
-    """Each model against the first: win/tie/loss counts and the paired test of ``diff``."""
-    base = runs[0]
-    out = []
-    for other in runs[1:]:
-        a, b = other.evaluation.scores, base.evaluation.scores
-        wins = sum(1 for x, y in zip(a, b, strict=True) if x > y)
-        losses = sum(1 for x, y in zip(a, b, strict=True) if x < y)
-        row: dict[str, Any] = {
-            "a": other.name,
-            "b": base.name,
-            "wins": wins,
-            "losses": losses,
-            "ties": len(a) - wins - losses,
-        }
-        t = evaluations_test(other.evaluation, base.evaluation)
-        row.update(
-            delta=t.overall.delta,
-            low=t.overall.low,
-            high=t.overall.high,
-            p_value=t.overall.p_value,
-            seed=t.seed,
-        )
-        out.append(row)
-    return out
+def _pair(a: ModelRun, b: ModelRun, d: ResultsDiff) -> dict[str, Any]:
+    """A − B as ``vqametrics diff --results A --results B`` prints it, with win/tie/loss
+    counts (questions where A scores higher, the same, lower)."""
+    sa, sb = a.evaluation.scores, b.evaluation.scores
+    wins = sum(1 for x, y in zip(sa, sb, strict=True) if x > y)
+    losses = sum(1 for x, y in zip(sa, sb, strict=True) if x < y)
+    t = d.test.overall
+    return {
+        "a": a.name,
+        "b": b.name,
+        "wins": wins,
+        "losses": losses,
+        "ties": len(sa) - wins - losses,
+        "delta": t.delta,
+        "low": t.low,
+        "high": t.high,
+        "p_value": t.p_value,
+        "seed": d.test.seed,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -458,7 +466,8 @@ def _headline(model: ReportModel) -> str:
             '<div class="headline">'
             f'<div class="name">{_e(run.name)}</div>'
             '<div class="nums">'
-            f'<div class="num"><b>{_f(ev.accuracy["overall"])}</b><span>VQA accuracy</span></div>'
+            f'<div class="num"><b>{_f(ev.accuracy["overall"])}</b><span>VQA accuracy'
+            f"{_ci_text(run)}</span></div>"
             f'<div class="num"><b>{_f(em)}</b><span>EM</span></div>'
             f'<div class="num"><b>{_f(em_any)}</b><span>EM-any</span></div>'
             "</div>"
@@ -470,6 +479,14 @@ def _headline(model: ReportModel) -> str:
         )
     parts.append("</div>")
     return "".join(parts)
+
+
+def _ci_text(run: ModelRun) -> str:
+    """`` · 95% CI [lo, hi]`` under the headline (percentile bootstrap, images resampled)."""
+    if run.interval is None:
+        return ""
+    o = run.interval.overall
+    return f"<br>95% CI [{o.low:.2f}, {o.high:.2f}]"
 
 
 def _breakdowns(model: ReportModel) -> str:
@@ -643,12 +660,13 @@ def _cards(model: ReportModel) -> str:
                 out.append(head + "<p>No prediction: scored 0.</p></div>")
                 continue
             e = explain(pred, _records_for_explain(d.answers[i], d.groups[i]), ev.profile)
+            # identical slips are one row with their count, most frequent first
+            grouped = Counter(zip(e.answers, e.normalized_answers, e.matches, strict=True))
             rows = "".join(
-                f'<tr class="{"hit" if hit else ""}"><td>{k + 1}</td><td><code>{_e(raw)}</code>'
-                f"</td><td><code>{_e(norm)}</code></td><td>{'✓' if hit else ''}</td></tr>"
-                for k, (raw, norm, hit) in enumerate(
-                    zip(e.answers, e.normalized_answers, e.matches, strict=True)
-                )
+                f'<tr class="{"hit" if hit else ""}"><td class="n">×{count}</td>'
+                f"<td><code>{_e(raw)}</code></td><td><code>{_e(norm)}</code></td>"
+                f"<td>{'✓' if hit else ''}</td></tr>"
+                for (raw, norm, hit), count in grouped.most_common()
             )
             why = []
             if e.unanimous:
@@ -665,7 +683,7 @@ def _cards(model: ReportModel) -> str:
                 head
                 + f"<p>Prediction <code>{_e(pred)}</code> → <code>{_e(e.normalized_prediction)}"
                 "</code></p>"
-                "<table><thead><tr><th>#</th><th>answer</th><th>normalized</th><th>match</th>"
+                "<table><thead><tr><th>slips</th><th>answer</th><th>normalized</th><th>match</th>"
                 f"</tr></thead><tbody>{rows}</tbody></table>"
                 + "".join(f'<p class="small">{_e(w)}</p>' for w in why)
                 + "</div>"
@@ -689,31 +707,141 @@ def _comparison(model: ReportModel) -> str:
     svg = _barh("compare", labels, series, "score (%)", "Models side by side")
     rows = []
     for p in model.paired:
-        ci = f"[{p['low']:.2f}, {p['high']:.2f}]"
-        pv = f"{p['p_value']:.4f}"
         rows.append(
             [
-                f"{p['a']} vs {p['b']}",
+                f"{p['a']} − {p['b']}",
                 p["wins"],
                 p["ties"],
                 p["losses"],
-                p["delta"],
-                ci,
-                pv,
+                f"{p['delta']:+.2f}",
+                f"[{p['low']:+.2f}, {p['high']:+.2f}]",
+                f"{p['p_value']:.4f}",
             ]
         )
-    return (
-        '<h2 id="compare">Comparison of the models</h2>'
-        + _figure_html(svg, "Headline scores of every model.")
-        + "<p>Per question, against the first model: questions where the other model scores "
-        "higher, the same, or lower; the difference of VQA accuracy with a paired bootstrap "
-        "95% interval and a sign-flip permutation p-value (vqametrics.stats).</p>"
-        + _table(
-            ["pair", "higher", "same", "lower", "Δ VQA acc", "95% CI", "p"],
+    out = [
+        '<h2 id="compare">Comparison of the models</h2>',
+        _figure_html(svg, "Headline scores of every model."),
+        "<p>Every pair A − B, oriented as <code>vqametrics diff --results A --results B</code> "
+        "prints it: questions where A scores higher, the same, or lower than B; Δ = A − B in "
+        "points (unrounded before display) with a paired bootstrap 95% interval and a "
+        "sign-flip permutation p-value (vqametrics.stats, whole images resampled).</p>",
+        _table(
+            ["A − B", "A higher", "same", "B higher", "Δ VQA acc", "95% CI", "p"],
             rows,
             [False, True, True, True, True, False, True],
-        )
+        ),
+    ]
+    if len(model.runs) >= 3:
+        out.append(_matrix(model))
+    out.append(_changed(model))
+    return "".join(out)
+
+
+def _matrix(model: ReportModel) -> str:
+    """Row − column for every pair: Δ and p (the lower triangle is the upper one negated)."""
+    names = [r.name for r in model.runs]
+    cell: dict[tuple[int, int], str] = {}
+    for i, j, d in model.diffs:
+        t = d.test.overall
+        cell[(i, j)] = f"{t.delta:+.2f} (p {t.p_value:.4f})"
+        cell[(j, i)] = f"{-t.delta:+.2f} (p {t.p_value:.4f})"
+    rows = [[a, *(cell.get((i, j), "—") for j in range(len(names)))] for i, a in enumerate(names)]
+    return (
+        "<h3>Pairwise matrix: row − column</h3>"
+        "<p>Δ VQA accuracy of the row's model minus the column's, with the permutation "
+        "p-value of that pair.</p>"
+        + _table(["row − column", *names], rows, [False, *([True] * len(names))])
     )
+
+
+def _changed(model: ReportModel, top: int = 15) -> str:
+    """The questions whose score changed, per pair, largest change first (as ``diff``)."""
+    out = ["<h3>Changed questions</h3>"]
+    for i, j, d in model.diffs:
+        a, b = model.runs[i].name, model.runs[j].name
+        rows = [
+            [
+                str(f["question_id"]),
+                _short(model.question_texts.get(f["question_id"], ""), 60),
+                f"{100 * f['difference']:+.0f}",
+                "(missing)" if f["prediction_a"] is None else f["prediction_a"],
+                "(missing)" if f["prediction_b"] is None else f["prediction_b"],
+                answer_counts(f["answers"]),
+            ]
+            for f in d.flips[:top]
+        ]
+        out.append(
+            f"<details><summary>{_e(a)} − {_e(b)}: {len(d.flips)} questions changed "
+            f"(top {min(top, len(d.flips))} shown)</summary>"
+            + _table(
+                ["question", "text", "Δ", f"{a}", f"{b}", "human answers"],
+                rows,
+                [False, False, True, False, False, False],
+            )
+            + "</details>"
+        )
+    return "".join(out)
+
+
+_KIND_TEXT = {
+    "unanimity": "unanimity rule (would match if normalized)",
+    "plural": "singular vs plural",
+    "number": "number word vs digits",
+    "answer in prediction": "majority answer inside the prediction",
+    "prediction in answer": "prediction inside the majority answer",
+    "verbose": "verbose (4+ words)",
+}
+
+
+def _near_misses(model: ReportModel) -> str:
+    """Counts per near-miss kind and model, then examples."""
+    runs = [r for r in model.runs if r.near is not None]
+    if not runs:
+        return ""
+    rows: list[list[object]] = []
+    for k in KINDS:
+        row: list[object] = [_KIND_TEXT[k]]
+        for r in runs:
+            assert r.near is not None
+            entry = r.near.kinds[k]
+            detail = ", ".join(f"{e} {n}" for e, n in sorted(entry.by_detail.items()))
+            row.append(f"{entry.count}" + (f" ({detail})" if detail else ""))
+        rows.append(row)
+    rows.append(["questions scored 0", *(r.near.zeros for r in runs if r.near is not None)])
+    out = [
+        '<h2 id="nearmiss">Near misses among the wrong answers</h2>',
+        "<p>Questions scored 0 whose prediction is close to the majority human answer (both "
+        "fully normalized): the first kind that fits names it (vqametrics.report.nearmiss).</p>",
+        _table(["kind", *(r.name for r in runs)], rows, [False, *([True] * len(runs))]),
+    ]
+    d = model.dataset
+    for r in runs:
+        assert r.near is not None
+        ex_rows = []
+        for k in KINDS:
+            for ex in r.near.kinds[k].examples[:3]:
+                i = ex["index"]
+                answers = answer_counts(d.answers[i])
+                ex_rows.append([k, str(ex["question_id"]), ex["prediction"], answers])
+        if ex_rows:
+            out.append(
+                f"<details><summary>Examples: {_e(r.name)}</summary>"
+                + _table(["kind", "question", "prediction", "human answers"], ex_rows, [False] * 4)
+                + "</details>"
+            )
+    return "".join(out)
+
+
+def _questions(model: ReportModel) -> str:
+    d = model.dataset
+    header, rows = question_rows(
+        d.question_ids,
+        model.question_texts,
+        d.answer_types,
+        d.answers,
+        [(r.name, r.evaluation.predictions, r.evaluation.scores) for r in model.runs],
+    )
+    return question_table_html(header, rows)
 
 
 def render_report(model: ReportModel) -> str:
@@ -726,9 +854,11 @@ def render_report(model: ReportModel) -> str:
         ("chat", "Chat answers"),
         ("profiles", "Profiles"),
         ("why", "Why this score"),
+        ("nearmiss", "Near misses"),
     ]
     if len(model.runs) > 1:
         nav.append(("compare", "Comparison"))
+    nav.append(("questions", "Every question"))
     links = " · ".join(f'<a href="#{a}">{_e(t)}</a>' for a, t in nav)
     body = [
         '<header><p class="mono small muted">vqametrics report</p>',
@@ -749,7 +879,9 @@ def render_report(model: ReportModel) -> str:
         _chat(model),
         _profiles(model),
         _cards(model),
+        _near_misses(model),
         _comparison(model),
+        _questions(model),
         '<footer class="small muted"><p>Generated by vqametrics '
         f"{_e(__version__)}; self-contained, no network needed.</p></footer>",
     ]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from .._display import answer_counts
+from .._display import text_table as table
 from ..evaluate import VQAEvaluation
-from ..explain import Explanation, StepTrace
+from ..explain import Explanation
 
 if TYPE_CHECKING:
     from ..compare import Comparison, QuestionComparison
@@ -21,27 +23,6 @@ __all__ = [
     "table",
     "vqa_table",
 ]
-
-
-def table(rows: Sequence[Sequence[object]], header: Sequence[str], digits: int = 2) -> str:
-    """A left/right aligned plain-text table (numbers right-aligned, floats to *digits*)."""
-    cells = [[str(c) for c in header]] + [[_fmt(c, digits) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    numeric = [all(isinstance(r[i], int | float) for r in rows) for i in range(len(header))]
-
-    def line(r: Sequence[str]) -> str:
-        return "  ".join(
-            c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric, strict=True)
-        ).rstrip()
-
-    sep = "  ".join("-" * w for w in widths)
-    return "\n".join([line(cells[0]), sep, *(line(r) for r in cells[1:])])
-
-
-def _fmt(value: object, digits: int) -> str:
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
 
 
 def vqa_table(
@@ -93,71 +74,8 @@ def _get(breakdown: Mapping[str, object], key: tuple[str, str] | None) -> object
 
 
 def explanation_text(e: Explanation) -> str:
-    """A terminal rendering of :func:`vqametrics.explain`."""
-    out = [f"profile: {e.profile}"]
-    if e.unanimous:
-        out.append(
-            "unanimity rule: the answers are all identical after cleanup, so nothing else is "
-            "normalized and matching is exact (official quirk)"
-        )
-    out.append("")
-    if e.extract is not None:
-        fired = ", ".join(e.extract_rules) or "no rule fired"
-        out.append(f"raw         {e.raw_prediction!r}")
-        out.append(f"  extract {e.extract}: {fired} -> {e.prediction!r}")
-    elif e.verbose:
-        out.append(
-            f"note: the prediction looks verbose ({', '.join(e.verbose)}); it is scored as "
-            "written. To score the answer inside it: --extract answer"
-        )
-    out.append(f"prediction  {e.prediction!r}")
-    for t in e.prediction_trace:
-        out.append(f"  {t.step:<14} {_step(t)}")
-    out.append(f"  => {e.normalized_prediction!r}")
-    out.append("")
-    rows: list[list[object]] = []
-    for i, (raw, trace, norm, hit) in enumerate(
-        zip(e.answers, e.answer_traces, e.normalized_answers, e.matches, strict=True)
-    ):
-        changed = ", ".join(t.step for t in trace if t.changed) or "-"
-        loo = e.leave_one_out[i] if e.leave_one_out else None
-        rows.append(
-            [
-                i + 1,
-                repr(raw),
-                repr(norm),
-                "yes" if hit else "",
-                changed,
-                "" if loo is None else loo[0],
-                "" if loo is None else f"{loo[1]:.4f}",
-            ]
-        )
-    out.append(
-        table(rows, ["slip", "answer", "normalized", "match", "changed by", "others", "min(1,k/3)"])
-    )
-    cleaned = [
-        f"  slip {i + 1}: {raw!r} "
-        + " ".join(f"-{t.step}-> {t.output!r}" for t in trace if t.changed)
-        for i, (raw, trace) in enumerate(zip(e.answers, e.answer_traces, strict=True))
-        if any(t.changed for t in trace)
-    ]
-    if cleaned:
-        out += ["", "how the slips were cleaned (steps that changed something):", *cleaned]
-    out.append("")
-    out.append(f"m = {e.m} matching slip(s)")
-    out.append(f"textbook min(1, m/3)         = {e.textbook_score:.4f}")
-    if e.leave_one_out:
-        out.append(f"mean of the {len(e.leave_one_out)} leave-one-out values = {e.score!r}")
-    if e.empty_prediction_rule:
-        out.append(f"the prediction is empty after normalization: profile {e.profile} scores it 0")
-    out.append(f"score = {e.score!r}  ({100 * e.score:.2f}%)")
-    return "\n".join(out)
-
-
-def _step(t: StepTrace) -> str:
-    if t.skipped:
-        return "(skipped: unanimous answers)"
-    return f"{t.output!r}" + ("  *changed*" if t.changed else "")
+    """A terminal rendering of :func:`vqametrics.explain` (:meth:`Explanation.text`)."""
+    return e.text()
 
 
 def comparison_text(c: Comparison) -> str:
@@ -287,11 +205,3 @@ def _short(text: str | None, width: int = 30) -> str:
         return "(missing)"
     r = repr(text)
     return r if len(r) <= width else r[: width - 1] + "…"
-
-
-def answer_counts(answers: Sequence[str]) -> str:
-    """Human answers grouped, in first-seen order: ``'blue'x6, 'sky blue'``."""
-    counts: dict[str, int] = {}
-    for a in answers:
-        counts[a] = counts.get(a, 0) + 1
-    return ", ".join(f"{a!r}x{n}" if n > 1 else repr(a) for a, n in counts.items())

@@ -55,6 +55,16 @@ class TaskEvaluation:
             f"n={len(self.scores)} {self.aggregate.headline}={self.headline!r}>"
         )
 
+    def _repr_html_(self) -> str:
+        from .._display import html_table
+
+        rows = [[k, v] for k, v in self.metrics.items()]
+        caption = f"{self.task.title} · profile {self.profile.name} · {len(self.scores)} items"
+        return (
+            html_table(["metric", "value"], rows, self.aggregate.digits, caption)
+            + f"<p><code>{self.signature.format()}</code></p>"
+        )
+
     def per_item(self) -> Iterator[dict[str, Any]]:
         """One record per item: id, prediction, references, score and the profile's detail."""
         detail = self.profile.detail

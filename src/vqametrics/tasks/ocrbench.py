@@ -11,6 +11,7 @@ also folds full-width ASCII since bbddc79; VLMEvalKit routes HME by category and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
@@ -294,6 +295,8 @@ def _read(inputs: TaskInputs) -> TaskData:
     if "dataset_name" in cols and "answers" in cols:
         return _read_ocrbench_json(records, inputs)
     if is_vlmevalkit(records):
+        if inputs.results == "-":  # standard input can be read only once
+            inputs = replace(inputs, results=records.rows, format=None)
         data = read_vlmevalkit(inputs, fields=("category", "dataset_name"))
         for it in data.items:
             if "category" not in it.fields:

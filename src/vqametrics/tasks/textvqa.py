@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -45,6 +46,7 @@ __all__ = [
     "lmms_eval_accuracy",
     "mmf_accuracy",
     "qwen_vl_accuracy",
+    "require_answers",
     "vlmevalkit_2024_accuracy",
     "vlmevalkit_accuracy",
 ]
@@ -59,10 +61,17 @@ class AnswerCountError(InputError):
 
 def _position_loo(prediction: str, answers: Sequence[str], how: str) -> float:
     """Mean of ``min(1, k_i/3)`` with annotator *i* left out by list position."""
-    matches = [a == prediction for a in answers]
+    matches = tuple(a == prediction for a in answers)
     if how == "exact":
         # statistics.mean does not depend on the order: only on m and N
         return _exact_loo(sum(matches), len(matches))
+    return _ordered_loo(matches, how)
+
+
+@lru_cache(maxsize=4096)
+def _ordered_loo(matches: tuple[bool, ...], how: str) -> float:
+    """The left-to-right (``naive``) or pairwise (``numpy``) mean of the leave-one-out values;
+    its last bits depend on where the matches sit, so the cache key is the whole pattern."""
     return average(leave_one_out_values(matches, None, "position"), how)
 
 
@@ -85,9 +94,11 @@ def mmf_accuracy(prediction: str, references: Sequence[str], question_id: object
     """
     if len(references) != MMF_ANSWERS:
         where = f"question {question_id!r}" if question_id is not None else "a question"
+        n = len(references)
         raise AnswerCountError(
-            f"{where} has {len(references)} answers; TextVQA's official scorer (MMF) asserts "
-            f"exactly {MMF_ANSWERS} (the lmms-eval and vlmevalkit profiles accept any number)"
+            f"{where} has {n} answer{'s' if n != 1 else ''}; TextVQA's official scorer (MMF) "
+            f"asserts exactly {MMF_ANSWERS} (the lmms-eval and vlmevalkit profiles accept any "
+            "number)"
         )
     p = evalai_answer_processor(prediction)
     answers = [evalai_answer_processor(a) for a in references]
@@ -192,6 +203,7 @@ def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
         groups = vlmevalkit_breakdown(items, scores, field)
         if groups:
             breakdowns[field] = groups
+            break  # a file with a split column gets no per-category numbers
     return Aggregate(
         metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
         headline="Overall",
@@ -213,7 +225,7 @@ def _qwen_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     )
 
 
-def _exact_mean_detail(item: Item) -> Mapping[str, Any]:
+def _mmf_detail(item: Item) -> Mapping[str, Any]:
     assert item.prediction is not None
     return {"normalized": evalai_answer_processor(item.prediction)}
 
@@ -385,6 +397,11 @@ def _spreadsheet(source: Any) -> bool:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
+    if inputs.questions is not None:
+        raise InputError(
+            "textvqa: --questions is not used: the annotations carry the questions, and a "
+            "LLaVA answers file carries its prompts (LLaVA's question file is not needed)"
+        )
     custom = bool(inputs.id_field or inputs.answer_field)
     if not _spreadsheet(inputs.results) and not custom:
         # a LLaVA answers file is joined its own way; everything else by id (below)
@@ -396,10 +413,35 @@ def _read(inputs: TaskInputs) -> TaskData:
                     "--annotations TextVQA_0.5.1_val.json"
                 )
             gt_items, gt_sources = _read_annotations(inputs)
-            return _join_llava(inputs, records, gt_items, gt_sources)
+            return require_answers(_join_llava(inputs, records, gt_items, gt_sources))
+        if inputs.results == "-":
+            # standard input can be read only once: hand on the rows already read
+            inputs = replace(inputs, results=records.rows, format=None)
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
-    return read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
+    data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
+    if reader is not None:
+        # name the annotations' layout too, as the LLaVA join does
+        data = replace(data, layouts=("textvqa-json", *data.layouts))
+    return require_answers(data)
+
+
+def require_answers(data: TaskData, id_field: str = "question_id") -> TaskData:
+    """*data* with every item naming itself in *id_field* (the scorers' messages use it),
+    after checking that every item has an answer.
+
+    A question without answers is bad input whatever the profile: MMF asserts ten answers,
+    lmms-eval's ``statistics.mean`` raises and VLMEvalKit's ``np.mean([])`` is ``nan``.
+    """
+    items = []
+    for it in data.items:
+        if not it.references:
+            what = "image" if id_field == "image" else "question"
+            raise InputError(f"{data.sources[0]}: {what} {it.id!r} has no answers")
+        if id_field not in it.fields:
+            it = replace(it, fields={**it.fields, id_field: it.id})
+        items.append(it)
+    return replace(data, items=items)
 
 
 # ---------------------------------------------------------------------------------- profiles
@@ -413,7 +455,7 @@ OFFICIAL = TaskProfile(
     score=mmf_accuracy,
     aggregate=_official_aggregate,
     context=("question_id",),
-    detail=_exact_mean_detail,
+    detail=_mmf_detail,
 )
 
 LLAVA = TaskProfile(
@@ -425,7 +467,7 @@ LLAVA = TaskProfile(
     score=mmf_accuracy,
     aggregate=_llava_aggregate,
     context=("question_id",),
-    detail=_exact_mean_detail,
+    detail=_mmf_detail,
 )
 
 LMMS_EVAL = TaskProfile(
@@ -436,7 +478,7 @@ LMMS_EVAL = TaskProfile(
     toolkit="lmms-eval@75571cf",
     score=lmms_eval_accuracy,
     aggregate=_lmms_aggregate,
-    detail=_exact_mean_detail,
+    detail=_mmf_detail,
 )
 
 VLMEVALKIT = TaskProfile(

@@ -19,18 +19,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique, join_by_id
-from ..load.layouts import predictions_from
+from ..load.layouts import find_reported, predictions_from
 from ..load.records import read_records
 from ..normalize.vizwiz import prediction as vizwiz_prediction
 from ..score.vqa import _pairwise_sum, average, leave_one_out_values
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean, numpy_mean, read_vlmevalkit
-from .textvqa import lmms_eval_accuracy, vlmevalkit_2024_accuracy, vlmevalkit_accuracy
+from .textvqa import (
+    lmms_eval_accuracy,
+    require_answers,
+    vlmevalkit_2024_accuracy,
+    vlmevalkit_accuracy,
+)
 
 __all__ = [
     "average_precision",
@@ -253,8 +259,43 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
+    if inputs.questions is not None:
+        raise InputError("vizwiz: --questions is not used: the annotations carry the questions")
     if inputs.annotations is None:
-        return read_vlmevalkit(inputs, fields=("category", "answer_type"))
+        return require_answers(_read_vlmevalkit_sheet(inputs), "index")
+    return require_answers(_read_official(inputs), "image")
+
+
+#: the item fields kept from a VLMEvalKit sheet
+_SHEET_FIELDS = ("category", "answer_type")
+
+
+def _read_vlmevalkit_sheet(inputs: TaskInputs) -> TaskData:
+    """A VLMEvalKit VizWiz sheet, scored against the ground truth it carries.
+
+    VLMEvalKit's ``VizWiz.tsv`` names that column ``answers`` (``VizWiz.evaluate`` asserts it
+    and copies it to ``answer``); a sheet with ``answers`` and no ``answer`` is read the same
+    way, its rows handed on in memory with the file still named as the source.
+    """
+    records = read_records(inputs.results, format=inputs.format)
+    columns = set(records.columns)
+    if "answers" not in columns or "answer" in columns:
+        if inputs.results == "-":  # standard input can be read only once
+            inputs = replace(inputs, results=records.rows, format=None)
+        return read_vlmevalkit(inputs, fields=_SHEET_FIELDS)
+    rows = [{("answer" if k == "answers" else k): v for k, v in r.items()} for r in records.rows]
+    data = read_vlmevalkit(replace(inputs, results=rows, format=None), fields=_SHEET_FIELDS)
+    reported = find_reported(inputs.results)
+    return replace(
+        data,
+        sources=(records.source,),
+        layouts=(f"vlmevalkit ({records.layout})",),
+        reported={"source": reported[0], "values": reported[1]} if reported else None,
+    )
+
+
+def _read_official(inputs: TaskInputs) -> TaskData:
+    """The official annotation list joined by image to the official results list."""
     gt_items, gt_sources = _read_annotations(inputs)
     records = read_records(inputs.results, format=inputs.format)
     preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)

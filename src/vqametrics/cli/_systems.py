@@ -1,0 +1,46 @@
+"""Several ``--results`` of the VQA commands (``vqa``, ``diff``): one row per system."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ._common import evaluate_from_args
+from ._output import ci_settings, emit_systems, names_for
+
+__all__ = ["run_vqa_systems"]
+
+
+def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Sequence[str]) -> int:
+    """Score every ``--results`` on the same annotations; print one row per system."""
+    import warnings
+
+    from .._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
+    from ..load.vqa import load_annotations
+    from ..systems import compare_vqa_systems
+
+    out = getattr(args, "out", None)
+    if out and len(paths) > 1:
+        raise InputError("--out writes the files of one results file; give one --results")
+    names = names_for(args, paths)
+    dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
+    if getattr(args, "questions", None):
+        from ..load.vqa import load_questions
+
+        load_questions(args.questions, dataset)
+    evaluations = []
+    for k, path in enumerate(paths):
+        with warnings.catch_warnings():
+            if k:  # the annotations' own warnings were given once already
+                warnings.simplefilter("ignore", LeaveOneOutWarning)
+                warnings.simplefilter("ignore", AnswerCountWarning)
+            evaluations.append(evaluate_from_args(args, path, annotations=dataset))
+    if out:  # one file: its official outputs, and the table on stdout
+        from ..report.files import start_vqa_outputs
+
+        with start_vqa_outputs(evaluations[0], out) as writing:
+            writing.wait()
+        print(f"wrote outputs to {out}", file=sys.stderr)
+    result = compare_vqa_systems(evaluations, names, metrics=metrics, **ci_settings(args))
+    return emit_systems(result, args)

@@ -1,0 +1,188 @@
+"""Verifiable rewards for RL fine-tuning, in verl's shape.
+
+verl loads a reward function by path (``custom_reward_function.path=…/rewards.py``,
+``name=compute_score``) and calls ``compute_score(data_source, solution_str, ground_truth,
+extra_info)`` once per rollout. Here:
+
+* ``data_source`` names the benchmark: ``vqav2``, ``okvqa`` (VQA accuracy, official profile) or
+  any task registered in :mod:`vqametrics.tasks` (``textvqa``, ``vizwiz``, ``gqa``, ``docvqa``,
+  ``chartqa``, ``ocrvqa``, …), or a common dataset name such as ``lmms-lab/textvqa`` or
+  ``HuggingFaceM4/VQAv2`` (see :data:`DATA_SOURCES`);
+* ``ground_truth`` the human answers: a list, one string, or a JSON string of a list;
+* ``solution_str`` the model's whole output. By default the answer is extracted first
+  (:func:`_extract`: a ``<think>…</think>`` block is dropped, then the text after the last
+  ``answer:`` / ``the answer is`` is kept); pass ``extra_info={"extract": False}`` to score the
+  raw string;
+* ``extra_info`` may also carry ``profile`` (a task profile name) and the item fields a task's
+  scorer needs (OCRBench: ``category``).
+
+The reward is the task's per-item score as a float (VQA accuracy in [0, 1], ANLS, 0/1 …).
+
+Imports are absolute on purpose: verl loads this file by path (not as ``vqametrics.rewards``),
+where relative imports would fail.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from vqametrics._exceptions import InputError, UnknownNameError
+
+__all__ = ["DATA_SOURCES", "compute_score"]
+
+#: Dataset names as they appear in verl parquet files / the Hugging Face Hub → our task name.
+DATA_SOURCES: dict[str, str] = {
+    "vqav2": "vqav2",
+    "vqa2": "vqav2",
+    "vqa-v2": "vqav2",
+    "vqa_v2": "vqav2",
+    "huggingfacem4/vqav2": "vqav2",
+    "lmms-lab/vqav2": "vqav2",
+    "okvqa": "okvqa",
+    "ok-vqa": "okvqa",
+    "ok_vqa": "okvqa",
+    "huggingfacem4/ok_vqa": "okvqa",
+    "lmms-lab/ok-vqa": "okvqa",
+    "textvqa": "textvqa",
+    "lmms-lab/textvqa": "textvqa",
+    "facebook/textvqa": "textvqa",
+    "vizwiz": "vizwiz",
+    "vizwiz_vqa": "vizwiz",
+    "lmms-lab/vizwiz-vqa": "vizwiz",
+    "gqa": "gqa",
+    "lmms-lab/gqa": "gqa",
+    "docvqa": "docvqa",
+    "lmms-lab/docvqa": "docvqa",
+    "chartqa": "chartqa",
+    "lmms-lab/chartqa": "chartqa",
+    "ahmedmasryku/chartqa": "chartqa",
+    "ocrvqa": "ocrvqa",
+    "howard-hou/ocr-vqa": "ocrvqa",
+    "pope": "pope",
+    "lmms-lab/pope": "pope",
+    "mme": "mme",
+    "lmms-lab/mme": "mme",
+    "ocrbench": "ocrbench",
+    "echo840/ocrbench": "ocrbench",
+}
+
+#: Scored with :func:`vqametrics.vqa_accuracy` (official profile), not through the task registry.
+_VQA = frozenset({"vqav2", "okvqa"})
+
+_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
+_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
+_ANSWER_CUE = re.compile(r"(?:the\s+answer\s+is|answer\s*:)\s*", re.I)
+
+
+def _extract(solution_str: str) -> str:
+    """The answer in a model's full output (the default of :func:`compute_score`).
+
+    A minimal stand-in for ``vqametrics.extract`` (issue 12): drop ``<think>…</think>``
+    (and anything before an unclosed ``</think>``), take the last ``<answer>…</answer>`` if
+    any, else the text after the last ``answer:`` / ``the answer is``, up to the end of that
+    line, without a final full stop or markdown bold. Otherwise the whole (stripped) text.
+    """
+    text = _THINK.sub("", solution_str)
+    if "</think>" in text.lower():
+        text = text[text.lower().rindex("</think>") + len("</think>") :]
+    tags = _ANSWER_TAG.findall(text)
+    if tags:
+        return str(tags[-1]).strip()
+    cues = list(_ANSWER_CUE.finditer(text))
+    if cues:
+        rest = text[cues[-1].end() :].strip()
+        line = rest.splitlines()[0].strip() if rest else ""
+        # a sentence's full stop is not part of the answer (and would score 0 against
+        # unanimous answers under the official unanimity rule)
+        return line.rstrip(".").strip().strip("*").strip()
+    return text.strip()
+
+
+def _resolve(data_source: str) -> str:
+    key = data_source.strip().lower()
+    return DATA_SOURCES.get(key, key)
+
+
+def _answers(ground_truth: Any, data_source: str) -> list[str]:
+    """The human answers: a list/tuple of strings, a JSON string of one, or a plain string."""
+    gt = ground_truth
+    if isinstance(gt, bytes):
+        gt = gt.decode()
+    if isinstance(gt, str):
+        stripped = gt.lstrip()
+        if stripped[:1] in ("[", '"'):
+            try:
+                gt = orjson.loads(stripped)
+            except orjson.JSONDecodeError:
+                raise InputError(
+                    f"{data_source}: ground_truth looks like JSON but does not parse: {gt[:80]!r}"
+                ) from None
+        if isinstance(gt, str):
+            return [gt]
+    if hasattr(gt, "tolist"):  # a numpy array from a parquet column
+        gt = gt.tolist()
+    if (
+        isinstance(gt, Sequence)
+        and not isinstance(gt, str)
+        and gt
+        and all(isinstance(a, str) for a in gt)
+    ):
+        return list(gt)
+    raise InputError(
+        f"{data_source}: ground_truth must be a non-empty list of answer strings "
+        f"(or a JSON string of one), got {type(ground_truth).__name__}"
+    )
+
+
+def _available() -> list[str]:
+    from vqametrics.tasks import list_tasks
+
+    return sorted({*_VQA, *(t.name for t in list_tasks())})
+
+
+def compute_score(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Mapping[str, Any] | None = None,
+) -> float:
+    """The reward of one rollout: the task's per-item score of the extracted answer.
+
+    >>> compute_score("vqav2", "<think>red or blue?</think> The answer is blue.", ["blue"] * 10)
+    1.0
+    >>> gt = '["pancakes", "pancakes"' + ', "cake"' * 8 + "]"
+    >>> compute_score("okvqa", "Answer: **pancakes**", gt)
+    0.6
+
+    Raises
+    ------
+    UnknownNameError
+        *data_source* names no task; the message lists the available ones.
+    InputError
+        *ground_truth* is not a list of strings (or a JSON string of one).
+    """
+    info = extra_info or {}
+    name = _resolve(data_source)
+    answers = _answers(ground_truth, data_source)
+    prediction = _extract(solution_str) if info.get("extract", True) else solution_str
+    profile = info.get("profile")
+    if name in _VQA:
+        from vqametrics.score.accuracy import vqa_accuracy
+
+        return float(vqa_accuracy(prediction, answers, profile or "official"))
+    from vqametrics.tasks import get_task, score_answer
+
+    try:
+        task = get_task(name)
+    except UnknownNameError:
+        raise UnknownNameError(
+            f"unknown data_source {data_source!r}; available: {', '.join(_available())} "
+            f"(dataset names such as 'lmms-lab/textvqa' are mapped; see DATA_SOURCES)"
+        ) from None
+    prof = task.profile(profile)
+    context = {k: info.get(k) for k in prof.context}
+    return score_answer(task, prediction, answers, profile=prof.name, **context)
