@@ -73,3 +73,8 @@ def test_ignored_questions_are_said(tmp_path: Path) -> None:
     f.write_text("index,answer,prediction\n1,a,a\n", encoding="utf-8")
     r = evaluate_task("ocrvqa", f, questions=str(f))
     assert any("--questions ignored" in n for n in r.notes)
+
+
+def test_no_id_in_common_says_so() -> None:
+    with pytest.raises(InputError, match="none of its 2 question ids is in the ground truth"):
+        join_by_id([1, 2, 3], ["a", "b"], ["x", "y"], source="r.json", allow_missing=True)

@@ -85,6 +85,13 @@ def join_by_id(
                 fixed += 1
             remapped[key] = i
         by_id = remapped
+    if by_id and gt_ids and not any(k in gt_set for k in by_id):
+        first_pred = next(iter(by_id))
+        raise InputError(
+            f"{source}: none of its {len(by_id)} {what}s is in the ground truth (it has "
+            f"{first_pred!r}, the ground truth {gt_ids[0]!r}): is it the results file of this "
+            "task, and are --id-field / --answer-field right?"
+        )
     predictions: list[str | None] = []
     missing: list[Hashable] = []
     for key in gt_ids:

@@ -77,8 +77,21 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     header = ["metric", "reported", "recomputed", "difference"]
     width = max(len(header[3]), *(len(r[3]) for r in rows))
     # the difference right-aligned like the numbers beside it
-    cells = [[label, theirs, mine, diff.rjust(width)] for label, theirs, mine, diff in rows]
+    cells = [
+        [label, *_distinct(theirs, mine, digits), diff.rjust(width)]
+        for label, theirs, mine, diff in rows
+    ]
     return head + ":\n" + table(cells, header, digits)
+
+
+def _distinct(theirs: float, mine: float, digits: int) -> tuple[str, str]:
+    """Both numbers at *digits*, or with as many more digits as it takes to tell them apart
+    (``60.162`` vs ``60.156``, never ``60.16`` vs ``60.16``)."""
+    d = digits
+    while d < 17 and f"{theirs:.{d}f}" == f"{mine:.{d}f}" and theirs != mine:
+        d += 1
+    width = max(len(f"{theirs:.{d}f}"), len(f"{mine:.{d}f}"))
+    return f"{theirs:.{d}f}".rjust(width), f"{mine:.{d}f}".rjust(width)
 
 
 def _difference(diff: float, digits: int) -> str:

@@ -190,7 +190,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             name="lmms-eval",
             description="lmms-eval anls: the RRC formula on the stripped generation; mean",
             reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf api/metrics.py anls + api/task.py",
-            toolkit="lmms-eval@75571cf",
+            toolkit="lmms-eval@0.7.3",
             score=anls_lmms_eval,
             aggregate=_mean_aggregate("anls"),
             detail=_per_answer(anls_lmms_eval),

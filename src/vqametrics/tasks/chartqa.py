@@ -187,7 +187,7 @@ PROFILES = (
         "lmms-eval",
         "lmms-eval chartqa: correct order on the stripped generation; mean per split",
         "EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/chartqa/utils.py",
-        "lmms-eval@75571cf",
+        "lmms-eval@0.7.3",
         relaxed_stripped,
         _lmms_eval_aggregate,
     ),

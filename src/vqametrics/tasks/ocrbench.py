@@ -414,7 +414,7 @@ LMMS_EVAL = _profile(
     "lmms-eval",
     "lmms-eval: example.py's rule on the stripped prediction, full-width ASCII folded",
     "EvolvingLMMs-Lab/lmms-eval@75571cf tasks/ocrbench/utils.py (fold since bbddc79)",
-    "lmms-eval@75571cf",
+    "lmms-eval@0.7.3",
     score_lmms_eval,
     _aggregate_lmms_eval,
 )
@@ -422,7 +422,7 @@ LMMS_EVAL_2025 = _profile(
     "lmms-eval-2025",
     "lmms-eval before bbddc79 (2026-07-30): no full-width folding",
     "EvolvingLMMs-Lab/lmms-eval tasks/ocrbench/utils.py before bbddc79",
-    "lmms-eval@<bbddc79",
+    "lmms-eval@pre-bbddc79",
     score_lmms_eval_2025,
     _aggregate_lmms_eval,
 )

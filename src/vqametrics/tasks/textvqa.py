@@ -475,7 +475,7 @@ LMMS_EVAL = TaskProfile(
     description="lmms-eval textvqa: the same processor, statistics.mean per question (exact), "
     "no answer-count assert; metric exact_match, a fraction",
     reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/textvqa/utils.py",
-    toolkit="lmms-eval@75571cf",
+    toolkit="lmms-eval@0.7.3",
     score=lmms_eval_accuracy,
     aggregate=_lmms_aggregate,
     detail=_mmf_detail,

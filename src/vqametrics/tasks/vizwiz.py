@@ -370,7 +370,7 @@ LMMS_EVAL = TaskProfile(
     description="lmms-eval vizwiz_vqa: MMF's answer processor on both sides, position "
     "leave-one-out, statistics.mean; exact_match, a fraction; no answerability",
     reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/vizwiz_vqa/utils.py",
-    toolkit="lmms-eval@75571cf",
+    toolkit="lmms-eval@0.7.3",
     score=lmms_eval_vizwiz_accuracy,
     aggregate=_lmms_aggregate,
 )
