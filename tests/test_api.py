@@ -20,6 +20,11 @@ def test_all_is_sorted_and_complete() -> None:
 
 
 def test_version_is_in_signature() -> None:
+    from vqametrics.data import sample_files
+
+    f = sample_files("textbook")
+    signature = vqametrics.evaluate_vqa(f["annotations"], f["results"]).signature.format()
+    assert signature.split("|")[-1] == "vqametrics:0.1.0"  # the version pyproject builds
     assert vqametrics.__version__ == "0.1.0"
 
 

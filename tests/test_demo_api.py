@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from collections.abc import Iterator
@@ -13,7 +14,8 @@ from vqametrics._extras import install_hint
 
 pytest.importorskip("starlette")
 
-from vqametrics import evaluate_vqa, explain, list_profiles, vqa_accuracy
+from reference import official_vqa
+from vqametrics import evaluate_vqa, explain, list_profiles
 from vqametrics.data import ANSWER_SETS, sample_files
 
 # httpx-based TestClient: Starlette warns that it prefers httpx2 (a third-party deprecation).
@@ -35,7 +37,7 @@ def client() -> Iterator[Any]:
 
         from vqametrics.demo.app import create_app
 
-        with TestClient(create_app()) as c:
+        with TestClient(create_app(), base_url="http://localhost:8000") as c:
             yield c
 
 
@@ -83,7 +85,7 @@ def test_textbook_presets_score_100_30_0(client: Any, preset: str, expected: flo
     p = presets[preset]
     d = post(client, p["prediction"], p["answers"])
     assert d["percent"] == expected
-    assert d["score"] == vqa_accuracy(p["prediction"], p["answers"])
+    assert math.isclose(d["score"], expected / 100, abs_tol=1e-12)  # hand-derived (spec §4)
 
 
 def test_textbook_file_matches_evaluate_vqa(client: Any) -> None:
@@ -120,7 +122,7 @@ def test_quirks_hand_derived(
 ) -> None:
     d = post(client, prediction, answers)
     assert d["percent"] == official
-    assert d["score"] == vqa_accuracy(prediction, answers)
+    assert math.isclose(d["score"], official / 100, abs_tol=1e-12)  # hand-derived
 
 
 def test_ladder_is_point_three_per_match(client: Any) -> None:
@@ -136,8 +138,9 @@ def test_leave_one_out_mean_is_the_score(client: Any) -> None:
     d = post(client, "phone", answers)
     values = [r["value"] for r in d["leave_one_out"]]
     assert [r["others_matching"] for r in d["leave_one_out"]] == [1, 1] + [2] * 8
-    assert math.isclose(sum(values) / 10, d["score"])
-    assert d["score"] == vqa_accuracy("phone", answers) and d["percent"] == 60.0
+    # by hand: leaving a "phone" annotator out leaves 1 match (1/3), any other leaves 2 (2/3)
+    assert values == pytest.approx([1 / 3, 1 / 3] + [2 / 3] * 8)
+    assert math.isclose(d["score"], 0.6) and d["percent"] == 60.0
 
 
 # --------------------------------------------------------------------------- step 2: profiles
@@ -148,7 +151,9 @@ def test_profile_switch_changes_score_and_steps(client: Any) -> None:
     official = post(client, "t-shirt", answers, "official")
     old = post(client, "t-shirt", answers, "official-2017")
     assert official["unanimous"] and official["percent"] == 100.0
-    assert old["percent"] == vqa_accuracy("t-shirt", answers, "official-2017") == 0.0
+    # by hand: the 2017 flow turns the prediction into "t shirt" but leaves the unanimous
+    # answers as "t-shirt" (spec §3.4), so nothing matches
+    assert old["percent"] == 0.0 and old["score"] == 0.0
     # official skips the conditional steps on unanimous answers; 2017 normalizes the prediction
     assert [s["skipped"] for s in official["prediction_steps"]] == [False] + [True] * 5
     assert not any(s["skipped"] for s in old["prediction_steps"])
@@ -169,7 +174,21 @@ def test_by_profile_covers_every_registered_profile(client: Any) -> None:
     answers = ["two", "2", "2"] + ["3"] * 7
     d = post(client, "two", answers)
     got = {r["profile"]: r["score"] for r in d["by_profile"]}
-    assert got == {p.name: vqa_accuracy("two", answers, p) for p in list_profiles()}
+    assert list(got) == [p.name for p in list_profiles()]
+    # by hand: "two" -> "2" in the prediction. Profiles that also map the answers see m = 3
+    # matches: with leave-one-out (3 x 2/3 + 7 x 1) / 10 = 0.9, without it min(1, 3/3) = 1.0;
+    # the 2017 flow does not map the answers' digits (spec §3.4), so m = 2: 0.6.
+    expected = {
+        "official": 0.9,
+        "official-2017": 0.6,
+        "simple": 1.0,
+        "evalai-2017": 0.6,
+        "lmms-eval-vqav2": 0.9,
+        "lmms-eval-textvqa": 0.9,
+        "vlmevalkit": 0.9,
+        "evalscope": 1.0,
+    }
+    assert got == pytest.approx(expected)
 
 
 def test_profiles_endpoint(client: Any) -> None:
@@ -200,7 +219,9 @@ def test_bad_input_is_a_400_with_a_message(client: Any, body: object) -> None:
 
 
 def test_non_json_body_is_a_400(client: Any) -> None:
-    r = client.post("/api/explain", content=b"not json")
+    r = client.post(
+        "/api/explain", content=b"not json", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 400
 
 
@@ -216,10 +237,16 @@ def test_yardsticks_vqa_equals_evaluate_vqa(client: Any) -> None:
     assert list(sets) == list(ANSWER_SETS)
     for name, s in sets.items():
         files = sample_files(name)
+        # VQA accuracy from the literal port of the official script (tests/reference/)
+        anns = json.loads(files["annotations"].read_text("utf-8"))["annotations"]
+        preds = {p["question_id"]: p["answer"] for p in json.loads(files["results"].read_text())}
+        accs = [official_vqa.question_accuracy(a["answers"], preds[a["question_id"]]) for a in anns]
+        types = [a.get("question_type", "") for a in anns], [a.get("answer_type", "") for a in anns]
+        assert s["vqa"] == official_vqa.aggregate(accs, *types)["overall"]
         r = evaluate_vqa(files["annotations"], files["results"])
         em = exact_match_scores(r.dataset, r.predictions)
-        assert s["vqa"] == r.accuracy["overall"]
         assert s["em"] == percent(em.em) and s["em_any"] == percent(em.em_any)
+        assert s["em"] <= s["em_any"]  # EM's reference is one of the answers
         assert s["simulated"] is True
     assert d["vqa"]["signature"].startswith("vqa-acc|profile:official|")
 
@@ -352,3 +379,72 @@ def test_demo_reports_a_taken_port(capsys: pytest.CaptureFixture[str]) -> None:
         assert main(["demo", "--no-browser", "--port", str(port)]) == 1
     err = capsys.readouterr().err.strip()
     assert err == f"vqametrics: error: cannot serve on 127.0.0.1:{port}: Address already in use"
+
+
+# ----------------------------------------------------------------- what the server accepts
+
+
+def test_a_body_over_the_limit_is_a_413_even_without_a_length(client: Any) -> None:
+    from vqametrics.demo.app import MAX_BODY
+
+    big = b'{"prediction": "' + b"a" * MAX_BODY + b'", "answers": ["a"]}'
+    headers = {"content-type": "application/json"}
+    r = client.post("/api/explain", content=big, headers=headers)
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
+
+    def chunks() -> Iterator[bytes]:  # chunked: no Content-Length, counted as it arrives
+        for i in range(0, len(big), 8192):
+            yield big[i : i + 8192]
+
+    r = client.post("/api/explain", content=chunks(), headers=headers)
+    assert r.status_code == 413
+
+
+def test_only_json_posts_are_accepted(client: Any) -> None:
+    body = b'{"prediction": "a", "answers": ["a"]}'
+    for media in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", ""):
+        r = client.post("/api/explain", content=body, headers={"content-type": media})
+        assert r.status_code == 415, media
+    r = client.post(
+        "/api/explain", content=body, headers={"content-type": "application/json; charset=utf-8"}
+    )
+    assert r.status_code == 200 and r.json()["percent"] == 0.0  # 1 answer: m - 1 = 0 others
+
+
+@pytest.mark.parametrize("host", ["evil.example", "localhost.evil.example:8000", "10.0.0.1", ""])
+def test_an_unknown_host_header_is_a_400(client: Any, host: str) -> None:
+    r = client.get("/api/profiles", headers={"host": host})
+    assert r.status_code == 400 and "Host" in r.json()["error"]
+
+
+@pytest.mark.parametrize("host", ["localhost", "LOCALHOST:8000", "127.0.0.1:1234", "[::1]:8000"])
+def test_local_host_headers_are_accepted(client: Any, host: str) -> None:
+    assert client.get("/api/profiles", headers={"host": host}).status_code == 200
+
+
+def test_the_bound_address_is_accepted() -> None:
+    from starlette.testclient import TestClient
+
+    from vqametrics.demo.app import create_app
+
+    with TestClient(create_app(allowed_hosts=["192.0.2.7"]), base_url="http://192.0.2.7") as c:
+        assert c.get("/api/profiles").status_code == 200
+        assert c.get("/api/profiles", headers={"host": "192.0.2.8"}).status_code == 400
+
+
+def test_non_loopback_bind_prints_the_real_url_and_a_warning(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from vqametrics.cli import demo, main
+
+    monkeypatch.setattr(demo, "_cannot_listen", lambda host, port: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: setattr(self, "started", True))
+    assert main(["demo", "--host", "192.0.2.7", "--port", "8123", "--no-browser"]) == 0
+    err = capsys.readouterr().err
+    assert "serving on http://192.0.2.7:8123/" in err
+    assert "warning: listening on 192.0.2.7" in err and "network" in err
+    assert main(["demo", "--host", "127.0.0.1", "--port", "8123", "--no-browser"]) == 0
+    err = capsys.readouterr().err
+    assert "serving on http://127.0.0.1:8123/" in err and "warning" not in err

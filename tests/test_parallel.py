@@ -104,17 +104,35 @@ def test_forked_writer_failure_is_the_same_one_line(
     tmp_path: Path, bulk: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = _write_inputs(tmp_path)
+
+    def full_disk(result: object) -> Iterator[bytes]:
+        yield b"{}\n"
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files, "_jsonl_chunks", full_disk)  # inherited by a forked child
     outcomes = []
     for threshold, out in ((10**9, "seq"), (1, "par")):
         monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", threshold)
-        (tmp_path / out / "per_question.jsonl").mkdir(parents=True)  # the child cannot open it
         code, stdout, err = _run(capsys, [*args, "--out", str(tmp_path / out)])
         lines = [ln for ln in err.splitlines() if ln.startswith("vqametrics: error:")]
         assert len(lines) == 1 and "Traceback" not in err, err
         assert stdout == ""
-        outcomes.append((code, lines[0].replace(f"/{out}/", "/DIR/")))
+        outcomes.append((code, lines[0]))
+        assert not (tmp_path / out).exists()  # nothing published, no temporary left
+        assert not [p for p in tmp_path.iterdir() if ".vqm-" in p.name]
     assert outcomes[0] == outcomes[1]
-    assert outcomes[0][0] == 2 and "Is a directory" in outcomes[0][1]
+    assert outcomes[0] == (1, "vqametrics: error: [Errno 28] No space left on device")
+
+
+def test_an_output_name_taken_by_a_folder_is_refused_before_scoring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = _write_inputs(tmp_path)
+    (tmp_path / "o" / "per_question.jsonl").mkdir(parents=True)
+    code, stdout, err = _run(capsys, [*args, "--out", str(tmp_path / "o")])
+    assert (code, stdout) == (2, "")
+    assert "per_question.jsonl" in err and "is a folder" in err and "Traceback" not in err
+    assert [p.name for p in (tmp_path / "o").iterdir()] == ["per_question.jsonl"]
 
 
 def test_small_inputs_do_not_fork(

@@ -105,9 +105,8 @@ def answer_groups(records: Sequence[object]) -> tuple[list[str], list[int] | Non
                 return texts, None
         except TypeError:  # unhashable answer_id
             pass
-    keys: dict[str, int] = {}
-    groups = [keys.setdefault(_record_key(d), len(keys)) for d in dicts]
-    if len(keys) == len(groups):
+    groups = _equal_record_groups(dicts)
+    if len(set(groups)) == len(groups):
         return texts, None
     return texts, groups
 
@@ -115,8 +114,38 @@ def answer_groups(records: Sequence[object]) -> tuple[list[str], list[int] | Non
 _MISSING = object()
 
 
-def _record_key(record: dict[object, object]) -> str:
-    return repr(sorted((repr(k), repr(v)) for k, v in record.items() if k != "answer"))
+def _equal_record_groups(records: Sequence[dict[object, object]]) -> list[int]:
+    """Number the records so that records whose fields other than ``answer`` are equal share a
+    group. Quirk kept: equal means Python ``==``, as the script's ``item != gtAnsDatum``
+    compares dicts, so ``answer_id`` 1, 1.0 and True are one id, and 0 equals -0.0."""
+    try:
+        keys: dict[object, int] = {}
+        return [keys.setdefault(_frozen(_rest(r)), len(keys)) for r in records]
+    except TypeError:  # an in-memory value that cannot be hashed: compare pairwise
+        seen: list[dict[object, object]] = []
+        groups = []
+        for r in records:
+            rest = _rest(r)
+            g = next((i for i, other in enumerate(seen) if other == rest), len(seen))
+            if g == len(seen):
+                seen.append(rest)
+            groups.append(g)
+        return groups
+
+
+def _rest(record: dict[object, object]) -> dict[object, object]:
+    return {k: v for k, v in record.items() if k != "answer"}
+
+
+def _frozen(value: object) -> object:
+    """A hashable value equal (and hashing equal) to another exactly when the JSON values are
+    ``==`` in Python: objects become frozensets of their items, arrays tuples."""
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    hash(value)  # TypeError for an unhashable in-memory value
+    return value
 
 
 def _answer_text(rec: object) -> str:

@@ -66,4 +66,4 @@ def test_out_is_an_existing_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     blocker.write_text("")
     args = ["mmbench", "--data", str(data), "--predictions", str(preds), "--out", str(blocker)]
     assert main(args) == 2
-    assert "File exists" in _err(capsys)
+    assert _err(capsys).strip().endswith(f"--out {blocker}: exists and is not a directory")

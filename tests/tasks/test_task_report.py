@@ -68,7 +68,9 @@ def test_out_must_be_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert len(err.strip().splitlines()) == 1
 
 
-def test_out_writes_the_three_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_out_writes_the_three_files_and_a_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "results"
     folder.mkdir()
     (folder / "existence.txt").write_text("a\tQ\tYes\tyes\na\tQ\tNo\tyes\n", encoding="utf-8")
@@ -77,6 +79,7 @@ def test_out_writes_the_three_files(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(args) == 0
     capsys.readouterr()
     assert sorted(p.name for p in out.iterdir()) == [
+        "manifest.json",
         "metrics.json",
         "per_item.jsonl",
         "signature.txt",

@@ -9,8 +9,13 @@ question id or line).
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
 import importlib
+import os
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Sequence
 
@@ -58,6 +63,56 @@ def _show_warning(
     print(f"vqametrics: warning: {message}", file=sys.stderr)
 
 
+class _Terminated(BaseException):
+    """SIGTERM arrived (``timeout``, SLURM, ``kill``): unwind, so that a forked writer is
+    stopped and staged outputs are removed, as on Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
+    r"""Codec error handler: a character the stream cannot encode is written as ``\uXXXX``
+    (``\ud83d\ude00`` beyond the BMP), which keeps ``--json`` output valid JSON and tables
+    readable on any terminal (e.g. cp1252)."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start : exc.end]:
+        code = ord(ch)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), exc.end
+
+
+codecs.register_error("vqametrics.escape", _escape_unencodable)
+
+
+def _tolerant_streams() -> None:
+    """Make stdout and stderr escape what their encoding cannot represent (never a crash)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(Exception):  # e.g. a stream that is not a text wrapper
+                reconfigure(errors="vqametrics.escape")
+
+
+def _undecodable_argument(argv: Sequence[str]) -> str | None:
+    """The first argument that was not valid text in the locale's encoding (Python keeps its
+    bytes as lone surrogates), escaped for display; or None."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raw = os.fsencode(arg) if isinstance(arg, str) else bytes(arg)
+            return raw.decode("ascii", "backslashreplace")
+    return None
+
+
 def _pipe_closed() -> int:
     """The reader of our output went away (``vqametrics diff … | head``): stop quietly.
 
@@ -78,10 +133,31 @@ def _pipe_closed() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    _tolerant_streams()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    bad = _undecodable_argument(arguments)
+    if bad is not None:
+        print(
+            f"vqametrics: error: argument '{bad}' is not valid UTF-8 text; rename the file "
+            "or pass the text in UTF-8",
+            file=sys.stderr,
+        )
+        return 2
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if hasattr(args, "output_format"):
         args.json = args.output_format == "json"
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _run(args)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("always", VqaMetricsWarning)
         warnings.showwarning = _show_warning
@@ -95,6 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         except KeyboardInterrupt:
             print("vqametrics: interrupted", file=sys.stderr)
+            return 1
+        except _Terminated:
+            print("vqametrics: terminated", file=sys.stderr)
             return 1
         except OSError as exc:
             print(f"vqametrics: error: {exc}", file=sys.stderr)

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from ._common import float_in_range, int_in_range
+
 if TYPE_CHECKING:
     from ..extract import Diagnostics
     from ..judge import JudgeClient
@@ -49,20 +51,32 @@ def add_judge_options(parser: argparse.ArgumentParser, use: str) -> None:
         help="reply cache keyed by (model, prompt) (default: $XDG_CACHE_HOME/vqametrics/judge)",
     )
     g.add_argument(
-        "--judge-timeout", type=float, default=60.0, metavar="S", help="seconds per request (60)"
+        "--judge-timeout",
+        type=float_in_range(0, 3600),
+        default=60.0,
+        metavar="S",
+        help="seconds per request, at most 3600 (60)",
     )
     g.add_argument(
         "--judge-retries",
-        type=int,
+        type=int_in_range(1, 100),
         default=3,
         metavar="N",
         help="tries per prompt on timeouts, HTTP 429/5xx and malformed replies (3)",
     )
     g.add_argument(
-        "--judge-concurrency", type=int, default=4, metavar="N", help="requests in flight (4)"
+        "--judge-concurrency",
+        type=int_in_range(1, 256),
+        default=4,
+        metavar="N",
+        help="requests in flight, 1-256 (4)",
     )
     g.add_argument(
-        "--judge-seed", type=int, default=0, metavar="S", help="seed sent with temperature 0 (0)"
+        "--judge-seed",
+        type=int_in_range(0, 2**63 - 1),
+        default=0,
+        metavar="S",
+        help="seed sent with temperature 0, 0 <= S < 2**63 (0)",
     )
 
 

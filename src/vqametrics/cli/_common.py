@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -20,9 +21,12 @@ __all__ = [
     "add_profile_option",
     "add_reader_options",
     "evaluate_from_args",
+    "int_in_range",
     "nonnegative_int",
     "positive_int",
     "print_json",
+    "replicates",
+    "seed_int",
 ]
 
 
@@ -99,11 +103,61 @@ def add_matching_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Largest ``--digits``: a double has 15-17 significant digits, more would print noise.
+MAX_DIGITS = 15
+#: Largest ``--bootstrap`` and ``--permutations``: memory grows with the replicates (a
+#: million replicates of ~70 breakdown columns is about 0.5 GB).
+MAX_REPLICATES = 1_000_000
+#: Seeds are unsigned 64-bit integers: ``0 <= seed < 2**64``.
+SEED_LIMIT = 2**64
+
+
 def add_digits_option(parser: argparse.ArgumentParser) -> None:
-    """``--digits``: rounding of the percentages (the official script's ``n``)."""
+    """``--digits``: rounding of the percentages (the official script's ``n``), 0 to 15."""
     parser.add_argument(
-        "--digits", type=nonnegative_int, default=2, help="rounding of percentages (default 2)"
+        "--digits",
+        type=int_in_range(0, MAX_DIGITS),
+        default=2,
+        help=f"rounding of percentages, 0-{MAX_DIGITS} (default 2)",
     )
+
+
+def int_in_range(low: int, high: int) -> Callable[[str], int]:
+    """argparse type: an integer with ``low <= value <= high`` (a clear range error else)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text[:40]!r}") from None
+        if not low <= value <= high:
+            shown = str(value) if len(str(value)) <= 25 else f"{str(value)[:20]}..."
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, got {shown}")
+        return value
+
+    parse.__name__ = "integer"  # argparse names the type in some messages
+    return parse
+
+
+def float_in_range(low: float, high: float) -> Callable[[str], float]:
+    """argparse type: a finite number with ``low < value <= high`` (a clear range error else)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        if not low < value <= high:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be above {low:g} and at most {high:g}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+#: argparse types of the replicate counts and of seeds.
+replicates = int_in_range(1, MAX_REPLICATES)
+seed_int = int_in_range(0, SEED_LIMIT - 1)
 
 
 def nonnegative_int(text: str) -> int:

@@ -57,11 +57,19 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    app = create_app()
-    url = f"http://{_display_host(args.host)}:{args.port}/"
+    exposed = not _is_loopback(args.host)
+    names = _host_names(args.host) if exposed else []
+    app = create_app(allowed_hosts=names)
+    url = f"http://{names[0] if exposed else _display_host(args.host)}:{args.port}/"
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     print(f"vqametrics demo: serving on {url}  (Ctrl-C to stop)", file=sys.stderr)
+    if exposed:
+        print(
+            f"vqametrics demo: warning: listening on {args.host}, not only on this machine: "
+            "anyone who can reach it on the network can use the demo",
+            file=sys.stderr,
+        )
     if not args.no_browser:
         _open_browser_when_up(server, url)
     try:
@@ -84,6 +92,39 @@ def _cannot_listen(host: str, port: int) -> str | None:
             return None
     except OSError as exc:
         return os.strerror(exc.errno) if exc.errno else str(exc)
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether *host* is reachable from this machine only."""
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: loopback if every address it resolves to is
+        try:
+            infos = socket.getaddrinfo(host, None)
+        except OSError:
+            return False
+        return bool(infos) and all(
+            ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in infos
+        )
+
+
+def _host_names(host: str) -> list[str]:
+    """The names a browser may use for a server bound to *host* (for the ``Host`` check), the
+    one to print first: the address itself, or for a wildcard bind this machine's names and
+    addresses."""
+    if host not in ("0.0.0.0", "", "::"):
+        return [f"[{host}]" if ":" in host else host]
+    names: list[str] = []
+    with contextlib.suppress(OSError):
+        hostname = socket.gethostname()
+        _, aliases, addresses = socket.gethostbyname_ex(hostname)
+        names += [a for a in addresses if not a.startswith("127.")]
+        names += [hostname, socket.getfqdn(), *aliases]
+    return list(dict.fromkeys(n.lower() for n in names if n)) or ["127.0.0.1"]
 
 
 def _display_host(host: str) -> str:

@@ -7,11 +7,13 @@ import warnings
 
 from .._exceptions import AnswerCountWarning, LeaveOneOutWarning
 from ._common import (
+    MAX_REPLICATES,
     add_json_flag,
     evaluate_from_args,
     nonnegative_int,
-    positive_int,
     print_json,
+    replicates,
+    seed_int,
 )
 from ._output import add_name_option, names_for
 from ._systems import run_vqa_systems
@@ -46,25 +48,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_name_option(p)
     p.add_argument(
         "--bootstrap",
-        type=positive_int,
+        type=replicates,
         default=DEFAULT_BOOTSTRAP,
         metavar="N",
-        help=f"paired bootstrap replicates (default {DEFAULT_BOOTSTRAP})",
+        help=f"paired bootstrap replicates, at most {MAX_REPLICATES:,} "
+        f"(default {DEFAULT_BOOTSTRAP})",
     )
     p.add_argument(
         "--permutations",
-        type=positive_int,
+        type=replicates,
         default=DEFAULT_PERMUTATIONS,
         metavar="N",
-        help=f"sign-flip permutations (default {DEFAULT_PERMUTATIONS}; all patterns are "
+        help=f"sign-flip permutations, at most {MAX_REPLICATES:,} (default "
+        f"{DEFAULT_PERMUTATIONS}; all patterns are "
         "enumerated instead when there are at most that many)",
     )
     p.add_argument(
         "--seed",
-        type=nonnegative_int,
+        type=seed_int,
         default=DEFAULT_SEED,
         metavar="S",
-        help=f"random seed (default {DEFAULT_SEED})",
+        help=f"random seed, 0 <= S < 2**64 (default {DEFAULT_SEED})",
     )
     p.add_argument(
         "--top",

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
-from ._common import add_json_flag, print_json
+from ._common import add_json_flag, print_json, seed_int
 from ._output import add_name_option, emit_systems, emit_table, names_for, wants_table
 
 __all__ = ["register"]
+
+_MMBENCH_OUTPUTS = ("report.json", "per_question.jsonl")
 
 # Kept in sync with vqametrics.mmbench.extract by a test; listed here so that ``register``
 # stays cheap (the scoring package is imported by the handlers only).
@@ -81,9 +82,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--random-fallback",
-        type=int,
+        type=seed_int,
         metavar="SEED",
-        help="give unparsed answers the reference's random letter (options + Z), seeded",
+        help="give unparsed answers the reference's random letter (options + Z), seeded "
+        "(0 <= SEED < 2**64)",
     )
     p.add_argument(
         "-o", "--out", metavar="DIR", help="write report.json and per_question.jsonl here"
@@ -128,7 +130,11 @@ def _run_mmbench(args: argparse.Namespace) -> int:
     import orjson
 
     from ..mmbench import MMBenchResult, evaluate_mmbench, load_mmbench_tsv, load_predictions
+    from ..report.output import check_out_dir, publish_dir
 
+    inputs = (args.data, *args.results)
+    if args.out:
+        check_out_dir(args.out, _MMBENCH_OUTPUTS, inputs)  # before any work
     client = judge_from_args(args)  # bad judge settings fail before anything is read
     data = load_mmbench_tsv(args.data)
 
@@ -183,12 +189,13 @@ def _run_mmbench(args: argparse.Namespace) -> int:
             "unjudged": failed,
         }
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "report.json").write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
-        with (out / "per_question.jsonl").open("wb") as f:
-            for q in result.per_question():
-                f.write(orjson.dumps(q) + b"\n")
+        files = {
+            "report.json": orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n",
+            "per_question.jsonl": b"".join(
+                orjson.dumps(q, option=orjson.OPT_APPEND_NEWLINE) for q in result.per_question()
+            ),
+        }
+        publish_dir(args.out, files, inputs=inputs, signature=result.signature)
     if args.json:
         print_json(report)
     else:
@@ -199,11 +206,11 @@ def _run_mmbench(args: argparse.Namespace) -> int:
 def _run_circular(args: argparse.Namespace) -> int:
     from .._exceptions import InputError
     from ..mmbench import build_circular
-    from ..mmbench.load import read_table, rows_from_table, write_tsv
+    from ..mmbench.load import read_table, rows_from_table, tsv_text
     from ..mmbench.model import CIRCULAR_STRIDE
+    from ..report.output import check_not_input, write_output_file
 
-    if Path(args.input).resolve() == Path(args.output).resolve():
-        raise InputError(f"{args.output}: refusing to overwrite the input file")
+    check_not_input(args.output, [args.input])  # hard links and symlinks included
     table = read_table(args.input)
     selected = list(zip(table.rows, table.where, table.lines, strict=True))
     for cond in args.select:
@@ -234,6 +241,6 @@ def _run_circular(args: argparse.Namespace) -> int:
             rows += build_circular([plain])
         except InputError as exc:
             raise InputError(f"{where}: {str(exc).removeprefix(f'index {row.index}: ')}") from None
-    write_tsv(args.output, table.header, rows)
+    write_output_file(args.output, tsv_text(table.header, rows).encode(), inputs=[args.input])
     sys.stdout.write(f"wrote {len(rows)} rows ({len(data.rows)} questions) to {args.output}\n")
     return 0

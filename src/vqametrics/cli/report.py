@@ -110,7 +110,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"vqametrics: error: {_install_hint()}", file=sys.stderr)
         return 1
     from ..report.html import build_report, render_report
+    from ..report.output import check_not_input, write_output_file
 
+    inputs = [args.annotations, *args.results, args.questions]
+    check_not_input(args.output, inputs)  # before any work
     bar = ProgressBar()
     try:
         model = build_report(
@@ -132,8 +135,7 @@ def run(args: argparse.Namespace) -> int:
         text = render_report(model)
     finally:
         bar.close()
-    with open(args.output, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    write_output_file(args.output, text.encode("utf-8"), inputs=inputs)
     for r in model.runs:
         warn_verbose(r.evaluation.diagnostics, extracted=args.extract is not None)
         print(

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
-from ._common import add_json_flag, add_matching_options, nonnegative_int, print_json
+from ._common import MAX_DIGITS, add_json_flag, add_matching_options, int_in_range, print_json
 from ._output import add_name_option, emit_systems, names_for, wants_table
 from .vqa import add_ci_options
 
@@ -88,9 +88,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--digits",
-        type=nonnegative_int,
+        type=int_in_range(0, MAX_DIGITS),
         metavar="N",
-        help="rounding of the table (default: the toolkit's)",
+        help=f"rounding of the table, 0-{MAX_DIGITS} (default: the toolkit's)",
     )
     add_json_flag(p)
     add_name_option(p)
@@ -106,6 +106,12 @@ def run(args: argparse.Namespace) -> int:
     task = get_task(args.task)
     if not args.results:
         raise InputError(f"score {task.name}: --results is required")
+    inputs = (*(r for r in args.results if r != "-"), args.annotations, args.questions)
+    if args.out:
+        from ..report.output import check_out_dir
+        from ..report.task_files import TASK_OUTPUTS
+
+        check_out_dir(args.out, TASK_OUTPUTS, inputs)  # before any work
     declared = {name.replace("-", "_") for name, _ in task.options}
     options = {}
     for name in args._task_options:
@@ -152,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
             if args.out:
                 from ..report.task_files import write_task_outputs
 
-                write_task_outputs(evaluations[0], args.out)
+                write_task_outputs(evaluations[0], args.out, inputs=inputs)
             table = compare_task_systems(evaluations, names, **ci_settings(args))
             return emit_systems(table, args)
         result = evaluate(args.results[0])
@@ -169,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         from ..report.task_files import write_task_outputs
 
-        write_task_outputs(result, args.out)
+        write_task_outputs(result, args.out, inputs=inputs)
     if args.json:
         print_json(result.as_dict())
     else:

@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import (
+    MAX_REPLICATES,
     add_digits_option,
     add_json_flag,
     add_matching_options,
     add_profile_option,
     add_reader_options,
     evaluate_from_args,
-    nonnegative_int,
-    positive_int,
+    replicates,
+    seed_int,
 )
 from ._output import add_name_option, wants_table
 from ._systems import run_vqa_systems
@@ -104,27 +105,33 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--bootstrap",
-        type=positive_int,
+        type=replicates,
         metavar="N",
-        help=f"bootstrap replicates (default {DEFAULT_BOOTSTRAP}; implies --ci)",
+        help=f"bootstrap replicates, at most {MAX_REPLICATES:,} (default {DEFAULT_BOOTSTRAP}; "
+        "implies --ci)",
     )
     group.add_argument(
         "--seed",
-        type=nonnegative_int,
+        type=seed_int,
         metavar="S",
-        help=f"random seed (default {DEFAULT_SEED}; implies --ci)",
+        help=f"random seed, 0 <= S < 2**64 (default {DEFAULT_SEED}; implies --ci)",
     )
     group.add_argument(
         "--permutations",
-        type=positive_int,
+        type=replicates,
         metavar="N",
         help="sign-flip permutations of the comparisons with the first of several --results "
-        "(default 10000)",
+        f"(default 10000, at most {MAX_REPLICATES:,})",
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    inputs = (args.annotations, *args.results, args.questions)
+    if args.out:
+        from ..report.files import VQA_OUTPUTS
+        from ..report.output import check_out_dir
 
+        check_out_dir(args.out, VQA_OUTPUTS, inputs)  # before any work
     metrics = _parse_metrics(args.metrics)
     paths = args.results
     if wants_table(args, len(paths)):
@@ -138,7 +145,10 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate_from_args(args, paths[0])
     warn_verbose(result.diagnostics, extracted=args.extract is not None)
     extra, extra_signatures = _extra_metrics(result, metrics)
-    judged = _judge(result, client, args.out, args.questions) if client is not None else None
+    judge_files: dict[str, bytes] = {}
+    judged = None
+    if client is not None:
+        judged = _judge(result, client, judge_files if args.out else None, args.questions)
     intervals = None
     if ci_wanted:
         from dataclasses import replace
@@ -155,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         from ..report.files import start_vqa_outputs
 
         # a large per_question.jsonl is written by a child process meanwhile (report/files.py)
-        with start_vqa_outputs(result, args.out) as writing:
+        with start_vqa_outputs(result, args.out, inputs=inputs, extra=judge_files) as writing:
             text = _stdout_text(args, result, extra, extra_signatures, intervals, judged)
             del result  # free the evaluation while the child still writes
             writing.wait()
@@ -167,9 +177,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _judge(
-    result: VQAEvaluation, client: Any, out: str | None, questions: str | None
+    result: VQAEvaluation, client: Any, out: dict[str, bytes] | None, questions: str | None
 ) -> dict[str, Any]:
-    """The open-ended judge metric; with ``--out``, every judged item in ``judge.jsonl``."""
+    """The open-ended judge metric; with ``--out``, every judged item in ``judge.jsonl`` (put
+    into *out*, written with the other outputs)."""
     from ..judge import equivalence_summary, judge_equivalence
 
     texts = _question_texts(questions) if questions else {}
@@ -181,19 +192,15 @@ def _judge(
             questions=[texts.get(q, "") for q in result.question_ids],
             matched=[s > 0 for s in result.scores],
         )
-    if out:
-        from pathlib import Path
-
+    if out is not None:
         import orjson
 
-        Path(out).mkdir(parents=True, exist_ok=True)
-        with (Path(out) / "judge.jsonl").open("wb") as fh:
-            for qid, pred, j in zip(
-                result.question_ids, result.predictions, judgements, strict=True
-            ):
-                if j is not None:
-                    rec = {"question_id": qid, "prediction": pred, **j.as_dict()}
-                    fh.write(orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE))
+        lines = []
+        for qid, pred, j in zip(result.question_ids, result.predictions, judgements, strict=True):
+            if j is not None:
+                rec = {"question_id": qid, "prediction": pred, **j.as_dict()}
+                lines.append(orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE))
+        out["judge.jsonl"] = b"".join(lines)
     extract = result.extraction.name if result.extraction is not None else None
     return equivalence_summary(judgements, client.model, extract=extract)
 

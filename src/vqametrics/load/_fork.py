@@ -10,8 +10,10 @@ Guarantees: the child never runs the parent's cleanup (it always leaves with ``o
 exception raised in the child is re-raised in the parent (same type and message, so the CLI
 prints the same one line as without a child); the child is always reaped, and killed first if the
 parent stops waiting for it (an error elsewhere, Ctrl-C), so neither zombies nor stray processes
-remain. Where ``fork`` is missing (Windows) or unsafe (other threads are running),
-:func:`can_fork` is false and callers take their sequential path.
+remain. The child also dies with the parent: it asks the kernel for SIGKILL when its parent
+dies (Linux ``PR_SET_PDEATHSIG``) and takes the default action on SIGINT and SIGTERM, so a killed
+run leaves no writer behind. Where ``fork`` is missing (Windows) or unsafe (other threads are
+running), :func:`can_fork` is false and callers take their sequential path.
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ class Forked:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()  # or the child could print the parent's buffered text again
         read_fd, write_fd = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child (coverage does not follow it)
             os.close(read_fd)
+            _die_with_parent(parent)
             _child(write_fd, fn, args)
         os.close(write_fd)
         self._pid: int | None = pid
@@ -99,6 +103,27 @@ class Forked:
             with contextlib.suppress(ProcessLookupError):  # already gone: still to reap
                 os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
+
+
+def _die_with_parent(parent: int) -> None:  # pragma: no cover - runs in the child
+    """Make this child die with its parent: default SIGINT/SIGTERM actions, and on Linux a
+    SIGKILL from the kernel when the parent dies (checked once more afterwards, in case the
+    parent died before the request)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def _child(write_fd: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:

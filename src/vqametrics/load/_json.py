@@ -16,6 +16,7 @@ from .._exceptions import InputError
 __all__ = [
     "decode_typed",
     "display_name",
+    "object_pairs",
     "parse_json_or_jsonl",
     "read_bytes",
     "read_json_or_jsonl",
@@ -79,6 +80,26 @@ def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[
             ) from None
         lines.append(lineno)
     return values, lines
+
+
+def object_pairs(data: bytes) -> list[tuple[str, Any]]:
+    """The members of a JSON document whose top level is an object, in file order, with
+    repeated keys kept (orjson, like ``json.loads``, silently keeps the last value of a repeated
+    key; a mapping of predictions must see every one to apply ``--on-duplicate``).
+
+    Call it only once orjson has accepted *data* as an object: it parses again, with the
+    slower standard library, so the common list layouts do not pay for it.
+    """
+    import json
+
+    last: list[list[tuple[str, Any]]] = []
+
+    def keep(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        last[:] = [pairs]  # the top-level object is the last one closed
+        return dict(pairs)
+
+    json.loads(data, object_pairs_hook=keep)
+    return last[0]
 
 
 def _looks_like_jsonl(data: bytes, exc: orjson.JSONDecodeError) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from .._exceptions import InputError
-from ._json import PathLike, display_name, read_json_or_jsonl
+from ._json import PathLike, display_name, object_pairs, read_bytes, read_json_or_jsonl
 
 __all__ = ["AOKVQAItem", "AOKVQAPrediction", "load_aokvqa", "load_aokvqa_predictions"]
 
@@ -120,7 +120,7 @@ def load_aokvqa_predictions(path: PathLike) -> dict[str, AOKVQAPrediction]:
     data, lines = read_json_or_jsonl(path)
     entries: list[tuple[str, object, str]] = []
     if isinstance(data, dict):
-        for key, value in data.items():
+        for key, value in object_pairs(read_bytes(path)):  # a repeated key is a duplicate
             entries.append((key, value, f"{name}: question {key!r}"))
     elif isinstance(data, list):
         for i, rec in enumerate(data):

@@ -27,6 +27,7 @@ from ._json import (
     PathLike,
     display_name,
     is_jsonl,
+    object_pairs,
     parse_json_or_jsonl,
     read_bytes,
 )
@@ -250,7 +251,7 @@ def results_from_bytes(name: str, raw: bytes, jsonl: bool) -> Results:
     data, lines = parse_json_or_jsonl(name, raw, jsonl)
     if isinstance(data, dict):
         pairs = []
-        for key, answer in data.items():
+        for key, answer in object_pairs(raw):  # a repeated key is a duplicate prediction
             if not isinstance(answer, str):
                 raise InputError(
                     f"{name}: question {key!r}: answer must be a string, got {answer!r:.60}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import math
 import os
 import sys
@@ -416,9 +417,14 @@ def write_tsv(
     path: str | Path, header: Sequence[str], rows: Sequence[Mapping[str, str | None]]
 ) -> None:
     """Write rows as a TSV with the official quoting (quote only tab/newline/quote fields)."""
-    p = Path(path)
-    with p.open("w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(header)
-        for row in rows:
-            writer.writerow(["" if (v := row.get(h)) is None else v for h in header])
+    Path(path).write_text(tsv_text(header, rows), encoding="utf-8", newline="")
+
+
+def tsv_text(header: Sequence[str], rows: Sequence[Mapping[str, str | None]]) -> str:
+    """The text :func:`write_tsv` writes."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if (v := row.get(h)) is None else v for h in header])
+    return buf.getvalue()

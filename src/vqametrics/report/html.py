@@ -905,8 +905,9 @@ def render_report(model: ReportModel) -> str:
 
 
 def write_report(out: str | Path, *args: Any, **kwargs: Any) -> Path:
-    """:func:`build_report` then :func:`render_report` into the file *out*; returns its path."""
-    path = Path(out)
+    """:func:`build_report` then :func:`render_report` into the file *out* (written under a
+    temporary name, then renamed into place); returns its path."""
+    from .output import write_output_file
+
     text = render_report(build_report(*args, **kwargs))
-    path.write_text(text, encoding="utf-8")
-    return path
+    return write_output_file(out, text.encode("utf-8"))
