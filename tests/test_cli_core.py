@@ -211,3 +211,26 @@ def test_in_memory_annotations_honour_on_duplicate() -> None:
         r = evaluate_vqa(recs, {1: "b"}, on_duplicate="last")
     # the last record (`b` x 3) is kept: each of the 3 annotators sees 2 matching others -> 2/3
     assert r.scores == [2 / 3]
+
+
+def test_the_command_line_starts_without_the_benchmarks_or_the_judge() -> None:
+    # every command builds the whole parser: it must not import the task modules (loaded by
+    # `score` when it runs, or for its --help) nor the judge client
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, vqametrics.cli as c; c.build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('vqametrics.tasks.', "
+        "'vqametrics.judge'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_score_help_lists_the_tasks_and_their_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["score", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "textvqa" in out and "pope" in out and "--choices V  [gqa]" in out

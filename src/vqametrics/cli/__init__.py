@@ -144,7 +144,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     parser = build_parser()
-    args = parser.parse_args(arguments)
+    # a command may take options declared by what it loads (``score TASK``'s task options):
+    # it gets the arguments nothing else recognized; for every other command they are an error
+    args, extra = parser.parse_known_args(arguments)
+    if extra and not getattr(args, "takes_extra", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     if hasattr(args, "output_format"):
         args.json = args.output_format == "json"
     previous = None

@@ -31,8 +31,6 @@ def add_extract_option(parser: argparse.ArgumentParser) -> None:
 
 def add_judge_options(parser: argparse.ArgumentParser, use: str) -> None:
     """``--judge-url``, ``--judge-model``, ``--judge-key-env``, ``--judge-cache`` and limits."""
-    from ..judge import DEFAULT_KEY_ENV
-
     g = parser.add_argument_group(
         "LLM judge (optional; needs pip install 'vqametrics[judge]')", use
     )
@@ -40,10 +38,11 @@ def add_judge_options(parser: argparse.ArgumentParser, use: str) -> None:
     g.add_argument("--judge-model", metavar="NAME", help="judge model name (in the signature)")
     g.add_argument(
         "--judge-key-env",
-        default=DEFAULT_KEY_ENV,
         metavar="VAR",
-        help=f"environment variable holding the API key (default {DEFAULT_KEY_ENV}); the key "
-        "itself is never taken on the command line",
+        # the default is judge.DEFAULT_KEY_ENV, resolved when a judge is asked for, so that
+        # the command line starts without importing the judge client
+        help="environment variable holding the API key (default VQAMETRICS_JUDGE_API_KEY); "
+        "the key itself is never taken on the command line",
     )
     g.add_argument(
         "--judge-cache",
@@ -92,12 +91,12 @@ def judge_from_args(args: argparse.Namespace) -> JudgeClient | None:
         return None
     if model is None:
         raise InputError("--judge-url needs --judge-model")
-    from ..judge import JudgeClient
+    from ..judge import DEFAULT_KEY_ENV, JudgeClient
 
     return JudgeClient(
         url,
         model,
-        key_env=args.judge_key_env,
+        key_env=args.judge_key_env or DEFAULT_KEY_ENV,
         cache_dir=args.judge_cache,
         timeout=args.judge_timeout,
         retries=args.judge_retries,

@@ -12,6 +12,7 @@ from ._output import add_name_option, emit_systems, names_for, wants_table
 from .vqa import add_ci_options
 
 if TYPE_CHECKING:
+    from ..tasks import Task
     from ..tasks._run import TaskEvaluation
 
 __all__ = ["register"]
@@ -33,18 +34,33 @@ class _Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from ..tasks import list_tasks
+class _ScoreParser(argparse.ArgumentParser):
+    """The ``score`` parser. Its help lists the benchmarks and their own options, which are
+    imported only when the help is shown, so that every command starts without them."""
 
-    tasks = list_tasks()
-    listing = "\n".join(f"  {t.name:<15} {t.title}: {t.description}" for t in tasks)
+    def format_help(self) -> str:
+        from ..tasks import list_tasks
+
+        tasks = list_tasks()
+        lines = ["tasks (vqametrics profiles --task T lists a task's profiles):"]
+        lines += [f"  {t.name:<15} {t.title}: {t.description}" for t in tasks]
+        options = [(t.name, name, text) for t in tasks for name, text in t.options]
+        if options:
+            lines += ["", "task options (only for the task named):"]
+            lines += [f"  --{name} V  [{task}] {text}" for task, name, text in options]
+        self.epilog = "\n".join(lines)
+        return super().format_help()
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "score",
         help="score a results file of any benchmark (TextVQA, POPE, MME, …)",
         description="Score predictions of one benchmark exactly as its official scorer does "
-        "(or as a toolkit profile does).\n\ntasks:\n" + listing,
+        "(or as a toolkit profile does).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.__class__ = _ScoreParser  # the same parser, with the help above
     p.add_argument("task", metavar="TASK", help="the benchmark (see the list above)")
     p.add_argument(
         "--results",
@@ -76,13 +92,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "Yes/no tasks (pope, mme): with --judge-url, answers the profile's parser leaves "
         "'other' are read by the judge, as VLMEvalKit does (judge:<model> in the signature).",
     )
-    seen: set[str] = set()
-    group = p.add_argument_group("task options")
-    for t in tasks:
-        for name, text in t.options:
-            if name not in seen:
-                seen.add(name)
-                group.add_argument(f"--{name}", metavar="V", help=f"{t.name}: {text}")
     p.add_argument(
         "-o", "--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt"
     )
@@ -95,7 +104,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_json_flag(p)
     add_name_option(p)
     add_ci_options(p)
-    p.set_defaults(func=run, _task_options=sorted(seen))
+    p.set_defaults(func=run, takes_extra=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,16 +121,7 @@ def run(args: argparse.Namespace) -> int:
         from ..report.task_files import TASK_OUTPUTS
 
         check_out_dir(args.out, TASK_OUTPUTS, inputs)  # before any work
-    declared = {name.replace("-", "_") for name, _ in task.options}
-    options = {}
-    for name in args._task_options:
-        key = name.replace("-", "_")
-        value = getattr(args, key, None)
-        if value is None:
-            continue
-        if key not in declared:
-            raise InputError(f"--{name} does not apply to task {task.name!r}")
-        options[key] = value
+    options = _task_options(task, getattr(args, "extra", []))
     client = judge_from_args(args)  # bad judge settings fail before any file is read
 
     def evaluate(results: str) -> TaskEvaluation:
@@ -183,3 +183,21 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(task_text(result, args.digits) + "\n")
     return 0
+
+
+def _task_options(task: Task, extra: list[str]) -> dict[str, str]:
+    """The task's own options (``Task.options``, e.g. GQA's ``--choices``) among the arguments
+    the generic ``score`` options left; anything else is a usage error."""
+    from .._exceptions import InputError
+
+    parser = argparse.ArgumentParser(prog=f"vqametrics score {task.name}", add_help=False)
+    for name, text in task.options:
+        parser.add_argument(f"--{name}", metavar="V", help=text)
+    values, unknown = parser.parse_known_args(extra)
+    if unknown:
+        known = ", ".join(f"--{name}" for name, _ in task.options) or "none"
+        raise InputError(
+            f"unrecognized arguments for task {task.name!r}: {' '.join(unknown)} "
+            f"(its own options: {known})"
+        )
+    return {k: v for k, v in vars(values).items() if v is not None}
