@@ -78,3 +78,19 @@ def test_ignored_questions_are_said(tmp_path: Path) -> None:
 def test_no_id_in_common_says_so() -> None:
     with pytest.raises(InputError, match="none of its 2 question ids is in the ground truth"):
         join_by_id([1, 2, 3], ["a", "b"], ["x", "y"], source="r.json", allow_missing=True)
+
+
+def test_a_null_answer_is_missing_not_a_silent_zero(tmp_path: Path) -> None:
+    ann = tmp_path / "ann.json"
+    ann.write_text(
+        '{"data": [{"question_id": 7, "question": "q", "image_id": "i", "answers": '
+        + str(["a"] * 10).replace("'", '"')
+        + "}]}",
+        encoding="utf-8",
+    )
+    res = tmp_path / "res.json"
+    res.write_text('[{"question_id": 7, "answer": null}]', encoding="utf-8")
+    with pytest.raises(InputError, match="empty or null"):
+        evaluate_task("textvqa", res, annotations=ann)
+    r = evaluate_task("textvqa", res, annotations=ann, allow_missing=True)
+    assert r.scores == [0.0] and r.data.n_missing == 1

@@ -152,6 +152,16 @@ def read_vlmevalkit(
         Item(it.id, p, it.references, it.fields)
         for it, p in zip(gt_items, joined.predictions, strict=True)
     ]
+    # a prediction row whose answer is null or an empty cell is missing too, never a silent 0
+    absent = set(joined.missing)
+    empty = [it.id for it in items if it.prediction is None and it.id not in absent]
+    if empty and not inputs.allow_missing:
+        raise InputError(
+            f"{records.source}: the prediction for {empty[0]!r} is empty or null"
+            + (f" (and {len(empty) - 1} more)" if len(empty) > 1 else "")
+            + "; pass --allow-missing to score such items 0"
+        )
+    n_missing = len(joined.missing) + len(empty)
     if is_vlmevalkit(records) and "answer" in records.columns:
         own = {
             it.id: it.references
@@ -166,8 +176,8 @@ def read_vlmevalkit(
                 f"{len(differ)} item(s) of {records.source} carry ground truth that differs "
                 f"from the annotations (e.g. {shown}); the annotations were used"
             )
-    if joined.missing:
-        notes.append(f"{len(joined.missing)} item(s) had no prediction and scored 0")
+    if n_missing:
+        notes.append(f"{n_missing} item(s) had no prediction and scored 0")
     if joined.extra:
         notes.append(f"{len(joined.extra)} prediction(s) for unknown items were ignored")
     return TaskData(
@@ -176,7 +186,7 @@ def read_vlmevalkit(
         (preds.layout,),
         tuple(notes),
         rep,
-        n_missing=len(joined.missing),
+        n_missing=n_missing,
         n_extra_ignored=len(joined.extra),
     )
 
