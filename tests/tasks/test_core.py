@@ -94,3 +94,42 @@ def test_a_null_answer_is_missing_not_a_silent_zero(tmp_path: Path) -> None:
         evaluate_task("textvqa", res, annotations=ann)
     r = evaluate_task("textvqa", res, annotations=ann, allow_missing=True)
     assert r.scores == [0.0] and r.data.n_missing == 1
+
+
+SHEET = (
+    "index,question,answer,prediction,split,category\n"
+    "1,q,12,12,test_human,X\n2,q,Yes,No,test_human,X\n"
+)
+POPE_SHEET = "index,question,answer,prediction,category\n1,q,Yes,Yes,random\n2,q,No,Yes,random\n"
+
+
+@pytest.mark.parametrize(
+    ("task", "content", "suffix"),
+    [
+        ("ocrvqa", SHEET, ".csv"),
+        ("chartqa", SHEET, ".csv"),
+        ("pope", POPE_SHEET, ".csv"),
+        (
+            "mme",
+            "index,question,answer,prediction,category,image_path\n"
+            "1,q,Yes,Yes,count,a.jpg\n2,q,No,Yes,count,a.jpg\n",
+            ".csv",
+        ),
+    ],
+)
+def test_standard_input_scores_like_the_file(
+    tmp_path: Path, task: str, content: str, suffix: str
+) -> None:
+    # standard input can be read once: every reader must take the rows it already read
+    import json
+    import subprocess
+    import sys
+
+    f = tmp_path / f"r{suffix}"
+    f.write_text(content, encoding="utf-8")
+    base = [sys.executable, "-m", "vqametrics", "score", task, "--json", "--results"]
+    by_path = subprocess.run([*base, str(f)], capture_output=True, text=True, check=True)
+    with open(f, "rb") as fh:
+        by_pipe = subprocess.run([*base, "-"], stdin=fh, capture_output=True, text=True)
+    assert by_pipe.returncode == 0, by_pipe.stderr
+    assert json.loads(by_pipe.stdout)["metrics"] == json.loads(by_path.stdout)["metrics"]

@@ -83,15 +83,20 @@ def read_vlmevalkit(
     fields: Sequence[str] = ("category", "split"),
     list_answers: bool = True,
     annotations_reader: Callable[[TaskInputs], tuple[list[Item], tuple[str, ...]]] | None = None,
+    records: Records | None = None,
 ) -> TaskData:
     """A results file scored against its own ground truth, or joined to annotations.
+
+    *records*: the results file's rows when the caller has read them already (standard input
+    can be read only once).
 
     VLMEvalKit spreadsheets carry the ground truth in ``answer``: without ``--annotations``
     their rows are the items. With annotations (read by *annotations_reader*), the
     predictions are joined to them by id and the annotations' answers win; rows whose two
     ground truths disagree are counted in a note.
     """
-    records = read_records(inputs.results, format=inputs.format)
+    if records is None:
+        records = read_records(inputs.results, format=inputs.format)
     preds = predictions_from(
         records,
         id_field=inputs.id_field,

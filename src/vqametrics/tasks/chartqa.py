@@ -245,7 +245,9 @@ def _vlmevalkit_answers(text: str, item_id: object) -> tuple[str, ...]:
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     if is_vlmevalkit(records):  # --annotations is ignored, with a note (read_vlmevalkit)
-        data = read_vlmevalkit(inputs, fields=("split", "type", "question"), list_answers=False)
+        data = read_vlmevalkit(
+            inputs, fields=("split", "type", "question"), list_answers=False, records=records
+        )
         items = [
             Item(it.id, it.prediction, _vlmevalkit_answers(it.references[0], it.id), it.fields)
             for it in data.items

@@ -33,7 +33,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.layouts import is_vlmevalkit
-from ..load.records import cell_text, read_bytes_from, read_records
+from ..load.records import Records, cell_text, read_bytes_from, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit
@@ -408,7 +408,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         return _read_vlmevalkit(inputs)
     records = read_records(src, format=inputs.format)
     if is_vlmevalkit(records) and "answer" in records.columns:
-        return _read_vlmevalkit(inputs)
+        return _read_vlmevalkit(inputs, records)
     return _read_llava(records, inputs)
 
 
@@ -456,11 +456,12 @@ def _item(where: str, task: str, img: str, question: str, gt: str, resp: str | N
     )
 
 
-def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
+def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
     data = read_vlmevalkit(
         replace(inputs, annotations=None),
         fields=("category", "image_path", "question"),
         list_answers=False,
+        records=records,
     )
     items = []
     for item in data.items:

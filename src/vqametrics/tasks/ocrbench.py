@@ -11,7 +11,6 @@ also folds full-width ASCII since bbddc79; VLMEvalKit routes HME by category and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
@@ -295,9 +294,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     if "dataset_name" in cols and "answers" in cols:
         return _read_ocrbench_json(records, inputs)
     if is_vlmevalkit(records):
-        if inputs.results == "-":  # standard input can be read only once
-            inputs = replace(inputs, results=records.rows, format=None)
-        data = read_vlmevalkit(inputs, fields=("category", "dataset_name"))
+        data = read_vlmevalkit(inputs, fields=("category", "dataset_name"), records=records)
         for it in data.items:
             if "category" not in it.fields:
                 raise InputError(f"{records.source}: item {it.id!r} has no 'category'")

@@ -506,7 +506,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         return _read_vlmevalkit(inputs)
     records = read_records(src, format=inputs.format)
     if is_vlmevalkit(records) and "answer" in records.columns:
-        return _read_vlmevalkit(inputs)
+        return _read_vlmevalkit(inputs, records)
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
@@ -515,11 +515,12 @@ def _read(inputs: TaskInputs) -> TaskData:
     return _read_positional(records, inputs)
 
 
-def _read_vlmevalkit(inputs: TaskInputs) -> TaskData:
+def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
     data = read_vlmevalkit(
         replace(inputs, annotations=None),
         fields=("category", "question", "image_path"),
         list_answers=False,
+        records=records,
     )
     items = []
     for item in data.items:

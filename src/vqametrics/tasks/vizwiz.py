@@ -280,9 +280,7 @@ def _read_vlmevalkit_sheet(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     columns = set(records.columns)
     if "answers" not in columns or "answer" in columns:
-        if inputs.results == "-":  # standard input can be read only once
-            inputs = replace(inputs, results=records.rows, format=None)
-        return read_vlmevalkit(inputs, fields=_SHEET_FIELDS)
+        return read_vlmevalkit(inputs, fields=_SHEET_FIELDS, records=records)
     rows = [{("answer" if k == "answers" else k): v for k, v in r.items()} for r in records.rows]
     data = read_vlmevalkit(replace(inputs, results=rows, format=None), fields=_SHEET_FIELDS)
     reported = find_reported(inputs.results)
