@@ -9,10 +9,11 @@ extra_info)`` once per rollout. Here:
   ``chartqa``, ``ocrvqa``, …), or a common dataset name such as ``lmms-lab/textvqa`` or
   ``HuggingFaceM4/VQAv2`` (see :data:`DATA_SOURCES`);
 * ``ground_truth`` the human answers: a list, one string, or a JSON string of a list;
-* ``solution_str`` the model's whole output. By default the answer is extracted first
-  (:func:`_extract`: a ``<think>…</think>`` block is dropped, then the text after the last
-  ``answer:`` / ``the answer is`` is kept); pass ``extra_info={"extract": False}`` to score the
-  raw string;
+* ``solution_str`` the model's whole output. By default the answer is extracted first with
+  vqametrics's ``answer`` rules (those of ``--extract answer``: reasoning blocks dropped, the
+  text after an answer marker, markdown and a trailing period stripped, a leading Yes/No
+  sentence reduced to ``yes``/``no``); pass ``extra_info={"extract": False}`` to score the raw
+  string;
 * ``extra_info`` may also carry ``profile`` (a task profile name) and the item fields a task's
   scorer needs (OCRBench: ``category``).
 
@@ -24,7 +25,6 @@ where relative imports would fail.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -73,33 +73,12 @@ DATA_SOURCES: dict[str, str] = {
 #: Scored with :func:`vqametrics.vqa_accuracy` (official profile), not through the task registry.
 _VQA = frozenset({"vqav2", "okvqa"})
 
-_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
-_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
-_ANSWER_CUE = re.compile(r"(?:the\s+answer\s+is|answer\s*:)\s*", re.I)
-
-
 def _extract(solution_str: str) -> str:
-    """The answer in a model's full output (the default of :func:`compute_score`).
+    """The answer in a model's full output (the default of :func:`compute_score`): the
+    ``answer`` extractor of ``--extract answer`` (:func:`vqametrics.extract_answer`)."""
+    from vqametrics.extract import extract_answer
 
-    A minimal stand-in for ``vqametrics.extract`` (issue 12): drop ``<think>…</think>``
-    (and anything before an unclosed ``</think>``), take the last ``<answer>…</answer>`` if
-    any, else the text after the last ``answer:`` / ``the answer is``, up to the end of that
-    line, without a final full stop or markdown bold. Otherwise the whole (stripped) text.
-    """
-    text = _THINK.sub("", solution_str)
-    if "</think>" in text.lower():
-        text = text[text.lower().rindex("</think>") + len("</think>") :]
-    tags = _ANSWER_TAG.findall(text)
-    if tags:
-        return str(tags[-1]).strip()
-    cues = list(_ANSWER_CUE.finditer(text))
-    if cues:
-        rest = text[cues[-1].end() :].strip()
-        line = rest.splitlines()[0].strip() if rest else ""
-        # a sentence's full stop is not part of the answer (and would score 0 against
-        # unanimous answers under the official unanimity rule)
-        return line.rstrip(".").strip().strip("*").strip()
-    return text.strip()
+    return extract_answer(solution_str).text
 
 
 def _resolve(data_source: str) -> str:
