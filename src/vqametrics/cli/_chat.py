@@ -105,8 +105,11 @@ def judge_from_args(args: argparse.Namespace) -> JudgeClient | None:
     )
 
 
-def warn_verbose(diagnostics: Diagnostics | None, extracted: bool = False) -> None:
-    """The stderr line ``N of M predictions look verbose … see --extract``."""
+def warn_verbose(
+    diagnostics: Diagnostics | None, extracted: bool = False, source: str | None = None
+) -> None:
+    """The stderr line ``N of M predictions look verbose … see --extract`` (prefixed with
+    *source* when a command scores several files)."""
     if diagnostics is None:
         return
     line = diagnostics.warning()
@@ -114,4 +117,6 @@ def warn_verbose(diagnostics: Diagnostics | None, extracted: bool = False) -> No
         return
     if extracted:
         line = line.split("; the score counts them")[0] + " (before --extract)"
+    if source is not None:
+        line = line.replace("warning: ", f"warning: {source}: ", 1)
     print(line, file=sys.stderr)

@@ -206,8 +206,20 @@ def evaluate_from_args(
     }
     if annotations is None:
         options["questions"] = getattr(args, "questions", None)
-    return evaluate_vqa(
+    path = results if results is not None else args.results
+    result = evaluate_vqa(
         annotations if annotations is not None else getattr(args, "annotations", None),
-        results if results is not None else args.results,
+        path,
         **options,
     )
+    # diagnostics are always on: every command that scores predictions says when they look
+    # verbose (naming the file when a command scores several)
+    from ._chat import warn_verbose
+
+    several = len(getattr(args, "results", None) or ()) > 1 or hasattr(args, "results_b")
+    warn_verbose(
+        result.diagnostics,
+        extracted=getattr(args, "extract", None) is not None,
+        source=str(path) if several else None,
+    )
+    return result

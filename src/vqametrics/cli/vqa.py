@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
+from ._chat import add_extract_option, add_judge_options, judge_from_args
 from ._common import (
     MAX_REPLICATES,
     add_digits_option,
@@ -142,8 +142,7 @@ def run(args: argparse.Namespace) -> int:
 
         require_numpy()  # fail before scoring, with the install line
     client = judge_from_args(args)  # bad judge settings fail before scoring
-    result = evaluate_from_args(args, paths[0])
-    warn_verbose(result.diagnostics, extracted=args.extract is not None)
+    result = evaluate_from_args(args, paths[0])  # also warns about verbose predictions
     extra, extra_signatures = _extra_metrics(result, metrics)
     judge_files: dict[str, bytes] = {}
     judged = None
