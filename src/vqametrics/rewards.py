@@ -73,6 +73,7 @@ DATA_SOURCES: dict[str, str] = {
 #: Scored with :func:`vqametrics.vqa_accuracy` (official profile), not through the task registry.
 _VQA = frozenset({"vqav2", "okvqa"})
 
+
 def _extract(solution_str: str) -> str:
     """The answer in a model's full output (the default of :func:`compute_score`): the
     ``answer`` extractor of ``--extract answer`` (:func:`vqametrics.extract_answer`)."""

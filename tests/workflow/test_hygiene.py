@@ -39,7 +39,9 @@ def test_closed_pipe_is_silent() -> None:
         proc.stdout.close()  # the reader is gone before the first write (`| true`, `| head -0`)
         err = proc.stderr.read().decode()
         code = proc.wait(timeout=120)
-    assert err == "", err
+    # nothing but the diagnostics line (the simulated minority answers hold a few long ones)
+    lines = [line for line in err.splitlines() if "predictions look verbose" not in line]
+    assert lines == [], err
     assert code in (0, 141, -signal.SIGPIPE)
 
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
-from ._common import float_in_range, int_in_range
+from ._common import float_in_range, int_in_range, warn_verbose
 
 if TYPE_CHECKING:
-    from ..extract import Diagnostics
     from ..judge import JudgeClient
 
 __all__ = ["add_extract_option", "add_judge_options", "judge_from_args", "warn_verbose"]
@@ -103,20 +101,3 @@ def judge_from_args(args: argparse.Namespace) -> JudgeClient | None:
         concurrency=args.judge_concurrency,
         seed=args.judge_seed,
     )
-
-
-def warn_verbose(
-    diagnostics: Diagnostics | None, extracted: bool = False, source: str | None = None
-) -> None:
-    """The stderr line ``N of M predictions look verbose … see --extract`` (prefixed with
-    *source* when a command scores several files)."""
-    if diagnostics is None:
-        return
-    line = diagnostics.warning()
-    if line is None:
-        return
-    if extracted:
-        line = line.split("; the score counts them")[0] + " (before --extract)"
-    if source is not None:
-        line = line.replace("warning: ", f"warning: {source}: ", 1)
-    print(line, file=sys.stderr)

@@ -11,6 +11,7 @@ import orjson
 
 if TYPE_CHECKING:
     from ..evaluate import VQAEvaluation
+    from ..extract import Diagnostics
     from ..load.vqa import VQADataset
 
 __all__ = [
@@ -214,8 +215,6 @@ def evaluate_from_args(
     )
     # diagnostics are always on: every command that scores predictions says when they look
     # verbose (naming the file when a command scores several)
-    from ._chat import warn_verbose
-
     several = len(getattr(args, "results", None) or ()) > 1 or hasattr(args, "results_b")
     warn_verbose(
         result.diagnostics,
@@ -223,3 +222,20 @@ def evaluate_from_args(
         source=str(path) if several else None,
     )
     return result
+
+
+def warn_verbose(
+    diagnostics: Diagnostics | None, extracted: bool = False, source: str | None = None
+) -> None:
+    """The stderr line ``N of M predictions look verbose … see --extract`` (prefixed with
+    *source* when a command scores several files)."""
+    if diagnostics is None:
+        return
+    line = diagnostics.warning()
+    if line is None:
+        return
+    if extracted:
+        line = line.split("; the score counts them")[0] + " (before --extract)"
+    if source is not None:
+        line = line.replace("warning: ", f"warning: {source}: ", 1)
+    print(line, file=sys.stderr)

@@ -297,9 +297,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     if is_vlmevalkit(records):
         # its 'index' is not a questionId: scored against its own ground truth, and
         # read_vlmevalkit says so when --annotations was given
-        return read_vlmevalkit(
-            inputs, fields=("split", "category", "question"), records=records
-        )
+        return read_vlmevalkit(inputs, fields=("split", "category", "question"), records=records)
     for i, row in enumerate(records.rows):
         if isinstance(row.get("answer"), list):
             raise InputError(
