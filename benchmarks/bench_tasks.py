@@ -123,27 +123,33 @@ def ocrvqa(d: Path, rng: random.Random) -> list[str]:
 
 
 def pope(d: Path, rng: random.Random) -> list[str]:
+    """The three 3,000-question splits answered in LLaVA's layout (9,000 answers), joined
+    through LLaVA's question file, as LLaVA's own POPE evaluation does."""
     folder = d / "labels"
     folder.mkdir()
-    answers = []
-    for split in ("random", "popular", "adversarial"):
-        with open(folder / f"coco_pope_{split}.json", "w", encoding="utf-8") as fh:
-            for i in range(3000):
-                label = rng.choice(("yes", "no"))
-                text = f"Is there a {rng.choice(WORDS)} in the image?"
-                fh.write(
-                    json.dumps(
-                        {"question_id": i + 1, "image": "x.jpg", "text": text, "label": label}
-                    )
-                    + "\n"
-                )
-                answers.append(rng.choice(("Yes", "No", "No, there is not.", "yes")))
-    with open(d / "answers.jsonl", "w", encoding="utf-8") as fh:
-        for a in answers[:3000]:
-            fh.write(json.dumps({"answer": a}) + "\n")
+    qid = 0
+    with (
+        open(d / "questions.jsonl", "w", encoding="utf-8") as qf,
+        open(d / "answers.jsonl", "w", encoding="utf-8") as af,
+    ):
+        for split in ("adversarial", "popular", "random"):
+            with open(folder / f"coco_pope_{split}.json", "w", encoding="utf-8") as fh:
+                for i in range(3000):
+                    qid += 1
+                    text = f"Is there a {rng.choice(WORDS)} in the image?"
+                    row = {"question_id": i + 1, "image": f"{i}.jpg", "text": text}
+                    fh.write(json.dumps({**row, "label": rng.choice(("yes", "no"))}) + "\n")
+                    prompt = text + "\nAnswer the question using a single word or phrase."
+                    q = {"question_id": qid, "image": f"{i}.jpg", "text": prompt, "category": split}
+                    qf.write(json.dumps(q) + "\n")
+                    answer = rng.choice(("Yes", "No", "No, there is not.", "yes"))
+                    af.write(json.dumps({"question_id": qid, "prompt": prompt, "text": answer}))
+                    af.write("\n")
     return [
         "--annotations",
-        str(folder / "coco_pope_random.json"),
+        str(folder),
+        "--questions",
+        str(d / "questions.jsonl"),
         "--results",
         str(d / "answers.jsonl"),
     ]
@@ -179,6 +185,72 @@ def mme(d: Path, rng: random.Random) -> list[str]:
     return ["--results", str(folder)]
 
 
+def gqa(d: Path, rng: random.Random) -> list[str]:
+    """testdev-balanced size: 12,578 questions with predictions, as LLaVA writes them."""
+    questions = {}
+    preds = []
+    for i in range(12578):
+        gold = rng.choice(("yes", "no", "left", "right", "table", "red"))
+        questions[str(i)] = {
+            "question": "Is it?",
+            "answer": gold,
+            "isBalanced": True,
+            "types": {
+                "structural": rng.choice(("query", "verify", "logical")),
+                "semantic": "attr",
+                "detailed": "directOf",
+            },
+            "groups": {"global": None, "local": None},
+            "entailed": [],
+            "semantic": [{"operation": "select", "argument": "x"}],
+        }
+        preds.append({"questionId": str(i), "prediction": rng.choice((gold, "yes", "no"))})
+    (d / "q.json").write_text(json.dumps(questions))
+    (d / "p.json").write_text(json.dumps(preds))
+    return ["--questions", str(d / "q.json"), "--results", str(d / "p.json")]
+
+
+def vizwiz(d: Path, rng: random.Random) -> list[str]:
+    """val size: 4,319 images, with answerability scores."""
+    anns, res = [], []
+    for i in range(4319):
+        answers = _ten(rng)
+        anns.append(
+            {
+                "image": f"VizWiz_val_{i:08d}.jpg",
+                "question": "What is this?",
+                "answers": [{"answer": a, "answer_confidence": "yes"} for a in answers],
+                "answer_type": "other",
+                "answerable": rng.choice((0, 1)),
+            }
+        )
+        res.append(
+            {"image": anns[-1]["image"], "answer": rng.choice(answers), "answerable": rng.random()}
+        )
+    (d / "ann.json").write_text(json.dumps(anns))
+    (d / "res.json").write_text(json.dumps(res))
+    return ["--annotations", str(d / "ann.json"), "--results", str(d / "res.json")]
+
+
+def ocrbench(d: Path, rng: random.Random) -> list[str]:
+    """All 1,000 items in OCRBench.json's layout, with predictions."""
+    items = []
+    for i in range(1000):
+        answer = _answer(rng)
+        items.append(
+            {
+                "id": i,
+                "dataset_name": "HME100k" if i < 100 else "IIIT5K",
+                "type": "Regular Text Recognition",
+                "question": "what is written?",
+                "answers": [answer],
+                "predict": answer if rng.random() < 0.6 else _answer(rng),
+            }
+        )
+    (d / "ocrbench.json").write_text(json.dumps(items))
+    return ["--results", str(d / "ocrbench.json")]
+
+
 BUILDERS: dict[str, Callable[[Path, random.Random], list[str]]] = {
     "textvqa": textvqa,
     "docvqa": docvqa,
@@ -186,6 +258,9 @@ BUILDERS: dict[str, Callable[[Path, random.Random], list[str]]] = {
     "ocrvqa": ocrvqa,
     "pope": pope,
     "mme": mme,
+    "gqa": gqa,
+    "vizwiz": vizwiz,
+    "ocrbench": ocrbench,
 }
 
 
@@ -227,6 +302,7 @@ def main() -> int:
                     [sys.executable, "-m", "vqametrics", "score", name, *argv, "--json"],
                     check=True,
                     stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
                 )
                 cli.append(time.perf_counter() - t0)
             print(
