@@ -15,12 +15,13 @@ from ..load.layouts import (
     read_reported,
 )
 from ..load.records import Records, cell_text, parse_list_cell, read_records
-from ._base import Item, TaskData, TaskInputs
+from ._base import Aggregate, Aggregator, Item, TaskData, TaskInputs, Units
 
 __all__ = [
     "NoGroundTruthError",
     "group_means",
     "mean",
+    "mean_aggregate",
     "numpy_mean",
     "read_vlmevalkit",
     "vlmevalkit_breakdown",
@@ -47,6 +48,28 @@ def mean(values: Sequence[float]) -> float:
     for v in values:
         total += v
     return total / len(values) if values else 0.0
+
+
+def mean_aggregate(
+    key: str,
+    *,
+    average: Callable[[Sequence[float]], float] = mean,
+    scale: float = 1.0,
+    units: Units = "fraction",
+    digits: int = 4,
+) -> Aggregator:
+    """The aggregation that reports one number, ``scale · average(scores)``, as *key* (with the
+    count ``n``): what most toolkits print for a benchmark without breakdowns."""
+
+    def aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+        return Aggregate(
+            metrics={key: scale * average(scores), "n": len(scores)},
+            headline=key,
+            units=units,
+            digits=digits,
+        )
+
+    return aggregate
 
 
 def group_means(

@@ -8,11 +8,14 @@ judge when one is configured, and otherwise stays ``Unknown`` and is scored wron
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import Any
 
 from ..normalize.vlmevalkit import punctuation_vlm
+from ._base import Item
 
-__all__ = ["TO_YES_NO", "yorn_extraction"]
+__all__ = ["TO_YES_NO", "parsed_detail", "yorn_extraction"]
 
 #: ``Yes``/``No``/``Unknown`` → the ``yes``/``no``/``other`` of :func:`vqametrics.parse_yes_no`
 TO_YES_NO = {"Yes": "yes", "No": "no", "Unknown": "other"}
@@ -33,3 +36,13 @@ def yorn_extraction(text: str) -> str:
     if has_no and not has_yes:
         return "No"
     return "Unknown"
+
+
+def parsed_detail(parse: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:
+    """A profile's ``detail``: what its parser read in the response (``parsed``), shown in
+    the per-item output."""
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        return {"parsed": parse(item.prediction or "")}
+
+    return detail

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -37,7 +37,7 @@ from ..load.records import Records, cell_text, read_bytes_from, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit
-from ._yesno import TO_YES_NO, yorn_extraction
+from ._yesno import TO_YES_NO, parsed_detail, yorn_extraction
 
 __all__ = [
     "COGNITION",
@@ -599,13 +599,6 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
     )
 
 
-def _detail(parse: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:
-    def detail(item: Item) -> Mapping[str, Any]:
-        return {"parsed": parse(item.prediction or "")}
-
-    return detail
-
-
 OFFICIAL = TaskProfile(
     name="official",
     description="MME eval_tool calculation.py: 4-character rule, acc + acc+ per task, points",
@@ -615,7 +608,7 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
-    detail=_detail(parse_official),
+    detail=parsed_detail(parse_official),
 )
 
 LLAVA = TaskProfile(
@@ -627,7 +620,7 @@ LLAVA = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
-    detail=_detail(parse_official),
+    detail=parsed_detail(parse_official),
 )
 
 LMMS_EVAL = TaskProfile(
@@ -638,7 +631,7 @@ LMMS_EVAL = TaskProfile(
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
-    detail=_detail(parse_lmms_eval),
+    detail=parsed_detail(parse_lmms_eval),
 )
 
 VLMEVALKIT = TaskProfile(
@@ -649,7 +642,7 @@ VLMEVALKIT = TaskProfile(
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,
-    detail=_detail(parse_vlmevalkit),
+    detail=parsed_detail(parse_vlmevalkit),
 )
 
 

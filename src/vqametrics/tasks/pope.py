@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -36,7 +36,7 @@ from ..load.records import Records, cell_text, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit
-from ._yesno import TO_YES_NO, yorn_extraction
+from ._yesno import TO_YES_NO, parsed_detail, yorn_extraction
 
 __all__ = [
     "PopeScoreError",
@@ -703,13 +703,6 @@ def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     return (("labels", labels), ("splits", ",".join(splits) if splits else None))
 
 
-def _detail(parse: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:
-    def detail(item: Item) -> Mapping[str, Any]:
-        return {"parsed": parse(item.prediction or "")}
-
-    return detail
-
-
 OFFICIAL = TaskProfile(
     name="official",
     description="POPE evaluate.py: first-sentence parse, positional pairing, P/R/F1 of 'yes'",
@@ -718,7 +711,7 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
-    detail=_detail(parse_official),
+    detail=parsed_detail(parse_official),
 )
 
 LLAVA = TaskProfile(
@@ -729,7 +722,7 @@ LLAVA = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_llava,
     parse=parse_official,
-    detail=_detail(parse_official),
+    detail=parsed_detail(parse_official),
 )
 
 LMMS_EVAL = TaskProfile(
@@ -740,7 +733,7 @@ LMMS_EVAL = TaskProfile(
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
-    detail=_detail(parse_lmms_eval),
+    detail=parsed_detail(parse_lmms_eval),
 )
 
 VLMEVALKIT = TaskProfile(
@@ -751,7 +744,7 @@ VLMEVALKIT = TaskProfile(
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,
-    detail=_detail(parse_vlmevalkit),
+    detail=parsed_detail(parse_vlmevalkit),
 )
 
 TASK = register_task(

@@ -38,7 +38,7 @@ from ..score.accuracy import vqa_accuracy
 from ..score.vqa import average, leave_one_out_values
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._common import mean_aggregate, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
 
 __all__ = [
     "AnswerCountError",
@@ -165,34 +165,12 @@ def qwen_vl_accuracy(prediction: str, references: Sequence[str]) -> float:
 # ----------------------------------------------------------------------------- aggregation
 
 
-def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    # eval_pred_list: sum(pred_scores) / len(pred_scores), a fraction
-    return Aggregate(
-        metrics={"accuracy": mean(scores), "n": len(scores)},
-        headline="accuracy",
-        units="fraction",
-        digits=4,
-    )
-
-
-def _llava_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    # eval_textvqa.py: print('Accuracy: {:.2f}%'.format(100. * evaluator.eval_pred_list(...)))
-    return Aggregate(
-        metrics={"accuracy": 100.0 * mean(scores), "n": len(scores)},
-        headline="accuracy",
-        units="percent",
-        digits=2,
-    )
-
-
-def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    # lmms-eval aggregation "mean": sum(arr) / len(arr), a fraction; its table shows 4 digits
-    return Aggregate(
-        metrics={"exact_match": mean(scores), "n": len(scores)},
-        headline="exact_match",
-        units="fraction",
-        digits=4,
-    )
+# eval_pred_list: sum(pred_scores) / len(pred_scores), a fraction
+_official_aggregate = mean_aggregate("accuracy")
+# eval_textvqa.py: print('Accuracy: {:.2f}%'.format(100. * evaluator.eval_pred_list(...)))
+_llava_aggregate = mean_aggregate("accuracy", scale=100.0, units="percent", digits=2)
+# lmms-eval aggregation "mean": sum(arr) / len(arr), a fraction; its table shows 4 digits
+_lmms_aggregate = mean_aggregate("exact_match")
 
 
 def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:

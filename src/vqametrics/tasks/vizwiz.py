@@ -30,7 +30,7 @@ from ..normalize.vizwiz import prediction as vizwiz_prediction
 from ..score.vqa import _pairwise_sum, average, leave_one_out_values
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean, numpy_mean, read_vlmevalkit
+from ._common import mean_aggregate, numpy_mean, read_vlmevalkit
 from .textvqa import (
     lmms_eval_accuracy,
     require_answers,
@@ -181,21 +181,10 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
     )
 
 
-def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    return Aggregate(
-        metrics={"exact_match": mean(scores), "n": len(scores)},
-        headline="exact_match",
-        units="fraction",
-        digits=4,
-    )
-
-
-def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    return Aggregate(
-        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
-        headline="Overall",
-        units="percent",
-    )
+_lmms_aggregate = mean_aggregate("exact_match")
+_vlm_aggregate = mean_aggregate(
+    "Overall", average=numpy_mean, scale=100.0, units="percent", digits=2
+)
 
 
 def _official_detail(item: Item) -> Mapping[str, Any]:
