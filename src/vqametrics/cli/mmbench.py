@@ -88,7 +88,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(0 <= SEED < 2**64)",
     )
     p.add_argument(
-        "-o", "--out", metavar="DIR", help="write report.json and per_question.jsonl here"
+        "-o",
+        "--out",
+        metavar="DIR",
+        help="write report.json, per_question.jsonl and manifest.json here",
     )
     add_extract_option(p)
     add_judge_options(

@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.__class__ = _ScoreParser  # the same parser, with the help above
-    p.add_argument("task", metavar="TASK", help="the benchmark (see the list above)")
+    p.add_argument("task", metavar="TASK", help="the benchmark (see the list of tasks below)")
     p.add_argument(
         "--results",
         action="append",
@@ -93,7 +93,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "'other' are read by the judge, as VLMEvalKit does (judge:<model> in the signature).",
     )
     p.add_argument(
-        "-o", "--out", metavar="DIR", help="write metrics.json, per_item.jsonl, signature.txt"
+        "-o",
+        "--out",
+        metavar="DIR",
+        help="write metrics.json, per_item.jsonl, signature.txt, manifest.json",
     )
     p.add_argument(
         "--digits",

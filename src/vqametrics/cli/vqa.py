@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--out",
         metavar="DIR",
         help="write accuracy.json, evalQA.json, evalQuesType.json, evalAnsType.json, "
-        "per_question.jsonl and signature.txt into DIR",
+        "per_question.jsonl, signature.txt and manifest.json (written last) into DIR",
     )
     add_digits_option(p)
     p.add_argument(
