@@ -112,6 +112,16 @@ def test_compare_vqa_by_hand(vqa_files: tuple[Path, Path]) -> None:
     )
 
 
+def test_empty_normalized_match_is_em_any0_vqa_pos() -> None:
+    # VQA v2 val 407274003 (bundled sample): '?' normalizes to '' like the one answer '?', so
+    # the official VQA accuracy counts m = 1 (0.3); EM and EM-any never match an empty string.
+    ann = [{"question_id": 1, "answers": ["no"] * 9 + ["?"]}]
+    c = compare_vqa(evaluate_vqa(ann, [{"question_id": 1, "answer": "?"}]), examples=1)
+    assert round(c.metric("vqa").value, 2) == 30.0 and c.metric("em_any").value == 0.0
+    d = {d.key: d for d in c.disagreements}["em_any0_vqa_pos"]
+    assert d.count == 1 and "normalize to ''" in d.description
+
+
 def test_compare_cli_table(
     vqa_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -245,8 +245,9 @@ _RULES = (
     ),
     _Rule(
         "em_any0_vqa_pos",
-        "EM-any = 0 but VQA accuracy > 0: the profile normalizes answers differently from EM "
-        "(expected 0 under 'official')",
+        "EM-any = 0 but VQA accuracy > 0: the profile normalizes answers differently from EM, "
+        "or the prediction matches only answers that normalize to '' (VQA accuracy counts "
+        "that match, EM never does)",
         lambda mc, circ: True,
         lambda q: q.em_any == 0.0 and q.vqa > 0.0,
     ),
