@@ -39,3 +39,22 @@ def test_pica_metric_table(shared_data: Path) -> None:
             f"| {em['em_any']['overall']:.2f} |"
         )
         assert row in README
+
+
+def test_profile_examples() -> None:
+    from vqametrics import vqa_accuracy
+
+    # "`Yes` against ten `yes` scores 0 in the official script and 1 in lmms-eval"
+    assert "`Yes` against ten `yes` scores 0 in\nthe official script and 1 in lmms-eval" in README
+    assert vqa_accuracy("Yes", ["yes"] * 10) == 0.0
+    assert vqa_accuracy("Yes", ["yes"] * 10, profile="lmms-eval-vqav2") == 1.0
+    # with ten `2` the unanimity rule would make the official score 0 too
+    assert "`2.` against nine `2` and a `3` scores 1 officially and 0\nin VLMEvalKit" in README
+    two = ["2"] * 9 + ["3"]
+    assert vqa_accuracy("2.", two) == 1.0
+    assert vqa_accuracy("2.", two, profile="vlmevalkit") == 0.0
+    dont_claim = "`dont` against four `don't` and six `no` scores 1 officially and 0 in EvalScope"
+    assert dont_claim in README
+    dont = ["don't"] * 4 + ["no"] * 6
+    assert vqa_accuracy("dont", dont) == 1.0
+    assert vqa_accuracy("dont", dont, profile="evalscope") == 0.0
