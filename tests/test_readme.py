@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from vqametrics import evaluate_vqa
 from vqametrics.data import sample_files
 
@@ -15,6 +17,10 @@ def test_messy_majority_example() -> None:
     off = evaluate_vqa(files["annotations"], files["results"], questions=files["questions"])
     assert f"overall         3427    {off.accuracy['overall']:.2f}" in README
     assert off.signature.format() in README
+    d = off.diagnostics
+    assert (
+        f"warning: {d.verbose} of {d.n} predictions look verbose (sentences {d.verbose});" in README
+    )
     unanimous = sum(len(set(a)) == 1 for a in off.dataset.answers)
     assert f"on the {unanimous:,} questions whose ten answers are" in README
     simple = evaluate_vqa(files["annotations"], files["results"], profile="simple")
@@ -58,3 +64,15 @@ def test_profile_examples() -> None:
     dont = ["don't"] * 4 + ["no"] * 6
     assert vqa_accuracy("dont", dont) == 1.0
     assert vqa_accuracy("dont", dont, profile="evalscope") == 0.0
+
+
+def test_two_systems_markdown_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from vqametrics.cli import main
+
+    maj, mino = sample_files("majority"), sample_files("minority")
+    args = ["vqa", "--annotations", str(maj["annotations"]), "--results", str(maj["results"])]
+    assert main([*args, "--results", str(mino["results"]), "--format", "markdown"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    assert len(rows) == 4
+    for row in rows:
+        assert row in README
