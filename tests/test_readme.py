@@ -76,3 +76,29 @@ def test_two_systems_markdown_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(rows) == 4
     for row in rows:
         assert row in README
+
+
+def test_chat_template_numbers_match_the_chat_page() -> None:
+    # the numbers themselves are computed and pinned in tests/extract/test_docs.py
+    page = (Path(__file__).resolve().parents[1] / "docs" / "chat-models.md").read_text()
+    assert "| none (wrapped, as written) | 5.37 |" in page
+    assert "| `--extract answer` | 100.00 |" in page
+    assert (
+        "the majority\nanswers score 5.37 as written and 100.00 with `--extract answer`" in README
+    )
+
+
+def test_okvqa_diff_example(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vqametrics.cli import main
+
+    ok = shared_data / "okvqa_val"
+    run = "coco14_promptC_gpt3_{}_CLIPImagequestion.json"
+    a = ok / run.format("VinVLTag_n16_repeat5_47.934998")
+    b = ok / run.format("VinVL_n16_repeat5_46.809354")
+    args = ["diff", "--annotations", str(ok / "okvqa_val_eval.json")]
+    assert main([*args, "--results-a", str(a), "--results-b", str(b), "--top", "5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("A: ") and out[0].endswith("  48.03")
+    assert out[1].startswith("B: ") and out[1].endswith("  46.86")
+    for line in out[2:]:
+        assert line in README.splitlines(), line
