@@ -138,6 +138,23 @@ def test_cli_report_writes_one_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert list(tmp_path.iterdir()) == [out]
 
 
+def test_cli_report_warns_once_not_once_per_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the report re-scores the same file under all eight profiles: each input warning
+    # (an id written "1" against 1, a question with 3 answers) must still appear once
+    ann, res = tmp_path / "ann.json", tmp_path / "res.json"
+    ann.write_text('[{"question_id": 1, "answers": ["a", "a", "b"]}]')
+    res.write_text('[{"question_id": "1", "answer": "a"}]')
+    out = tmp_path / "r.html"
+    assert main(["report", "--annotations", str(ann), "--results", str(res), "-o", str(out)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    warned = [line for line in err if line.startswith("vqametrics: warning:")]
+    assert len(warned) == 2, err
+    assert any("spelled differently" in w for w in warned)
+    assert any("do not have 10 answers" in w for w in warned)
+
+
 def test_cli_report_missing_file_is_exit_2(tmp_path: Path) -> None:
     files = sample_files("majority")
     code = main(

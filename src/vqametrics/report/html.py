@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import io
 import re
+import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any, Literal
 import orjson
 
 from .._display import answer_counts
+from .._exceptions import VqaMetricsWarning
 from .._version import __version__
 from ..aggregate import percent
 from ..evaluate import VQAEvaluation, evaluate_vqa
@@ -140,6 +142,14 @@ def _rule_changes(run: VQAEvaluation) -> tuple[dict[str, list[int]], int]:
     return counts, skips
 
 
+def _rescore(dataset: VQADataset, res: Results, **kwargs: Any) -> VQAEvaluation:
+    """Score the same inputs again (another profile, or extracted): the first evaluation has
+    already given their warnings (ids, answer counts), so they are not repeated."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", VqaMetricsWarning)
+        return evaluate_vqa(dataset, res, **kwargs)
+
+
 def build_report(
     annotations: PathLike | VQADataset,
     results: Sequence[PathLike],
@@ -234,12 +244,12 @@ def build_report(
         run = ModelRun(name, path, ev, dict(em), list(ems.em), list(ems.em_any))
         tick(f"{name}: {prof.name}")
         for p in profiles:
-            other = ev if p.name == prof.name else evaluate_vqa(dataset, res, profile=p, **opts)
+            other = ev if p.name == prof.name else _rescore(dataset, res, profile=p, **opts)
             run.by_profile[p.name] = other.accuracy["overall"]
             tick(f"{name}: {p.name}")
         run.rule_changes, run.unanimous_skips = _rule_changes(ev)
         if extract is None and ev.diagnostics is not None and ev.diagnostics.verbose:
-            alt = evaluate_vqa(dataset, res, profile=prof, **{**opts, "extract": "answer"})
+            alt = _rescore(dataset, res, profile=prof, **{**opts, "extract": "answer"})
             run.if_extracted = alt.accuracy["overall"]
         run.near = near_misses(ev)
         tick(f"{name}: rules")
