@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,9 @@ __all__ = [
     "compare_vqa_systems",
     "short_names",
 ]
+
+#: the ``--json`` keys of the VQA table's columns (those of ``vqametrics vqa --json``)
+VQA_JSON_KEYS = {"VQA acc": "accuracy", "EM": "em", "EM-any": "em_any"}
 
 _WORDS = re.compile(r"[_\-\s]+")
 
@@ -90,6 +93,12 @@ class SystemsTable:
     signature: Signature
     settings: Mapping[str, Any]
     notes: tuple[str, ...] = ()
+    #: JSON key of a column label (``VQA acc`` → ``accuracy``, ``EM-any`` → ``em_any``: the keys
+    #: of the single-file ``--json``); labels not listed are their own key
+    keys: Mapping[str, str] = field(default_factory=dict)
+    #: columns that are answer-type groups: nested under ``perAnswerType`` in the JSON, as in
+    #: the single-file ``--json``
+    groups: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         body = ", ".join(f"{r.name}={r.score:.2f}" for r in self.rows)
@@ -134,8 +143,14 @@ class SystemsTable:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: one record per system, unrounded."""
         out = []
+        key = self.keys.get(self.metric, self.metric)
         for r in self.rows:
-            rec: dict[str, Any] = {"name": r.name, "n": r.n, self.metric: r.score, **r.columns}
+            rec: dict[str, Any] = {"name": r.name, "n": r.n, key: r.score}
+            for label, value in r.columns.items():
+                if label in self.groups:
+                    rec.setdefault("perAnswerType", {})[label] = value
+                else:
+                    rec[self.keys.get(label, label)] = value
             if r.interval is not None:
                 rec["ci95"] = [r.interval.low, r.interval.high]
                 rec["se"] = r.interval.se
@@ -143,7 +158,7 @@ class SystemsTable:
                 rec["vs_first"] = r.vs_first.as_dict()
             out.append(rec)
         return {
-            "metric": self.metric,
+            "metric": key,
             "systems": out,
             "settings": dict(self.settings),
             "notes": list(self.notes),
@@ -248,7 +263,7 @@ def compare_vqa_systems(
                 cols[{"em": "EM", "em_any": "EM-any"}[m]] = percent(values, None)
         columns.append(cols)
 
-    return _build(
+    table = _build(
         "VQA acc",
         names,
         [ev.scores for ev in evaluations],
@@ -262,6 +277,8 @@ def compare_vqa_systems(
         n_permutations=n_permutations,
         seed=seed,
     )
+    groups = tuple(k for k in columns[0] if k not in ("EM", "EM-any"))
+    return replace(table, keys=VQA_JSON_KEYS, groups=groups)
 
 
 def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[str, float]:
@@ -330,7 +347,7 @@ def compare_task_systems(
         columns,
         first.signature,
         paired_ok=paired_ok,
-        clusters=None,
+        clusters=_task_images(first),
         ci=ci,
         n_bootstrap=n_bootstrap,
         n_permutations=n_permutations,
@@ -338,6 +355,14 @@ def compare_task_systems(
         notes=notes,
     )
     return table
+
+
+def _task_images(ev: TaskEvaluation) -> list[Any] | None:
+    """The items' image ids when they carry them (VQA v2, OK-VQA): whole images are then
+    resampled, as ``vqametrics vqa`` and ``diff`` do for the same file (same seed, same
+    interval); ``None`` (resample questions) otherwise."""
+    ids = [it.fields.get("image_id") for it in ev.data.items]
+    return ids if any(i is not None for i in ids) else None
 
 
 def diff_table(
@@ -426,7 +451,7 @@ def compare_mmbench_systems(
         for r in results
     ]
     scores = [[float(q.hit) for q in headline_questions(r)] for r in results]
-    return _build(
+    table = _build(
         "MMBench acc",
         names,
         scores,
@@ -440,3 +465,4 @@ def compare_mmbench_systems(
         n_permutations=n_permutations,
         seed=seed,
     )
+    return replace(table, keys={"MMBench acc": "accuracy"})

@@ -1,0 +1,85 @@
+"""Review 3: the same numbers and the same JSON keys whichever command scores the files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vqametrics.cli import main
+
+SAMPLE = Path(__file__).resolve().parents[2] / "src" / "vqametrics" / "data" / "vqa2_val_sample"
+FIVE = Path(__file__).resolve().parents[1] / "data" / "vqa2_val_5q_official"
+
+
+def _json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def test_score_vqav2_resamples_images_as_vqa_and_diff(capsys: pytest.CaptureFixture[str]) -> None:
+    # The sample has 3,427 questions on 3,304 images: resampling questions instead of images
+    # gives another interval. `score vqav2` must give the numbers `vqa` and `diff` give.
+    files = [
+        "--annotations",
+        str(SAMPLE / "annotations.json"),
+        "--results",
+        str(SAMPLE / "results_minority.json"),
+        "--results",
+        str(SAMPLE / "results_messy-majority.json"),
+    ]
+    by_vqa = _json(["vqa", *files, "--json", "--ci"], capsys)
+    by_score = _json(["score", "vqav2", *files, "--json", "--ci"], capsys)
+    by_diff = _json(["diff", *files, "--json"], capsys)
+    assert by_score["settings"]["resampled"] == "images"  # type: ignore[index]
+    for k in (0, 1):
+        assert by_score["systems"][k]["ci95"] == by_vqa["systems"][k]["ci95"]  # type: ignore[index]
+    vs_score = by_score["systems"][1]["vs_first"]  # type: ignore[index]
+    vs_vqa = by_vqa["systems"][1]["vs_first"]  # type: ignore[index]
+    assert vs_score == vs_vqa
+    # diff is A − B with A the first file: the opposite sign, the mirrored interval
+    overall = by_diff
+    assert vs_vqa["delta"] == pytest.approx(-overall["delta"])
+    assert vs_vqa["ci95"] == pytest.approx([-overall["ci95"][1], -overall["ci95"][0]])
+
+
+def test_several_systems_json_uses_the_single_file_keys(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    single = _json(
+        [
+            "vqa",
+            "--annotations",
+            str(FIVE / "annotations.json"),
+            "--results",
+            str(FIVE / "results.json"),
+            "--metrics",
+            "vqa,em,em-any",
+            "--json",
+        ],
+        capsys,
+    )
+    several = _json(
+        [
+            "vqa",
+            "--annotations",
+            str(FIVE / "annotations.json"),
+            "--results",
+            str(FIVE / "results.json"),
+            "--results",
+            str(FIVE / "results.json"),
+            "--metrics",
+            "vqa,em,em-any",
+            "--json",
+        ],
+        capsys,
+    )
+    row = several["systems"][0]  # type: ignore[index]
+    assert several["metric"] == "accuracy"
+    assert {"accuracy", "em", "em_any", "perAnswerType"} <= set(row)
+    assert "VQA acc" not in row and "EM-any" not in row
+    # official_accuracy.json: overall 98.0, other 97.5, yes/no 100.0
+    assert round(row["accuracy"], 2) == single["accuracy"]["overall"] == 98.0  # type: ignore[index]
+    assert row["perAnswerType"] == single["accuracy"]["perAnswerType"]  # type: ignore[index]
+    assert round(row["em_any"], 2) == single["em_any"]["overall"]  # type: ignore[index]
