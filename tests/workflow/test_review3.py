@@ -83,3 +83,23 @@ def test_several_systems_json_uses_the_single_file_keys(
     assert round(row["accuracy"], 2) == single["accuracy"]["overall"] == 98.0  # type: ignore[index]
     assert row["perAnswerType"] == single["accuracy"]["perAnswerType"]  # type: ignore[index]
     assert round(row["em_any"], 2) == single["em_any"]["overall"]  # type: ignore[index]
+
+
+def test_textvqa_takes_a_dataframe(tmp_path: Path) -> None:
+    # issue 11: the per-task evaluators take a pandas DataFrame; TextVQA compared it with "-"
+    # (standard input) and pandas raised "truth value of a DataFrame is ambiguous"
+    pd = pytest.importorskip("pandas")
+    from vqametrics import evaluate_task
+
+    rows = [
+        {"index": 1, "question": "q", "answer": str(["coca cola"] * 10), "prediction": "Coca Cola"},
+        {"index": 2, "question": "q", "answer": str(["stop"] * 10), "prediction": "yield"},
+    ]
+    frame = pd.DataFrame(rows)
+    path = tmp_path / "m_TextVQA_VAL.tsv"
+    frame.to_csv(path, sep="\t", index=False)
+    by_frame = evaluate_task("textvqa", frame, profile="vlmevalkit")
+    by_path = evaluate_task("textvqa", str(path), profile="vlmevalkit")
+    # one right (10 of 10 humans, after VLMEvalKit's lower-casing), one wrong: 50%
+    assert by_frame.scores == by_path.scores == [1.0, 0.0]
+    assert by_frame.headline == by_path.headline

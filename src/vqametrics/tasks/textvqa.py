@@ -392,7 +392,7 @@ def _read(inputs: TaskInputs) -> TaskData:
                 )
             gt_items, gt_sources = _read_annotations(inputs)
             return require_answers(_join_llava(inputs, records, gt_items, gt_sources))
-        if inputs.results == "-":
+        if isinstance(inputs.results, str) and inputs.results == "-":
             # standard input can be read only once: hand on the rows already read
             inputs = replace(inputs, results=records.rows, format=None)
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
