@@ -103,3 +103,44 @@ def test_textvqa_takes_a_dataframe(tmp_path: Path) -> None:
     # one right (10 of 10 humans, after VLMEvalKit's lower-casing), one wrong: 50%
     assert by_frame.scores == by_path.scores == [1.0, 0.0]
     assert by_frame.headline == by_path.headline
+
+
+def _ccbench_sheet(tmp_path: Path) -> Path:
+    """A VLMEvalKit-style circular sheet: one 2-option question in its 2 copies, both right,
+    and its _acc.csv reporting 1.0 Overall."""
+    sheet = tmp_path / "m_CCBench.tsv"
+    sheet.write_text(
+        "index\tquestion\tA\tB\tanswer\tcategory\tprediction\n"
+        "7\tq?\tcat\tdog\tA\tanimals\tA\n"
+        "1000007\tq?\tdog\tcat\tB\tanimals\tB. cat\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "m_CCBench_acc.csv").write_text(
+        '"split","Overall","animals"\n"none","1.0","1.0"\n', encoding="utf-8"
+    )
+    return sheet
+
+
+def test_score_mmbench_reads_a_self_contained_sheet_and_its_reported_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = _ccbench_sheet(tmp_path)
+    out = _json(["score", "mmbench", "--results", str(sheet), "--json"], capsys)
+    assert out["metrics"]["Overall"] == 1.0  # type: ignore[index]
+    assert out["reported"]["values"]["all"]["Overall"] == 1.0  # type: ignore[index]
+    assert main(["score", "mmbench", "--results", str(sheet)]) == 0
+    text = capsys.readouterr().out
+    assert "reported by the toolkit" in text and "not compared" not in text
+    # the mmbench command takes the same --annotations spelling as the other commands
+    assert main(["mmbench", "--annotations", str(sheet), "--results", str(sheet), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == 1.0
+
+
+def test_score_mmbench_without_the_benchmark_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    preds = tmp_path / "p.csv"
+    preds.write_text("index,prediction\n7,A\n", encoding="utf-8")
+    assert main(["score", "mmbench", "--results", str(preds)]) == 2
+    err = capsys.readouterr().err
+    assert "--annotations (the benchmark TSV) is required" in err and "Traceback" not in err
