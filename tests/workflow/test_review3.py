@@ -144,3 +144,33 @@ def test_score_mmbench_without_the_benchmark_says_so(
     assert main(["score", "mmbench", "--results", str(preds)]) == 2
     err = capsys.readouterr().err
     assert "--annotations (the benchmark TSV) is required" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("根据题目描述，该铜首刻画的是牛。因此，答案是C。", "C"),  # a CCBench reply
+        ("答案是：蓝色。", "蓝色"),
+        ("blue.", "blue"),
+    ],
+)
+def test_answer_extractor_drops_an_ideographic_full_stop(raw: str, expected: str) -> None:
+    from vqametrics import extract_answer
+
+    assert extract_answer(raw).text == expected
+
+
+def test_ccbench_reply_parses_after_extract(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "m_CCBench.tsv"
+    sheet.write_text(
+        "index\tquestion\tA\tB\tanswer\tprediction\n"
+        "7\tq?\t牛\t马\tA\t因此，答案是A。\n"
+        "1000007\tq?\t马\t牛\tB\t因此，答案是B。\n",
+        encoding="utf-8",
+    )
+    argv = ["mmbench", "--data", str(sheet), "--results", str(sheet), "--json"]
+    assert main([*argv, "--extract", "answer"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["score"] == 1.0 and out["counts"]["unparsed"] == 0
