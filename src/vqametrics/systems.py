@@ -78,6 +78,9 @@ class SystemRow:
     interval: Interval | None = None
     #: this system − the first one (``None`` for the first row, or when not a mean of items)
     vs_first: Difference | None = None
+    #: what the single-file ``--json`` says beside the scores (``input_layout``,
+    #: ``diagnostics``, ``reported``, ``extract``): kept in this system's JSON record
+    details: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         d = "" if self.vs_first is None else f", Δ {self.vs_first.delta:+.2f}"
@@ -156,6 +159,7 @@ class SystemsTable:
                 rec["se"] = r.interval.se
             if r.vs_first is not None:
                 rec["vs_first"] = r.vs_first.as_dict()
+            rec.update(r.details)
             out.append(rec)
         return {
             "metric": key,
@@ -278,7 +282,17 @@ def compare_vqa_systems(
         seed=seed,
     )
     groups = tuple(k for k in columns[0] if k not in ("EM", "EM-any"))
-    return replace(table, keys=VQA_JSON_KEYS, groups=groups)
+    rows = tuple(
+        replace(row, details=_details(ev.as_dict(), ("input_layout",)))
+        for row, ev in zip(table.rows, evaluations, strict=True)
+    )
+    return replace(table, rows=rows, keys=VQA_JSON_KEYS, groups=groups)
+
+
+def _details(payload: Mapping[str, Any], keys: Sequence[str] = ()) -> dict[str, Any]:
+    """The entries of a single-file ``--json`` *payload* that a system's record keeps."""
+    wanted = (*keys, "reported", "diagnostics", "extract")
+    return {k: payload[k] for k in wanted if k in payload}
 
 
 def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[str, float]:
@@ -354,7 +368,11 @@ def compare_task_systems(
         seed=seed,
         notes=notes,
     )
-    return table
+    rows = tuple(
+        replace(row, details=_details(ev.as_dict(), ("layouts",)))
+        for row, ev in zip(table.rows, evaluations, strict=True)
+    )
+    return replace(table, rows=rows)
 
 
 def _task_images(ev: TaskEvaluation) -> list[Any] | None:

@@ -174,3 +174,28 @@ def test_ccbench_reply_parses_after_extract(
     assert main([*argv, "--extract", "answer"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["score"] == 1.0 and out["counts"]["unparsed"] == 0
+
+
+def test_several_systems_json_keeps_each_files_diagnostics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 12: "diagnostics" in --json of every command that scores predictions; with several
+    # --results each system's record carries its own (and its layout), as one file's --json
+    rows = json.loads((FIVE / "results.json").read_text())
+    chat = tmp_path / "chat.json"
+    chat.write_text(
+        json.dumps(
+            [
+                {"question_id": r["question_id"], "answer": f"The answer is {r['answer']}."}
+                for r in rows
+            ]
+        )
+    )
+    ann = str(FIVE / "annotations.json")
+    for cmd in (["vqa"], ["score", "vqav2"]):
+        argv = [*cmd, "--annotations", ann, "--results", str(FIVE / "results.json")]
+        out = _json([*argv, "--results", str(chat), "--json"], capsys)
+        plain, wrapped = out["systems"]  # type: ignore[misc]
+        assert plain["diagnostics"]["verbose_predictions"] == 0
+        assert wrapped["diagnostics"]["verbose_predictions"] == len(rows) == 5
+        assert ("input_layout" in wrapped) or ("layouts" in wrapped)
