@@ -199,3 +199,30 @@ def test_several_systems_json_keeps_each_files_diagnostics(
         assert plain["diagnostics"]["verbose_predictions"] == 0
         assert wrapped["diagnostics"]["verbose_predictions"] == len(rows) == 5
         assert ("input_layout" in wrapped) or ("layouts" in wrapped)
+
+
+def test_report_reads_the_ground_truth_a_sheet_carries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: one reader layer for every command; --annotations is optional when the
+    # results carry their ground truth -- report too, as vqa
+    pytest.importorskip("matplotlib")
+    ann = json.loads((FIVE / "annotations.json").read_text())["annotations"]
+    preds = {r["question_id"]: r["answer"] for r in json.loads((FIVE / "results.json").read_text())}
+    sheet = tmp_path / "m_VQAv2_VAL.tsv"
+    lines = ["index\tquestion\tanswer\tprediction"]
+    for a in ann:
+        answers = [x["answer"] for x in a["answers"]]
+        lines.append(
+            f"{a['question_id']}\tQ{a['question_id']}?\t{answers!r}\t{preds[a['question_id']]}"
+        )
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", "--results", str(sheet), "-o", str(out)]) == 0
+    # official_accuracy.json of these five questions: 98.0
+    assert "VQA acc 98.00" in capsys.readouterr().out
+    assert "98.00" in out.read_text(encoding="utf-8")
+    official = tmp_path / "o.json"
+    official.write_bytes((FIVE / "results.json").read_bytes())
+    assert main(["report", "--results", str(official), "-o", str(tmp_path / "x.html")]) == 2
+    assert "carries no ground truth" in capsys.readouterr().err
