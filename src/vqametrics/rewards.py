@@ -143,9 +143,15 @@ def compute_score(
     UnknownNameError
         *data_source* names no task; the message lists the available ones.
     InputError
-        *ground_truth* is not a list of strings (or a JSON string of one).
+        *ground_truth* is not a list of strings (or a JSON string of one), or *solution_str*
+        is not a string.
     """
     info = extra_info or {}
+    if not isinstance(solution_str, str):
+        raise InputError(
+            f"{data_source}: solution_str must be the model's output as a string, got "
+            f"{type(solution_str).__name__}"
+        )
     name = _resolve(data_source)
     answers = _answers(ground_truth, data_source)
     prediction = _extract(solution_str) if info.get("extract", True) else solution_str

@@ -226,3 +226,11 @@ def test_report_reads_the_ground_truth_a_sheet_carries(
     official.write_bytes((FIVE / "results.json").read_bytes())
     assert main(["report", "--results", str(official), "-o", str(tmp_path / "x.html")]) == 2
     assert "carries no ground truth" in capsys.readouterr().err
+
+
+def test_reward_of_a_non_string_solution_is_a_clear_input_error() -> None:
+    from vqametrics import InputError
+    from vqametrics.rewards import compute_score
+
+    with pytest.raises(InputError, match="solution_str must be the model's output as a string"):
+        compute_score("vqav2", None, ["yes"] * 10)  # type: ignore[arg-type]
