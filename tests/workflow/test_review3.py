@@ -234,3 +234,22 @@ def test_reward_of_a_non_string_solution_is_a_clear_input_error() -> None:
 
     with pytest.raises(InputError, match="solution_str must be the model's output as a string"):
         compute_score("vqav2", None, ["yes"] * 10)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("source", ["vqav2", "okvqa", "textvqa", "vizwiz"])
+@pytest.mark.parametrize("truth", [["blue"], "blue", '["blue"]'])
+def test_reward_refuses_one_answer_for_soft_accuracy(source: str, truth: object) -> None:
+    # one human answer: leave-one-out leaves no answer to match, so the reward of every
+    # prediction -- even "blue" -- would be 0 (min(1, 0/3)); an RL run would learn nothing
+    from vqametrics import InputError
+    from vqametrics.rewards import compute_score
+
+    with pytest.raises(InputError, match="ground_truth has one answer"):
+        compute_score(source, "blue", truth)
+
+
+def test_reward_of_one_answer_tasks_is_unchanged() -> None:
+    from vqametrics.rewards import compute_score
+
+    assert compute_score("gqa", "The answer is blue.", "blue") == 1.0
+    assert compute_score("ocrvqa", "blue", ["blue"]) == 1.0
