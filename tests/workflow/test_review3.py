@@ -253,3 +253,13 @@ def test_reward_of_one_answer_tasks_is_unchanged() -> None:
 
     assert compute_score("gqa", "The answer is blue.", "blue") == 1.0
     assert compute_score("ocrvqa", "blue", ["blue"]) == 1.0
+
+
+def test_vqa_metric_warns_on_one_answer_references() -> None:
+    from vqametrics import AnswerCountWarning, VQAAccuracy
+
+    m = VQAAccuracy()
+    with pytest.warns(AnswerCountWarning, match="1 reference"):
+        m.update(["blue", "red"], [["blue"], ["red"] * 10])
+    # official leave-one-out: one answer leaves none to match (0); ten 'red' give 1
+    assert m.compute() == 50.0
