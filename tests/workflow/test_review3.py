@@ -263,3 +263,36 @@ def test_vqa_metric_warns_on_one_answer_references() -> None:
         m.update(["blue", "red"], [["blue"], ["red"] * 10])
     # official leave-one-out: one answer leaves none to match (0); ten 'red' give 1
     assert m.compute() == 50.0
+
+
+TEXTVQA = SAMPLE.parent / "textvqa_val_sample"
+
+
+def test_score_textvqa_reads_lmms_eval_samples_with_doc(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: lmms-eval --log_samples with `doc` carry their ground truth, for every score
+    # task; TextVQA took doc_id (0, 1, …) as the question id and found none in the annotations
+    data = json.loads((TEXTVQA / "annotations.json").read_text())["data"]
+    preds = {
+        r["question_id"]: r["answer"]
+        for r in json.loads((TEXTVQA / "results_vila-1.5-8b.json").read_text())
+    }
+    log = tmp_path / "20250101_samples_textvqa_val.jsonl"
+    with log.open("w", encoding="utf-8") as fh:
+        for i, d in enumerate(data):
+            doc = {k: d[k] for k in ("question_id", "question", "answers", "image_id")}
+            rec = {"doc_id": i, "doc": doc, "filtered_resps": [preds[d["question_id"]]]}
+            fh.write(json.dumps(rec) + "\n")
+    official = [
+        "score", "textvqa", "--annotations", str(TEXTVQA / "annotations.json"),
+        "--results", str(TEXTVQA / "results_vila-1.5-8b.json"), "--json",
+    ]  # fmt: skip
+    expected = _json(official, capsys)["metrics"]
+    alone = _json(["score", "textvqa", "--results", str(log), "--json"], capsys)
+    assert alone["metrics"] == expected
+    both = [
+        "score", "textvqa", "--annotations", str(TEXTVQA / "annotations.json"),
+        "--results", str(log), "--json",
+    ]  # fmt: skip
+    assert _json(both, capsys)["metrics"] == expected
