@@ -296,3 +296,15 @@ def test_score_textvqa_reads_lmms_eval_samples_with_doc(
         "--results", str(log), "--json",
     ]  # fmt: skip
     assert _json(both, capsys)["metrics"] == expected
+
+
+@pytest.mark.parametrize("cmd", [["vqa"], ["score", "vqav2"], ["compare"], ["profiles"]])
+def test_a_wrong_name_count_is_a_usage_error_with_one_file(
+    cmd: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        *cmd, "--annotations", str(FIVE / "annotations.json"),
+        "--results", str(FIVE / "results.json"), "--name", "a", "--name", "b",
+    ]  # fmt: skip
+    assert main(argv) == 2
+    assert "2 --name for 1 --results" in capsys.readouterr().err

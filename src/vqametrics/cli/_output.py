@@ -68,7 +68,15 @@ def names_for(args: argparse.Namespace, paths: Sequence[Any]) -> list[str]:
 
 
 def wants_table(args: argparse.Namespace, n_results: int) -> bool:
-    """Whether the command prints the one-row-per-system table instead of its own view."""
+    """Whether the command prints the one-row-per-system table instead of its own view.
+
+    Also checks the ``--name`` count first, whichever view is printed (one file's own view
+    shows no name, but a wrong count is a mistake on the command line either way)."""
+    given = getattr(args, "name", None) or []
+    if given and len(given) != n_results:
+        from .._exceptions import InputError
+
+        raise InputError(f"{len(given)} --name for {n_results} --results; give one per file")
     return n_results > 1 or getattr(args, "output_format", "text") in TABLE_FORMATS
 
 
