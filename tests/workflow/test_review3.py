@@ -308,3 +308,27 @@ def test_a_wrong_name_count_is_a_usage_error_with_one_file(
     ]  # fmt: skip
     assert main(argv) == 2
     assert "2 --name for 1 --results" in capsys.readouterr().err
+
+
+def test_an_unreachable_judge_is_given_up_on_after_one_prompt(tmp_path: Path) -> None:
+    # a judge URL nobody listens on: every prompt would sleep through its retries' backoff
+    # (3 427 prompts: ~40 minutes of silence); after one prompt's tries are all refused,
+    # the others are unjudged at once, with the reason
+    import socket
+
+    pytest.importorskip("httpx")
+    from vqametrics.judge import JudgeClient, JudgeStats, judge_yes_no_records
+
+    with socket.socket() as s:  # a free port, closed again: connections are refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client = JudgeClient(
+        f"http://127.0.0.1:{port}/v1", "m", cache_dir=tmp_path, retries=2, backoff=0.0,
+        concurrency=1, timeout=2.0,
+    )  # fmt: skip
+    with client as c:
+        records = judge_yes_no_records([f"answer {i}" for i in range(50)], c)
+        assert c.calls == 2  # the first prompt's two tries, nothing more
+    assert JudgeStats.of("m", records).unjudged == 50
+    assert "connection error" in (records[0].error or "")
+    assert "judge unreachable" in (records[-1].error or "")
