@@ -332,3 +332,15 @@ def test_an_unreachable_judge_is_given_up_on_after_one_prompt(tmp_path: Path) ->
     assert JudgeStats.of("m", records).unjudged == 50
     assert "connection error" in (records[0].error or "")
     assert "judge unreachable" in (records[-1].error or "")
+
+
+def test_latex_keeps_each_row_and_note_on_one_line() -> None:
+    from vqametrics.report.tables import Table, render
+
+    t = Table(("system", "VQA acc"), (("run\n\nb", 61.234),), notes=("first\nsecond",))
+    tex = render(t, "latex")
+    assert "\n\n" not in tex  # a blank line is \par: an error inside a tabular
+    assert r"run  b & 61.23 \\" in tex
+    # every line after \end{tabular} is a comment (the note's second line was not)
+    tail = tex.split("\\end{tabular}\n", 1)[1]
+    assert all(line.startswith("%") for line in tail.splitlines())
