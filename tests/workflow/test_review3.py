@@ -344,3 +344,20 @@ def test_latex_keeps_each_row_and_note_on_one_line() -> None:
     # every line after \end{tabular} is a comment (the note's second line was not)
     tail = tex.split("\\end{tabular}\n", 1)[1]
     assert all(line.startswith("%") for line in tail.splitlines())
+
+
+def test_score_mmbench_lists_unparsed_predictions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: the unparsed predictions (index, text) in the text output, not only a count
+    sheet = tmp_path / "m_MMBench.tsv"
+    sheet.write_text(
+        "index\tquestion\tA\tB\tanswer\tprediction\n"
+        "7\tq?\tcat\tdog\tA\tA\n"
+        "1000007\tq?\tdog\tcat\tB\tI am not sure\n",
+        encoding="utf-8",
+    )
+    assert main(["score", "mmbench", "--results", str(sheet)]) == 0
+    out = capsys.readouterr().out
+    assert "unparsed: 1" in out
+    assert "unparsed prediction 1000007: 'I am not sure'" in out

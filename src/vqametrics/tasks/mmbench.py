@@ -133,6 +133,16 @@ def _evaluator(
         f"questions: {c['questions']}, incomplete: {c['incomplete']}, unparsed: {c['unparsed']}, "
         f"fewer copies than options: {c.get('fewer_copies', 0)}"
     )
+    # which predictions no rule could read, as `vqametrics mmbench` lists them
+    from ..mmbench.circular import _UNPARSED_SHOWN, _short
+
+    unparsed = [
+        p for q in result.questions for p in q.passes if p.letter is None and p.stage != "missing"
+    ]
+    for p in unparsed[:_UNPARSED_SHOWN]:
+        notes.append(f"unparsed prediction {p.index}: {_short(p.prediction)}")
+    if len(unparsed) > _UNPARSED_SHOWN:
+        notes.append(f"… and {len(unparsed) - _UNPARSED_SHOWN} more unparsed (all in --out)")
     tdata = TaskData(
         items,
         (result.data_source, result.predictions_source),
