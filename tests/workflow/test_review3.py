@@ -361,3 +361,19 @@ def test_score_mmbench_lists_unparsed_predictions(
     out = capsys.readouterr().out
     assert "unparsed: 1" in out
     assert "unparsed prediction 1000007: 'I am not sure'" in out
+
+
+@pytest.mark.parametrize("cmd", [["vqa"], ["score", "vqav2"], ["score", "okvqa"]])
+def test_diagnostics_examples_name_their_question(
+    cmd: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the examples gave only a row position; the question id is what a user looks up. The
+    # results are written in reverse order: the id must be the one the text was given for.
+    rows = json.loads((FIVE / "results.json").read_text())[::-1]
+    wrapped = [{"question_id": r["question_id"], "answer": f"**{r['answer']}**"} for r in rows]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(wrapped))
+    argv = [*cmd, "--annotations", str(FIVE / "annotations.json"), "--results", str(path)]
+    examples = _json([*argv, "--json"], capsys)["diagnostics"]["examples"]  # type: ignore[index]
+    given = {r["answer"]: r["question_id"] for r in wrapped}
+    assert examples and all(given[ex["text"]] == ex["question_id"] for ex in examples)
