@@ -377,3 +377,12 @@ def test_diagnostics_examples_name_their_question(
     examples = _json([*argv, "--json"], capsys)["diagnostics"]["examples"]  # type: ignore[index]
     given = {r["answer"]: r["question_id"] for r in wrapped}
     assert examples and all(given[ex["text"]] == ex["question_id"] for ex in examples)
+
+
+@pytest.mark.parametrize("cmd", [["vqa"], ["diff"], ["score", "vqav2"], ["compare"]])
+def test_standard_input_twice_is_a_usage_error(
+    cmd: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*cmd, "--annotations", str(FIVE / "annotations.json"), "--results", "-"]
+    assert main([*argv, "--results", "-"]) == 2
+    assert "standard input (-) can be given for one --results only" in capsys.readouterr().err
