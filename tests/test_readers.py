@@ -424,7 +424,7 @@ def test_two_self_contained_sheets_in_one_table(
     assert main(["vqa", "--results", str(a), "--results", str(b), "--json"]) == 0
     systems = json.loads(capsys.readouterr().out)["systems"]
     assert [s["name"] for s in systems] == ["A", "B"]
-    assert round(systems[0]["VQA acc"], 2) == reference.accuracy["overall"]
+    assert round(systems[0]["accuracy"], 2) == reference.accuracy["overall"]
     # B answers 'no' everywhere: the same score as the official list of 'no' answers
     no = evaluate_vqa(ANN, [{"question_id": t["question_id"], "answer": "no"} for t in truth])
-    assert round(systems[1]["VQA acc"], 2) == no.accuracy["overall"]
+    assert round(systems[1]["accuracy"], 2) == no.accuracy["overall"]

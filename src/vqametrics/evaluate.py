@@ -220,7 +220,7 @@ class VQAEvaluation:
             ),
         }
         if self.diagnostics is not None:
-            out["diagnostics"] = self.diagnostics.as_dict()
+            out["diagnostics"] = self.diagnostics.as_dict(self.dataset.question_ids)
         if self.extraction is not None:
             out["extract"] = self.extraction.as_dict()
         return out

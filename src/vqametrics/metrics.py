@@ -175,6 +175,19 @@ class VQAAccuracy(_Streaming):
         from .score.accuracy import vqa_accuracy
 
         _check_batch(predictions, references)
+        single = sum(1 for r in references if len(r) == 1)
+        if single:
+            import warnings
+
+            from ._exceptions import AnswerCountWarning
+
+            warnings.warn(
+                f"{single} reference(s) of this batch have one answer: VQA accuracy leaves one "
+                "answer out, so those questions score 0 whatever the prediction (pass the "
+                "list of human answers)",
+                AnswerCountWarning,
+                stacklevel=2,
+            )
         self._take_ids(ids, len(predictions))
         prof = self.profile
         self.scores.extend(

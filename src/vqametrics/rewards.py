@@ -72,6 +72,9 @@ DATA_SOURCES: dict[str, str] = {
 
 #: Scored with :func:`vqametrics.vqa_accuracy` (official profile), not through the task registry.
 _VQA = frozenset({"vqav2", "okvqa"})
+#: Soft accuracy over the human answers, leave-one-out: with one answer, every prediction
+#: scores 0 (no other answer is left to match), so one answer is refused, not silently 0.
+_SOFT = frozenset({"vqav2", "okvqa", "textvqa", "vizwiz"})
 
 
 def _extract(solution_str: str) -> str:
@@ -143,11 +146,23 @@ def compute_score(
     UnknownNameError
         *data_source* names no task; the message lists the available ones.
     InputError
-        *ground_truth* is not a list of strings (or a JSON string of one).
+        *ground_truth* is not a list of strings (or a JSON string of one), or *solution_str*
+        is not a string.
     """
     info = extra_info or {}
+    if not isinstance(solution_str, str):
+        raise InputError(
+            f"{data_source}: solution_str must be the model's output as a string, got "
+            f"{type(solution_str).__name__}"
+        )
     name = _resolve(data_source)
     answers = _answers(ground_truth, data_source)
+    if name in _SOFT and len(answers) == 1:
+        raise InputError(
+            f"{data_source}: ground_truth has one answer ({answers[0]!r}); VQA accuracy "
+            "averages over the human answers leaving one out, so with one answer every reward "
+            "is 0: pass the list of human answers (10 for VQA v2)"
+        )
     prediction = _extract(solution_str) if info.get("extract", True) else solution_str
     profile = info.get("profile")
     if name in _VQA:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,9 @@ __all__ = [
     "compare_vqa_systems",
     "short_names",
 ]
+
+#: the ``--json`` keys of the VQA table's columns (those of ``vqametrics vqa --json``)
+VQA_JSON_KEYS = {"VQA acc": "accuracy", "EM": "em", "EM-any": "em_any"}
 
 _WORDS = re.compile(r"[_\-\s]+")
 
@@ -75,6 +78,9 @@ class SystemRow:
     interval: Interval | None = None
     #: this system − the first one (``None`` for the first row, or when not a mean of items)
     vs_first: Difference | None = None
+    #: what the single-file ``--json`` says beside the scores (``input_layout``,
+    #: ``diagnostics``, ``reported``, ``extract``): kept in this system's JSON record
+    details: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         d = "" if self.vs_first is None else f", Δ {self.vs_first.delta:+.2f}"
@@ -90,6 +96,12 @@ class SystemsTable:
     signature: Signature
     settings: Mapping[str, Any]
     notes: tuple[str, ...] = ()
+    #: JSON key of a column label (``VQA acc`` → ``accuracy``, ``EM-any`` → ``em_any``: the keys
+    #: of the single-file ``--json``); labels not listed are their own key
+    keys: Mapping[str, str] = field(default_factory=dict)
+    #: columns that are answer-type groups: nested under ``perAnswerType`` in the JSON, as in
+    #: the single-file ``--json``
+    groups: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         body = ", ".join(f"{r.name}={r.score:.2f}" for r in self.rows)
@@ -134,16 +146,23 @@ class SystemsTable:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: one record per system, unrounded."""
         out = []
+        key = self.keys.get(self.metric, self.metric)
         for r in self.rows:
-            rec: dict[str, Any] = {"name": r.name, "n": r.n, self.metric: r.score, **r.columns}
+            rec: dict[str, Any] = {"name": r.name, "n": r.n, key: r.score}
+            for label, value in r.columns.items():
+                if label in self.groups:
+                    rec.setdefault("perAnswerType", {})[label] = value
+                else:
+                    rec[self.keys.get(label, label)] = value
             if r.interval is not None:
                 rec["ci95"] = [r.interval.low, r.interval.high]
                 rec["se"] = r.interval.se
             if r.vs_first is not None:
                 rec["vs_first"] = r.vs_first.as_dict()
+            rec.update(r.details)
             out.append(rec)
         return {
-            "metric": self.metric,
+            "metric": key,
             "systems": out,
             "settings": dict(self.settings),
             "notes": list(self.notes),
@@ -248,7 +267,7 @@ def compare_vqa_systems(
                 cols[{"em": "EM", "em_any": "EM-any"}[m]] = percent(values, None)
         columns.append(cols)
 
-    return _build(
+    table = _build(
         "VQA acc",
         names,
         [ev.scores for ev in evaluations],
@@ -262,6 +281,18 @@ def compare_vqa_systems(
         n_permutations=n_permutations,
         seed=seed,
     )
+    groups = tuple(k for k in columns[0] if k not in ("EM", "EM-any"))
+    rows = tuple(
+        replace(row, details=_details(ev.as_dict(), ("input_layout",)))
+        for row, ev in zip(table.rows, evaluations, strict=True)
+    )
+    return replace(table, rows=rows, keys=VQA_JSON_KEYS, groups=groups)
+
+
+def _details(payload: Mapping[str, Any], keys: Sequence[str] = ()) -> dict[str, Any]:
+    """The entries of a single-file ``--json`` *payload* that a system's record keeps."""
+    wanted = (*keys, "reported", "diagnostics", "extract")
+    return {k: payload[k] for k in wanted if k in payload}
 
 
 def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[str, float]:
@@ -330,14 +361,26 @@ def compare_task_systems(
         columns,
         first.signature,
         paired_ok=paired_ok,
-        clusters=None,
+        clusters=_task_images(first),
         ci=ci,
         n_bootstrap=n_bootstrap,
         n_permutations=n_permutations,
         seed=seed,
         notes=notes,
     )
-    return table
+    rows = tuple(
+        replace(row, details=_details(ev.as_dict(), ("layouts",)))
+        for row, ev in zip(table.rows, evaluations, strict=True)
+    )
+    return replace(table, rows=rows)
+
+
+def _task_images(ev: TaskEvaluation) -> list[Any] | None:
+    """The items' image ids when they carry them (VQA v2, OK-VQA): whole images are then
+    resampled, as ``vqametrics vqa`` and ``diff`` do for the same file (same seed, same
+    interval); ``None`` (resample questions) otherwise."""
+    ids = [it.fields.get("image_id") for it in ev.data.items]
+    return ids if any(i is not None for i in ids) else None
 
 
 def diff_table(
@@ -426,7 +469,7 @@ def compare_mmbench_systems(
         for r in results
     ]
     scores = [[float(q.hit) for q in headline_questions(r)] for r in results]
-    return _build(
+    table = _build(
         "MMBench acc",
         names,
         scores,
@@ -440,3 +483,4 @@ def compare_mmbench_systems(
         n_permutations=n_permutations,
         seed=seed,
     )
+    return replace(table, keys={"MMBench acc": "accuracy"})

@@ -16,6 +16,7 @@ __all__ = [
     "TABLE_FORMATS",
     "add_format_options",
     "add_name_option",
+    "check_stdin_once",
     "emit_table",
     "names_for",
     "wants_table",
@@ -61,14 +62,32 @@ def names_for(args: argparse.Namespace, paths: Sequence[Any]) -> list[str]:
     from .._exceptions import InputError
     from ..systems import short_names
 
+    check_stdin_once(paths)
     given = getattr(args, "name", None) or []
     if given and len(given) != len(paths):
         raise InputError(f"{len(given)} --name for {len(paths)} --results; give one per file")
     return list(given) if given else short_names([str(p) for p in paths])
 
 
+def check_stdin_once(paths: Sequence[Any]) -> None:
+    """Standard input can be read once: ``-`` given for two results files is a usage error
+    (the second read found an empty stream)."""
+    if sum(1 for p in paths if str(p) == "-") > 1:
+        from .._exceptions import InputError
+
+        raise InputError("standard input (-) can be given for one --results only")
+
+
 def wants_table(args: argparse.Namespace, n_results: int) -> bool:
-    """Whether the command prints the one-row-per-system table instead of its own view."""
+    """Whether the command prints the one-row-per-system table instead of its own view.
+
+    Also checks the ``--name`` count first, whichever view is printed (one file's own view
+    shows no name, but a wrong count is a mistake on the command line either way)."""
+    given = getattr(args, "name", None) or []
+    if given and len(given) != n_results:
+        from .._exceptions import InputError
+
+        raise InputError(f"{len(given)} --name for {n_results} --results; give one per file")
     return n_results > 1 or getattr(args, "output_format", "text") in TABLE_FORMATS
 
 

@@ -15,7 +15,7 @@ from ._common import (
     replicates,
     seed_int,
 )
-from ._output import add_name_option, names_for
+from ._output import add_name_option, check_stdin_once, names_for
 from ._systems import run_vqa_systems
 from .vqa import add_input_options
 
@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     paths = [p for p in (args.results_a, args.results_b) if p is not None] + args.results
     if len(paths) < 2:
         raise InputError("diff needs two results files: --results A --results B")
+    check_stdin_once(paths)
     require_numpy()
     if len(paths) > 2:
         return run_vqa_systems(args, paths, ["vqa"])

@@ -43,7 +43,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=_MMBENCH_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--data", required=True, metavar="MMBENCH.tsv", help="benchmark TSV")
+    p.add_argument(
+        "--data",
+        "--annotations",
+        dest="data",
+        required=True,
+        metavar="MMBENCH.tsv",
+        help="benchmark TSV, or a VLMEvalKit result sheet (it carries the benchmark); "
+        "--annotations as in the other commands",
+    )
     p.add_argument(
         "--results",
         "--predictions",

@@ -34,7 +34,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "results under every profile; 'why this score' cards for the lowest-scoring "
         "questions; and, with two or more results files, a comparison of the models.",
     )
-    p.add_argument("--annotations", required=True, metavar="A", help="annotations file")
+    p.add_argument(
+        "--annotations",
+        metavar="A",
+        help="annotations file; optional when the first results file carries its ground "
+        "truth (VLMEvalKit sheet, lmms-eval samples), as in vqametrics vqa",
+    )
     p.add_argument(
         "--results",
         required=True,

@@ -18,7 +18,7 @@ answer_marker       keep what follows the last answer marker on its line ("the a
 first_line          keep the first non-empty line when an explanation follows
 quotes              drop quotes around the whole answer
 yes_no              a leading "Yes,"/"No." followed by more text becomes ``yes``/``no``
-trailing_period     drop a sentence period at the end
+trailing_period     drop a sentence period at the end (``.`` or the ideographic ``。``)
 ==================  =========================================================================
 
 Pure: no I/O, no state. Surrounding whitespace is always trimmed (not a rule).
@@ -52,7 +52,7 @@ _ANSWER_TAG = re.compile(r"<answer\b[^>]*>(.*?)</answer\s*>", re.IGNORECASE | re
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
 _MARKER = re.compile(
     r"(?:\b(?:(?:my|the)\s+)?(?:(?:final|correct|short)\s+)?answer\s*(?:is\s*:?|:|=|-\s)"
-    r"|答案\s*(?:是|为|：|:))\s*",
+    r"|答案\s*(?:(?:是|为)\s*[：:]?|[：:]))\s*",
     re.IGNORECASE,
 )
 _EMPHASIS = re.compile(r"\*\*|__|`+")
@@ -61,10 +61,11 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?=\S)")
 _QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("‘", "’"), ("「", "」"), ("«", "»"))
 _YES_NO = re.compile(r"^(yes|no)\b\s*[,.!;:–—-]\s*\S", re.IGNORECASE)
-_PERIOD = re.compile(r"(?<=[^.\s])\.$")
+# a Latin or an ideographic full stop (after "答案是C。" the answer is "C")
+_PERIOD = re.compile(r"(?<=[^.。\s])[.。]$")
 # a text none of the rules can change (checked first: most short answers are such)
 _MAY_CHANGE = re.compile(
-    r"""[<\\*_`#"'“”‘’「」«»\n.]|answer|答案|^\s*(?:yes|no)\b|^\s*[-+•]\s|^\s*\d+\)""",
+    r"""[<\\*_`#"'“”‘’「」«»\n.。]|answer|答案|^\s*(?:yes|no)\b|^\s*[-+•]\s|^\s*\d+\)""",
     re.IGNORECASE,
 )
 

@@ -111,15 +111,20 @@ class Diagnostics:
         """Per position of the input: the reasons (``()``: not verbose; ``None``: missing)."""
         return self._flags()
 
-    def as_dict(self) -> dict[str, Any]:
-        """The ``"diagnostics"`` entry of ``--json``."""
+    def as_dict(self, ids: Sequence[Any] | None = None) -> dict[str, Any]:
+        """The ``"diagnostics"`` entry of ``--json``; with *ids* (the question ids, in the
+        order of the predictions) each example names its question too."""
+        examples = []
+        for i, t, r in self.examples:
+            ex: dict[str, Any] = {"position": i}
+            if ids is not None and i < len(ids):
+                ex["question_id"] = ids[i]
+            examples.append({**ex, "text": t, "reasons": list(r)})
         return {
             "verbose_predictions": self.verbose,
             "predictions": self.n,
             "reasons": dict(self.reasons),
-            "examples": [
-                {"position": i, "text": t, "reasons": list(r)} for i, t, r in self.examples
-            ],
+            "examples": examples,
         }
 
     def warning(self) -> str | None:

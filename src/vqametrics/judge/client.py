@@ -157,6 +157,9 @@ class JudgeClient:
         self._lock = threading.Lock()
         self.calls = 0
         self.cache_hits = 0
+        #: replies received, and why the judge was given up on (see :meth:`_request`)
+        self._answered = 0
+        self._unreachable: str | None = None
 
     def __repr__(self) -> str:  # never shows the key
         return f"JudgeClient(url={self.url!r}, model={self.model!r}, key_env={self.key_env!r})"
@@ -226,6 +229,11 @@ class JudgeClient:
             "max_tokens": self.max_tokens,
         }
         httpx = self._httpx
+        if self._unreachable is not None:
+            # a judge that refused every connection of a prompt's tries before any reply:
+            # the other prompts are not tried (each would wait through its backoff for
+            # nothing); they are unjudged and reported as such
+            return JudgeReply(prompt, None, calls=0, error=self._unreachable)
         error = "no reply"
         for attempt in range(self.retries):
             if attempt:
@@ -249,7 +257,16 @@ class JudgeClient:
             if text is None:
                 error = "not a chat completion"
                 continue
+            with self._lock:
+                self._answered += 1
             return JudgeReply(prompt, text, calls=attempt + 1)
+        if error.startswith("connection error"):
+            with self._lock:
+                if not self._answered:
+                    self._unreachable = (
+                        f"judge unreachable at {self.url} ({error} on every one of "
+                        f"{self.retries} tries, and no reply yet); not asked"
+                    )
         return JudgeReply(
             prompt, None, calls=self.retries, error=f"{error} after {self.retries} tries"
         )

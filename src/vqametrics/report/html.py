@@ -151,7 +151,7 @@ def _rescore(dataset: VQADataset, res: Results, **kwargs: Any) -> VQAEvaluation:
 
 
 def build_report(
-    annotations: PathLike | VQADataset,
+    annotations: PathLike | VQADataset | None,
     results: Sequence[PathLike],
     *,
     profile: str | Profile = "official",
@@ -171,7 +171,9 @@ def build_report(
 
     Parameters
     ----------
-    annotations : path or VQADataset
+    annotations : path, VQADataset or None
+        ``None``: the ground truth the first results file carries (a VLMEvalKit sheet,
+        lmms-eval samples with ``doc``), as ``vqametrics vqa`` without ``--annotations``.
     results : sequence of paths
         One or more results files, scored on the same annotations.
     profile : str or Profile, default="official"
@@ -214,11 +216,27 @@ def build_report(
         if progress is not None:
             progress(min(done, total), total, what)
 
-    dataset = (
-        annotations
-        if isinstance(annotations, VQADataset)
-        else load_annotations(annotations, on_duplicate=on_duplicate)
-    )
+    first_file = None
+    if annotations is None:
+        from .._exceptions import InputError
+        from ..load.vqa import as_dataset
+
+        first_file = read_results(
+            paths[0], input_format=input_format, id_field=id_field, answer_field=answer_field
+        )
+        if first_file.ground_truth is None:
+            raise InputError(
+                f"{first_file.source}: carries no ground truth (it is {first_file.layout}); "
+                "pass --annotations"
+            )
+        dataset = as_dataset(first_file.ground_truth, first_file.source, on_duplicate)
+        annotations = dataset
+    else:
+        dataset = (
+            annotations
+            if isinstance(annotations, VQADataset)
+            else load_annotations(annotations, on_duplicate=on_duplicate)
+        )
     if questions is not None:
         load_questions(questions, dataset)
     texts = _question_texts(annotations, questions)
@@ -230,9 +248,13 @@ def build_report(
         "on_duplicate": on_duplicate,
         "extract": extract,
     }
-    for name, path in zip(labels, paths, strict=True):
-        rfile = read_results(
-            path, input_format=input_format, id_field=id_field, answer_field=answer_field
+    for k, (name, path) in enumerate(zip(labels, paths, strict=True)):
+        rfile = (
+            first_file
+            if k == 0 and first_file is not None
+            else read_results(
+                path, input_format=input_format, id_field=id_field, answer_field=answer_field
+            )
         )
         if rfile.positional:
             rfile = resolve_positions(rfile, dataset.question_ids)

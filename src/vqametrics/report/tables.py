@@ -124,13 +124,15 @@ _LATEX_SPECIAL = {
 
 
 def _latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+    # a line break inside a cell would end the row's paragraph (a blank line is \par, an
+    # error inside a tabular): one line, as in Markdown
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in " ".join(text.split("\n")))
 
 
 def _latex(t: Table) -> str:
     spec = "".join("l" if j in t.text_columns else "r" for j in range(len(t.header)))
     out = [
-        "% vqametrics table (booktabs)" + (f": {t.title}" if t.title else ""),
+        "% vqametrics table (booktabs)" + (f": {_one_line(t.title)}" if t.title else ""),
         f"\\begin{{tabular}}{{{spec}}}",
         "\\toprule",
         " & ".join(_latex_escape(h) for h in t.header) + r" \\",
@@ -140,8 +142,12 @@ def _latex(t: Table) -> str:
         cells = (_latex_escape(_cell(v, t.digits_of(j), "—")) for j, v in enumerate(row))
         out.append(" & ".join(cells) + r" \\")
     out += ["\\bottomrule", "\\end{tabular}"]
-    out += [f"% {n}" for n in t.notes]
+    out += [f"% {_one_line(n)}" for n in t.notes]  # every line of a note stays a comment
     return "\n".join(out) + "\n"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split("\n"))
 
 
 def _json(t: Table) -> str:

@@ -51,8 +51,8 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     """
     source = reported.get("source", "?")
     lmms = reported.get("toolkit") == "lmms-eval"
-    if not lmms and not result.profile.toolkit.startswith("VLMEvalKit"):
-        names = [p.name for p in result.task.profiles if p.toolkit.startswith("VLMEvalKit")]
+    if not lmms and not _is_vlmevalkit(result.profile):
+        names = [p.name for p in result.task.profiles if _is_vlmevalkit(p)]
         hint = f"; compare with --profile {' or '.join(names)}" if names else ""
         return (
             f"reported by VLMEvalKit ({source}): not compared under profile "
@@ -92,6 +92,11 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
         for label, theirs, mine, diff in rows
     ]
     return head + ":\n" + table(cells, header, digits)
+
+
+def _is_vlmevalkit(profile: Any) -> bool:
+    """A profile reproducing VLMEvalKit (MMBench's profiles are named after the extractor)."""
+    return bool(profile.toolkit.startswith("VLMEvalKit") or profile.name.startswith("vlmevalkit"))
 
 
 def _distinct(theirs: float, mine: float, digits: int) -> tuple[str, str]:

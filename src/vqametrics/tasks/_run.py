@@ -116,7 +116,7 @@ class TaskEvaluation:
         if self.data.reported is not None:
             out["reported"] = dict(self.data.reported)
         if self.diagnostics is not None:
-            out["diagnostics"] = self.diagnostics.as_dict()
+            out["diagnostics"] = self.diagnostics.as_dict([it.id for it in self.data.items])
         if self.extraction is not None:
             out["extract"] = self.extraction.as_dict()
         if self.judge_stats is not None:

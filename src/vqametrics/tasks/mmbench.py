@@ -10,12 +10,14 @@ with the options passed as ``options={"A": …, "B": …}``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._common import _reported
 
 __all__: list[str] = []
 
@@ -85,10 +87,23 @@ def _evaluator(
     from ..mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
     from ._run import TaskEvaluation
 
-    if inputs.annotations is None:
-        raise InputError("score mmbench: --annotations (the benchmark TSV) is required")
     mode = str(inputs.options.get("mode") or "circular")
-    data = load_mmbench_tsv(inputs.annotations)
+    notes: list[str] = []
+    if inputs.annotations is None:
+        # a VLMEvalKit result sheet carries the benchmark (question, options, answer) beside
+        # its predictions: it is its own data file, as for every other task
+        if not isinstance(inputs.results, str | os.PathLike) or os.fspath(inputs.results) == "-":
+            raise InputError("score mmbench: --annotations (the benchmark TSV) is required")
+        try:
+            data = load_mmbench_tsv(os.fspath(inputs.results))
+        except InputError as exc:
+            raise InputError(
+                f"score mmbench: --annotations (the benchmark TSV) is required: the results "
+                f"file does not carry the benchmark ({exc})"
+            ) from None
+        notes.append(f"the questions and answers were read from {os.fspath(inputs.results)}")
+    else:
+        data = load_mmbench_tsv(inputs.annotations)
     preds = load_predictions(
         inputs.results,
         input_format=inputs.format,
@@ -114,15 +129,26 @@ def _evaluator(
     ]
     scores = [float(q.hit) for q in questions]
     c = result.counts
-    notes = (
+    notes.append(
         f"questions: {c['questions']}, incomplete: {c['incomplete']}, unparsed: {c['unparsed']}, "
-        f"fewer copies than options: {c.get('fewer_copies', 0)}",
+        f"fewer copies than options: {c.get('fewer_copies', 0)}"
     )
+    # which predictions no rule could read, as `vqametrics mmbench` lists them
+    from ..mmbench.circular import _UNPARSED_SHOWN, _short
+
+    unparsed = [
+        p for q in result.questions for p in q.passes if p.letter is None and p.stage != "missing"
+    ]
+    for p in unparsed[:_UNPARSED_SHOWN]:
+        notes.append(f"unparsed prediction {p.index}: {_short(p.prediction)}")
+    if len(unparsed) > _UNPARSED_SHOWN:
+        notes.append(f"… and {len(unparsed) - _UNPARSED_SHOWN} more unparsed (all in --out)")
     tdata = TaskData(
         items,
         (result.data_source, result.predictions_source),
         ("mmbench-tsv", "index + prediction"),
-        notes,
+        tuple(notes),
+        _reported(inputs),
         n_missing=c["incomplete"],
         n_extra_ignored=c["ignored_predictions"],
     )

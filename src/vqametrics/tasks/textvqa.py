@@ -392,9 +392,16 @@ def _read(inputs: TaskInputs) -> TaskData:
                 )
             gt_items, gt_sources = _read_annotations(inputs)
             return require_answers(_join_llava(inputs, records, gt_items, gt_sources))
-        if inputs.results == "-":
+        if isinstance(inputs.results, str) and inputs.results == "-":
             # standard input can be read only once: hand on the rows already read
             inputs = replace(inputs, results=records.rows, format=None)
+        lmms = _lmms_eval_samples(inputs, records)
+        if lmms is not None:
+            if inputs.annotations is None:
+                return require_answers(lmms)
+            # joined to the annotations by the doc's question_id (the annotations win)
+            rows = [{"question_id": it.id, "answer": it.prediction} for it in lmms.items]
+            inputs = replace(inputs, results=rows, format=None)
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
     data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
@@ -402,6 +409,44 @@ def _read(inputs: TaskInputs) -> TaskData:
         # name the annotations' layout too, as the LLaVA join does
         data = replace(data, layouts=("textvqa-json", *data.layouts))
     return require_answers(data)
+
+
+def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
+    """An lmms-eval ``--log_samples`` file whose records carry ``doc`` (TextVQA's dataset row:
+    ``question_id``, ``question``, ``answers``): its own ground truth; ``None`` otherwise."""
+    from ._common import _reported
+    from ._lmms import has_docs, lmms_eval_items
+
+    if "doc_id" not in records.columns:
+        return None
+    preds = predictions_from(records, allow_missing_answer=True)
+    if not has_docs(preds):
+        return None
+
+    def answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+        value = doc.get("answers")
+        if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+            raise InputError(f"{where}: doc.answers is not a list of answer strings")
+        return tuple(value)
+
+    items = lmms_eval_items(
+        preds, id_keys=("question_id",), references=answers, fields=("question", "image_id")
+    )
+    check_unique([it.id for it in items], preds.wheres, what="question_id")
+    missing = [it.id for it in items if it.prediction is None]
+    if missing and not inputs.allow_missing:
+        raise InputError(
+            f"{records.source}: question {missing[0]!r} has no prediction (pass --allow-missing "
+            f"to score the {len(missing)} empty prediction(s) 0)"
+        )
+    return TaskData(
+        items,
+        (records.source,),
+        (preds.layout,),
+        (),
+        _reported(inputs),
+        n_missing=len(missing),
+    )
 
 
 def require_answers(data: TaskData, id_field: str = "question_id") -> TaskData:
