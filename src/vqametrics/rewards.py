@@ -17,6 +17,12 @@ extra_info)`` once per rollout. Here:
 * ``extra_info`` may also carry ``profile`` (a task profile name) and the item fields a task's
   scorer needs (OCRBench: ``category``).
 
+The default is each benchmark's official scorer, quirks included. For VQA v2 / OK-VQA that
+means the official unanimity rule: when the ten human answers are identical, nothing is
+normalized, so ``Yes`` earns 0 against ten ``yes``. A policy trained on that reward learns the
+annotators' spelling; to reward the answer rather than its case and punctuation, pass
+``extra_info={"profile": "lmms-eval-vqav2"}`` (every answer normalized on both sides).
+
 The reward is the task's per-item score as a float (VQA accuracy in [0, 1], ANLS, 0/1 …).
 
 Imports are absolute on purpose: verl loads this file by path (not as ``vqametrics.rewards``),

@@ -386,3 +386,13 @@ def test_standard_input_twice_is_a_usage_error(
     argv = [*cmd, "--annotations", str(FIVE / "annotations.json"), "--results", "-"]
     assert main([*argv, "--results", "-"]) == 2
     assert "standard input (-) can be given for one --results only" in capsys.readouterr().err
+
+
+def test_rewards_default_is_official_and_the_documented_profile_normalizes() -> None:
+    # the official unanimity rule: ten identical answers are not normalized, so 'Yes' earns 0;
+    # the lmms-eval VQA v2 profile the rewards docstring points to normalizes both sides
+    from vqametrics.rewards import compute_score
+
+    assert compute_score("vqav2", "The answer is Yes.", ["yes"] * 10) == 0.0
+    info = {"profile": "lmms-eval-vqav2"}
+    assert compute_score("vqav2", "The answer is Yes.", ["yes"] * 10, info) == 1.0
