@@ -395,3 +395,27 @@ def test_fuzz_mmbench_layouts(
     assert code in (0, 2), err
     assert "Traceback" not in err
     assert sum(line.startswith("vqametrics: error:") for line in err.splitlines()) == (code == 2)
+
+
+def test_an_interrupt_mid_decode_is_not_replaced_by_a_buffer_error(tmp_path: Path) -> None:
+    # found by the kill test: SIGTERM arriving while numpy held a view into the mapped file
+    # made `with mapped:` raise BufferError over it (a traceback instead of "terminated")
+    import numpy as np
+
+    from vqametrics.load._json import closing_map, map_file
+
+    f = tmp_path / "a.json"
+    f.write_bytes(b"[1, 2, 3]" * 100)
+    mapped = map_file(f)
+    assert mapped is not None
+
+    class Interrupted(Exception):
+        pass
+
+    def decode(data: object) -> None:
+        view = np.frombuffer(data, dtype=np.uint8)  # type: ignore[call-overload]
+        assert len(view)
+        raise Interrupted
+
+    with pytest.raises(Interrupted), closing_map(mapped):
+        decode(mapped)

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ._dataset import QuestionId, VQADataset
-from ._json import PathLike, decode_typed, map_file
+from ._json import PathLike, closing_map, decode_typed, map_file
 
 __all__ = ["SPLIT_MIN_BYTES", "decode_fast", "fast_annotations_possible", "load_fast"]
 
@@ -77,7 +77,7 @@ def load_fast(
     mapped = map_file(path)
     if mapped is None:
         return None
-    with mapped:
+    with closing_map(mapped):
         decoded = decode_typed(mapped, _fast_types().annotations)
     return None if decoded is None else _fast_annotations(name, decoded)
 
@@ -124,7 +124,7 @@ def _split_annotations(
     if mapped is None:
         return None
     with Forked(_answers_in_child, mapped) as child:  # leaving early kills the child
-        with mapped:  # closes only this process's view: the child keeps its own
+        with closing_map(mapped):  # closes only this process's view: the child keeps its own
             decoded = decode_typed(mapped, _fast_types().annotations_head)
         if decoded is None:
             return None

@@ -6,6 +6,7 @@ import codecs
 import mmap
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -155,9 +156,25 @@ def _is_ascii(data: bytes | mmap.mmap) -> bool:
     except ImportError:  # pragma: no cover - a broken install: use the slow path
         return False
     view = np.frombuffer(data, dtype=np.uint8)
-    ascii_only = not len(view) or int(view.max()) < 0x80
-    del view  # release the buffer, so that the map can be closed
-    return ascii_only
+    try:
+        return not len(view) or int(view.max()) < 0x80
+    finally:
+        del view  # release the buffer, so that the map can be closed
+
+
+@contextmanager
+def closing_map(mapped: mmap.mmap) -> Iterator[mmap.mmap]:
+    """Close *mapped* on leaving, like ``with mapped:``, except while an exception (such as
+    Ctrl-C or SIGTERM arriving mid-decode) is on its way out: its traceback may still hold a
+    view into the map, and closing would then replace it with a ``BufferError``; the map is
+    closed when that traceback is collected."""
+    try:
+        yield mapped
+    except BaseException:
+        with suppress(BufferError):
+            mapped.close()
+        raise
+    mapped.close()
 
 
 def map_file(path: PathLike) -> mmap.mmap | None:
