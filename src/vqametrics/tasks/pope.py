@@ -22,20 +22,15 @@ Official quirks, kept because published POPE numbers were computed with them:
 
 from __future__ import annotations
 
-import hashlib
-import os
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .._exceptions import InputError
-from ..load.layouts import is_vlmevalkit
-from ..load.records import Records, cell_text, read_records
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import numpy_mean, read_vlmevalkit
+from ._base import Aggregate, Item, Task, TaskData, TaskProfile
+from ._common import numpy_mean
+from ._pope_read import read_pope
 from ._yesno import TO_YES_NO, parsed_detail, yorn_extraction
 
 __all__ = [
@@ -46,19 +41,6 @@ __all__ = [
     "parse_vlmevalkit",
     "pope_counts",
 ]
-
-SPLITS = ("adversarial", "popular", "random")
-
-#: fingerprints (sha256 of ``image\ttext\tlabel`` lines, 16 hex) of the known label files:
-#: RUCAIBox/POPE @ e3e3926 (what LLaVA-1.5 was scored on) and @ 3df3ba1 (HEAD since edebdda)
-KNOWN_LABELS: Mapping[str, tuple[str, str, int]] = {
-    "4741b34de1584e7a": ("e3e3926", "adversarial", 3000),
-    "3613c76fe1df74de": ("e3e3926", "popular", 3000),
-    "4de6801737b1a62e": ("e3e3926", "random", 2910),
-    "8936def6f1e93309": ("3df3ba1", "adversarial", 3000),
-    "7a17071de1a15cab": ("3df3ba1", "popular", 3000),
-    "0b9e747cb166d7cb": ("3df3ba1", "random", 3000),
-}
 
 
 class PopeScoreError(InputError):
@@ -405,298 +387,6 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     )
 
 
-# ---------------------------------------------------------------------------- reading
-
-
-class _Answer(NamedTuple):
-    """One answer of a results file, before it is paired with a label line."""
-
-    split: str | None
-    text: str
-    #: the question it answers, when the results carry it (LLaVA's ``prompt``, ``question``)
-    question: str | None
-    key: str | int
-    #: its row in the results file (0-based), for messages
-    row: int
-
-
-def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
-    lines = "\n".join(f"{r.get('image', '')}\t{r.get('text', '')}\t{r.get('label')}" for r in rows)
-    return hashlib.sha256(lines.encode("utf-8")).hexdigest()[:16]
-
-
-def _label_files(annotations: Any) -> list[tuple[str | None, Any]]:
-    """``(split, source)`` of each label file: a folder's ``coco_pope_<split>.json`` files
-    (LLaVA's ``--annotation-dir``), one file, or rows in memory."""
-    if not isinstance(annotations, str | os.PathLike):
-        return [(None, annotations)]
-    path = Path(annotations)
-    if path.is_dir():
-        files = sorted(path.glob("coco_pope_*.json"))
-        if not files:
-            raise InputError(
-                f"{path}: no coco_pope_<split>.json label files in this folder "
-                "(expected coco_pope_random.json, coco_pope_popular.json, "
-                "coco_pope_adversarial.json)"
-            )
-        return [(f.name[len("coco_pope_") : -len(".json")], f) for f in files]
-    name = path.name
-    split = None
-    if name.startswith("coco_pope_") and name.endswith(".json"):
-        split = name[len("coco_pope_") : -len(".json")]
-    return [(split, path)]
-
-
-def _read_labels(source: Any) -> tuple[Records, list[str], str]:
-    fmt = "jsonl" if isinstance(source, str | os.PathLike) else None
-    records = read_records(source, format=fmt)
-    labels = []
-    for i, row in enumerate(records.rows):
-        if "label" not in row:
-            raise InputError(
-                f"{records.where(i)}: no 'label' field (fields: {', '.join(row)}); "
-                "is this a POPE label file?"
-            )
-        value = row["label"]
-        if not isinstance(value, str):
-            value = str(cell_text(value, records.where(i), column="label"))
-        labels.append(value)
-    return records, labels, _fingerprint(records.rows)
-
-
-def _question_text(value: Any) -> str:
-    return str(value).split("\n")[0].strip()
-
-
-def _answer_field(records: Records, inputs: TaskInputs) -> tuple[str, str]:
-    cols = set(records.columns)
-    if inputs.answer_field:
-        return inputs.answer_field, "custom"
-    if {"question_id", "prompt", "text"} <= cols:
-        return "text", "llava-answers"
-    if "answer" in cols:
-        return "answer", "pope-answers"
-    if "text" in cols:
-        return "text", "llava-answers"
-    raise InputError(
-        f"{records.source}: no 'answer' (POPE evaluate.py) or 'text' (LLaVA answers.jsonl) "
-        f"field (fields: {', '.join(sorted(cols)) or 'none'}); name it with --answer-field"
-    )
-
-
-def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
-    """LLaVA's question file: ``question_id`` → (``category`` = split, question text)."""
-    records = read_records(
-        source, format="jsonl" if isinstance(source, str | os.PathLike) else None
-    )
-    out: dict[Hashable, tuple[str, str]] = {}
-    for i, row in enumerate(records.rows):
-        if "question_id" not in row or "category" not in row:
-            raise InputError(
-                f"{records.where(i)}: a POPE question file needs 'question_id' and 'category' "
-                "(LLaVA's llava_pope_test.jsonl)"
-            )
-        out[row["question_id"]] = (str(row["category"]), _question_text(row.get("text", "")))
-    return out
-
-
-def _read(inputs: TaskInputs) -> TaskData:
-    src = inputs.results
-    if isinstance(src, str | os.PathLike) and Path(src).suffix.lower() in (".xlsx", ".tsv", ".csv"):
-        return _read_vlmevalkit(inputs)
-    records = read_records(src, format=inputs.format)
-    if is_vlmevalkit(records) and "answer" in records.columns:
-        return _read_vlmevalkit(inputs, records)
-    if inputs.annotations is None:
-        raise InputError(
-            f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
-            "file or the folder of the three); only VLMEvalKit spreadsheets carry their labels"
-        )
-    return _read_positional(records, inputs)
-
-
-def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
-    data = read_vlmevalkit(
-        replace(inputs, annotations=None),
-        fields=("category", "question", "image_path"),
-        list_answers=False,
-        records=records,
-    )
-    items = []
-    for item in data.items:
-        label = item.references[0].strip()
-        if label.lower() not in ("yes", "no"):
-            raise InputError(
-                f"{data.sources[0]}: index {item.id}: answer {item.references[0]!r} is not Yes/No"
-            )
-        items.append(Item(item.id, item.prediction, (label.lower(),), item.fields))
-    notes = data.notes
-    if inputs.annotations is not None:
-        notes += ("--annotations was not used: the VLMEvalKit file carries its own labels",)
-    if inputs.questions is not None:
-        notes += ("--questions was not used: the VLMEvalKit file names each row's splits",)
-    return replace(data, items=items, notes=notes)
-
-
-def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
-    field, layout = _answer_field(records, inputs)
-    questions = _read_questions(inputs.questions) if inputs.questions is not None else None
-    label_files = _label_files(inputs.annotations)
-    folder = len(label_files) > 1 or (
-        isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
-    )
-    answers = _answers(records, field, questions, inputs.questions, folder)
-    if folder and any(a.split is None for a in answers):
-        raise InputError(
-            f"{records.source}: the answers carry no split, so they cannot be paired with a "
-            "folder of label files; pass LLaVA's question file as --questions "
-            "(llava_pope_test.jsonl) or one coco_pope_<split>.json as --annotations"
-        )
-
-    items: list[Item] = []
-    versions: list[str] = []
-    notes: list[str] = []
-    sources = [records.source]
-    used: set[int] = set()
-    for split, source in label_files:
-        label_records, labels, fp = _read_labels(source)
-        sources.append(label_records.source)
-        known = KNOWN_LABELS.get(fp)
-        versions.append(known[0] if known else f"custom-{fp[:8]}")
-        if not folder and (questions is None or split is None):
-            mine = answers  # one label file: every answer, in order
-        else:
-            mine = [a for a in answers if a.split == split]
-        used.update(a.row for a in mine)
-        if not mine:
-            if inputs.allow_missing:
-                notes.append(f"{label_records.source}: no answers for split {split}; left out")
-                continue
-            raise InputError(
-                f"{records.source}: no answers for split {split!r} "
-                f"(label file {label_records.source}); pass --allow-missing to leave it out"
-            )
-        _check_pairing(mine, label_records, labels, records, split, known)
-        items.extend(_paired_items(mine, label_records, labels, split))
-
-    if questions is not None or folder:
-        extra = [a for a in answers if a.row not in used]
-        if extra:
-            splits = ", ".join(sorted({str(a.split) for a in extra}))
-            if not inputs.ignore_extra:
-                raise InputError(
-                    f"{records.where(extra[0].row)}: {len(extra)} answer(s) of split(s) {splits} "
-                    "have no label file here; pass the folder of the three label files, or "
-                    "--ignore-extra to leave them out"
-                )
-            notes.append(f"{len(extra)} answer(s) of split(s) {splits} were ignored")
-    return TaskData(
-        items,
-        tuple(sources),
-        (f"{layout} ({records.layout})", "pope-labels"),
-        tuple(notes),
-        extra={"labels": "+".join(dict.fromkeys(versions))},
-        n_extra_ignored=len(answers) - len(items),
-    )
-
-
-def _answers(
-    records: Records,
-    field: str,
-    questions: Mapping[Hashable, tuple[str, str]] | None,
-    questions_source: Any,
-    folder: bool,
-) -> list[_Answer]:
-    """Each row's answer text, question and split: the split from LLaVA's question file when
-    given, else (with a folder of label files) the row's own ``category``."""
-    answers = []
-    for i, row in enumerate(records.rows):
-        if field not in row:
-            raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
-        text = row[field]
-        if not isinstance(text, str):
-            text = str(cell_text(text, records.where(i), column=field))
-        qid = row.get("question_id")
-        split: str | None = None
-        qtext: str | None = None
-        if "prompt" in row:
-            qtext = _question_text(row["prompt"])
-        elif "question" in row:
-            qtext = _question_text(row["question"])
-        if questions is not None:
-            if qid is None:
-                raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
-            if qid not in questions:
-                raise InputError(
-                    f"{records.where(i)}: question_id {qid!r} is not in the question file "
-                    f"{questions_source}"
-                )
-            split, qq = questions[qid]
-            if qtext is None:
-                qtext = qq
-        elif folder and "category" in row:
-            split = str(row["category"])
-        key: str | int = qid if isinstance(qid, str | int) else i + 1
-        answers.append(_Answer(split, text, qtext, key, i))
-    return answers
-
-
-def _paired_items(
-    answers: Sequence[_Answer], label_records: Records, labels: Sequence[str], split: str | None
-) -> list[Item]:
-    """Answer *i* with label line *i* (QUIRK positional-pairing; counts already checked)."""
-    items = []
-    for pos, (ans, label) in enumerate(zip(answers, labels, strict=True)):
-        row = label_records.rows[pos]
-        fields: dict[str, Any] = {"label_line": pos + 1}
-        if split is not None:
-            fields["split"] = split
-        if "text" in row:
-            fields["question"] = row["text"]
-        if "image" in row:
-            fields["image"] = row["image"]
-        items.append(Item(ans.key, ans.text, (label,), fields))
-    return items
-
-
-def _check_pairing(
-    answers: Sequence[_Answer],
-    label_records: Records,
-    labels: Sequence[str],
-    results: Records,
-    split: str | None,
-    known: tuple[str, str, int] | None,
-) -> None:
-    """Count check, then text check: positional pairing with another label version would
-    silently misalign in the official script."""
-    version = f" (POPE labels @ {known[0]}, {known[1]})" if known else ""
-    what = f"split {split}" if split else "the answers"
-    if len(answers) != len(labels):
-        hint = ""
-        if split == "random" and len(answers) == 2910:
-            hint = "; 2,910 random answers were made for the e3e3926 labels LLaVA-1.5 used"
-        elif split == "random" and len(answers) == 3000:
-            hint = "; 3,000 random answers were made for the current (3df3ba1) labels"
-        raise InputError(
-            f"{results.source}: {len(answers)} answers for {what} but {label_records.source} has "
-            f"{len(labels)} labels{version}: answers and labels are paired by position, so "
-            f"this would misalign{hint}"
-        )
-    for pos, ans in enumerate(answers):
-        qtext = ans.question
-        row = label_records.rows[pos]
-        if qtext is None or "text" not in row:
-            continue
-        ltext = _question_text(row["text"])
-        if qtext != ltext:
-            raise InputError(
-                f"{results.where(ans.row)}: question {qtext!r} but "
-                f"{label_records.where(pos)} asks {ltext!r}"
-                f"{version}: the answers were made for another version of the label file "
-                "(pairing is by position)"
-            )
-
-
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     labels = data.extra.get("labels")
     splits = sorted(s for s in _by_split(data.items) if s is not None)
@@ -754,7 +444,7 @@ TASK = register_task(
         metric="pope",
         description="object hallucination yes/no: accuracy, precision, recall, F1, yes-ratio",
         profiles=(OFFICIAL, LLAVA, LMMS_EVAL, VLMEVALKIT),
-        read=_read,
+        read=read_pope,
         layouts=(
             "POPE answers JSONL ('answer') + one coco_pope_<split>.json label file (by position)",
             "LLaVA answers.jsonl ('text') + --questions llava_pope_test.jsonl + the label folder",
