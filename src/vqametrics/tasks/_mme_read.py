@@ -1,0 +1,316 @@
+"""Reading MME's files: the eval_tool folder of ``<task>.txt`` files (with or without the
+prediction column), LLaVA's answers joined as ``convert_answer_to_mme.py`` joins them, and
+VLMEvalKit sheets. Lines are paired by position, as ``calculation.py`` does. See ``mme.py`` for
+the scoring."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.layouts import is_vlmevalkit
+from ..load.records import Records, cell_text, read_bytes_from, read_records
+from ._base import Item, TaskData, TaskInputs
+from ._common import read_vlmevalkit
+
+__all__ = [
+    "COGNITION",
+    "GROUPS",
+    "GROUP_OF",
+    "PERCEPTION",
+    "TASKS",
+    "MmeInputError",
+    "read_mme",
+    "read_task_file",
+]
+
+#: the official task lists, in ``calculation.py``'s order (the order of its sums)
+PERCEPTION = (
+    "existence",
+    "count",
+    "position",
+    "color",
+    "posters",
+    "celebrity",
+    "scene",
+    "landmark",
+    "artwork",
+    "OCR",
+)
+COGNITION = ("commonsense_reasoning", "numerical_calculation", "text_translation", "code_reasoning")
+GROUPS = (("perception", PERCEPTION), ("cognition", COGNITION))
+TASKS = PERCEPTION + COGNITION
+GROUP_OF = {t: g for g, ts in GROUPS for t in ts}
+
+#: the prompt pieces LLaVA's ``convert_answer_to_mme.py`` removes and re-attaches
+_LLAVA_HINT = "Answer the question using a single word or phrase."
+_YES_NO = " Please answer yes or no."
+
+
+class MmeInputError(InputError):
+    """An eval_tool file ``calculation.py`` cannot read: odd line count, ≠ 4 fields, bad GT."""
+
+
+def read_task_file(
+    path: str | os.PathLike[str], *, need_response: bool
+) -> list[tuple[str, str, str, str | None, str]]:
+    """The lines of one eval_tool ``<task>.txt`` as ``(image, question, gt, response, where)``.
+
+    The response keeps the line's trailing newline (QUIRK newline-in-window). With
+    *need_response*, every line must have 4 tab-separated fields (``calculation.py``'s
+    ``split('\\t')``); otherwise 3 (``Your_Results``) or 4. The GT must be yes/no in any case.
+    """
+    name, data, _ = read_bytes_from(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MmeInputError(f"{name}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    # readlines() in text mode: only \n, \r\n and \r end a line (each read as \n), never the
+    # other breaks str.splitlines() knows (\f, \x85, U+2028, …), which stay in the response
+    lines = io.StringIO(text, newline=None).readlines()
+    out = []
+    for n, line in enumerate(lines, 1):
+        where = f"{name}: line {n}"
+        fields = line.split("\t")
+        if len(fields) == 4:
+            img, question, gt, response = fields
+            resp: str | None = response
+        elif len(fields) == 3 and not need_response:
+            img, question, gt = fields
+            gt = gt.rstrip("\r\n")
+            resp = None
+        elif len(fields) == 3:
+            raise MmeInputError(
+                f"{where}: 3 tab-separated fields (image, question, GT) and no response: this "
+                "is ground truth (Your_Results); pass it as --annotations with the model's "
+                "answers as --results"
+            )
+        else:
+            extra = " (a tab inside the response?)" if len(fields) > 4 else ""
+            raise MmeInputError(
+                f"{where}: {len(fields)} tab-separated fields{extra}; calculation.py needs "
+                "image, question, GT, response"
+            )
+        if gt.lower() not in ("yes", "no"):
+            raise MmeInputError(f"{where}: ground truth {gt!r} is not yes/no")
+        out.append((img, question, gt, resp, where))
+    if need_response and len(out) % 2:
+        raise MmeInputError(
+            f"{name}: {len(out)} lines, an odd number: calculation.py pairs consecutive lines "
+            "(two questions per image)"
+        )
+    return out
+
+
+def _task_files(folder: Path) -> dict[str, Path]:
+    files = {p.stem: p for p in sorted(folder.glob("*.txt"))}
+    if not files:
+        raise MmeInputError(
+            f"{folder}: no <task>.txt files (expected the eval_tool layout: existence.txt, "
+            "count.txt, …, code_reasoning.txt)"
+        )
+    return files
+
+
+def read_mme(inputs: TaskInputs) -> TaskData:
+    src = inputs.results
+    if isinstance(src, str | os.PathLike) and Path(src).is_dir():
+        return _read_folder(Path(src), inputs)
+    if isinstance(src, str | os.PathLike) and Path(src).suffix.lower() in (".xlsx", ".tsv", ".csv"):
+        return _read_vlmevalkit(inputs)
+    records = read_records(src, format=inputs.format)
+    if is_vlmevalkit(records) and "answer" in records.columns:
+        return _read_vlmevalkit(inputs, records)
+    return _read_llava(records, inputs)
+
+
+def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
+    """An eval_tool results folder: ``<task>.txt`` with the response as the 4th column."""
+    files = _task_files(folder)
+    missing = [t for t in TASKS if t not in files]
+    notes: list[str] = []
+    if missing and not inputs.allow_missing:
+        raise MmeInputError(
+            f"{folder}: no {missing[0]}.txt ({len(missing)} of the 14 task files missing: "
+            f"{', '.join(missing)}); calculation.py reads all 14; pass --allow-missing to "
+            "score the tasks present"
+        )
+    if missing:
+        notes.append(f"task files not found, left out: {', '.join(missing)}")
+    unknown = [t for t in files if t not in GROUP_OF]
+    if unknown:
+        notes.append(f"files ignored (not MME tasks): {', '.join(t + '.txt' for t in unknown)}")
+    items = []
+    for task in TASKS:
+        if task not in files:
+            continue
+        for img, question, gt, resp, where in read_task_file(files[task], need_response=True):
+            items.append(_item(where, task, img, question, gt, resp))
+    if inputs.annotations is not None:
+        notes.append("--annotations was not used: the results files carry their ground truth")
+    if inputs.questions is not None:
+        notes.append("--questions was not used: the results files carry their questions")
+    return TaskData(
+        items,
+        (os.fspath(folder),),
+        ("mme-eval-tool",),
+        tuple(notes),
+        n_missing=0,
+    )
+
+
+def _item(where: str, task: str, img: str, question: str, gt: str, resp: str | None) -> Item:
+    return Item(
+        where.rsplit("/", 1)[-1],
+        resp,
+        (gt,),
+        {"category": task, "image": img, "question": question, "group": GROUP_OF.get(task)},
+    )
+
+
+def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
+    data = read_vlmevalkit(
+        replace(inputs, annotations=None),
+        fields=("category", "image_path", "question"),
+        list_answers=False,
+        records=records,
+    )
+    items = []
+    for item in data.items:
+        for need in ("category", "image_path"):
+            if need not in item.fields:
+                raise MmeInputError(
+                    f"{data.sources[0]}: index {item.id}: no {need!r} (VLMEvalKit's MME file "
+                    "names each row's task in 'category' and its image in 'image_path', which "
+                    "acc+ pairs by)"
+                )
+        fields = dict(item.fields)
+        fields["image"] = fields["image_path"]
+        if item.references[0].strip().lower() not in ("yes", "no"):
+            raise MmeInputError(
+                f"{data.sources[0]}: index {item.id}: answer {item.references[0]!r} is not Yes/No"
+            )
+        items.append(Item(item.id, item.prediction, item.references, fields))
+    notes = data.notes
+    if inputs.annotations is not None:
+        notes += ("--annotations was not used: the spreadsheet carries its own ground truth",)
+    if inputs.questions is not None:
+        notes += ("--questions was not used: the spreadsheet carries its questions",)
+    return replace(data, items=items, notes=notes)
+
+
+def _llava_question(
+    prompt: str, key: tuple[str, str], gt: Mapping[tuple[str, str, str], Any]
+) -> str:
+    """``convert_answer_to_mme.py``'s question: the LLaVA hint removed and stripped,
+    ``Please answer yes or no.`` re-attached when absent — with two spaces before it when
+    that is how the GT file spells the question."""
+    if _LLAVA_HINT in prompt:
+        prompt = prompt.replace(_LLAVA_HINT, "").strip()
+    if "Please answer yes or no." not in prompt:
+        prompt = prompt + _YES_NO
+        if (key[0], key[1], prompt) not in gt:
+            prompt = prompt.replace(_YES_NO, " " + _YES_NO)
+    return prompt
+
+
+def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
+    """LLaVA answers joined to ``Your_Results`` as ``convert_answer_to_mme.py`` does, then
+    written (in memory) as eval_tool lines ``stem.txt, question, GT, text + "\\n"``."""
+    if inputs.annotations is None:
+        raise InputError(
+            f"{records.source}: MME answers need --annotations: the eval_tool Your_Results folder "
+            "(<task>.txt with image, question, GT); only eval_tool result folders and VLMEvalKit "
+            "spreadsheets carry their ground truth"
+        )
+    ann = Path(inputs.annotations)
+    if not ann.is_dir():
+        raise InputError(
+            f"{ann}: MME annotations must be the eval_tool Your_Results folder of <task>.txt files"
+        )
+    files = _task_files(ann)
+    gt: dict[tuple[str, str, str], tuple[str, str, str]] = {}
+    for task, path in files.items():
+        for img, question, answer, _resp, where in read_task_file(path, need_response=False):
+            key = (task, img.split(".")[0], question)
+            if key in gt:
+                raise MmeInputError(f"{where}: the same image and question twice in {path.name}")
+            gt[key] = (answer, img, where)
+    cols = set(records.columns)
+    for need in ("question_id", "prompt", "text"):
+        if need not in cols:
+            raise InputError(
+                f"{records.source}: no {need!r} field: expected LLaVA's answers.jsonl "
+                "(question_id, prompt, text), an eval_tool results folder or a VLMEvalKit "
+                "spreadsheet"
+            )
+    by_task: dict[str, list[Item]] = {}
+    seen: dict[tuple[str, str, str], str] = {}
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        qid = cell_text(row.get("question_id"), where, column="question_id")
+        prompt = cell_text(row.get("prompt"), where, column="prompt")
+        text = cell_text(row.get("text"), where, column="text")
+        assert qid is not None and prompt is not None and text is not None
+        task = qid.split("/")[0]
+        stem = qid.split("/")[-1].split(".")[0]
+        question = _llava_question(prompt, (task, stem), gt)
+        key = (task, stem, question)
+        if key not in gt:
+            raise InputError(
+                f"{where}: no line of {task}.txt in {ann} has image {stem} and question "
+                f"{question!r} (convert_answer_to_mme.py's lookup)"
+            )
+        if key in seen:
+            raise InputError(f"{where}: a second answer to the question answered at {seen[key]}")
+        seen[key] = where
+        if "\t" in text or "\n" in text or "\r" in text:
+            raise MmeInputError(
+                f"{where}: the answer contains a tab or line break; written into the eval_tool "
+                "file it would break calculation.py's one-line, four-field format"
+            )
+        answer, img, _gt_where = gt[key]
+        # QUIRK newline-in-window: the converter writes text + "\n" and calculation.py reads it
+        by_task.setdefault(task, []).append(
+            Item(
+                qid + "#" + str(i + 1),
+                text + "\n",
+                (answer,),
+                {
+                    "category": task,
+                    "image": stem + ".txt",
+                    "question": question,
+                    "group": GROUP_OF.get(task),
+                },
+            )
+        )
+    missing = [k for k in gt if k not in seen]
+    notes: list[str] = []
+    if missing and not inputs.allow_missing:
+        task, stem, question = missing[0]
+        raise InputError(
+            f"{records.source}: {len(missing)} question(s) of {ann} have no answer, e.g. "
+            f"{gt[missing[0]][2]} ({stem}: {question!r}); pass --allow-missing to leave them "
+            "out, as convert_answer_to_mme.py does"
+        )
+    if missing:
+        notes.append(
+            f"{len(missing)} question(s) without an answer were left out, as "
+            "convert_answer_to_mme.py does (the task files are shorter)"
+        )
+    items = [it for t in TASKS for it in by_task.get(t, [])]
+    items += [it for t, its in by_task.items() if t not in GROUP_OF for it in its]
+    if inputs.questions is not None:
+        notes.append("--questions was not used: the join goes through the Your_Results files")
+    return TaskData(
+        items,
+        (records.source, os.fspath(ann)),
+        (f"llava-answers ({records.layout})", "mme-your-results"),
+        tuple(notes),
+        n_missing=len(missing),
+    )
