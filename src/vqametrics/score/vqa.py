@@ -70,11 +70,11 @@ def average(values: Sequence[float], mean: str) -> float:
         # statistics.mean: the exact rational mean, rounded once.
         return float(sum((Fraction(v) for v in values), Fraction(0)) / n)
     if mean == "numpy":
-        return _pairwise_sum(values) / n
+        return pairwise_sum(values) / n
     raise ValueError(f"unknown mean {mean!r}")
 
 
-def _pairwise_sum(values: Sequence[float]) -> float:
+def pairwise_sum(values: Sequence[float]) -> float:
     """numpy's pairwise summation (``np.add.reduce`` on a contiguous float64 array)."""
     n = len(values)
     if n < 8:
@@ -95,7 +95,7 @@ def _pairwise_sum(values: Sequence[float]) -> float:
         return total
     half = n // 2
     half -= half % 8
-    return _pairwise_sum(values[:half]) + _pairwise_sum(values[half:])
+    return pairwise_sum(values[:half]) + pairwise_sum(values[half:])
 
 
 def annotator_values(

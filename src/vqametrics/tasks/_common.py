@@ -15,6 +15,7 @@ from ..load.layouts import (
     read_reported,
 )
 from ..load.records import Records, cell_text, parse_list_cell, read_records
+from ..score.vqa import average
 from ._base import Aggregate, Aggregator, Item, TaskData, TaskInputs, Units
 
 __all__ = [
@@ -43,11 +44,9 @@ def numpy_mean(values: Sequence[float]) -> float:
 
 
 def mean(values: Sequence[float]) -> float:
-    """``sum(values) / len(values)``: the builtin left-to-right sum most official scripts use."""
-    total = 0.0
-    for v in values:
-        total += v
-    return total / len(values) if values else 0.0
+    """``sum(values) / len(values)``: the builtin left-to-right sum most official scripts use
+    (``0.0`` for no values, as ``avg([])`` in GQA's script)."""
+    return average(values, "naive") if values else 0.0
 
 
 def mean_aggregate(

@@ -15,7 +15,7 @@ from typing import Any
 from ..normalize.vlmevalkit import punctuation_vlm
 from ._base import Item
 
-__all__ = ["TO_YES_NO", "parsed_detail", "yorn_extraction"]
+__all__ = ["TO_YES_NO", "parse_vlmevalkit", "parsed_detail", "yorn_extraction"]
 
 #: ``Yes``/``No``/``Unknown`` → the ``yes``/``no``/``other`` of :func:`vqametrics.parse_yes_no`
 TO_YES_NO = {"Yes": "yes", "No": "no", "Unknown": "other"}
@@ -36,6 +36,11 @@ def yorn_extraction(text: str) -> str:
     if has_no and not has_yes:
         return "No"
     return "Unknown"
+
+
+def parse_vlmevalkit(text: str) -> str:
+    """VLMEvalKit's ``YOrN_Extraction`` as ``yes``/``no``/``other`` (``Unknown`` → other)."""
+    return TO_YES_NO[yorn_extraction(text)]
 
 
 def parsed_detail(parse: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:

@@ -41,7 +41,7 @@ from ._mme_read import (
     read_mme,
     read_task_file,
 )
-from ._yesno import TO_YES_NO, parsed_detail, yorn_extraction
+from ._yesno import parse_vlmevalkit, parsed_detail
 
 __all__ = [
     "COGNITION",
@@ -97,11 +97,6 @@ def parse_lmms_eval(text: str) -> str:
     if "no" in head:
         return "no"
     return "other"
-
-
-def parse_vlmevalkit(text: str) -> str:
-    """VLMEvalKit's ``YOrN_Extraction`` as ``yes``/``no``/``other`` (``Unknown`` → other)."""
-    return TO_YES_NO[yorn_extraction(text)]
 
 
 # ---------------------------------------------------------------------------- per item

@@ -31,7 +31,7 @@ from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
 from ._pope_read import read_pope
-from ._yesno import TO_YES_NO, parsed_detail, yorn_extraction
+from ._yesno import parse_vlmevalkit, parsed_detail
 
 __all__ = [
     "PopeScoreError",
@@ -74,11 +74,6 @@ def parse_lmms_eval(text: str) -> str:
     is other: lmms-eval has no parser)."""
     token = lmms_eval_token(text)
     return token if token in ("yes", "no") else "other"
-
-
-def parse_vlmevalkit(text: str) -> str:
-    """VLMEvalKit's ``YOrN_Extraction`` as ``yes``/``no``/``other`` (``Unknown`` → other)."""
-    return TO_YES_NO[yorn_extraction(text)]
 
 
 def _label_positive(label: str) -> bool:

@@ -27,7 +27,7 @@ from ..load.join import check_unique, join_by_id
 from ..load.layouts import find_reported, predictions_from
 from ..load.records import read_records
 from ..normalize.vizwiz import prediction as vizwiz_prediction
-from ..score.vqa import _pairwise_sum, average, leave_one_out_values
+from ..score.vqa import average, leave_one_out_values, pairwise_sum
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean_aggregate, numpy_mean, read_vlmevalkit
@@ -120,7 +120,7 @@ def average_precision(y_true: Sequence[int], y_score: Sequence[float]) -> float:
     p_rev = precision[::-1]
     r_rev = [*recall[::-1], 0.0]
     terms = [(r_rev[i + 1] - r_rev[i]) * p_rev[i] for i in range(len(p_rev))]
-    return max(0.0, -_pairwise_sum(terms))
+    return max(0.0, -pairwise_sum(terms))
 
 
 def f1_at_half(y_true: Sequence[int], y_score: Sequence[float]) -> float:
