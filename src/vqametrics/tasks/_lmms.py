@@ -1,23 +1,61 @@
-"""lmms-eval ``--log_samples`` records as task items: the answer and the dataset row (``doc``)
-are both in each record, so a log needs no annotation file."""
+"""lmms-eval ``--log_samples`` records as task items.
+
+Two shapes: records with ``doc`` (the dataset row, so the ground truth is inside and no
+annotation file is needed) and records without it (only ``doc_id``/``target``: ``doc_id`` *i*
+is the *i*-th row of lmms-eval's dataset split, so they are joined to the annotations by
+position and a note says so). Either way each record also carries the per-sample metric that
+lmms-eval's ``process_results`` wrote; it is kept in ``Item.fields["toolkit_score"]`` so the
+run can be checked against the toolkit sample by sample (``TaskEvaluation.toolkit_check``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
 from ..load.layouts import Predictions
 from ._base import Item
 
-__all__ = ["has_docs", "lmms_eval_items"]
+__all__ = [
+    "TOOLKIT_SCORE",
+    "has_docs",
+    "is_lmms_eval",
+    "lmms_eval_items",
+    "positional_items",
+    "sample_score",
+]
+
+#: the item field holding the per-sample score the toolkit itself recorded
+TOOLKIT_SCORE = "toolkit_score"
+
+
+def is_lmms_eval(preds: Predictions) -> bool:
+    """Whether *preds* came from an lmms-eval ``--log_samples`` file."""
+    return preds.layout.startswith("lmms-eval-samples")
 
 
 def has_docs(preds: Predictions) -> bool:
     """Whether *preds* came from an lmms-eval samples log whose records carry ``doc``."""
-    return preds.layout.startswith("lmms-eval-samples") and all(
+    return is_lmms_eval(preds) and all(
         isinstance(row.get("doc"), dict) for row in preds.records.rows
     )
+
+
+def sample_score(row: Mapping[str, Any], metrics: Sequence[str]) -> float | None:
+    """The first of *metrics* that the record holds as a number, or as a ``{"score": x}``
+    dict (what POPE's, MME's and OCRBench's ``process_results`` return); ``None`` if none."""
+    for key in metrics:
+        value = row.get(key)
+        if isinstance(value, Mapping):
+            value = value.get("score")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if math.isfinite(value):
+            return float(value)
+    return None
 
 
 def lmms_eval_items(
@@ -26,9 +64,12 @@ def lmms_eval_items(
     id_keys: Sequence[str],
     references: Callable[[dict[str, Any], str], tuple[str, ...]],
     fields: Sequence[str] = (),
+    sample_metrics: Sequence[str] = (),
 ) -> list[Item]:
     """One item per log record: id = the first of *id_keys* found in ``doc`` (else
-    ``doc_id``), references = ``references(doc, where)``, *fields* copied from ``doc``."""
+    ``doc_id``), references = ``references(doc, where)``, *fields* copied from ``doc``, and
+    the toolkit's own per-sample score (the first of *sample_metrics* found) as
+    ``fields["toolkit_score"]``."""
     items = []
     for row, key, text, where in zip(
         preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
@@ -44,5 +85,71 @@ def lmms_eval_items(
         if not refs:
             raise InputError(f"{where}: the doc has no ground-truth answer")
         extra = {f: doc[f] for f in fields if doc.get(f) is not None}
+        recorded = sample_score(row, sample_metrics)
+        if recorded is not None:
+            extra[TOOLKIT_SCORE] = recorded
         items.append(Item(item_id, text, refs, extra))
     return items
+
+
+def positional_items(
+    preds: Predictions,
+    truth: Sequence[Item],
+    truth_source: str,
+    *,
+    sample_metrics: Sequence[str] = (),
+    allow_missing: bool = False,
+) -> tuple[list[Item], str, int]:
+    """Records without ``doc`` joined to the annotation items *truth* by position (``doc_id``
+    *i* is the *i*-th item): the items in annotation order, the note that says so, and how
+    many annotated items had no record (kept without a prediction under *allow_missing*).
+
+    A ``doc_id`` outside the annotations, or given twice, is an error naming the record; a
+    logged ``target`` that differs from the annotation's answer is counted in the note (the
+    annotations win, as everywhere).
+    """
+    n = len(truth)
+    seen: dict[int, str] = {}
+    items: list[Item | None] = [None] * n
+    differ: list[str | int] = []
+    for row, text, where in zip(preds.records.rows, preds.texts, preds.wheres, strict=True):
+        doc_id = row.get("doc_id")
+        if isinstance(doc_id, bool) or not isinstance(doc_id, int) or not 0 <= doc_id < n:
+            raise InputError(
+                f"{where}: doc_id {doc_id!r} is not a position in the {n} items of "
+                f"{truth_source} (lmms-eval samples without 'doc' are joined to the annotations "
+                "by position)"
+            )
+        if doc_id in seen:
+            raise InputError(f"{where}: doc_id {doc_id} again (first at {seen[doc_id]})")
+        seen[doc_id] = where
+        base = truth[doc_id]
+        target = row.get("target")
+        if isinstance(target, str) and base.references and target not in base.references:
+            differ.append(base.id)
+        fields = dict(base.fields)
+        recorded = sample_score(row, sample_metrics)
+        if recorded is not None:
+            fields[TOOLKIT_SCORE] = recorded
+        items[doc_id] = replace(base, prediction=text, fields=fields)
+    absent = [i for i, it in enumerate(items) if it is None]
+    if absent and not allow_missing:
+        raise InputError(
+            f"{preds.source}: {len(absent)} of the {n} items of {truth_source} have no sample "
+            f"(first: doc_id {absent[0]}, {truth[absent[0]].id!r}); pass --allow-missing to "
+            "score them 0"
+        )
+    joined = [
+        it if it is not None else replace(truth[i], prediction=None) for i, it in enumerate(items)
+    ]
+    note = (
+        f"{preds.source} logs no 'doc': its doc_id was joined to {truth_source} BY POSITION "
+        "(doc_id i = the i-th item); check that these are lmms-eval's split in its order"
+    )
+    if differ:
+        shown = ", ".join(repr(q) for q in differ[:3])
+        note += (
+            f"; {len(differ)} logged target(s) differ from the annotation's answer (e.g. "
+            f"{shown}): the order may not be lmms-eval's"
+        )
+    return joined, note, len(absent)
