@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import codecs
+import gzip
 import mmap
 import os
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -21,7 +23,12 @@ __all__ = [
     "parse_json_or_jsonl",
     "read_bytes",
     "read_json_or_jsonl",
+    "read_raw",
+    "ungzip",
 ]
+
+#: the first two bytes of a gzip stream: gzip is recognized by content, not by the name
+GZIP_MAGIC = b"\x1f\x8b"
 
 PathLike = str | os.PathLike[str]
 
@@ -31,8 +38,9 @@ def display_name(path: PathLike) -> str:
     return os.fspath(path)
 
 
-def read_bytes(path: PathLike) -> bytes:
-    """Read a whole file; a missing or empty file is an :class:`InputError`."""
+def read_raw(path: PathLike) -> bytes:
+    """Read a whole file as stored (no decompression); a missing or empty file is an
+    :class:`InputError`."""
     name = display_name(path)
     try:
         data = Path(path).read_bytes()
@@ -47,6 +55,31 @@ def read_bytes(path: PathLike) -> bytes:
     return data
 
 
+def ungzip(name: str, data: bytes) -> tuple[bytes, bool]:
+    """``(data, was_gzip)``: *data* decompressed when it starts with the gzip magic bytes.
+
+    A corrupt or truncated gzip stream, a file named ``.gz`` that is not gzip and one that
+    decompresses to nothing are each an :class:`InputError` naming *name*.
+    """
+    if data[:2] != GZIP_MAGIC:
+        if name.endswith(".gz"):
+            raise InputError(f"{name}: named .gz but is not gzip-compressed")
+        return data, False
+    try:
+        out = gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"{name}: not a valid gzip stream ({exc})") from None
+    if not out.strip():
+        raise InputError(f"{name}: file is empty (once decompressed)")
+    return out, True
+
+
+def read_bytes(path: PathLike) -> bytes:
+    """Read a whole file, decompressed if it is gzip (recognized by its magic bytes); a
+    missing, empty, corrupt or truncated file is an :class:`InputError`."""
+    return ungzip(display_name(path), read_raw(path))[0]
+
+
 def read_json_or_jsonl(path: PathLike) -> tuple[Any, list[int] | None]:
     """Parse a JSON document, or JSON Lines (one value per line).
 
@@ -57,8 +90,9 @@ def read_json_or_jsonl(path: PathLike) -> tuple[Any, list[int] | None]:
 
 
 def is_jsonl(path: PathLike) -> bool:
-    """Whether a file is read as JSON Lines whatever its content (by its extension)."""
-    return str(path).endswith((".jsonl", ".ndjson"))
+    """Whether a file is read as JSON Lines whatever its content (by its extension, a
+    ``.gz`` after it ignored)."""
+    return str(path).removesuffix(".gz").endswith((".jsonl", ".ndjson"))
 
 
 def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[int] | None]:
@@ -182,6 +216,8 @@ def map_file(path: PathLike) -> mmap.mmap | None:
     when that fails, e.g. for an empty or missing file: :func:`read_bytes` then says why."""
     try:
         with open(path, "rb") as fh:
+            if fh.read(2) == GZIP_MAGIC:
+                return None  # compressed: read_bytes decompresses it
             return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None

@@ -11,17 +11,15 @@ can say what it read. Task modules interpret the columns; nothing here knows abo
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import os
 import sys
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .._exceptions import InputError
-from ._json import parse_json_or_jsonl, read_bytes
+from ._json import parse_json_or_jsonl, read_raw, ungzip
 
 __all__ = [
     "FORMATS",
@@ -37,7 +35,6 @@ FORMATS = ("json", "jsonl", "csv", "tsv", "xlsx")
 
 Source = str | os.PathLike[str] | Sequence[Mapping[str, Any]] | Mapping[Any, Any] | Any
 
-_GZIP_MAGIC = b"\x1f\x8b"
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -89,18 +86,11 @@ def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
             data = sys.stdin.buffer.read()
         except OSError as exc:
             raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        if not data.strip():
+            raise InputError(f"{name}: file is empty")
     else:
-        data = read_bytes(path)
-    was_gzip = data[:2] == _GZIP_MAGIC
-    if was_gzip:
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"{name}: not a valid gzip stream ({exc})") from None
-    elif name.endswith(".gz"):
-        raise InputError(f"{name}: named .gz but is not gzip-compressed")
-    if not data.strip():
-        raise InputError(f"{name}: file is empty")
+        data = read_raw(path)
+    data, was_gzip = ungzip(name, data)
     return name, data, was_gzip
 
 

@@ -70,17 +70,33 @@ def _big_fields() -> Iterator[None]:
         csv.field_size_limit(old)
 
 
-def _read_text(path: Path) -> str:  # whole file: JSONL
+def _read_text(path: Path) -> str:  # whole file, decompressed when it is gzip
+    from ..load._json import read_bytes
+
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _is_gzip(path: Path) -> bool:
+    """Whether *path* is gzip-compressed (by its magic bytes) or named ``.gz``."""
+    from ..load._json import GZIP_MAGIC
+
+    if path.name.lower().endswith(".gz"):
+        return True
+    try:
+        with path.open("rb") as fh:
+            return fh.read(2) == GZIP_MAGIC
+    except OSError:
+        return False  # the reader words it
 
 
 def _read_delimited(path: Path, delimiter: str) -> Table:
     src = str(path)
+    if _is_gzip(path):
+        with _big_fields():
+            return _parse_delimited(src, io.StringIO(_read_text(path), newline=""), delimiter)
     try:
         with path.open(encoding="utf-8-sig", newline="") as f, _big_fields():
             return _parse_delimited(src, f, delimiter)
@@ -148,7 +164,12 @@ def _read_xlsx(path: Path) -> Table:
         with warnings.catch_warnings():
             # openpyxl warns about styles and extensions it ignores; they do not affect cells.
             warnings.simplefilter("ignore")
-            book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+            source: Path | io.BytesIO = path
+            if _is_gzip(path):
+                from ..load._json import read_bytes
+
+                source = io.BytesIO(read_bytes(path))
+            book = openpyxl.load_workbook(source, read_only=True, data_only=True)
             try:
                 sheet = book.worksheets[0]
                 raw_rows = [tuple(r) for r in sheet.iter_rows(values_only=True)]
@@ -221,7 +242,8 @@ def _read_jsonl(path: Path) -> Table:
 
 
 def read_table(path: str | Path, default_format: str = ".tsv") -> Table:
-    """Read a TSV, CSV, XLSX or JSONL file, chosen by its ending (else *default_format*).
+    """Read a TSV, CSV, XLSX or JSONL file, chosen by its ending (else *default_format*);
+    any of them may be gzip-compressed (recognized by content; a ``.gz`` ending is skipped).
 
     Raises
     ------
@@ -230,7 +252,7 @@ def read_table(path: str | Path, default_format: str = ".tsv") -> Table:
         file and line.
     """
     p = Path(path)
-    suffix = p.suffix.lower()
+    suffix = Path(p.name.removesuffix(".gz").removesuffix(".GZ")).suffix.lower()
     if suffix not in PREDICTION_FORMATS:
         suffix = default_format
     if suffix == ".xlsx":

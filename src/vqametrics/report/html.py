@@ -21,12 +21,12 @@ from typing import Any, Literal
 import orjson
 
 from .._display import answer_counts
-from .._exceptions import VqaMetricsWarning
+from .._exceptions import InputError, VqaMetricsWarning
 from .._version import __version__
 from ..aggregate import percent
 from ..evaluate import VQAEvaluation, evaluate_vqa
 from ..explain import explain, trace_steps
-from ..load._json import PathLike
+from ..load._json import PathLike, read_bytes
 from ..load.results import read_results, resolve_positions
 from ..load.vqa import Results, VQADataset, load_annotations, load_questions
 from ..profiles import Profile, get_profile, list_profiles
@@ -93,8 +93,8 @@ def _question_texts(
     texts: dict[Any, str] = {}
     for src in sources:
         try:
-            raw = orjson.loads(Path(str(src)).read_bytes())
-        except (OSError, orjson.JSONDecodeError, ValueError):
+            raw = orjson.loads(read_bytes(src))
+        except (InputError, orjson.JSONDecodeError, ValueError):
             continue
         records = raw.get("questions", raw.get("annotations")) if isinstance(raw, dict) else raw
         if not isinstance(records, list):
