@@ -474,7 +474,8 @@ def _evaluate(
         on_duplicate=on_duplicate,
     )
     predictions = matched.predictions
-    diagnostics = diagnose(predictions)
+    # the same per-question limit as every task (score TASK): one count per file
+    diagnostics = diagnose(predictions, references=dataset.answers)
     extraction = None
     if extract is not None:
         extraction = apply_extractor(extract, predictions)

@@ -22,7 +22,7 @@ from ._base import (
     register_answer_extractor,
 )
 from .answer import ANSWER_RULES, extract_answer
-from .diagnose import REASONS, Diagnostics, diagnose, verbose_reasons
+from .diagnose import REASONS, Diagnostics, diagnose, verbose_reasons, word_limit
 
 __all__ = [
     "ANSWER_RULES",
@@ -39,6 +39,7 @@ __all__ = [
     "register_answer_extractor",
     "rule_counts",
     "verbose_reasons",
+    "word_limit",
 ]
 
 del _answer, _peers

@@ -11,7 +11,9 @@ answer_marker      "the answer is", "answer:", "final answer", ``<answer>``, ``\
 markdown           ``**bold**``, ``__x__``, code ticks, a heading or a list bullet
 sentences          several sentences or lines, or one full sentence (3+ words and a final
                    ``.``, ``!`` or ``?``)
-long               more words than the task's short answers have (default: more than 5)
+long               more words than the question's short answers have: more than
+                   :func:`word_limit` of its references (5, or twice the longest
+                   reference), or a fixed 5 when the references are not given
 =================  ==========================================================================
 
 Diagnostics never change a score: they say why a faithful score may be low and point to
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-__all__ = ["REASONS", "Diagnostics", "diagnose", "verbose_reasons"]
+__all__ = ["REASONS", "Diagnostics", "diagnose", "verbose_reasons", "word_limit"]
 
 REASONS = ("reasoning_block", "answer_marker", "markdown", "sentences", "long")
 
@@ -67,6 +69,25 @@ def _reasons(text: str, max_words: int) -> tuple[str, ...]:
     if n_words > max_words:
         found.append("long")
     return tuple(found)
+
+
+def word_limit(references: Sequence[str], minimum: int = DEFAULT_MAX_WORDS) -> int:
+    """Words above which a prediction looks long for a question with these *references*:
+    ``max(minimum, 2 × words of the longest reference)``.
+
+    A short-answer task's answers are a few words (the limit is 5); a task whose answers are
+    titles or sentences (OCR-VQA, ChartQA labels) allows twice its longest reference, so an
+    answer as long as the truth is never called verbose.
+
+    Examples
+    --------
+    >>> word_limit(["yes", "no"])
+    5
+    >>> word_limit(["the lord of the rings"])
+    10
+    """
+    longest = max((len(r.split()) for r in references), default=0)
+    return max(minimum, 2 * longest)
 
 
 def verbose_reasons(text: str, *, max_words: int = DEFAULT_MAX_WORDS) -> tuple[str, ...]:
@@ -143,6 +164,7 @@ def diagnose(
     predictions: Sequence[str | None],
     *,
     max_words: int | Sequence[int] = DEFAULT_MAX_WORDS,
+    references: Sequence[Sequence[str]] | None = None,
 ) -> Diagnostics:
     """Count the predictions that look like chat replies rather than short answers.
 
@@ -153,12 +175,22 @@ def diagnose(
     max_words : int or sequence of int, default=5
         Words above which a prediction counts as ``long``; one value, or one per prediction
         (tasks with long answers, such as book titles, pass a limit from their references).
+    references : sequence of sequences of str, optional
+        Each prediction's reference answers: the limit of each question is then
+        ``word_limit(references[i], max_words)`` (*max_words* an int). Every command uses this,
+        so ``vqa`` and ``score TASK`` count the same predictions on the same file.
 
     Returns
     -------
     Diagnostics
         Counts, examples and per-position flags. Never used by any score.
     """
+    if references is not None:
+        if not isinstance(max_words, int):
+            raise ValueError("max_words: give one value when references are given")
+        if len(references) != len(predictions):
+            raise ValueError("references: give one list per prediction")
+        return _diagnose_with_references(predictions, references, max_words)
     if isinstance(max_words, int):
         fixed, limits = max_words, None
     else:
@@ -213,3 +245,59 @@ def diagnose(
                 examples.append((i, predictions[i] or "", flag))
     n = len(per) - per.count(None)
     return Diagnostics(n, verbose, counts, tuple(examples), lambda: per)
+
+
+def _diagnose_with_references(
+    predictions: Sequence[str | None], references: Sequence[Sequence[str]], minimum: int
+) -> Diagnostics:
+    """:func:`diagnose` with a per-question limit, at the cost of the fixed one.
+
+    A question's limit is never below *minimum*, so only a prediction that is long under
+    *minimum* can change: the distinct strings are examined once with *minimum*, and only
+    the positions holding a long one are examined again with their own limit.
+    """
+    base = diagnose(predictions, max_words=minimum)
+    seen: dict[str | None, tuple[str, ...]] = {}
+    for text in predictions:
+        if text is not None and text not in seen:
+            seen[text] = _reasons(text, minimum)
+    long_texts = {t for t, hits in seen.items() if "long" in hits}
+    if not long_texts:
+        return base
+    cache: dict[tuple[str, int], tuple[str, ...]] = {}
+    changed: dict[int, tuple[str, ...]] = {}
+    for i, text in enumerate(predictions):
+        if text in long_texts:
+            assert text is not None
+            limit = word_limit(references[i], minimum)
+            if limit > minimum:
+                key = (text, limit)
+                hit = cache.get(key)
+                if hit is None:
+                    hit = cache[key] = _reasons(text, limit)
+                changed[i] = hit
+    if not changed:
+        return base
+    counts = dict(base.reasons)
+    verbose = base.verbose
+    for i, hits in changed.items():
+        old = seen[predictions[i]]
+        for r in old:
+            counts[r] -= 1
+        for r in hits:
+            counts[r] += 1
+        verbose -= bool(old) - bool(hits)
+    examples: list[tuple[int, str, tuple[str, ...]]] = []
+    for i, text in enumerate(predictions):
+        if text is None:
+            continue
+        hits = changed.get(i, seen[text])
+        if hits:
+            examples.append((i, text, hits))
+            if len(examples) == N_EXAMPLES:
+                break
+
+    def flags() -> list[tuple[str, ...] | None]:
+        return [None if t is None else changed.get(i, seen[t]) for i, t in enumerate(predictions)]
+
+    return Diagnostics(base.n, verbose, counts, tuple(examples), flags)
