@@ -354,8 +354,11 @@ def evaluate_vqa(
         ``"last"``: the last of duplicate ids wins, as in the official script.
     digits : int, default=2
         Rounding of the percentages (the script's ``n``).
-    input_format : {"json", "jsonl", "csv", "tsv", "xlsx"}, optional
-        Read *results* as this layout instead of recognizing it.
+    input_format : str, optional
+        Force how *results* is read instead of recognizing it: a toolkit layout
+        (``official``, ``llava``, ``vlmevalkit``, ``lmms-eval``, ``gqa``, ``docvqa``,
+        ``vizwiz``: its id and answer columns are used), a file format (``json``, ``jsonl``,
+        ``csv``, ``tsv``, ``xlsx``) or both (``"vlmevalkit,csv"``).
     id_field, answer_field : str, optional
         The id and answer columns of an unusual results layout.
     reported : path, optional

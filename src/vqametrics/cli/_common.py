@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from .._exceptions import InputError
+from ..load.formats import INPUT_FORMAT_CHOICES, LAYOUTS, describe_choices, parse_input_format
+
 if TYPE_CHECKING:
     from ..evaluate import VQAEvaluation
     from ..extract import Diagnostics
@@ -17,11 +20,13 @@ if TYPE_CHECKING:
 __all__ = [
     "INPUT_FORMATS",
     "add_digits_option",
+    "add_input_format_option",
     "add_json_flag",
     "add_matching_options",
     "add_profile_option",
     "add_reader_options",
     "evaluate_from_args",
+    "input_format_type",
     "int_in_range",
     "nonnegative_int",
     "positive_int",
@@ -31,18 +36,44 @@ __all__ = [
 ]
 
 
-#: the layouts ``--input-format`` forces (else recognized from the content)
-INPUT_FORMATS = ("json", "jsonl", "csv", "tsv", "xlsx")
+#: the single names ``--input-format`` takes: toolkit layouts and file formats (a layout and a
+#: file format may also be joined by a comma: ``vlmevalkit,csv``)
+INPUT_FORMATS = INPUT_FORMAT_CHOICES
+
+
+def input_format_type(layouts: tuple[str, ...] = tuple(LAYOUTS)) -> Callable[[str], str]:
+    """argparse type of ``--input-format``: a layout, a file format, or ``LAYOUT,FORMAT``
+    (a usage error, exit 2, for anything else)."""
+
+    def parse(text: str) -> str:
+        try:
+            fmt = parse_input_format(text, layouts=layouts)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return ",".join(p for p in (fmt.layout_name, fmt.file_format) if p)
+
+    parse.__name__ = "input format"
+    return parse
+
+
+def add_input_format_option(
+    parser: argparse.ArgumentParser, layouts: tuple[str, ...] = tuple(LAYOUTS)
+) -> None:
+    """``--input-format LAYOUT|FORMAT|LAYOUT,FORMAT`` with the choices in its help."""
+    parser.add_argument(
+        "--input-format",
+        type=input_format_type(layouts),
+        metavar="NAME",
+        help="force how the results are read instead of recognizing it: a toolkit layout "
+        "(its id and answer columns are used), a file format, or LAYOUT,FORMAT "
+        f"(e.g. {layouts[0]},csv); {describe_choices(layouts)}",
+    )
 
 
 def add_reader_options(parser: argparse.ArgumentParser, reported: bool = True) -> None:
     """``--input-format``, ``--id-field``, ``--answer-field`` (and ``--reported``): how the
     results file is read when its layout is unusual."""
-    parser.add_argument(
-        "--input-format",
-        choices=INPUT_FORMATS,
-        help="read the results as this layout instead of recognizing it from the content",
-    )
+    add_input_format_option(parser)
     parser.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
     parser.add_argument(
         "--answer-field", metavar="F", help="the results' answer column, when unusual"

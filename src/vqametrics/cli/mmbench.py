@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
-from ._common import add_json_flag, print_json, seed_int
+from ._common import add_input_format_option, add_json_flag, print_json, seed_int
 from ._output import add_name_option, emit_systems, emit_table, names_for, wants_table
 
 __all__ = ["register"]
@@ -16,6 +16,10 @@ _MMBENCH_OUTPUTS = ("report.json", "per_question.jsonl")
 # Kept in sync with vqametrics.mmbench.extract by a test; listed here so that ``register``
 # stays cheap (the scoring package is imported by the handlers only).
 _EXTRACTORS = ("vlmevalkit", "vlmevalkit-2025", "vlmevalkit-2024", "lmms-eval")
+
+#: the only toolkit layout of MMBench predictions (index + prediction; the ground truth always
+#: comes from the data file); as mmbench/load.py's MMBENCH_LAYOUTS
+MMBENCH_LAYOUTS = ("vlmevalkit",)
 
 _MMBENCH_EPILOG = """\
 data: the official TSV layout with circular copies (index % 1000000 = question id).
@@ -61,11 +65,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE",
         help="model predictions (--predictions is the old spelling); repeat for one row per system",
     )
-    p.add_argument(
-        "--input-format",
-        choices=("json", "jsonl", "csv", "tsv", "xlsx"),
-        help="read the predictions as this layout instead of recognizing it from the content",
-    )
+    add_input_format_option(p, layouts=MMBENCH_LAYOUTS)
     p.add_argument("--id-field", metavar="F", help="the predictions' index column (default index)")
     p.add_argument(
         "--answer-field", metavar="F", help="the predictions' answer column (default prediction)"

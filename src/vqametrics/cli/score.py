@@ -7,7 +7,14 @@ import sys
 from typing import TYPE_CHECKING
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
-from ._common import MAX_DIGITS, add_json_flag, add_matching_options, int_in_range, print_json
+from ._common import (
+    MAX_DIGITS,
+    add_input_format_option,
+    add_json_flag,
+    add_matching_options,
+    int_in_range,
+    print_json,
+)
 from ._output import add_name_option, emit_systems, names_for, wants_table
 from .vqa import add_ci_options
 
@@ -72,11 +79,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--annotations", action=_Once, metavar="A", help="ground truth (file or folder)")
     p.add_argument("--questions", action=_Once, metavar="Q", help="question file, where needed")
     p.add_argument("--profile", metavar="NAME", help="toolkit profile (default: the official one)")
-    p.add_argument(
-        "--input-format",
-        choices=("json", "jsonl", "csv", "tsv", "xlsx"),
-        help="read the results file as this layout instead of recognizing it",
-    )
+    add_input_format_option(p)
     p.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
     p.add_argument("--answer-field", metavar="F", help="the results' answer column, when unusual")
     p.add_argument(

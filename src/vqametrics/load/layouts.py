@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from .formats import PREDICTION_LAYOUTS
 from .records import Records, cell_text
 
 __all__ = [
@@ -30,18 +31,6 @@ __all__ = [
     "predictions_from",
     "read_reported",
 ]
-
-#: (layout name, id column, answer column, columns that must also be present)
-PREDICTION_LAYOUTS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
-    ("vlmevalkit", "index", "prediction", ()),
-    ("lmms-eval-samples", "doc_id", "filtered_resps", ()),
-    ("llava-answers", "question_id", "text", ("prompt",)),
-    ("official", "question_id", "answer", ()),
-    ("gqa-predictions", "questionId", "prediction", ()),
-    ("docvqa-submission", "questionId", "answer", ()),
-    ("vizwiz-results", "image", "answer", ()),
-    ("llava-answers", "question_id", "text", ()),
-)
 
 
 @dataclass(frozen=True)
@@ -67,6 +56,11 @@ def _recognize(
     records: Records, id_field: str | None, answer_field: str | None
 ) -> tuple[str, str, str]:
     cols = set(records.columns)
+    if records.forced is not None:
+        # forced with --input-format: no recognition; --id-field/--answer-field still rename
+        # (read_records checked the layout's own columns)
+        _, idc, ansc, _ = next(r for r in PREDICTION_LAYOUTS if r[0] == records.forced)
+        return records.forced, id_field or idc, answer_field or ansc
     if id_field and answer_field:
         return "custom", id_field, answer_field
     for name, idc, ansc, also in PREDICTION_LAYOUTS:
@@ -141,7 +135,10 @@ def _first_response(value: Any, where: str) -> Any:
 
 
 def is_vlmevalkit(records: Records) -> bool:
-    """Whether *records* look like a VLMEvalKit result spreadsheet (ground truth inside)."""
+    """Whether *records* look like a VLMEvalKit result spreadsheet (ground truth inside), or
+    were forced to be one; a file forced to another layout never is."""
+    if records.forced is not None:
+        return records.forced == "vlmevalkit"
     cols = set(records.columns)
     return {"index", "prediction"} <= cols
 

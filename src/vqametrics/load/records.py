@@ -20,18 +20,20 @@ from typing import Any
 
 from .._exceptions import InputError
 from ._json import parse_json_or_jsonl, read_raw, ungzip
+from .formats import FILE_FORMATS, InputFormat, parse_input_format
 
 __all__ = [
     "FORMATS",
     "Records",
     "Source",
+    "force_layout",
     "read_bytes_from",
     "read_records",
     "records_from_bytes",
 ]
 
-#: The names ``--format`` accepts.
-FORMATS = ("json", "jsonl", "csv", "tsv", "xlsx")
+#: The file formats ``--input-format`` accepts (it also takes layouts: see :mod:`.formats`).
+FORMATS = FILE_FORMATS
 
 Source = str | os.PathLike[str] | Sequence[Mapping[str, Any]] | Mapping[Any, Any] | Any
 
@@ -53,6 +55,9 @@ class Records:
     #: the top-level JSON object when the rows came from one of its keys (e.g. TextVQA's
     #: ``{"data": [...]}``), else ``None``
     header: Mapping[str, Any] | None = None
+    #: the layout forced with ``--input-format`` (``vlmevalkit``, ``llava-answers``, …;
+    #: recognition is then skipped), or ``None``
+    forced: str | None = None
 
     def where(self, i: int) -> str:
         """``file: line N`` / ``file: row N`` / ``file: item N`` for row *i* (0-based)."""
@@ -94,7 +99,9 @@ def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
     return name, data, was_gzip
 
 
-def read_records(source: Source, *, format: str | None = None, rows_key: str = "data") -> Records:
+def read_records(
+    source: Source, *, format: str | InputFormat | None = None, rows_key: str = "data"
+) -> Records:
     """Read *source* into :class:`Records`.
 
     Parameters
@@ -103,20 +110,23 @@ def read_records(source: Source, *, format: str | None = None, rows_key: str = "
         A file (any layout of the module docstring), standard input, or data in memory.
         A mapping whose values are not dicts is read as ``{id: answer}`` rows
         ``{"question_id": id, "answer": answer}``.
-    format : {"json", "jsonl", "csv", "tsv", "xlsx"}, optional
-        Force a layout instead of recognizing it from the content.
+    format : str, optional
+        Force a file format (``json``, ``jsonl``, ``csv``, ``tsv``, ``xlsx``), a layout
+        (``official``, ``llava``, ``vlmevalkit``, ``lmms-eval``, ``gqa``, ``docvqa``,
+        ``vizwiz``) or both (``vlmevalkit,csv``) instead of recognizing them
+        (:func:`~vqametrics.load.formats.parse_input_format`). A forced layout's columns must
+        be in the file.
     rows_key : str, default="data"
         For a JSON object whose rows sit under one key (``{"data": [...]}``, ``{"annotations":
         [...]}``), the key to take them from when it is present.
     """
-    if format is not None and format not in FORMATS:
-        raise InputError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
+    fmt = parse_input_format(format)
     in_memory = _in_memory(source)
     if in_memory is not None:
-        return in_memory
+        return force_layout(in_memory, fmt)
     assert isinstance(source, str | os.PathLike)
     name, data, was_gzip = read_bytes_from(source)
-    return records_from_bytes(name, data, was_gzip, format=format, rows_key=rows_key)
+    return records_from_bytes(name, data, was_gzip, format=fmt, rows_key=rows_key)
 
 
 def records_from_bytes(
@@ -124,20 +134,42 @@ def records_from_bytes(
     data: bytes,
     was_gzip: bool = False,
     *,
-    format: str | None = None,
+    format: str | InputFormat | None = None,
     rows_key: str = "data",
 ) -> Records:
     """:func:`read_records` on bytes already read and decompressed (a pipe is read once)."""
-    if format is not None and format not in FORMATS:
-        raise InputError(f"unknown format {format!r}; choose one of: {', '.join(FORMATS)}")
+    fmt = parse_input_format(format)
     suffix = name[:-3] if name.endswith(".gz") else name
-    kind = format or _sniff(suffix, data)
+    kind = fmt.file_format or _sniff(suffix, data)
     records = _PARSERS[kind](name, data, suffix, rows_key)
     if was_gzip:
         records = Records(
             records.rows, name, records.layout + "+gzip", records.lines, records.header
         )
-    return records
+    return force_layout(records, fmt)
+
+
+def force_layout(records: Records, fmt: InputFormat) -> Records:
+    """*records* with the layout of *fmt* forced; its id and answer columns must be there.
+
+    A file without them is one line naming the file, the forced layout, the missing
+    column(s) and the columns it has.
+    """
+    if fmt.layout is None:
+        return records
+    cols = records.columns
+    missing = [c for c in fmt.columns if c not in cols]
+    if missing:
+        have = ", ".join(cols[:20]) or "none"
+        need = ", ".join(repr(c) for c in fmt.columns)
+        lack = ", ".join(repr(c) for c in missing)
+        raise InputError(
+            f"{records.source}: the forced layout {fmt.layout_name!r} needs the column(s) "
+            f"{need}; missing {lack} (its columns: {have})"
+        )
+    return Records(
+        records.rows, records.source, records.layout, records.lines, records.header, fmt.layout
+    )
 
 
 def _in_memory(source: Source) -> Records | None:

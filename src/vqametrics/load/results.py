@@ -136,24 +136,29 @@ def read_results(
     Parameters
     ----------
     source : path, ``"-"``, list of dicts, ``{qid: answer}`` mapping or pandas DataFrame
-    input_format : {"json", "jsonl", "csv", "tsv", "xlsx"}, optional
-        Read the file as this layout instead of recognizing it from its content.
+    input_format : str, optional
+        A file format (``json``, ``jsonl``, ``csv``, ``tsv``, ``xlsx``), a layout
+        (``official``, ``llava``, ``vlmevalkit``, ``lmms-eval``, ``gqa``, ``docvqa``,
+        ``vizwiz``) or both (``vlmevalkit,csv``): forced instead of recognized
+        (:mod:`vqametrics.load.formats`).
     id_field, answer_field : str, optional
         The id and answer columns, when the layout is unusual.
     reported : path, optional
         The toolkit's own scores (a VLMEvalKit ``_acc.csv``/``_score.csv`` or an lmms-eval
         ``results.json``); by default they are looked for beside the file.
     """
-    from .records import FORMATS, read_bytes_from, read_records, records_from_bytes
+    from .formats import parse_input_format
+    from .records import read_bytes_from, read_records, records_from_bytes
 
-    if input_format is not None and input_format not in FORMATS:
-        raise InputError(
-            f"unknown --input-format {input_format!r}; choose one of: {', '.join(FORMATS)}"
-        )
+    fmt = parse_input_format(input_format)
     custom = input_format is not None or id_field is not None or answer_field is not None
     if isinstance(source, Results):
         return ResultsFile(source, "official (in memory)")
-    if isinstance(source, Mapping) and all(isinstance(v, str) for v in source.values()):
+    if (
+        isinstance(source, Mapping)
+        and fmt.layout in (None, "official")
+        and all(isinstance(v, str) for v in source.values())
+    ):
         from .vqa import results_from_pairs
 
         return ResultsFile(results_from_pairs(source, "<mapping>"), "official (mapping)")
@@ -169,9 +174,9 @@ def read_results(
             official = _official_from_bytes(name, data, was_gzip)
             if official is not None:
                 return _with_reported(official, source, reported)
-        records = records_from_bytes(name, data, was_gzip, format=input_format)
+        records = records_from_bytes(name, data, was_gzip, format=fmt)
     else:
-        records = read_records(source, format=input_format)
+        records = read_records(source, format=fmt)
     if not records.rows:
         raise InputError(f"{records.source}: contains no predictions")
     return _with_reported(_from_records(records, id_field, answer_field), source, reported)

@@ -37,6 +37,10 @@ __all__ = [
     "write_tsv",
 ]
 
+#: The toolkit layouts ``input_format=`` may force for predictions: VLMEvalKit's (index,
+#: prediction); the others carry no MMBench index.
+MMBENCH_LAYOUTS = ("vlmevalkit",)
+
 #: File name endings :func:`load_predictions` accepts.
 PREDICTION_FORMATS = (".tsv", ".csv", ".xlsx", ".jsonl")
 
@@ -377,9 +381,10 @@ def load_predictions(
     """Load predictions through the one reader layer (:mod:`vqametrics.load.records`).
 
     Any layout it reads: TSV, CSV, XLSX (VLMEvalKit's default output), JSON, JSONL, gzip of
-    any, ``-`` for standard input, or in-memory records. Each row needs ``index`` and
-    ``prediction`` (other names with *id_field* / *answer_field*); other columns are ignored
-    (the ground truth always comes from the data file).
+    any, ``-`` for standard input, or in-memory records (*input_format*: a file format, or
+    ``vlmevalkit`` to require its columns; see :mod:`vqametrics.load.formats`). Each row needs
+    ``index`` and ``prediction`` (other names with *id_field* / *answer_field*); other columns
+    are ignored (the ground truth always comes from the data file).
 
     Returns
     -------
@@ -392,9 +397,11 @@ def load_predictions(
         Unreadable file, invalid line, missing columns, a bad or duplicate index; the message
         names the file and line.
     """
+    from ..load.formats import parse_input_format
     from ..load.records import read_records
 
-    records = read_records(os.fspath(path) if isinstance(path, Path) else path, format=input_format)
+    fmt = parse_input_format(input_format, layouts=MMBENCH_LAYOUTS)
+    records = read_records(os.fspath(path) if isinstance(path, Path) else path, format=fmt)
     idc, ansc = id_field or "index", answer_field or "prediction"
     cols = records.columns
     missing = [c for c in (idc, ansc) if c not in cols]

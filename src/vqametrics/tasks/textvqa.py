@@ -298,6 +298,8 @@ def llava_question(prompt: str, where: str = "<prompt>") -> str:
 
 
 def _is_llava(records: Records) -> bool:
+    if records.forced is not None:  # --input-format names the layout
+        return records.forced == "llava-answers"
     cols = set(records.columns)
     return {"question_id", "prompt", "text"} <= cols
 
