@@ -16,6 +16,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import re
+from collections.abc import Iterator
+from contextvars import ContextVar
+
 __all__ = [
     "AnswerCountWarning",
     "IdTypeWarning",
@@ -26,7 +31,32 @@ __all__ = [
     "UnknownNameError",
     "VqaMetricsError",
     "VqaMetricsWarning",
+    "command_line_spelling",
 ]
+
+#: True while the command line runs: messages then name options as ``--allow-missing``; a
+#: Python caller reads ``allow_missing=True`` instead (same message, the caller's language).
+_COMMAND_LINE: ContextVar[bool] = ContextVar("vqametrics_command_line", default=False)
+
+#: How a message's command-line option reads for a Python caller.
+_API_SPELLING = {
+    "--allow-missing": "allow_missing=True",
+    "--ignore-extra": "ignore_extra=True",
+    "--on-duplicate last": "on_duplicate='last'",
+    "--id-field": "id_field=",
+    "--answer-field": "answer_field=",
+}
+_OPTION = re.compile("|".join(re.escape(k) for k in sorted(_API_SPELLING, key=len, reverse=True)))
+
+
+@contextlib.contextmanager
+def command_line_spelling() -> Iterator[None]:
+    """Within this block, errors name options as the command line spells them."""
+    token = _COMMAND_LINE.set(True)
+    try:
+        yield
+    finally:
+        _COMMAND_LINE.reset(token)
 
 
 class VqaMetricsError(Exception):
@@ -34,7 +64,17 @@ class VqaMetricsError(Exception):
 
 
 class InputError(VqaMetricsError, ValueError):
-    """Input data is malformed; the message names the file and the question id or line."""
+    """Input data is malformed; the message names the file and the question id or line.
+
+    Messages are written with the command line's option names (``pass --allow-missing``); a
+    Python caller reads the keyword arguments instead (``pass allow_missing=True``).
+    """
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if _COMMAND_LINE.get():
+            return text
+        return _OPTION.sub(lambda m: _API_SPELLING[m.group(0)], text)
 
 
 class MissingPredictionError(InputError):

@@ -202,7 +202,7 @@ def test_consistency_uses_unbalanced_entailed_questions() -> None:
 
 def test_missing_unbalanced_prediction(capsys: pytest.CaptureFixture[str]) -> None:
     questions = {"a": _q("red"), "u": _q("yes", balanced=False)}
-    with pytest.raises(ValueError, match=r"'u'.*KeyError.*--allow-missing"):
+    with pytest.raises(ValueError, match=r"'u'.*KeyError.*allow_missing=True"):
         evaluate_task("gqa", {"a": "red"}, questions=questions)
     r = evaluate_task("gqa", {"a": "red"}, questions=questions, allow_missing=True)
     assert r.metrics["accuracy"] == 100.0 and r.data.n_missing == 0
@@ -279,7 +279,7 @@ def test_bad_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_extra_predictions_are_an_error_unless_ignored(tmp_path: Path) -> None:
     questions = {"a": _q("red")}
-    with pytest.raises(ValueError, match=r"'b'.*--ignore-extra"):
+    with pytest.raises(ValueError, match=r"'b'.*ignore_extra=True"):
         evaluate_task("gqa", {"a": "red", "b": "x"}, questions=questions)
     r = evaluate_task("gqa", {"a": "red", "b": "x"}, questions=questions, ignore_extra=True)
     assert r.metrics["accuracy"] == 100.0 and r.data.n_extra_ignored == 1

@@ -413,7 +413,7 @@ def test_extra_splits_need_ignore_extra(shared_data: Path) -> None:
     answers = _llava_answers(shared_data, "e3e3926")
     questions = shared_data / "pope" / "llava" / "llava_pope_test.jsonl"
     lab = shared_data / "pope" / "e3e3926" / "coco_pope_random.json"
-    with pytest.raises(InputError, match="--ignore-extra"):
+    with pytest.raises(InputError, match="ignore_extra=True"):
         evaluate_task("pope", answers, annotations=lab, questions=questions)
     r = evaluate_task("pope", answers, annotations=lab, questions=questions, ignore_extra=True)
     assert r.metrics["n"] == 2910

@@ -19,7 +19,7 @@ import threading
 import warnings
 from collections.abc import Sequence
 
-from .._exceptions import VqaMetricsError, VqaMetricsWarning
+from .._exceptions import VqaMetricsError, VqaMetricsWarning, command_line_spelling
 from .._version import __version__
 
 __all__ = ["main"]
@@ -163,7 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    with warnings.catch_warnings():
+    # messages name the --options of the command line, not keyword arguments
+    with warnings.catch_warnings(), command_line_spelling():
         warnings.simplefilter("always", VqaMetricsWarning)
         warnings.showwarning = _show_warning
         try:

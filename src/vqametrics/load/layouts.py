@@ -28,6 +28,7 @@ __all__ = [
     "find_lmms_eval_reported",
     "find_reported",
     "is_vlmevalkit",
+    "nan_note",
     "predictions_from",
     "read_reported",
 ]
@@ -46,6 +47,9 @@ class Predictions:
     records: Records
     id_field: str
     answer_field: str
+    #: VLMEvalKit rows of a pandas DataFrame whose prediction was NaN, read as the text
+    #: ``'nan'`` (see :func:`predictions_from`)
+    nan_as_text: int = 0
 
     @property
     def source(self) -> str:
@@ -95,6 +99,11 @@ def predictions_from(
     row's fields and the option to name another one.
     """
     layout, idc, ansc = _recognize(records, id_field, answer_field)
+    # Quirk kept (VLMEvalKit): it reads its sheet with pandas, which turns the TEXT "nan" into
+    # NaN, then scores str(x) == "nan". The file itself holds "nan" (openpyxl reads it so); a
+    # DataFrame of the same sheet holds NaN, so it is read back as "nan" to score the same.
+    nan_text = layout == "vlmevalkit" and records.layout == "dataframe"
+    nans = 0
     ids: list[Hashable] = []
     texts: list[str | None] = []
     wheres: list[str] = []
@@ -119,11 +128,24 @@ def predictions_from(
         value = row[ansc]
         if layout == "lmms-eval-samples":
             value = _first_response(value, where)
+        if nan_text and isinstance(value, float) and value != value:
+            value = "nan"
+            nans += 1
         texts.append(cell_text(value, where, column=ansc, allow_missing=allow_missing_answer))
         ids.append(key)
         wheres.append(where)
     name = layout if layout == "custom" else f"{layout} ({records.layout})"
-    return Predictions(ids, texts, wheres, name, records, idc, ansc)
+    return Predictions(ids, texts, wheres, name, records, idc, ansc, nans)
+
+
+def nan_note(preds: Predictions) -> str | None:
+    """The note when VLMEvalKit predictions in a DataFrame were NaN (read as ``'nan'``)."""
+    if not preds.nan_as_text:
+        return None
+    return (
+        f"{preds.nan_as_text} prediction(s) are NaN in {preds.source} (pandas reads the text "
+        "'nan' as NaN): scored as the text 'nan', as VLMEvalKit does (str(x))"
+    )
 
 
 def _first_response(value: Any, where: str) -> Any:

@@ -229,13 +229,16 @@ def _read_official(path: Any, ahead: ReadAhead | None) -> Results | None:
 
 
 def _from_records(records: Records, id_field: str | None, answer_field: str | None) -> ResultsFile:
-    from .layouts import predictions_from
+    from .layouts import nan_note, predictions_from
 
     preds = predictions_from(
         records, id_field=id_field, answer_field=answer_field, allow_missing_answer=True
     )
     kind = preds.layout.split(" ", 1)[0]
     notes: list[str] = []
+    nan = nan_note(preds)
+    if nan is not None:
+        notes.append(nan)
     empty = sum(1 for t in preds.texts if t is None)
     texts = ["" if t is None else t for t in preds.texts]
     if empty:

@@ -11,6 +11,7 @@ from ..load.layouts import (
     find_lmms_eval_reported,
     find_reported,
     is_vlmevalkit,
+    nan_note,
     predictions_from,
     read_reported,
 )
@@ -125,7 +126,7 @@ def read_vlmevalkit(
         answer_field=inputs.answer_field,
         allow_missing_answer=True,
     )
-    notes: list[str] = []
+    notes: list[str] = [n for n in (nan_note(preds),) if n is not None]
     rep = _reported(inputs)
     if inputs.annotations is not None and annotations_reader is None:
         notes.append(
