@@ -151,7 +151,9 @@ def read_results(
     from .records import read_bytes_from, read_records, records_from_bytes
 
     fmt = parse_input_format(input_format)
-    custom = input_format is not None or id_field is not None or answer_field is not None
+    # forcing only the official layout keeps the fast official path (it checks the columns)
+    forced = fmt.file_format is not None or fmt.layout not in (None, "official")
+    custom = forced or id_field is not None or answer_field is not None
     if isinstance(source, Results):
         return ResultsFile(source, "official (in memory)")
     if (
