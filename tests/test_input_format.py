@@ -216,3 +216,22 @@ def test_mmbench_rejects_other_layouts(tmp_path: Path, capsys: pytest.CaptureFix
         main(argv)
     assert exc.value.code == 2
     assert "not a layout this reader takes" in capsys.readouterr().err
+
+
+def test_forced_layout_on_stdin_in_a_task(both: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    data = [
+        {"question_id": q, "question": f"q{q}?", "image_id": f"i{q}", "answers": [a] * 10}
+        for q, a in TRUTH.items()
+    ]
+    ann = tmp_path / "TextVQA_0.5.1_val.json"
+    ann.write_text(json.dumps({"dataset_name": "TextVQA", "data": data}))
+    base = [sys.executable, "-m", "vqametrics", "score", "textvqa", "--annotations", str(ann)]
+    base += ["--results", "-", "--json"]
+    for extra, expected in (([], 0.5), (["--input-format", "official,csv"], 1.0)):
+        out = subprocess.run(
+            [*base, *extra], input=both.read_bytes(), capture_output=True, check=True
+        )
+        assert json.loads(out.stdout)["metrics"]["accuracy"] == expected

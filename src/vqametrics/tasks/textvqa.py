@@ -395,8 +395,9 @@ def _read(inputs: TaskInputs) -> TaskData:
             gt_items, gt_sources = _read_annotations(inputs)
             return require_answers(_join_llava(inputs, records, gt_items, gt_sources))
         if isinstance(inputs.results, str) and inputs.results == "-":
-            # standard input can be read only once: hand on the rows already read
-            inputs = replace(inputs, results=records.rows, format=None)
+            # standard input can be read only once: hand on the rows already read (a forced
+            # layout still applies to them; a file format means nothing in memory)
+            inputs = replace(inputs, results=records.rows)
         lmms = _lmms_eval_samples(inputs, records)
         if lmms is not None:
             if inputs.annotations is None:
