@@ -256,30 +256,30 @@ def _diagnose_with_references(
     *minimum* can change: the distinct strings are examined once with *minimum*, and only
     the positions holding a long one are examined again with their own limit.
     """
-    base = diagnose(predictions, max_words=minimum)
-    seen: dict[str | None, tuple[str, ...]] = {}
-    for text in predictions:
-        if text is not None and text not in seen:
-            seen[text] = _reasons(text, minimum)
+    tally = Counter(predictions)
+    missing = tally.pop(None, 0)
+    seen = {t: _reasons(t, minimum) for t in tally}  # type: ignore[arg-type]
     long_texts = {t for t, hits in seen.items() if "long" in hits}
-    if not long_texts:
-        return base
     cache: dict[tuple[str, int], tuple[str, ...]] = {}
     changed: dict[int, tuple[str, ...]] = {}
-    for i, text in enumerate(predictions):
-        if text in long_texts:
-            assert text is not None
-            limit = word_limit(references[i], minimum)
-            if limit > minimum:
-                key = (text, limit)
-                hit = cache.get(key)
-                if hit is None:
-                    hit = cache[key] = _reasons(text, limit)
-                changed[i] = hit
-    if not changed:
-        return base
-    counts = dict(base.reasons)
-    verbose = base.verbose
+    if long_texts:
+        for i, text in enumerate(predictions):
+            if text is not None and text in long_texts:
+                limit = word_limit(references[i], minimum)
+                if limit > minimum:
+                    key = (text, limit)
+                    hit = cache.get(key)
+                    if hit is None:
+                        hit = cache[key] = _reasons(text, limit)
+                    changed[i] = hit
+    counts = dict.fromkeys(REASONS, 0)
+    verbose = 0
+    for text, c in tally.items():
+        hits = seen[text]
+        if hits:
+            verbose += c
+            for r in hits:
+                counts[r] += c
     for i, hits in changed.items():
         old = seen[predictions[i]]
         for r in old:
@@ -288,16 +288,17 @@ def _diagnose_with_references(
             counts[r] += 1
         verbose -= bool(old) - bool(hits)
     examples: list[tuple[int, str, tuple[str, ...]]] = []
-    for i, text in enumerate(predictions):
-        if text is None:
-            continue
-        hits = changed.get(i, seen[text])
-        if hits:
-            examples.append((i, text, hits))
-            if len(examples) == N_EXAMPLES:
-                break
+    if verbose:
+        for i, text in enumerate(predictions):
+            if text is None:
+                continue
+            hits = changed.get(i, seen[text])
+            if hits:
+                examples.append((i, text, hits))
+                if len(examples) == N_EXAMPLES:
+                    break
 
     def flags() -> list[tuple[str, ...] | None]:
         return [None if t is None else changed.get(i, seen[t]) for i, t in enumerate(predictions)]
 
-    return Diagnostics(base.n, verbose, counts, tuple(examples), flags)
+    return Diagnostics(len(predictions) - missing, verbose, counts, tuple(examples), flags)
