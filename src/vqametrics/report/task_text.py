@@ -93,7 +93,17 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
         [label, *_distinct(theirs, mine, digits), diff.rjust(width)]
         for label, theirs, mine, diff in rows
     ]
-    return head + ":\n" + table(cells, header, digits)
+    out = head + ":\n" + table(cells, header, digits)
+    if any(diff != "0" for *_, diff in rows):
+        same = _is_vlmevalkit if not lmms else (lambda p: p.toolkit.startswith("lmms-eval"))
+        others = [p for p in result.task.profiles if same(p) and p is not result.profile]
+        if others:
+            alts = "; ".join(f"--profile {p.name} ({p.description})" for p in others)
+            out += (
+                "\nthe numbers differ: the file may come from another release of the toolkit; "
+                f"its other profiles here: {alts}"
+            )
+    return out
 
 
 def _lmms_counterpart(
