@@ -210,3 +210,10 @@ def test_lavin_log_without_doc(shared_data: Path, tmp_path: Path) -> None:
     assert r.metrics["perception"] == case["expected"]["official"]["perception"]
     assert r.metrics["cognition"] == case["expected"]["official"]["cognition"]
     assert not any("differ" in n for n in r.notes)
+
+
+def test_reported_names_are_the_lmms_eval_metrics() -> None:
+    from vqametrics.tasks._mme_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED
+
+    assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
+    assert set(LMMS_EVAL_REPORTED.values()) == {"perception", "cognition"}

@@ -233,3 +233,12 @@ def test_real_labels_by_position(shared_data: Path, tmp_path: Path) -> None:
     r = evaluate_task("pope", log, annotations=shared_data / "pope" / "head_3df3ba1")
     assert r.metrics["f1_mean"] == 1.0 and r.metrics["n"] == 9000
     assert not any("differ" in n for n in r.notes)  # the targets are the labels, in order
+
+
+def test_reported_names_are_the_lmms_eval_metrics(tmp_path: Path) -> None:
+    from vqametrics.tasks._pope_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED
+
+    assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
+    answers, labels, _ = _case()
+    r = evaluate_task("pope", _log(tmp_path / "s.jsonl", answers, labels), profile="lmms-eval")
+    assert set(LMMS_EVAL_REPORTED.values()) <= set(r.metrics)

@@ -24,6 +24,7 @@ __all__ = [
     "GROUPS",
     "GROUP_OF",
     "LMMS_EVAL_METRICS",
+    "LMMS_EVAL_REPORTED",
     "PERCEPTION",
     "TASKS",
     "MmeInputError",
@@ -54,6 +55,13 @@ GROUP_OF = {t: g for g, ts in GROUPS for t in ts}
 #: ``question_id``, ``category`` and ``score`` (EvolvingLMMs-Lab/lmms-eval@75571cf
 #: ``lmms_eval/tasks/mme/mme.yaml`` ``metric_list``, ``utils.py``)
 LMMS_EVAL_METRICS = ("mme_perception_score", "mme_cognition_score")
+
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
+#: profile's metric that recomputes it (for setting reported beside recomputed)
+LMMS_EVAL_REPORTED: Mapping[str, str] = {
+    "mme_perception_score": "perception",
+    "mme_cognition_score": "cognition",
+}
 
 #: the prompt pieces LLaVA's ``convert_answer_to_mme.py`` removes and re-attaches
 _LLAVA_HINT = "Answer the question using a single word or phrase."

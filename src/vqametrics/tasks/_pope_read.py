@@ -19,7 +19,7 @@ from ._base import Item, TaskData, TaskInputs
 from ._common import _reported, read_vlmevalkit
 from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
-__all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "SPLITS", "read_pope"]
+__all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
 
 SPLITS = ("adversarial", "popular", "random")
 
@@ -45,6 +45,16 @@ LMMS_EVAL_METRICS = (
     "pope_f1_score",
     "pope_yes_ratio",
 )
+
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
+#: profile's metric that recomputes it (for setting reported beside recomputed)
+LMMS_EVAL_REPORTED: Mapping[str, str] = {
+    "pope_accuracy": "accuracy",
+    "pope_precision": "precision",
+    "pope_recall": "recall",
+    "pope_f1_score": "f1",
+    "pope_yes_ratio": "yes_ratio",
+}
 
 
 class _Answer(NamedTuple):
