@@ -242,3 +242,11 @@ def test_reported_names_are_the_lmms_eval_metrics(tmp_path: Path) -> None:
     answers, labels, _ = _case()
     r = evaluate_task("pope", _log(tmp_path / "s.jsonl", answers, labels), profile="lmms-eval")
     assert set(LMMS_EVAL_REPORTED.values()) <= set(r.metrics)
+
+
+def test_questions_are_not_used_and_said_so(tmp_path: Path) -> None:
+    answers, labels, _ = _case()
+    log = _log(tmp_path / "s.jsonl", answers, labels)
+    questions = _write(tmp_path / "q.jsonl", [{"question_id": 1, "category": "random"}])
+    r = evaluate_task("pope", log, questions=questions)
+    assert "--questions was not used: lmms-eval logs are read without it" in r.notes

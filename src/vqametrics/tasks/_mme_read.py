@@ -147,7 +147,11 @@ def read_mme(inputs: TaskInputs) -> TaskData:
         if is_lmms_eval(preds):
             if isinstance(src, str) and src == "-":
                 inputs = replace(inputs, results=records.rows, format=None)  # read once
-            return _read_lmms_eval(preds, inputs)
+            data = _read_lmms_eval(preds, inputs)
+            if inputs.questions is not None:
+                note = "--questions was not used: lmms-eval logs are read without it"
+                data = replace(data, notes=(*data.notes, note))
+            return data
     return _read_llava(records, inputs)
 
 
@@ -359,11 +363,6 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     given too win, joined by task, image and question. Without ``doc`` it is joined to the
     Your_Results lines by position (``doc_id`` *i* = the *i*-th line, tasks in the official
     order)."""
-    if inputs.questions is not None:
-        raise InputError(
-            f"{preds.source}: --questions is not used with an lmms-eval log (each doc carries "
-            "its question); leave it out"
-        )
     if has_docs(preds):
         items = _doc_items(preds)
         if inputs.annotations is None:

@@ -161,7 +161,11 @@ def read_pope(inputs: TaskInputs) -> TaskData:
         if is_lmms_eval(preds):
             if isinstance(src, str) and src == "-":
                 inputs = replace(inputs, results=records.rows, format=None)  # read once
-            return _read_lmms_eval(preds, inputs)
+            data = _read_lmms_eval(preds, inputs)
+            if inputs.questions is not None:
+                note = "--questions was not used: lmms-eval logs are read without it"
+                data = replace(data, notes=(*data.notes, note))
+            return data
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
@@ -362,11 +366,6 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     ``answer``, ``category``) it carries its labels; ``--annotations`` given too win, joined by
     the doc's split and ``question_id``. Without ``doc`` it is joined to the label files by
     position (``doc_id`` *i* = the *i*-th label line)."""
-    if inputs.questions is not None:
-        raise InputError(
-            f"{preds.source}: --questions is not used with an lmms-eval log (each doc names its "
-            "split in 'category'); leave it out"
-        )
     if has_docs(preds):
         items = _doc_items(preds)
         if inputs.annotations is None:
