@@ -159,3 +159,59 @@ def test_reported_metric_without_counterpart_is_not_set_beside_the_headline(
     out = capsys.readouterr().out
     assert "bleu" not in out.split("reported by the toolkit", 1)[1].split("\n", 2)[1]
     assert "no number in common" in out
+
+
+def _pope_log(path: Path) -> Path:
+    # by hand, lmms-eval profile: adversarial 2/2 right; popular 'no' for both (1/2); random
+    # 'yes' for both (1/2): accuracy 4/6, TP 2 FP 1 FN 1 -> precision = recall = f1 = 2/3
+    answers = ["yes", "no", "yes", "no", "yes", "no"]
+    preds = ["Yes", "No", "No", "No", "Yes", "Yes"]
+    splits = ["adversarial", "adversarial", "popular", "popular", "random", "random"]
+    rows = []
+    for i, (a, p, c) in enumerate(zip(answers, preds, splits, strict=True)):
+        rec = {"question_id": str(i), "score": float(p.lower() == a)}
+        rows.append(
+            {
+                "doc_id": i,
+                "doc": {"question_id": str(i), "question": "Is there a dog?", "answer": a,
+                        "category": c},
+                "filtered_resps": [p],
+                "pope_accuracy": rec,
+            }
+        )  # fmt: skip
+    return _log(path, rows)
+
+
+def test_lmms_eval_pope_metrics_set_beside_ours_by_declared_name(
+    tmp_path: Path, capsys: Any
+) -> None:
+    log = _pope_log(tmp_path / "20260101_000000_samples_pope.jsonl")
+    (tmp_path / "20260101_000000_results.json").write_text(
+        json.dumps({"results": {"pope": {"pope_f1_score,none": 0.75, "pope_accuracy,none": 4 / 6}}})
+    )
+    assert main(["score", "pope", "--results", str(log), "--profile", "lmms-eval"]) == 0
+    out = capsys.readouterr().out
+    rows = {ln.split()[2]: ln.split()[3:] for ln in out.splitlines() if ",none" in ln}
+    assert rows["pope_f1_score,none"] == ["0.7500", "0.6667", "-0.0833"]  # beside our f1
+    assert rows["pope_accuracy,none"][-1] == "0"  # 4/6 both, to the last bit
+
+
+def test_lmms_eval_subtasks_set_beside_our_split_groups(tmp_path: Path, capsys: Any) -> None:
+    log = _pope_log(tmp_path / "pope_log.jsonl")
+    rep = tmp_path / "results.json"
+    rep.write_text(
+        json.dumps(
+            {
+                "results": {
+                    "pope_adv": {"pope_accuracy,none": 1.0},
+                    "pope_pop": {"pope_accuracy,none": 0.5},
+                    "pope_random": {"pope_accuracy,none": 0.25},
+                }
+            }
+        )
+    )
+    argv = ["score", "pope", "--results", str(log), "--profile", "lmms-eval", "--reported"]
+    assert main([*argv, str(rep)]) == 0
+    out = capsys.readouterr().out
+    diffs = {ln.split()[0]: ln.split()[-1] for ln in out.splitlines() if ",none" in ln}
+    assert diffs == {"pope_adv": "0", "pope_pop": "0", "pope_random": "+0.2500"}

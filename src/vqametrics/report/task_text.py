@@ -120,10 +120,12 @@ def _lmms_counterpart(
     a number set beside the wrong one)."""
     metric = key.split(",", 1)[0]
     names = [metric]
+    if metric in result.task.reported_names:
+        names.insert(0, result.task.reported_names[metric])
     for prefix in (group, result.task.name):
         if metric.startswith(prefix + "_"):
             names.append(metric[len(prefix) + 1 :])
-    for g in (group, "all") if n_groups == 1 else (group,):
+    for g in ("all", group) if n_groups == 1 else _our_groups(ours, group, result.task.name):
         for name in names:
             if (g, name) in ours:
                 return ours[(g, name)]
@@ -131,6 +133,18 @@ def _lmms_counterpart(
     if n_groups == 1 and any(n in (headline, "exact_match", "relaxed_overall") for n in names):
         return result.headline
     return None
+
+
+def _our_groups(
+    ours: Mapping[tuple[str, str], float | int], group: str, task: str
+) -> tuple[str, ...]:
+    """Our breakdown group for lmms-eval's subtask *group*: the same name, or the one group
+    whose name starts with what follows the task prefix (``pope_adv`` → ``adversarial``)."""
+    if any(g == group for g, _ in ours):
+        return (group,)
+    rest = group[len(task) + 1 :] if group.startswith(task + "_") else ""
+    found = {g for g, _ in ours if rest and g.startswith(rest)}
+    return tuple(found) if len(found) == 1 else ()
 
 
 def _is_vlmevalkit(profile: Any) -> bool:

@@ -39,6 +39,7 @@ from ._mme_read import (
     COGNITION,
     GROUP_OF,
     GROUPS,
+    LMMS_EVAL_REPORTED,
     PERCEPTION,
     TASKS,
     MmeInputError,
@@ -382,5 +383,6 @@ TASK = register_task(
         ),
         annotations_optional=True,
         signature_fields=_signature_fields,
+        reported_names=LMMS_EVAL_REPORTED,
     )
 )
