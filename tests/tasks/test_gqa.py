@@ -478,3 +478,15 @@ def test_lmms_eval_log_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert out["metrics"]["accuracy"] == 20.0 and out["metrics"]["binary"] == 0.0
     assert main(["score", "gqa", "--results", str(log), "--profile", "lmms-eval", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["metrics"]["exact_match"] == 0.4
+
+
+def test_lmms_eval_results_json_beside_the_log_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # lmms-eval writes {date}_results.json beside {date}_samples_{task}.jsonl
+    log = _lmms_log(tmp_path / "20250101_samples_gqa.jsonl", family_cases("gqa_suite")[0])
+    _write(tmp_path / "20250101_results.json", {"results": {"gqa": {"exact_match,none": 0.4}}})
+    assert main(["score", "gqa", "--results", str(log), "--profile", "lmms-eval", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["reported"]["values"] == {"gqa": {"exact_match,none": 0.4}}
+    assert out["metrics"]["exact_match"] == 0.4

@@ -372,3 +372,15 @@ def test_annotations_still_refused_beside_ocrbench_json(tmp_path: Path) -> None:
     f.write_text(json.dumps(items), encoding="utf-8")
     with pytest.raises(ValueError, match="only with lmms-eval logs"):
         evaluate_task("ocrbench", f, annotations=f)
+
+
+def test_lmms_eval_results_json_beside_the_log_is_reported(tmp_path: Path) -> None:
+    items, _ = _full_file()
+    log = _jsonl(tmp_path / "20250101_samples_ocrbench.jsonl", _lmms_rows(items))
+    (tmp_path / "20250101_results.json").write_text(
+        json.dumps({"results": {"ocrbench": {"ocrbench_accuracy,none": 0.145}}}), "utf-8"
+    )
+    r = evaluate_task("ocrbench", log, profile="lmms-eval")
+    assert r.data.reported is not None
+    assert r.data.reported["values"] == {"ocrbench": {"ocrbench_accuracy,none": 0.145}}
+    assert r.metrics["ocrbench_accuracy"] == 0.145

@@ -515,3 +515,14 @@ def test_lmms_eval_log_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["metrics"]["exact_match"] == pytest.approx(3.6 / 4)
+
+
+def test_lmms_eval_results_json_beside_the_log_is_reported(tmp_path: Path) -> None:
+    log = _lmms_log(tmp_path / "20250101_samples_vizwiz_vqa_val.jsonl", _case_items())
+    (tmp_path / "20250101_results.json").write_text(
+        json.dumps({"results": {"vizwiz_vqa_val": {"exact_match,none": 0.9}}}), "utf-8"
+    )
+    r = evaluate_task("vizwiz", log, profile="lmms-eval")
+    assert r.data.reported is not None
+    assert r.data.reported["values"] == {"vizwiz_vqa_val": {"exact_match,none": 0.9}}
+    assert r.metrics["exact_match"] == pytest.approx(0.9)

@@ -26,7 +26,7 @@ from ..load.join import check_unique, join_by_id
 from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
 from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import NoGroundTruthError, read_vlmevalkit
+from ._common import NoGroundTruthError, _reported, read_vlmevalkit
 from ._lmms import (
     TOOLKIT_SCORE,
     has_docs,
@@ -209,7 +209,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
     lmms = _lmms_eval_predictions(records, inputs)
     if qsource is None:
         if lmms is not None:
-            return _read_lmms_eval_alone(lmms)
+            return _read_lmms_eval_alone(inputs, lmms)
         return _read_vlmevalkit_alone(inputs, records)
     questions, qname, balanced = _load_questions(qsource)
 
@@ -290,6 +290,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         (qname, records.source),
         ("gqa-questions", preds.layout),
         tuple(notes),
+        _reported(inputs) if lmms is not None else None,
         n_missing=len(missing_balanced),
         n_extra_ignored=len(joined.extra),
     )
@@ -325,7 +326,7 @@ def _keyed_by_doc(
     return replace(preds, ids=ids), note
 
 
-def _read_lmms_eval_alone(preds: Predictions) -> TaskData:
+def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
     """An lmms-eval samples log scored against its ``doc.answer``: accuracy only, as for a
     VLMEvalKit spreadsheet (the types and groups are in the questions file)."""
     if not has_docs(preds):
@@ -342,7 +343,9 @@ def _read_lmms_eval_alone(preds: Predictions) -> TaskData:
         sample_metrics=_LMMS_METRICS,
     )
     check_unique([it.id for it in items], preds.wheres, what="doc.id")
-    return TaskData(items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,))
+    return TaskData(
+        items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,), _reported(inputs)
+    )
 
 
 def _read_vlmevalkit_alone(inputs: TaskInputs, records: Records) -> TaskData:

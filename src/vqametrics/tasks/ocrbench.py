@@ -24,7 +24,7 @@ from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
 from ..load.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import read_vlmevalkit
+from ._common import _reported, read_vlmevalkit
 from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
 __all__ = [
@@ -429,7 +429,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         ]
         check_unique([it.id for it in items], preds.wheres, what="doc_id")
         if inputs.annotations is None:
-            return TaskData(items, (source,), (preds.layout,))
+            return TaskData(items, (source,), (preds.layout,), (), _reported(inputs))
         truth, truth_source = _read_truth(inputs.annotations)
         joined, _, n_absent = positional_items(
             preds,
@@ -462,7 +462,12 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         if n_absent:
             notes.append(f"{n_absent} item(s) had no sample and counted 0")
         return TaskData(
-            joined, (truth_source, source), (preds.layout,), tuple(notes), n_missing=n_absent
+            joined,
+            (truth_source, source),
+            (preds.layout,),
+            tuple(notes),
+            _reported(inputs),
+            n_missing=n_absent,
         )
     if inputs.annotations is None:
         raise InputError(
@@ -477,7 +482,12 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
     if n_absent:
         notes.append(f"{n_absent} item(s) had no sample and counted 0")
     return TaskData(
-        joined, (truth_source, source), (preds.layout,), tuple(notes), n_missing=n_absent
+        joined,
+        (truth_source, source),
+        (preds.layout,),
+        tuple(notes),
+        _reported(inputs),
+        n_missing=n_absent,
     )
 
 

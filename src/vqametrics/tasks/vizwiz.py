@@ -36,7 +36,7 @@ from ..normalize.vizwiz import prediction as vizwiz_prediction
 from ..score.vqa import average, leave_one_out_values, pairwise_sum
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean_aggregate, numpy_mean, read_vlmevalkit
+from ._common import _reported, mean_aggregate, numpy_mean, read_vlmevalkit
 from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
 from .textvqa import (
     lmms_eval_accuracy,
@@ -432,6 +432,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             (*gt_sources, source),
             ("vizwiz-annotations", preds.layout),
             tuple(notes),
+            _reported(inputs),
             n_missing=n_absent,
         )
     own = lmms_eval_items(
@@ -450,7 +451,8 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
     ]
     check_unique(images, preds.wheres, what="image (doc.question_id)")
     if inputs.annotations is None:
-        return TaskData(own, (source,), (preds.layout,), (_PROCESSED_NOTE.format(source=source),))
+        note = _PROCESSED_NOTE.format(source=source)
+        return TaskData(own, (source,), (preds.layout,), (note,), _reported(inputs))
     keyed = replace(preds, ids=list(images))
     data = _read_official(inputs, preds.records, keyed)
     by_image = {it.id: it for it in own}
@@ -477,7 +479,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             f"{len(differ)} image(s) of {source} carry doc.answers that differ from the "
             f"annotations after MMF's answer processing (e.g. {shown}); the annotations were used"
         )
-    return replace(data, items=items, notes=tuple(notes))
+    return replace(data, items=items, notes=tuple(notes), reported=_reported(inputs))
 
 
 # ------------------------------------------------------------------------------------ profiles
