@@ -490,3 +490,30 @@ def test_lmms_eval_results_json_beside_the_log_is_reported(
     out = json.loads(capsys.readouterr().out)
     assert out["reported"]["values"] == {"gqa": {"exact_match,none": 0.4}}
     assert out["metrics"]["exact_match"] == 0.4
+
+
+@given(st.permutations(range(5)))
+def test_lmms_eval_positional_join_ignores_record_order(order: list[int]) -> None:
+    # doc_id, not the line, says which question a record answers
+    import tempfile
+
+    case = family_cases("gqa_suite")[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = _lmms_log(Path(tmp) / "s.jsonl", case, with_doc=False)
+        lines = log.read_text("utf-8").splitlines()
+        log.write_text("".join(lines[i] + "\n" for i in order), encoding="utf-8")
+        q = case["input"]["questions"]
+        r = evaluate_task("gqa", log, questions=q, allow_missing=True)
+    assert r.metrics["accuracy"] == case["expected"]["official"]["accuracy"]
+    assert [it.fields["toolkit_score"] for it in r.data.items] == _SUITE_TOOLKIT
+
+
+def test_lmms_eval_doc_without_id_is_named(tmp_path: Path) -> None:
+    case = family_cases("gqa_suite")[0]
+    rows = _lmms_log(tmp_path / "a.jsonl", case).read_text("utf-8").splitlines()
+    first = json.loads(rows[0])
+    del first["doc"]["id"]
+    log = tmp_path / "s.jsonl"
+    log.write_text("\n".join([json.dumps(first), *rows[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"s\.jsonl: line 1: doc\.id .* missing"):
+        evaluate_task("gqa", log, questions=case["input"]["questions"], allow_missing=True)
