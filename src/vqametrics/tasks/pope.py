@@ -18,6 +18,10 @@ Official quirks, kept because published POPE numbers were computed with them:
 * QUIRK yes-ratio-over-predictions: the yes-ratio counts predicted "yes".
 * QUIRK zero-division: precision/recall/F1 divide by zero when there is no predicted (or no
   true) positive; vqametrics raises :class:`PopeScoreError` there instead of a number.
+
+lmms-eval ``--log_samples`` logs (``_pope_read``) carry their labels when the records have
+``doc`` (lmms-lab/POPE's ``answer``; its ``category`` is our split), so ``--annotations`` is
+optional; without ``doc`` they are joined to the label files by position.
 """
 
 from __future__ import annotations
@@ -444,6 +448,8 @@ TASK = register_task(
             "POPE answers JSONL ('answer') + one coco_pope_<split>.json label file (by position)",
             "LLaVA answers.jsonl ('text') + --questions llava_pope_test.jsonl + the label folder",
             "VLMEvalKit spreadsheet (index, question, answer, prediction, category)",
+            "lmms-eval --log_samples JSONL (doc.question_id, doc.answer, doc.category, "
+            "filtered_resps); without doc: + the label file(s), joined by position",
         ),
         annotations_optional=True,
         signature_fields=_signature_fields,

@@ -430,7 +430,11 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         return tuple(value)
 
     items = lmms_eval_items(
-        preds, id_keys=("question_id",), references=answers, fields=("question", "image_id")
+        preds,
+        id_keys=("question_id",),
+        references=answers,
+        fields=("question", "image_id"),
+        sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
     )
     check_unique([it.id for it in items], preds.wheres, what="question_id")
     missing = [it.id for it in items if it.prediction is None]
