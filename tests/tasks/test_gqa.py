@@ -517,3 +517,12 @@ def test_lmms_eval_doc_without_id_is_named(tmp_path: Path) -> None:
     log.write_text("\n".join([json.dumps(first), *rows[1:]]) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"s\.jsonl: line 1: doc\.id .* missing"):
         evaluate_task("gqa", log, questions=case["input"]["questions"], allow_missing=True)
+
+
+def test_reported_names_are_the_lmms_eval_metrics(tmp_path: Path) -> None:
+    from vqametrics.tasks._gqa_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED
+
+    assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
+    log = _lmms_log(tmp_path / "s.jsonl", family_cases("gqa_suite")[0])
+    r = evaluate_task("gqa", log, profile="lmms-eval")
+    assert set(LMMS_EVAL_REPORTED.values()) <= set(r.metrics)

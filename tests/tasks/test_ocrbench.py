@@ -384,3 +384,14 @@ def test_lmms_eval_results_json_beside_the_log_is_reported(tmp_path: Path) -> No
     assert r.data.reported is not None
     assert r.data.reported["values"] == {"ocrbench": {"ocrbench_accuracy,none": 0.145}}
     assert r.metrics["ocrbench_accuracy"] == 0.145
+
+
+def test_reported_names_are_the_lmms_eval_metrics(tmp_path: Path) -> None:
+    from vqametrics.tasks.ocrbench import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED
+
+    assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
+    items, _ = _full_file()
+    r = evaluate_task(
+        "ocrbench", _jsonl(tmp_path / "s.jsonl", _lmms_rows(items)), profile="lmms-eval"
+    )
+    assert set(LMMS_EVAL_REPORTED.values()) <= set(r.metrics)

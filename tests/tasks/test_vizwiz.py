@@ -526,3 +526,11 @@ def test_lmms_eval_results_json_beside_the_log_is_reported(tmp_path: Path) -> No
     assert r.data.reported is not None
     assert r.data.reported["values"] == {"vizwiz_vqa_val": {"exact_match,none": 0.9}}
     assert r.metrics["exact_match"] == pytest.approx(0.9)
+
+
+def test_reported_names_are_the_lmms_eval_metrics(tmp_path: Path) -> None:
+    from vqametrics.tasks.vizwiz import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED
+
+    assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
+    r = evaluate_task("vizwiz", _lmms_log(tmp_path / "s.jsonl", _case_items()), profile="lmms-eval")
+    assert set(LMMS_EVAL_REPORTED.values()) <= set(r.metrics)

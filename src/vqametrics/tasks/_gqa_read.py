@@ -36,7 +36,13 @@ from ._lmms import (
     sample_score,
 )
 
-__all__ = ["read_gqa", "steps_number", "words_number"]
+__all__ = [
+    "LMMS_EVAL_METRICS",
+    "LMMS_EVAL_REPORTED",
+    "read_gqa",
+    "steps_number",
+    "words_number",
+]
 
 #: eval.py's ``getStepsNum``: an operation does not count when ``"op: arg"`` contains one of these
 _NOT_A_STEP = ("exist", "query: name", "choose name")
@@ -147,7 +153,11 @@ def _read_choices(source: Any, balanced: list[str]) -> tuple[dict[str, Any], str
 #: ``lmms-lab-encoder/GQA`` config ``testdev_balanced_instructions`` (rows ``id``, ``imageId``,
 #: ``question``, ``answer``, …), ``doc_to_target: "answer"``, metric ``exact_match`` (a number
 #: per sample, from its default ``process_results``)
-_LMMS_METRICS = ("exact_match",)
+LMMS_EVAL_METRICS = ("exact_match",)
+
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
+#: profile's metric that recomputes it (for setting reported beside recomputed)
+LMMS_EVAL_REPORTED: Mapping[str, str] = {"exact_match": "exact_match"}
 _NO_QUESTIONS_NOTE = (
     "no questions file: only the accuracy is computed (binary, open, distribution, "
     "consistency and the breakdowns need --questions {tier}_questions.json)"
@@ -227,7 +237,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         # doc_id i = the i-th balanced question: lmms-eval's testdev_balanced rows
         truth = [Item(qid, None, (questions[qid]["answer"],)) for qid in balanced]
         joined_items, note, _ = positional_items(
-            lmms, truth, qname, sample_metrics=_LMMS_METRICS, allow_missing=inputs.allow_missing
+            lmms, truth, qname, sample_metrics=LMMS_EVAL_METRICS, allow_missing=inputs.allow_missing
         )
         notes.append(note)
         for it in joined_items:
@@ -313,7 +323,7 @@ def _keyed_by_doc(
         q = questions.get(qid)
         if isinstance(q, Mapping) and doc.get("answer") != q.get("answer"):
             differ.append(qid)
-        recorded = sample_score(row, _LMMS_METRICS)
+        recorded = sample_score(row, LMMS_EVAL_METRICS)
         if recorded is not None:
             toolkit[qid] = recorded
     note = None
@@ -340,7 +350,7 @@ def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
         id_keys=("id",),
         references=_lmms_answer,
         fields=("question", "imageId"),
-        sample_metrics=_LMMS_METRICS,
+        sample_metrics=LMMS_EVAL_METRICS,
     )
     check_unique([it.id for it in items], preds.wheres, what="doc.id")
     return TaskData(

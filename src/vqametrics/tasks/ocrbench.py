@@ -30,6 +30,8 @@ from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
 __all__ = [
     "DATASETS",
     "HME_CATEGORY",
+    "LMMS_EVAL_METRICS",
+    "LMMS_EVAL_REPORTED",
     "TYPES",
     "fold_fullwidth",
     "ocrbench_match",
@@ -292,7 +294,11 @@ def _aggregate_vlmevalkit(items: Sequence[Item], scores: Sequence[float]) -> Agg
 #: what lmms-eval's ``ocrbench_process_results`` returns per sample (lmms-eval@75571cf
 #: ``lmms_eval/tasks/ocrbench/utils.py``): ``{"ocrbench_accuracy": {"question_type", "score",
 #: "prediction", "ground_truth"}}``, the 0/1 score inside
-_LMMS_METRICS = ("ocrbench_accuracy",)
+LMMS_EVAL_METRICS = ("ocrbench_accuracy",)
+
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``: Final Score / 1000) →
+#: the ``lmms-eval`` profile's metric that recomputes it
+LMMS_EVAL_REPORTED: Mapping[str, str] = {"ocrbench_accuracy": "ocrbench_accuracy"}
 
 
 def _read(inputs: TaskInputs) -> TaskData:
@@ -421,7 +427,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             preds,
             id_keys=(),
             references=lambda doc, where: _answers(doc.get("answer"), where, "doc.answer"),
-            sample_metrics=_LMMS_METRICS,
+            sample_metrics=LMMS_EVAL_METRICS,
         )
         items = [
             replace(it, fields={**it.fields, **_doc_fields(row["doc"], where)})
@@ -435,7 +441,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             preds,
             truth,
             truth_source,
-            sample_metrics=_LMMS_METRICS,
+            sample_metrics=LMMS_EVAL_METRICS,
             allow_missing=inputs.allow_missing,
         )
         by_doc = {int(it.id): it for it in items}
@@ -476,7 +482,11 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         )
     truth, truth_source = _read_truth(inputs.annotations)
     joined, note, n_absent = positional_items(
-        preds, truth, truth_source, sample_metrics=_LMMS_METRICS, allow_missing=inputs.allow_missing
+        preds,
+        truth,
+        truth_source,
+        sample_metrics=LMMS_EVAL_METRICS,
+        allow_missing=inputs.allow_missing,
     )
     notes = [note]
     if n_absent:

@@ -46,6 +46,8 @@ from .textvqa import (
 )
 
 __all__ = [
+    "LMMS_EVAL_METRICS",
+    "LMMS_EVAL_REPORTED",
     "average_precision",
     "derived_answerable",
     "f1_at_half",
@@ -359,7 +361,11 @@ def _read_official(
 
 #: ``vizwiz_vqa_process_results`` returns ``{"exact_match": acc, "submission": {...}}``
 #: (lmms-eval@75571cf ``lmms_eval/tasks/vizwiz_vqa/utils.py``)
-_LMMS_METRICS = ("exact_match",)
+LMMS_EVAL_METRICS = ("exact_match",)
+
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``; ``vizwiz_vqa_val``) →
+#: the ``lmms-eval`` profile's metric that recomputes it
+LMMS_EVAL_REPORTED: Mapping[str, str] = {"exact_match": "exact_match"}
 #: lmms-eval@75571cf ``_default_template_vqa_yaml`` sets ``doc_to_target: "answer"``, but the
 #: ``lmms-lab/VizWiz-VQA`` rows have no ``answer`` column (``question_id``, ``image``,
 #: ``question``, ``answers``, ``category``), so ``doc_to_target`` renders the name as a
@@ -421,7 +427,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             bare,
             gt_items,
             gt_sources[0],
-            sample_metrics=_LMMS_METRICS,
+            sample_metrics=LMMS_EVAL_METRICS,
             allow_missing=inputs.allow_missing,
         )
         notes = [note]
@@ -440,7 +446,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         id_keys=(),
         references=_doc_answers,
         fields=("question", "category"),
-        sample_metrics=_LMMS_METRICS,
+        sample_metrics=LMMS_EVAL_METRICS,
     )
     images = [
         _image_of(row["doc"], w) for row, w in zip(preds.records.rows, preds.wheres, strict=True)
