@@ -449,3 +449,18 @@ def test_per_sample_under_the_toolkit_profile_and_per_lmms_task(
     assert main(["vqa", "--results", str(ok), "--json"]) == 0
     (group,) = json.loads(capsys.readouterr().out)["reported"]["per_sample"]["by_rule"]
     assert group["rule"] == "unexplained" and "lmms-eval-textvqa" in group["title"]
+
+
+def test_vqa_doc_log_notes_that_lmms_eval_rewrote_its_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # QUIRK processed-doc: lmms-eval@75571cf vqav2/utils.py rewrites doc["answers"] in place
+    row = {
+        "doc_id": 0,
+        "doc": {"question_id": 1, "answers": ["yes"] * 10},
+        "filtered_resps": ["yes"],
+    }
+    path = _jsonl(tmp_path / "s.jsonl", [row])
+    assert main(["vqa", "--results", str(path), "--json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert any("AFTER its process_results rewrote them" in n for n in notes)

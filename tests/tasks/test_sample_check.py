@@ -215,3 +215,9 @@ def test_lmms_eval_subtasks_set_beside_our_split_groups(tmp_path: Path, capsys: 
     out = capsys.readouterr().out
     diffs = {ln.split()[0]: ln.split()[-1] for ln in out.splitlines() if ",none" in ln}
     assert diffs == {"pope_adv": "0", "pope_pop": "0", "pope_random": "+0.2500"}
+
+
+def test_a_doc_only_textvqa_log_says_its_answers_are_processed(textvqa_log: Path) -> None:
+    # QUIRK processed-doc (lmms-eval@75571cf textvqa/utils.py rewrites doc["answers"] in place)
+    ev = evaluate_task("textvqa", textvqa_log)
+    assert any("AFTER its EvalAI answer processor" in n for n in ev.notes)

@@ -443,11 +443,19 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
             f"{records.source}: question {missing[0]!r} has no prediction (pass --allow-missing "
             f"to score the {len(missing)} empty prediction(s) 0)"
         )
+    # QUIRK processed-doc: lmms-eval's textvqa_process_results rewrites doc["answers"] in
+    # place with the EvalAI processor before the record is logged (evaluator.py saves the doc
+    # afterwards): the answers here are processed ones, not TextVQA's
+    processed = (
+        f"{records.source}: lmms-eval logs doc.answers AFTER its EvalAI answer processor "
+        "rewrote them, so profiles other than lmms-eval score against processed answers; pass "
+        "--annotations (TextVQA's own file) for the official number"
+    )
     return TaskData(
         items,
         (records.source,),
         (preds.layout,),
-        (),
+        (processed,),
         _reported(inputs),
         n_missing=len(missing),
     )
