@@ -24,6 +24,9 @@ VLMEVALKIT = {
     "ocrvqa/vlmevalkit/vila_8b_OCRVQA_TESTCORE.xlsx": "ocrvqa",
     "textvqa_val/vlmevalkit/vila_8b_TextVQA_VAL.xlsx": "textvqa",
     "chartqa/vlmevalkit/vila_8b_ChartQA_TEST.xlsx": "chartqa",
+    "pope/vlmevalkit/vila_8b_POPE.xlsx": "pope",
+    "mme/vlmevalkit/vila_8b_MME.xlsx": "mme",
+    "ccbench/vlmevalkit/vila_8b_CCBench.xlsx": "mmbench",
 }
 
 
@@ -65,7 +68,12 @@ def test_vlmevalkit_reported_beside_recomputed(
     if not path.is_file():
         pytest.skip(f"{relpath} not in the shared data")
     # the reported numbers are compared under a VLMEvalKit profile
-    prof = next(p.name for p in get_task(task).profiles if p.toolkit.startswith("VLMEvalKit"))
+    # (MMBench's profiles are named after VLMEvalKit's extractor lineages)
+    prof = next(
+        p.name
+        for p in get_task(task).profiles
+        if p.toolkit.startswith("VLMEvalKit") or p.name.startswith("vlmevalkit")
+    )
     assert main(["score", task, "--results", str(path), "--profile", prof, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     reported = payload["reported"]
@@ -87,3 +95,54 @@ def test_ocrvqa_reported_overall_matches(
     # the reported-vs-recomputed row: Overall, 60.81 reported (the _acc.csv), 60.81 ours, 0
     # (equal to the last bit)
     assert ["Overall", "60.81", "60.81", "0"] in overall
+
+
+# the figures in ../shared/data/ccbench/vlmevalkit/vila_8b_CCBench_acc.csv, as VLMEvalKit wrote them
+CCBENCH_REPORTED = {
+    "Overall": 0.3392156862745098,
+    "calligraphy_painting": 0.3508771929824561,
+    "cultural_relic": 0.26804123711340205,
+    "food_clothes": 0.33043478260869563,
+    "historical_figure": 0.17142857142857143,
+    "scenery_building": 0.3157894736842105,
+    "sketch_reasoning": 0.6444444444444445,
+    "traditional_show": 0.36363636363636365,
+}
+
+
+def test_ccbench_reproduced_bit_exact_by_the_2024_extractor(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The CCBench run was made at VLMEvalKit c03bc04 (2024 rules, no text-length cap) and its
+    judge log says no LLM was asked ("no GPT-based answer matching under `exact_matching`"):
+    the 2024 extractor alone gives every reported number to the last bit, the default (2026)
+    one does not (its length cap leaves "…答案是B. 牛。" unparsed)."""
+    pytest.importorskip("openpyxl")
+    path = str(shared_data / "ccbench/vlmevalkit/vila_8b_CCBench.xlsx")
+    argv = ["score", "mmbench", "--results", path, "--json"]
+    assert main([*argv, "--profile", "vlmevalkit-2024"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["reported"]["values"]["all"]["Overall"] == CCBENCH_REPORTED["Overall"]
+    assert payload["metrics"]["Overall"] == CCBENCH_REPORTED["Overall"]
+    assert payload["n"] == 510
+    cats = payload["breakdowns"]["category"]
+    assert {k: v["accuracy"] for k, v in cats.items()} == {
+        k: v for k, v in CCBENCH_REPORTED.items() if k != "Overall"
+    }
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["Overall"] < CCBENCH_REPORTED["Overall"]
+    assert main(["score", "mmbench", "--results", path, "--profile", "vlmevalkit-2024"]) == 0
+    text = capsys.readouterr().out
+    assert text.count("         0\n") >= 8  # eight "difference 0" rows: bit-equal
+
+
+def test_a_differing_reported_number_names_the_other_releases(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("openpyxl")
+    path = str(shared_data / "ccbench/vlmevalkit/vila_8b_CCBench.xlsx")
+    assert main(["score", "mmbench", "--results", path]) == 0
+    hint = [ln for ln in capsys.readouterr().out.splitlines() if "numbers differ" in ln]
+    assert len(hint) == 1 and "--profile vlmevalkit-2024" in hint[0]
+    assert main(["score", "mmbench", "--results", path, "--profile", "vlmevalkit-2024"]) == 0
+    assert "numbers differ" not in capsys.readouterr().out

@@ -428,3 +428,39 @@ def test_two_self_contained_sheets_in_one_table(
     # B answers 'no' everywhere: the same score as the official list of 'no' answers
     no = evaluate_vqa(ANN, [{"question_id": t["question_id"], "answer": "no"} for t in truth])
     assert round(systems[1]["accuracy"], 2) == no.accuracy["overall"]
+
+
+def test_per_sample_under_the_toolkit_profile_and_per_lmms_task(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the 'Yes.' row above: under lmms-eval's own VQAv2 profile it scores 1.0, as recorded
+    row = {
+        "doc_id": 0,
+        "doc": {"question_id": 1, "answers": ["yes"] * 10},
+        "filtered_resps": ["Yes."],
+        "exact_match": 1.0,
+    }
+    path = _jsonl(tmp_path / "s.jsonl", [row])
+    assert main(["vqa", "--results", str(path), "--profile", "lmms-eval-vqav2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reported"]["per_sample"]["n_disagree"] == 0
+    # an OK-VQA log is checked against lmms-eval's OK-VQA scorer (the TextVQA-style profile);
+    # a recorded 0.3 no profile gives is named as not reproduced by that profile
+    ok = _jsonl(tmp_path / "20260101_samples_ok_vqa_val2014.jsonl", [dict(row, exact_match=0.3)])
+    assert main(["vqa", "--results", str(ok), "--json"]) == 0
+    (group,) = json.loads(capsys.readouterr().out)["reported"]["per_sample"]["by_rule"]
+    assert group["rule"] == "unexplained" and "lmms-eval-textvqa" in group["title"]
+
+
+def test_vqa_doc_log_notes_that_lmms_eval_rewrote_its_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # QUIRK processed-doc: lmms-eval@75571cf vqav2/utils.py rewrites doc["answers"] in place
+    row = {
+        "doc_id": 0,
+        "doc": {"question_id": 1, "answers": ["yes"] * 10},
+        "filtered_resps": ["yes"],
+    }
+    path = _jsonl(tmp_path / "s.jsonl", [row])
+    assert main(["vqa", "--results", str(path), "--json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert any("AFTER its process_results rewrote them" in n for n in notes)

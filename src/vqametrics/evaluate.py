@@ -468,6 +468,17 @@ def _evaluate(
             gt_note = ground_truth_disagreements(dataset, rfile.ground_truth, rfile.source)
     elif rfile.ground_truth is not None:
         gt_note = f"the ground truth was read from {rfile.source} (no --annotations)"
+        if rfile.layout.startswith("lmms-eval"):
+            # QUIRK processed-doc: lmms-eval's process_results rewrites doc["answers"] in
+            # place (VQAv2: punctuation and digits/articles; OK-VQA, TextVQA, VizWiz: the
+            # EvalAI processor) before the record is logged (evaluator.py saves the doc
+            # afterwards), so a log's answers are not the dataset's
+            gt_note += (
+                "; lmms-eval logs the answers AFTER its process_results rewrote them "
+                "(punctuation, digits, articles), so a profile that treats raw answers "
+                "specially (official: the unanimity rule) can score differently than against "
+                "the annotations: pass --annotations for the official number"
+            )
     res = rfile.results
     matched = match_predictions(
         dataset,

@@ -24,8 +24,21 @@ from .evaluate import VQAEvaluation
 
 __all__ = ["ToolkitCheck", "check_toolkit"]
 
-#: the profile that reproduces each toolkit's per-sample VQA metric
-TOOLKIT_PROFILES = {"lmms-eval": "lmms-eval-vqav2"}
+#: lmms-eval's VQA-style tasks whose per-sample metric ``lmms-eval-textvqa`` reproduces (its
+#: OK-VQA, TextVQA and VizWiz tasks share the EvalAI processor); any other is its VQAv2 task
+_TEXTVQA_LIKE = ("ok_vqa", "okvqa", "textvqa", "vizwiz")
+
+
+def _toolkit_profile(ev: VQAEvaluation) -> str:
+    """The profile reproducing the per-sample metric of *ev*'s log: the chosen one if it is
+    an lmms-eval profile, else the one of the lmms-eval task named in its reported results or
+    in the samples file's name."""
+    if ev.profile.name.startswith("lmms-eval"):
+        return ev.profile.name
+    rep = ev.reported or {}
+    # the task is named by results.json's keys, or by the samples file named in the notes
+    names = " ".join([*map(str, rep.get("values", {})), *ev.notes]).lower()
+    return "lmms-eval-textvqa" if any(t in names for t in _TEXTVQA_LIKE) else "lmms-eval-vqav2"
 
 
 @dataclass(frozen=True)
@@ -146,17 +159,21 @@ def _per_sample(ev: VQAEvaluation, examples: int) -> tuple[str | None, int, list
         return name, len(pairs), []
     from .profile_diff import RULES, compare_profiles
 
-    toolkit = (ev.reported or {}).get("toolkit", "lmms-eval")
-    profile = TOOLKIT_PROFILES.get(toolkit, "lmms-eval-vqav2")
-    comp = compare_profiles(ev.dataset, ev.predictions, ["official", profile])
-    theirs = comp.scores[profile]
+    profile = _toolkit_profile(ev)
     by_rule: dict[str, list[int]] = {}
-    for i, v in differ:
-        if v != theirs[i]:
-            by_rule.setdefault("unexplained", []).append(i)
-            continue
-        rules = [e.rule.key for e in comp.effects if i in e.questions.get(profile, ())]
-        by_rule.setdefault(rules[0] if rules else "unexplained", []).append(i)
+    if profile == ev.profile.name:
+        # scored under the toolkit's own profile: no rule separates us, every difference is
+        # one the profile does not reproduce
+        by_rule["unexplained"] = [i for i, _ in differ]
+    else:
+        comp = compare_profiles(ev.dataset, ev.predictions, [ev.profile.name, profile])
+        theirs = comp.scores[profile]
+        for i, v in differ:
+            if v != theirs[i]:
+                by_rule.setdefault("unexplained", []).append(i)
+                continue
+            rules = [e.rule.key for e in comp.effects if i in e.questions.get(profile, ())]
+            by_rule.setdefault(rules[0] if rules else "unexplained", []).append(i)
     titles = {r.key: r.title for r in RULES}
     order = [r.key for r in RULES] + ["unexplained"]
     groups = []

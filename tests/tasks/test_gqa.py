@@ -361,3 +361,168 @@ def test_perfect_answers_have_zero_distribution(rows: list[tuple[str, str | None
         assert r.metrics["distribution"] == 0.0
     else:
         assert "distribution" not in r.metrics
+
+
+# -- lmms-eval --log_samples logs ------------------------------------------------------------
+# The record layout is lmms-eval@75571cf's (evaluator.py; tasks/gqa/gqa.yaml): doc is the
+# lmms-lab-encoder/GQA testdev_balanced_instructions row (id = the question id, imageId,
+# question, answer), target = doc.answer, and the default process_results adds exact_match.
+
+#: lmms-eval's exact_match on the suite case, by hand (lower-case, ASCII punctuation deleted):
+#: red = red, no ≠ yes, No → no, shape ≠ color, purple ≠ blue
+_SUITE_TOOLKIT = [1.0, 0.0, 1.0, 0.0, 0.0]
+
+
+def _lmms_log(path: Path, case: dict[str, Any], *, with_doc: bool = True) -> Path:
+    questions = case["input"]["questions"]
+    balanced = [k for k, q in questions.items() if q["isBalanced"]]
+    lines = []
+    for i, (qid, score) in enumerate(zip(balanced, _SUITE_TOOLKIT, strict=True)):
+        q = questions[qid]
+        row: dict[str, Any] = {
+            "doc_id": i,
+            "target": q["answer"],
+            "filtered_resps": [case["input"]["predictions"][qid]],
+            "exact_match": score,
+        }
+        if with_doc:
+            row["doc"] = {
+                "id": qid,
+                "imageId": "n1",
+                "question": q["question"],
+                "answer": q["answer"],
+            }
+        lines.append(json.dumps(row) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def test_lmms_eval_log_with_doc_alone_is_accuracy_only(tmp_path: Path) -> None:
+    case = family_cases("gqa_suite")[0]
+    preds, questions = _suite_inputs(case)
+    log = _lmms_log(tmp_path / "samples_gqa.jsonl", case)
+    lm = evaluate_task("gqa", log, profile="lmms-eval")
+    assert (
+        lm.metrics == evaluate_task("gqa", preds, questions=questions, profile="lmms-eval").metrics
+    )
+    assert lm.metrics == {"exact_match": 0.4, "n": 5}
+    official = evaluate_task("gqa", log)
+    # the case's official accuracy; the rest of the suite needs the questions file
+    assert official.metrics == {"accuracy": case["expected"]["official"]["accuracy"], "n": 5}
+    assert any("--questions" in n for n in official.notes)
+    assert [it.id for it in official.data.items] == ["1", "2", "3", "4", "5"]
+
+
+def test_lmms_eval_log_records_the_toolkit_score(tmp_path: Path) -> None:
+    case = family_cases("gqa_suite")[0]
+    log = _lmms_log(tmp_path / "samples_gqa.jsonl", case)
+    r = evaluate_task("gqa", log, profile="lmms-eval")
+    assert [it.fields["toolkit_score"] for it in r.data.items] == _SUITE_TOOLKIT
+    assert r.scores == _SUITE_TOOLKIT  # the profile recomputes what lmms-eval recorded
+    q = _write(tmp_path / "q.json", case["input"]["questions"])
+    with_q = evaluate_task("gqa", log, questions=q, allow_missing=True)
+    assert [it.fields["toolkit_score"] for it in with_q.data.items] == _SUITE_TOOLKIT
+
+
+def test_lmms_eval_log_with_doc_and_questions(tmp_path: Path) -> None:
+    case = family_cases("gqa_suite")[0]
+    preds, questions = _suite_inputs(case)
+    choices = case["input"]["choices"]
+    rows = _lmms_log(tmp_path / "a.jsonl", case).read_text("utf-8").splitlines()
+    first = json.loads(rows[0])
+    first["doc"]["answer"] = "blue"  # disagrees with the questions file (red)
+    log = tmp_path / "samples_gqa.jsonl"
+    log.write_text("\n".join([json.dumps(first), *rows[1:]]) + "\n", encoding="utf-8")
+    # lmms-eval logs the balanced questions only: question 6 (unbalanced) has no prediction
+    r = evaluate_task("gqa", log, questions=questions, choices=choices, allow_missing=True)
+    exp = evaluate_task("gqa", preds, questions=questions, choices=choices)
+    assert r.metrics == exp.metrics
+    assert r.metrics["accuracy"] == case["expected"]["official"]["accuracy"]
+    assert r.aggregate.breakdowns == exp.aggregate.breakdowns
+    note = next(n for n in r.notes if "doc.answer that differs" in n)
+    assert note.startswith("1 question(s)") and "'1'" in note
+    assert any("1 unbalanced question(s)" in n for n in r.notes)
+
+
+def test_lmms_eval_log_without_doc_joins_by_position(tmp_path: Path) -> None:
+    case = family_cases("gqa_suite")[0]
+    preds, questions = _suite_inputs(case)
+    log = _lmms_log(tmp_path / "samples_gqa.jsonl", case, with_doc=False)
+    q = _write(tmp_path / "testdev_balanced_questions.json", questions)
+    r = evaluate_task("gqa", log, questions=q, allow_missing=True)
+    exp = evaluate_task("gqa", preds, questions=questions)
+    assert r.metrics == exp.metrics
+    note = next(n for n in r.notes if "BY POSITION" in n)
+    assert "differ" not in note  # each logged target is the question's answer
+    assert [it.fields["toolkit_score"] for it in r.data.items] == _SUITE_TOOLKIT
+
+
+def test_lmms_eval_log_without_doc_needs_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = _lmms_log(tmp_path / "samples_gqa.jsonl", family_cases("gqa_suite")[0], with_doc=False)
+    with pytest.raises(ValueError, match=r"samples_gqa\.jsonl: .*no 'doc'.*--questions"):
+        evaluate_task("gqa", log)
+    assert main(["score", "gqa", "--results", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "samples_gqa.jsonl" in err and "Traceback" not in err
+
+
+def test_lmms_eval_log_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case = family_cases("gqa_suite")[0]
+    log = _lmms_log(tmp_path / "samples_gqa.jsonl", case)
+    q = _write(tmp_path / "q.json", case["input"]["questions"])
+    argv = ["score", "gqa", "--results", str(log), "--questions", str(q), "--allow-missing"]
+    assert main([*argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["metrics"]["accuracy"] == 20.0 and out["metrics"]["binary"] == 0.0
+    assert main(["score", "gqa", "--results", str(log), "--profile", "lmms-eval", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["exact_match"] == 0.4
+
+
+def test_lmms_eval_results_json_beside_the_log_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # lmms-eval writes {date}_results.json beside {date}_samples_{task}.jsonl
+    log = _lmms_log(tmp_path / "20250101_samples_gqa.jsonl", family_cases("gqa_suite")[0])
+    _write(tmp_path / "20250101_results.json", {"results": {"gqa": {"exact_match,none": 0.4}}})
+    assert main(["score", "gqa", "--results", str(log), "--profile", "lmms-eval", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["reported"]["values"] == {"gqa": {"exact_match,none": 0.4}}
+    assert out["metrics"]["exact_match"] == 0.4
+
+
+@given(st.permutations(range(5)))
+def test_lmms_eval_positional_join_ignores_record_order(order: list[int]) -> None:
+    # doc_id, not the line, says which question a record answers
+    import tempfile
+
+    case = family_cases("gqa_suite")[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = _lmms_log(Path(tmp) / "s.jsonl", case, with_doc=False)
+        lines = log.read_text("utf-8").splitlines()
+        log.write_text("".join(lines[i] + "\n" for i in order), encoding="utf-8")
+        q = case["input"]["questions"]
+        r = evaluate_task("gqa", log, questions=q, allow_missing=True)
+    assert r.metrics["accuracy"] == case["expected"]["official"]["accuracy"]
+    assert [it.fields["toolkit_score"] for it in r.data.items] == _SUITE_TOOLKIT
+
+
+def test_lmms_eval_doc_without_id_is_named(tmp_path: Path) -> None:
+    case = family_cases("gqa_suite")[0]
+    rows = _lmms_log(tmp_path / "a.jsonl", case).read_text("utf-8").splitlines()
+    first = json.loads(rows[0])
+    del first["doc"]["id"]
+    log = tmp_path / "s.jsonl"
+    log.write_text("\n".join([json.dumps(first), *rows[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"s\.jsonl: line 1: doc\.id .* missing"):
+        evaluate_task("gqa", log, questions=case["input"]["questions"], allow_missing=True)
+
+
+def test_reported_names_are_the_lmms_eval_metrics(tmp_path: Path) -> None:
+    from vqametrics.tasks._gqa_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED
+
+    assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
+    log = _lmms_log(tmp_path / "s.jsonl", family_cases("gqa_suite")[0])
+    r = evaluate_task("gqa", log, profile="lmms-eval")
+    assert set(LMMS_EVAL_REPORTED.values()) <= set(r.metrics)

@@ -251,3 +251,147 @@ def test_vlmevalkit_tsv_on_stdin(
     assert code == 0, captured.err
     # 'ab' is contained in 'xaby': one correct Regular Text Recognition item
     assert json.loads(captured.out)["metrics"]["Final Score"] == 1
+
+
+# -- lmms-eval --log_samples logs ------------------------------------------------------------
+# The record layout is lmms-eval@75571cf's: evaluator.py logs doc_id, doc (the echo840/OCRBench
+# row: dataset, question, question_type, answer), target (doc_to_target "answer") and
+# filtered_resps, plus what ocrbench_process_results returned: {"ocrbench_accuracy": {...,
+# "score": 0 or 1}} (tasks/ocrbench/utils.py).
+
+
+def _lmms_rows(items: list[dict[str, Any]], *, with_doc: bool = True) -> list[dict[str, Any]]:
+    rows = []
+    for i, it in enumerate(items):
+        answer = it["answers"] if isinstance(it["answers"], list) else [it["answers"]]
+        # the score written by hand from _full_file: "A WORD!" contains "word", "ab" is
+        # "a b" without spaces; "nothing" contains neither
+        score = 0 if it["predict"] == "nothing" else 1
+        row: dict[str, Any] = {
+            "doc_id": i,
+            "target": answer,
+            "filtered_resps": [it["predict"]],
+            "ocrbench_accuracy": {"question_type": it["type"], "score": score},
+        }
+        if with_doc:
+            row["doc"] = {
+                "dataset": it["dataset_name"],
+                "question": "q",
+                "question_type": it["type"],
+                "answer": answer,
+            }
+        rows.append(row)
+    return rows
+
+
+def _jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _truth(path: Path, items: list[dict[str, Any]]) -> Path:
+    path.write_text(
+        json.dumps([{k: v for k, v in it.items() if k != "predict"} for it in items]), "utf-8"
+    )
+    return path
+
+
+@pytest.mark.parametrize("profile", ["official", "lmms-eval", "vlmevalkit"])
+def test_lmms_eval_log_with_doc_scores_like_ocrbench_json(tmp_path: Path, profile: str) -> None:
+    items, _ = _full_file()
+    log = _jsonl(tmp_path / "samples_ocrbench.jsonl", _lmms_rows(items))
+    r = evaluate_task("ocrbench", log, profile=profile)
+    assert r.metrics == evaluate_task("ocrbench", items, profile=profile).metrics
+    assert r.metrics["Final Score"] == 145  # 10 + 11 + … + 19, by construction
+    assert r.data.sources == (str(log),)
+
+
+def test_lmms_eval_log_records_the_toolkit_score(tmp_path: Path) -> None:
+    items, _ = _full_file()
+    r = evaluate_task("ocrbench", _jsonl(tmp_path / "s.jsonl", _lmms_rows(items)))
+    recorded = [it.fields["toolkit_score"] for it in r.data.items]
+    assert recorded == [0.0 if it["predict"] == "nothing" else 1.0 for it in items]
+    # the doc's names are OCRBench.json's here: dataset → dataset_name, question_type → type
+    assert r.data.items[0].fields["dataset_name"] == DATASETS[0]
+    assert r.data.items[-1].fields["category"] == HME_CATEGORY
+
+
+def test_lmms_eval_log_with_doc_and_annotations(tmp_path: Path) -> None:
+    items, _ = _full_file()
+    rows = _lmms_rows(items)
+    # a doc whose answer disagrees with OCRBench.json: the annotations win
+    rows[3]["doc"]["answer"] = ["changed"]
+    log = _jsonl(tmp_path / "samples_ocrbench.jsonl", rows)
+    truth = _truth(tmp_path / "OCRBench.json", items)
+    r = evaluate_task("ocrbench", log, annotations=truth, profile="lmms-eval")
+    assert r.metrics == evaluate_task("ocrbench", items, profile="lmms-eval").metrics
+    assert any("by doc_id position" in n for n in r.notes)
+    note = next(n for n in r.notes if "differs" in n)
+    assert note.startswith("1 item(s)") and "(e.g. 4)" in note  # OCRBench.json's id 4
+    assert r.data.items[0].fields["toolkit_score"] == 1.0
+    # without the disagreement, no such note
+    clean = _jsonl(tmp_path / "clean.jsonl", _lmms_rows(items))
+    r2 = evaluate_task("ocrbench", clean, annotations=truth, profile="lmms-eval")
+    assert not any("differs" in n for n in r2.notes)
+
+
+def test_lmms_eval_log_without_doc_joins_by_position(tmp_path: Path) -> None:
+    items, _ = _full_file()
+    log = _jsonl(tmp_path / "samples_ocrbench.jsonl", _lmms_rows(items, with_doc=False))
+    truth = _truth(tmp_path / "OCRBench.json", items)
+    r = evaluate_task("ocrbench", log, annotations=truth)
+    assert r.metrics == evaluate_task("ocrbench", items).metrics
+    assert any("BY POSITION" in n for n in r.notes)
+    assert [it.fields["toolkit_score"] for it in r.data.items][:11] == [1.0] * 10 + [0.0]
+
+
+def test_lmms_eval_log_without_doc_needs_annotations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items, _ = _full_file()
+    log = _jsonl(tmp_path / "samples_ocrbench.jsonl", _lmms_rows(items[:3], with_doc=False))
+    with pytest.raises(ValueError, match=r"samples_ocrbench\.jsonl: .*no 'doc'.*--annotations"):
+        evaluate_task("ocrbench", log)
+    assert main(["score", "ocrbench", "--results", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "samples_ocrbench.jsonl" in err and "Traceback" not in err
+
+
+def test_lmms_eval_log_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    items, _ = _full_file()
+    log = _jsonl(tmp_path / "samples_ocrbench.jsonl", _lmms_rows(items))
+    argv = ["score", "ocrbench", "--results", str(log), "--profile", "lmms-eval", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["metrics"]["ocrbench_accuracy"] == 0.145
+
+
+def test_annotations_still_refused_beside_ocrbench_json(tmp_path: Path) -> None:
+    items, _ = _full_file()
+    f = tmp_path / "pred.json"
+    f.write_text(json.dumps(items), encoding="utf-8")
+    with pytest.raises(ValueError, match="only with lmms-eval logs"):
+        evaluate_task("ocrbench", f, annotations=f)
+
+
+def test_lmms_eval_results_json_beside_the_log_is_reported(tmp_path: Path) -> None:
+    items, _ = _full_file()
+    log = _jsonl(tmp_path / "20250101_samples_ocrbench.jsonl", _lmms_rows(items))
+    (tmp_path / "20250101_results.json").write_text(
+        json.dumps({"results": {"ocrbench": {"ocrbench_accuracy,none": 0.145}}}), "utf-8"
+    )
+    r = evaluate_task("ocrbench", log, profile="lmms-eval")
+    assert r.data.reported is not None
+    assert r.data.reported["values"] == {"ocrbench": {"ocrbench_accuracy,none": 0.145}}
+    assert r.metrics["ocrbench_accuracy"] == 0.145
+
+
+def test_reported_names_are_the_lmms_eval_metrics(tmp_path: Path) -> None:
+    from vqametrics.tasks.ocrbench import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED
+
+    assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
+    items, _ = _full_file()
+    r = evaluate_task(
+        "ocrbench", _jsonl(tmp_path / "s.jsonl", _lmms_rows(items)), profile="lmms-eval"
+    )
+    assert set(LMMS_EVAL_REPORTED.values()) <= set(r.metrics)

@@ -122,3 +122,23 @@ def test_annotations_are_not_silently_ignored(tmp_path: Path) -> None:
     f.write_text("index,prediction,answer\n1,a,a\n", encoding="utf-8")
     r = evaluate_task("ocrvqa", f, annotations=str(f))
     assert any("--annotations ignored" in n for n in r.notes)
+
+
+@pytest.mark.parametrize("with_doc", [True, False])
+def test_lmms_eval_log_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], with_doc: bool
+) -> None:
+    # lmms-eval has no OCR-VQA task (none under lmms_eval/tasks at 75571cf): nothing to guess
+    import json
+
+    f = tmp_path / "samples_ocrvqa.jsonl"
+    row: dict[str, Any] = {"doc_id": 0, "target": "Travel", "filtered_resps": ["Travel"]}
+    if with_doc:
+        row["doc"] = {"question": "What type of book is this?", "answer": "Travel"}
+    f.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"samples_ocrvqa\.jsonl: .*no OCR-VQA task"):
+        evaluate_task("ocrvqa", f)
+    assert main(["score", "ocrvqa", "--results", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "no OCR-VQA task" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -372,3 +372,165 @@ def test_vlmevalkit_sheet_with_its_answers_column(tmp_path: Path) -> None:
     assert r.metrics["Overall"] == pytest.approx(500 / 9)
     assert r.data.sources == (str(f),)
     assert r.data.reported is not None and r.data.reported["source"].endswith("_acc.csv")
+
+
+# -- lmms-eval --log_samples logs ------------------------------------------------------------
+# The record layout is lmms-eval@75571cf's (evaluator.py; tasks/vizwiz_vqa/): doc is the
+# lmms-lab/VizWiz-VQA row (question_id, question, answers, category), target is the text
+# "answer" (doc_to_target names a column the rows lack), and vizwiz_vqa_process_results adds
+# "exact_match" and rewrites doc.answers with MMF's processor before the record is logged.
+
+
+def _case_items() -> list[dict[str, Any]]:
+    case = next(c for c in family_cases("vizwiz_accuracy") if "items" in c["input"])
+    items: list[dict[str, Any]] = case["input"]["items"]
+    return items
+
+
+#: lmms-eval's exact_match for the case's items, by hand: "soup" matches 2 of 10 answers, so
+#: the 2 matching annotators see 1 other match (1/3) and the 8 others see 2 (2/3): 18/30
+_CASE_TOOLKIT = [1.0, 1.0, 0.6, 1.0]
+
+
+def _lmms_log(path: Path, items: list[dict[str, Any]], *, with_doc: bool = True) -> Path:
+    lines = []
+    for i, (it, score) in enumerate(zip(items, _CASE_TOOLKIT, strict=True)):
+        row: dict[str, Any] = {
+            "doc_id": i,
+            "target": "answer",
+            "filtered_resps": [it["prediction"]],
+            "exact_match": score,
+            "submission": {"image": f"VizWiz_val_{i:08d}.jpg", "answer": it["prediction"]},
+        }
+        if with_doc:
+            row["doc"] = {
+                "question_id": f"VizWiz_val_{i:08d}",
+                "question": "what is this?",
+                "answers": list(it["gt_answers"]),
+                "category": it["answer_type"],
+            }
+        lines.append(json.dumps(row) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("profile", ["official", "lmms-eval", "vlmevalkit"])
+def test_lmms_eval_log_with_doc_scores_like_the_official_layout(
+    tmp_path: Path, profile: str
+) -> None:
+    items = _case_items()
+    ann, res = _files(items)
+    log = _lmms_log(tmp_path / "samples_vizwiz_vqa_val.jsonl", items)
+    r = evaluate_task("vizwiz", log, profile=profile)
+    assert r.metrics == evaluate_task("vizwiz", res, annotations=ann, profile=profile).metrics
+    if profile == "official":
+        assert r.metrics["overall"] == 90.0  # the case's expected overall
+    assert [it.id for it in r.data.items][:1] == ["VizWiz_val_00000000.jpg"]
+    assert any("rewrites doc.answers" in n for n in r.notes)
+
+
+def test_lmms_eval_log_records_the_toolkit_score(tmp_path: Path) -> None:
+    log = _lmms_log(tmp_path / "s.jsonl", _case_items())
+    r = evaluate_task("vizwiz", log, profile="lmms-eval")
+    assert [it.fields["toolkit_score"] for it in r.data.items] == _CASE_TOOLKIT
+    # and the lmms-eval profile recomputes exactly what lmms-eval recorded
+    assert r.scores == _CASE_TOOLKIT
+
+
+def test_lmms_eval_processed_doc_answers_quirk(tmp_path: Path) -> None:
+    # the raw answer "Coca Cola" can never match under the official rule (raw ground truth);
+    # lmms-eval logs it processed ("coca cola"), which the prediction matches: only
+    # --annotations restores the official score
+    raw = [{"prediction": "coca cola", "gt_answers": ["Coca Cola"] * 10, "answer_type": "other"}]
+    ann, _ = _files(raw)
+    log = tmp_path / "s.jsonl"
+    doc = {"question_id": "VizWiz_val_00000000", "question": "q", "answers": ["coca cola"] * 10}
+    row = {"doc_id": 0, "doc": doc, "target": "answer", "filtered_resps": ["coca cola"]}
+    log.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert evaluate_task("vizwiz", log).metrics["overall"] == 100.0
+    with_ann = evaluate_task("vizwiz", log, annotations=ann)
+    assert with_ann.metrics["overall"] == 0.0
+    # the same answers after MMF's processing: not counted as a disagreement
+    assert not any("differ" in n for n in with_ann.notes)
+
+
+def test_lmms_eval_log_with_doc_and_annotations(tmp_path: Path) -> None:
+    items = _case_items()
+    ann, res = _files(items)
+    a = tmp_path / "val.json"
+    a.write_text(json.dumps(ann), encoding="utf-8")
+    changed = [dict(it) for it in items]
+    changed[1] = {**items[1], "gt_answers": ["no"] * 10}  # a doc disagreeing with val.json
+    log = _lmms_log(tmp_path / "samples.jsonl", changed)
+    r = evaluate_task("vizwiz", log, annotations=a)
+    expected = evaluate_task("vizwiz", res, annotations=ann)
+    assert r.metrics == expected.metrics
+    assert r.aggregate.breakdowns == expected.aggregate.breakdowns  # answer_type from val.json
+    note = next(n for n in r.notes if "differ" in n)
+    assert note.startswith("1 image(s)") and "'VizWiz_val_00000001.jpg'" in note
+    assert [it.fields["toolkit_score"] for it in r.data.items] == _CASE_TOOLKIT
+
+
+def test_lmms_eval_log_without_doc_joins_by_position(tmp_path: Path) -> None:
+    items = _case_items()
+    ann, res = _files(items)
+    a = tmp_path / "val.json"
+    a.write_text(json.dumps(ann), encoding="utf-8")
+    log = _lmms_log(tmp_path / "samples.jsonl", items, with_doc=False)
+    r = evaluate_task("vizwiz", log, annotations=a)
+    expected = evaluate_task("vizwiz", res, annotations=ann)
+    assert r.metrics == expected.metrics
+    assert r.aggregate.breakdowns == expected.aggregate.breakdowns
+    note = next(n for n in r.notes if "BY POSITION" in n)
+    # the logged target is the text "answer" (never rendered): not a disagreement
+    assert "differ" not in note
+    assert [it.fields["toolkit_score"] for it in r.data.items] == _CASE_TOOLKIT
+
+
+def test_lmms_eval_log_without_doc_needs_annotations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = _lmms_log(tmp_path / "samples_vizwiz.jsonl", _case_items(), with_doc=False)
+    with pytest.raises(ValueError, match=r"samples_vizwiz\.jsonl: .*no 'doc'.*--annotations"):
+        evaluate_task("vizwiz", log)
+    assert main(["score", "vizwiz", "--results", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "samples_vizwiz.jsonl" in err and "Traceback" not in err
+
+
+def test_lmms_eval_test_split_doc_without_answers(tmp_path: Path) -> None:
+    log = tmp_path / "s.jsonl"
+    doc = {"question_id": "VizWiz_test_00000000", "question": "q", "answers": None}
+    log.write_text(
+        json.dumps({"doc_id": 0, "doc": doc, "target": "answer", "filtered_resps": ["x"]}) + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match=r"s\.jsonl: line 1: doc\.answers is empty"):
+        evaluate_task("vizwiz", log)
+
+
+def test_lmms_eval_log_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _lmms_log(tmp_path / "samples.jsonl", _case_items())
+    argv = ["score", "vizwiz", "--results", str(log), "--profile", "lmms-eval", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["metrics"]["exact_match"] == pytest.approx(3.6 / 4)
+
+
+def test_lmms_eval_results_json_beside_the_log_is_reported(tmp_path: Path) -> None:
+    log = _lmms_log(tmp_path / "20250101_samples_vizwiz_vqa_val.jsonl", _case_items())
+    (tmp_path / "20250101_results.json").write_text(
+        json.dumps({"results": {"vizwiz_vqa_val": {"exact_match,none": 0.9}}}), "utf-8"
+    )
+    r = evaluate_task("vizwiz", log, profile="lmms-eval")
+    assert r.data.reported is not None
+    assert r.data.reported["values"] == {"vizwiz_vqa_val": {"exact_match,none": 0.9}}
+    assert r.metrics["exact_match"] == pytest.approx(0.9)
+
+
+def test_reported_names_are_the_lmms_eval_metrics(tmp_path: Path) -> None:
+    from vqametrics.tasks.vizwiz import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED
+
+    assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
+    r = evaluate_task("vizwiz", _lmms_log(tmp_path / "s.jsonl", _case_items()), profile="lmms-eval")
+    assert set(LMMS_EVAL_REPORTED.values()) <= set(r.metrics)

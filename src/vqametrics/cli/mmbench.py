@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import add_input_format_option, add_json_flag, print_json, seed_int
@@ -51,10 +52,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--data",
         "--annotations",
         dest="data",
-        required=True,
         metavar="MMBENCH.tsv",
         help="benchmark TSV, or a VLMEvalKit result sheet (it carries the benchmark); "
-        "--annotations as in the other commands",
+        "--annotations as in the other commands. Optional when each results file is a "
+        "VLMEvalKit sheet: it is then its own benchmark",
     )
     p.add_argument(
         "--results",
@@ -67,6 +68,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_input_format_option(p, layouts=MMBENCH_LAYOUTS)
     p.add_argument("--id-field", metavar="F", help="the predictions' index column (default index)")
+    p.add_argument(
+        "--reported",
+        metavar="FILE",
+        help="VLMEvalKit's own scores (_acc.csv); by default looked for beside the results file",
+    )
     p.add_argument(
         "--answer-field", metavar="F", help="the predictions' answer column (default prediction)"
     )
@@ -137,21 +143,38 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     c.set_defaults(func=_run_circular)
 
 
+def _own_benchmark(path: str) -> Any:
+    """A results file read as its own benchmark (a VLMEvalKit sheet carries question, options
+    and answer beside each prediction), or a clear error asking for ``--data``."""
+    from .._exceptions import InputError
+    from ..mmbench import load_mmbench_tsv
+
+    if path == "-":
+        raise InputError("mmbench: --data (the benchmark TSV) is required with --results -")
+    try:
+        return load_mmbench_tsv(path)
+    except InputError as exc:
+        raise InputError(
+            f"mmbench: --data (the benchmark TSV) is required: {path} does not carry the "
+            f"benchmark ({exc})"
+        ) from None
+
+
 def _run_mmbench(args: argparse.Namespace) -> int:
     import orjson
 
     from ..mmbench import MMBenchResult, evaluate_mmbench, load_mmbench_tsv, load_predictions
     from ..report.output import check_out_dir, publish_dir
 
-    inputs = (args.data, *args.results)
+    inputs = (*([args.data] if args.data is not None else []), *args.results)
     if args.out:
         check_out_dir(args.out, _MMBENCH_OUTPUTS, inputs)  # before any work
     client = judge_from_args(args)  # bad judge settings fail before anything is read
-    data = load_mmbench_tsv(args.data)
+    data = load_mmbench_tsv(args.data) if args.data is not None else None
 
     def evaluate(path: str) -> MMBenchResult:
         return evaluate_mmbench(
-            data,
+            data if data is not None else _own_benchmark(path),
             load_predictions(
                 path,
                 input_format=args.input_format,
@@ -207,11 +230,89 @@ def _run_mmbench(args: argparse.Namespace) -> int:
             ),
         }
         publish_dir(args.out, files, inputs=inputs, signature=result.signature)
+    reported = _reported(args.reported, paths[0], result)
+    if reported is not None:
+        report["reported"] = reported
     if args.json:
         print_json(report)
     else:
-        sys.stdout.write(result.format() + "\n")
+        text = result.format()
+        if reported is not None:
+            # beside the tables, before the signature line that ends every report
+            body, sig = text.rsplit("\nsignature: ", 1)
+            text = f"{body}\n{_reported_text(reported, args.extractor)}\nsignature: {sig}"
+        sys.stdout.write(text + "\n")
     return 0
+
+
+def _reported(given: str | None, path: str, result: Any) -> dict[str, Any] | None:
+    """VLMEvalKit's ``_acc.csv`` (``--reported`` or found beside the sheet) beside our tables:
+    the same split rows and columns, ``[metric, reported, recomputed, difference]``."""
+    from ..load.layouts import find_reported, read_reported
+
+    if given is not None:
+        toolkit, source, values = read_reported(given)
+    else:
+        found = find_reported(path)
+        if found is None:
+            return None
+        toolkit, (source, values) = "VLMEvalKit", found
+    table = result.tables.get("circular") or next(iter(result.tables.values()))
+    ours = {str(row.get("split", "none")): row for row in table}
+    compared = []
+    for key, theirs_row in values.items():
+        if not isinstance(theirs_row, dict):
+            continue
+        split = str(theirs_row.get("split", key))
+        mine_row = ours.get(split) or (next(iter(ours.values())) if len(ours) == 1 else None)
+        if mine_row is None:
+            continue
+        for metric, theirs in theirs_row.items():
+            mine = mine_row.get(metric)
+            if isinstance(theirs, float) and isinstance(mine, int | float):
+                label = metric if len(values) == 1 else f"{split} / {metric}"
+                compared.append(
+                    {
+                        "metric": label,
+                        "reported": theirs,
+                        "recomputed": mine,
+                        "difference": mine - theirs,
+                    }
+                )
+    return {"source": source, "toolkit": toolkit, "values": values, "compared": compared}
+
+
+def _reported_text(reported: dict[str, Any], extractor: str) -> str:
+    """The comparison as a table (``0`` where the numbers are equal to the last bit) and,
+    when they differ, the other VLMEvalKit extractor lineages to try."""
+    from ..mmbench import list_extractors
+    from ..report.text import table
+
+    head = f"reported by {reported['toolkit']} ({reported['source']}) vs recomputed"
+    rows = reported["compared"]
+    if not rows:
+        return head + ": no number in common"
+    cells = [
+        [
+            r["metric"],
+            f"{r['reported']:.4f}",
+            f"{r['recomputed']:.4f}",
+            "0" if r["difference"] == 0 else f"{r['difference']:+.4f}",
+        ]
+        for r in rows
+    ]
+    out = head + ":\n" + table(cells, ["metric", "reported", "recomputed", "difference"], 4)
+    if any(r["difference"] != 0 for r in rows):
+        others = [
+            f"--extractor {e.name} ({e.period})"
+            for e in list_extractors()
+            if e.name.startswith("vlmevalkit") and e.name != extractor
+        ]
+        out += (
+            "\nthe numbers differ: the sheet may come from another VLMEvalKit release; try "
+            + "; ".join(others)
+        )
+    return out
 
 
 def _run_circular(args: argparse.Namespace) -> int:

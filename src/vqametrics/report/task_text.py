@@ -35,6 +35,8 @@ def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
     if reported:
         lines.append("")
         lines.append(_reported_text(result, reported, d))
+    if result.sample_check is not None:
+        lines.append(result.sample_check.format())
     for note in result.notes:
         lines.append(f"note: {note}")
     lines.append(f"read: {', '.join(result.data.layouts)}")
@@ -66,13 +68,13 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
             continue
         for key, theirs in metrics.items():
             if lmms:
-                # lmms-eval: "<metric>,<filter>" per task, as fractions; beside our headline
-                if not isinstance(theirs, float):
+                # lmms-eval: "<metric>,<filter>" per task, as fractions
+                mine = _lmms_counterpart(result, ours, group, key, len(values))
+                if mine is None or not isinstance(theirs, float):
                     continue
                 scale = 100.0 if result.aggregate.units == "percent" else 1.0
-                headline = float(result.headline)
-                diff = _difference(headline - theirs * scale, digits)
-                rows.append((f"{group} / {key}", theirs * scale, headline, diff))
+                diff = _difference(float(mine) - theirs * scale, digits)
+                rows.append((f"{group} / {key}", theirs * scale, float(mine), diff))
                 continue
             mine = ours.get((group, key))
             if mine is None and group == "all":
@@ -91,7 +93,58 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
         [label, *_distinct(theirs, mine, digits), diff.rjust(width)]
         for label, theirs, mine, diff in rows
     ]
-    return head + ":\n" + table(cells, header, digits)
+    out = head + ":\n" + table(cells, header, digits)
+    if any(diff != "0" for *_, diff in rows):
+        same = _is_vlmevalkit if not lmms else (lambda p: p.toolkit.startswith("lmms-eval"))
+        others = [p for p in result.task.profiles if same(p) and p is not result.profile]
+        if others:
+            alts = "; ".join(f"--profile {p.name} ({p.description})" for p in others)
+            out += (
+                "\nthe numbers differ: the file may come from another release of the toolkit; "
+                f"its other profiles here: {alts}"
+            )
+    return out
+
+
+def _lmms_counterpart(
+    result: TaskEvaluation,
+    ours: Mapping[tuple[str, str], float | int],
+    group: str,
+    key: str,
+    n_groups: int,
+) -> float | int | None:
+    """Our number for lmms-eval's ``results[group]["<metric>,<filter>"]``: the metric of the
+    same name without the task prefix (``pope_f1_score`` → ``f1_score``), in the breakdown
+    group of that name; for a lone task, the overall metric of that name, or our headline
+    when lmms-eval's metric is the task's main one. ``None`` when nothing corresponds (never
+    a number set beside the wrong one)."""
+    metric = key.split(",", 1)[0]
+    names = [metric]
+    if metric in result.task.reported_names:
+        names.insert(0, result.task.reported_names[metric])
+    for prefix in (group, result.task.name):
+        if metric.startswith(prefix + "_"):
+            names.append(metric[len(prefix) + 1 :])
+    for g in ("all", group) if n_groups == 1 else _our_groups(ours, group, result.task.name):
+        for name in names:
+            if (g, name) in ours:
+                return ours[(g, name)]
+    headline = result.aggregate.headline
+    if n_groups == 1 and any(n in (headline, "exact_match", "relaxed_overall") for n in names):
+        return result.headline
+    return None
+
+
+def _our_groups(
+    ours: Mapping[tuple[str, str], float | int], group: str, task: str
+) -> tuple[str, ...]:
+    """Our breakdown group for lmms-eval's subtask *group*: the same name, or the one group
+    whose name starts with what follows the task prefix (``pope_adv`` → ``adversarial``)."""
+    if any(g == group for g, _ in ours):
+        return (group,)
+    rest = group[len(task) + 1 :] if group.startswith(task + "_") else ""
+    found = {g for g, _ in ours if rest and g.startswith(rest)}
+    return tuple(found) if len(found) == 1 else ()
 
 
 def _is_vlmevalkit(profile: Any) -> bool:

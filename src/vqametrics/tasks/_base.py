@@ -174,6 +174,9 @@ class Task:
     #: own fast pipeline (VQA v2 and OK-VQA delegate to ``evaluate_vqa``, MMBench to
     #: ``evaluate_mmbench``)
     evaluator: Callable[..., Any] | None = None
+    #: a toolkit's reported metric name → ours, where the names differ (lmms-eval's
+    #: ``pope_f1_score`` is our ``f1``); used to set its ``results.json`` beside our numbers
+    reported_names: Mapping[str, str] = field(default_factory=dict)
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""

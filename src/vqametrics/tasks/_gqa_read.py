@@ -6,26 +6,43 @@ accepts a folder of chunks (``loadFile``: ``{dir}/{dir}_*.json``, merged). Predi
 ``[{"questionId", "prediction"}]`` (the official layout), LLaVA's ``answers.jsonl``
 (``question_id`` / ``text``), Qwen-VL's results (``questionId`` / ``answer``) or a
 ``{qid: prediction}`` mapping; they are joined by id, as every front-end does (spec §15).
+An lmms-eval samples log is joined by ``doc.id`` (the question id), or by position
+(``doc_id`` *i* = the *i*-th balanced question) when it logs no ``doc``; with ``doc`` and no
+questions file it is scored against ``doc.answer`` (accuracy only).
 """
 
 from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError, MissingPredictionError
 from ..load._json import parse_json_or_jsonl
-from ..load.join import join_by_id
-from ..load.layouts import predictions_from
-from ..load.records import read_bytes_from, read_records
+from ..load.join import check_unique, join_by_id
+from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
+from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import NoGroundTruthError, read_vlmevalkit
+from ._common import NoGroundTruthError, _reported, read_vlmevalkit
+from ._lmms import (
+    TOOLKIT_SCORE,
+    has_docs,
+    is_lmms_eval,
+    lmms_eval_items,
+    positional_items,
+    sample_score,
+)
 
-__all__ = ["read_gqa", "steps_number", "words_number"]
+__all__ = [
+    "LMMS_EVAL_METRICS",
+    "LMMS_EVAL_REPORTED",
+    "read_gqa",
+    "steps_number",
+    "words_number",
+]
 
 #: eval.py's ``getStepsNum``: an operation does not count when ``"op: arg"`` contains one of these
 _NOT_A_STEP = ("exist", "query: name", "choose name")
@@ -132,20 +149,23 @@ def _read_choices(source: Any, balanced: list[str]) -> tuple[dict[str, Any], str
     return choices, name
 
 
-def read_gqa(inputs: TaskInputs) -> TaskData:
-    """The balanced questions as items, joined to their predictions by question id.
+#: lmms-eval's ``gqa`` task (lmms-eval@75571cf ``lmms_eval/tasks/gqa/gqa.yaml``): dataset
+#: ``lmms-lab-encoder/GQA`` config ``testdev_balanced_instructions`` (rows ``id``, ``imageId``,
+#: ``question``, ``answer``, …), ``doc_to_target: "answer"``, metric ``exact_match`` (a number
+#: per sample, from its default ``process_results``)
+LMMS_EVAL_METRICS = ("exact_match",)
 
-    Each item carries what eval.py needs beside the answer: its types, global group, word
-    and step counts, choices (when ``--choices`` is given) and the entailed questions with
-    their gold answers and predictions (for consistency).
-    """
-    if inputs.questions is not None and inputs.annotations is not None:
-        raise InputError(
-            "gqa: give the questions file once (--questions or --annotations, not both)"
-        )
-    qsource = inputs.questions if inputs.questions is not None else inputs.annotations
-    if qsource is None:
-        return _read_vlmevalkit_alone(inputs)
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
+#: profile's metric that recomputes it (for setting reported beside recomputed)
+LMMS_EVAL_REPORTED: Mapping[str, str] = {"exact_match": "exact_match"}
+_NO_QUESTIONS_NOTE = (
+    "no questions file: only the accuracy is computed (binary, open, distribution, "
+    "consistency and the breakdowns need --questions {tier}_questions.json)"
+)
+
+
+def _load_questions(qsource: Any) -> tuple[dict[str, Any], str, list[str]]:
+    """The question dict, its name, and its balanced question ids in file order."""
     questions, qname = _load_json_dict(qsource, "questions")
     if not questions:
         raise InputError(f"{qname}: no questions")
@@ -164,9 +184,67 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
             balanced.append(qid)
     if not balanced:
         raise InputError(f"{qname}: no balanced question (eval.py scores balanced ones only)")
+    return questions, qname, balanced
 
-    records = read_records(inputs.results, format=inputs.format)
+
+def _lmms_answer(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    answer = doc.get("answer")
+    if not isinstance(answer, str):
+        raise InputError(f"{where}: doc.answer is missing or not text")
+    return (answer,)
+
+
+def _lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions | None:
+    """The predictions of an lmms-eval samples log, or ``None`` for any other layout."""
+    if is_vlmevalkit(records) or not {"doc_id", "filtered_resps"} <= set(records.columns):
+        return None
     preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    return preds if is_lmms_eval(preds) else None
+
+
+def read_gqa(inputs: TaskInputs) -> TaskData:
+    """The balanced questions as items, joined to their predictions by question id.
+
+    Each item carries what eval.py needs beside the answer: its types, global group, word
+    and step counts, choices (when ``--choices`` is given) and the entailed questions with
+    their gold answers and predictions (for consistency). An lmms-eval samples log is joined
+    by its ``doc.id`` (the GQA question id), or by position when it logs no ``doc``.
+    """
+    if inputs.questions is not None and inputs.annotations is not None:
+        raise InputError(
+            "gqa: give the questions file once (--questions or --annotations, not both)"
+        )
+    qsource = inputs.questions if inputs.questions is not None else inputs.annotations
+    records = read_records(inputs.results, format=inputs.format)
+    lmms = _lmms_eval_predictions(records, inputs)
+    if qsource is None:
+        if lmms is not None:
+            return _read_lmms_eval_alone(inputs, lmms)
+        return _read_vlmevalkit_alone(inputs, records)
+    questions, qname, balanced = _load_questions(qsource)
+
+    notes: list[str] = []
+    toolkit: dict[str, float] = {}
+    if lmms is None:
+        preds = predictions_from(
+            records, id_field=inputs.id_field, answer_field=inputs.answer_field
+        )
+    elif has_docs(lmms):
+        preds, note = _keyed_by_doc(lmms, questions, qname, toolkit)
+        if note:
+            notes.append(note)
+    else:
+        # doc_id i = the i-th balanced question: lmms-eval's testdev_balanced rows
+        truth = [Item(qid, None, (questions[qid]["answer"],)) for qid in balanced]
+        joined_items, note, _ = positional_items(
+            lmms, truth, qname, sample_metrics=LMMS_EVAL_METRICS, allow_missing=inputs.allow_missing
+        )
+        notes.append(note)
+        for it in joined_items:
+            if TOOLKIT_SCORE in it.fields:
+                toolkit[str(it.id)] = it.fields[TOOLKIT_SCORE]
+        ids: list[Hashable] = [balanced[row["doc_id"]] for row in lmms.records.rows]
+        preds = replace(lmms, ids=ids)
     qids = list(questions)
     joined = join_by_id(
         qids,
@@ -181,7 +259,6 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
     by_qid: dict[str, str | None] = dict(zip(qids, joined.predictions, strict=True))
     missing = [q for q in qids if by_qid[q] is None]
     missing_balanced = [q for q in missing if questions[q]["isBalanced"]]
-    notes: list[str] = []
     if missing and not inputs.allow_missing:
         first = missing_balanced[0] if missing_balanced else missing[0]
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
@@ -211,32 +288,88 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         choices, _ = _read_choices(inputs.options["choices"], balanced)
 
     items = [_item(qname, qid, questions, by_qid, choices) for qid in balanced]
+    if toolkit:
+        items = [
+            replace(it, fields={**it.fields, TOOLKIT_SCORE: toolkit[it.id]})
+            if it.id in toolkit
+            else it
+            for it in items
+        ]
     return TaskData(
         items,
         (qname, records.source),
         ("gqa-questions", preds.layout),
         tuple(notes),
+        _reported(inputs) if lmms is not None else None,
         n_missing=len(missing_balanced),
         n_extra_ignored=len(joined.extra),
     )
 
 
-def _read_vlmevalkit_alone(inputs: TaskInputs) -> TaskData:
+def _keyed_by_doc(
+    preds: Predictions, questions: Mapping[str, Any], qname: str, toolkit: dict[str, float]
+) -> tuple[Predictions, str | None]:
+    """*preds* keyed by each record's ``doc.id`` (the GQA question id, the key of the
+    questions file), the toolkit's scores collected into *toolkit*, and a note counting the
+    docs whose ``answer`` differs from the questions file's (whose answers are used)."""
+    ids: list[Hashable] = []
+    differ: list[str] = []
+    for row, where in zip(preds.records.rows, preds.wheres, strict=True):
+        doc = row["doc"]
+        qid = doc.get("id")
+        if not isinstance(qid, str) or not qid:
+            raise InputError(f"{where}: doc.id (the GQA question id) is missing or not text")
+        ids.append(qid)
+        q = questions.get(qid)
+        if isinstance(q, Mapping) and doc.get("answer") != q.get("answer"):
+            differ.append(qid)
+        recorded = sample_score(row, LMMS_EVAL_METRICS)
+        if recorded is not None:
+            toolkit[qid] = recorded
+    note = None
+    if differ:
+        shown = ", ".join(repr(q) for q in differ[:3])
+        note = (
+            f"{len(differ)} question(s) of {preds.source} carry a doc.answer that differs from "
+            f"{qname} (e.g. {shown}); the questions file's answers were used"
+        )
+    return replace(preds, ids=ids), note
+
+
+def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
+    """An lmms-eval samples log scored against its ``doc.answer``: accuracy only, as for a
+    VLMEvalKit spreadsheet (the types and groups are in the questions file)."""
+    if not has_docs(preds):
+        raise InputError(
+            f"{preds.source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground "
+            "truth; pass --questions testdev_balanced_questions.json (joined by position: "
+            "doc_id i = its i-th balanced question)"
+        )
+    items = lmms_eval_items(
+        preds,
+        id_keys=("id",),
+        references=_lmms_answer,
+        fields=("question", "imageId"),
+        sample_metrics=LMMS_EVAL_METRICS,
+    )
+    check_unique([it.id for it in items], preds.wheres, what="doc.id")
+    return TaskData(
+        items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,), _reported(inputs)
+    )
+
+
+def _read_vlmevalkit_alone(inputs: TaskInputs, records: Records) -> TaskData:
     """A VLMEvalKit spreadsheet (``GQA_TestDev_Balanced``) scored against its own ``answer``
     column; without the questions file only the accuracy can be computed."""
     try:
-        data = read_vlmevalkit(inputs, fields=("category", "split"))
+        data = read_vlmevalkit(inputs, fields=("category", "split"), records=records)
     except NoGroundTruthError:
         raise InputError(
             "gqa: the questions file is needed (--questions {tier}_questions.json, e.g. "
             "testdev_balanced_questions.json): it holds the answers and question types "
-            "(only a VLMEvalKit spreadsheet carries its answers)"
+            "(only a VLMEvalKit spreadsheet or an lmms-eval log with doc carries its answers)"
         ) from None
-    note = (
-        "no questions file: only the accuracy is computed (binary, open, distribution, "
-        "consistency and the breakdowns need --questions {tier}_questions.json)"
-    )
-    return replace(data, notes=(*data.notes, note))
+    return replace(data, notes=(*data.notes, _NO_QUESTIONS_NOTE))
 
 
 def _item(

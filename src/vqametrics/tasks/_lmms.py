@@ -45,13 +45,16 @@ def has_docs(preds: Predictions) -> bool:
 
 
 def sample_score(row: Mapping[str, Any], metrics: Sequence[str]) -> float | None:
-    """The first of *metrics* that the record holds as a number, or as a ``{"score": x}``
-    dict (what POPE's, MME's and OCRBench's ``process_results`` return); ``None`` if none."""
+    """The first of *metrics* that the record holds as a number, a boolean (ChartQA's
+    ``relaxed_overall``) or a ``{"score": x}`` dict (what POPE's, MME's and OCRBench's
+    ``process_results`` return); ``None`` if none."""
     for key in metrics:
         value = row.get(key)
         if isinstance(value, Mapping):
             value = value.get("score")
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if isinstance(value, bool):
+            return float(value)
+        if not isinstance(value, int | float):
             continue
         if math.isfinite(value):
             return float(value)

@@ -1,7 +1,7 @@
 """Reading MME's files: the eval_tool folder of ``<task>.txt`` files (with or without the
-prediction column), LLaVA's answers joined as ``convert_answer_to_mme.py`` joins them, and
-VLMEvalKit sheets. Lines are paired by position, as ``calculation.py`` does. See ``mme.py`` for
-the scoring."""
+prediction column), LLaVA's answers joined as ``convert_answer_to_mme.py`` joins them,
+VLMEvalKit sheets and lmms-eval ``--log_samples`` logs. Lines are paired by position, as
+``calculation.py`` does. See ``mme.py`` for the scoring."""
 
 from __future__ import annotations
 
@@ -13,15 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.layouts import is_vlmevalkit
+from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
 from ..load.records import Records, cell_text, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit
+from ._common import _reported, read_vlmevalkit
+from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
 __all__ = [
     "COGNITION",
     "GROUPS",
     "GROUP_OF",
+    "LMMS_EVAL_METRICS",
+    "LMMS_EVAL_REPORTED",
     "PERCEPTION",
     "TASKS",
     "MmeInputError",
@@ -46,6 +49,19 @@ COGNITION = ("commonsense_reasoning", "numerical_calculation", "text_translation
 GROUPS = (("perception", PERCEPTION), ("cognition", COGNITION))
 TASKS = PERCEPTION + COGNITION
 GROUP_OF = {t: g for g, ts in GROUPS for t in ts}
+
+#: the per-sample metric lmms-eval's ``mme_process_results`` writes into each logged record:
+#: ``mme_perception_score`` or ``mme_cognition_score`` by the doc's category, a dict with
+#: ``question_id``, ``category`` and ``score`` (EvolvingLMMs-Lab/lmms-eval@75571cf
+#: ``lmms_eval/tasks/mme/mme.yaml`` ``metric_list``, ``utils.py``)
+LMMS_EVAL_METRICS = ("mme_perception_score", "mme_cognition_score")
+
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
+#: profile's metric that recomputes it (for setting reported beside recomputed)
+LMMS_EVAL_REPORTED: Mapping[str, str] = {
+    "mme_perception_score": "perception",
+    "mme_cognition_score": "cognition",
+}
 
 #: the prompt pieces LLaVA's ``convert_answer_to_mme.py`` removes and re-attaches
 _LLAVA_HINT = "Answer the question using a single word or phrase."
@@ -126,6 +142,16 @@ def read_mme(inputs: TaskInputs) -> TaskData:
     records = read_records(src, format=inputs.format)
     if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs, records)
+    if "doc_id" in records.columns and not inputs.answer_field:
+        preds = predictions_from(records, id_field=inputs.id_field)
+        if is_lmms_eval(preds):
+            if isinstance(src, str) and src == "-":
+                inputs = replace(inputs, results=records.rows, format=None)  # read once
+            data = _read_lmms_eval(preds, inputs)
+            if inputs.questions is not None:
+                note = "--questions was not used: lmms-eval logs are read without it"
+                data = replace(data, notes=(*data.notes, note))
+            return data
     return _read_llava(records, inputs)
 
 
@@ -219,28 +245,39 @@ def _llava_question(
     return prompt
 
 
+def _your_results(
+    annotations: Any,
+) -> tuple[Path, dict[tuple[str, str, str], tuple[str, str, str]]]:
+    """The eval_tool ``Your_Results`` folder: ``(task, image stem, question)`` → ``(GT, image,
+    where)``, in the official task order (``TASKS``), then any other task file by name."""
+    ann = Path(annotations)
+    if not ann.is_dir():
+        raise InputError(
+            f"{ann}: MME annotations must be the eval_tool Your_Results folder of <task>.txt files"
+        )
+    files = _task_files(ann)
+    order = [t for t in TASKS if t in files] + [t for t in files if t not in GROUP_OF]
+    gt: dict[tuple[str, str, str], tuple[str, str, str]] = {}
+    for task in order:
+        path = files[task]
+        for img, question, answer, _resp, where in read_task_file(path, need_response=False):
+            key = (task, img.split(".")[0], question)
+            if key in gt:
+                raise MmeInputError(f"{where}: the same image and question twice in {path.name}")
+            gt[key] = (answer, img, where)
+    return ann, gt
+
+
 def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
     """LLaVA answers joined to ``Your_Results`` as ``convert_answer_to_mme.py`` does, then
     written (in memory) as eval_tool lines ``stem.txt, question, GT, text + "\\n"``."""
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: MME answers need --annotations: the eval_tool Your_Results folder "
-            "(<task>.txt with image, question, GT); only eval_tool result folders and VLMEvalKit "
-            "spreadsheets carry their ground truth"
+            "(<task>.txt with image, question, GT); only eval_tool result folders, VLMEvalKit "
+            "spreadsheets and lmms-eval logs with 'doc' carry their ground truth"
         )
-    ann = Path(inputs.annotations)
-    if not ann.is_dir():
-        raise InputError(
-            f"{ann}: MME annotations must be the eval_tool Your_Results folder of <task>.txt files"
-        )
-    files = _task_files(ann)
-    gt: dict[tuple[str, str, str], tuple[str, str, str]] = {}
-    for task, path in files.items():
-        for img, question, answer, _resp, where in read_task_file(path, need_response=False):
-            key = (task, img.split(".")[0], question)
-            if key in gt:
-                raise MmeInputError(f"{where}: the same image and question twice in {path.name}")
-            gt[key] = (answer, img, where)
+    ann, gt = _your_results(inputs.annotations)
     cols = set(records.columns)
     for need in ("question_id", "prompt", "text"):
         if need not in cols:
@@ -274,7 +311,7 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
                 f"{where}: the answer contains a tab or line break; written into the eval_tool "
                 "file it would break calculation.py's one-line, four-field format"
             )
-        answer, img, _gt_where = gt[key]
+        answer, _img, _gt_where = gt[key]
         # QUIRK newline-in-window: the converter writes text + "\n" and calculation.py reads it
         by_task.setdefault(task, []).append(
             Item(
@@ -313,4 +350,165 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
         (f"llava-answers ({records.layout})", "mme-your-results"),
         tuple(notes),
         n_missing=len(missing),
+    )
+
+
+# ---------------------------------------------------------------------------- lmms-eval logs
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval ``--log_samples`` log of ``mme``. With ``doc`` (lmms-lab/MME's row:
+    ``question_id`` — the image, which lmms-eval pairs the two questions by — ``question``,
+    ``answer``, ``category``) it carries its ground truth; ``--annotations`` (Your_Results)
+    given too win, joined by task, image and question. Without ``doc`` it is joined to the
+    Your_Results lines by position (``doc_id`` *i* = the *i*-th line, tasks in the official
+    order)."""
+    if has_docs(preds):
+        items = _doc_items(preds)
+        if inputs.annotations is None:
+            return TaskData(items, (preds.source,), (preds.layout,), reported=_reported(inputs))
+        return _join_docs(preds, items, inputs)
+    if inputs.annotations is None:
+        raise InputError(
+            f"{preds.source}: this lmms-eval log has no 'doc' in its records (only doc_id/"
+            "target), so it carries no ground truth: pass --annotations with the eval_tool "
+            "Your_Results folder; doc_id is then joined to its lines by position"
+        )
+    ann, gt = _your_results(inputs.annotations)
+    truth = []
+    seen: dict[tuple[str, str], int] = {}
+    for (task, _stem, question), (answer, img, _where) in gt.items():
+        k = seen[(task, img)] = seen.get((task, img), 0) + 1
+        truth.append(
+            Item(
+                f"{task}/{img}#{k}",
+                None,
+                (answer,),
+                {"category": task, "image": img, "question": question, "group": GROUP_OF.get(task)},
+            )
+        )
+    items, note, n_missing = positional_items(
+        preds,
+        truth,
+        f"{ann} (tasks in calculation.py's order)",
+        sample_metrics=LMMS_EVAL_METRICS,
+        allow_missing=inputs.allow_missing,
+    )
+    return TaskData(
+        items,
+        (preds.source, os.fspath(ann)),
+        (preds.layout, "mme-your-results"),
+        (note,),
+        _reported(inputs),
+        n_missing=n_missing,
+    )
+
+
+def _doc_answer(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    """The doc's ``answer`` as lmms-eval's ``mme_process_results`` reads it (lower-cased,
+    stripped, ``.`` deleted), which must then be yes/no (lmms-eval asserts it)."""
+    value = doc.get("answer")
+    gt = value.lower().strip().replace(".", "") if isinstance(value, str) else None
+    if gt not in ("yes", "no"):
+        raise MmeInputError(f"{where}: doc.answer {value!r} is not yes/no (lmms-eval asserts it)")
+    return (gt,)
+
+
+def _doc_items(preds: Predictions) -> list[Item]:
+    """One item per record, in the log's order (lmms-eval sums the categories in first-seen
+    order, which decides the last digits). ``image`` is the doc's ``question_id``: lmms-eval's
+    ``mme_aggregate_results`` pairs a category's two questions of an image by it (acc+), so a
+    doc without it, or without ``category``, cannot be scored as MME."""
+    base = lmms_eval_items(
+        preds,
+        id_keys=(),
+        references=_doc_answer,
+        fields=("question",),
+        sample_metrics=LMMS_EVAL_METRICS,
+    )
+    items = []
+    seen: dict[tuple[str, str], int] = {}
+    for item, row, where in zip(base, preds.records.rows, preds.wheres, strict=True):
+        doc = row["doc"]
+        task, qid = doc.get("category"), doc.get("question_id")
+        if not isinstance(task, str):
+            raise MmeInputError(
+                f"{where}: the doc has no 'category' (the MME task, e.g. 'existence'); MME "
+                "scores each task apart"
+            )
+        if not isinstance(qid, str):
+            raise MmeInputError(
+                f"{where}: the doc has no string 'question_id' (lmms-lab/MME's image path, "
+                "e.g. 'code_reasoning/0020.png'): acc+ pairs an image's two questions by it"
+            )
+        k = seen[(task, qid)] = seen.get((task, qid), 0) + 1
+        fields = dict(item.fields)
+        fields.update(category=task, image=qid, group=GROUP_OF.get(task))
+        items.append(Item(f"{qid}#{k}", item.prediction, item.references, fields))
+    return items
+
+
+def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> TaskData:
+    """Docs joined to Your_Results by (task, image stem, question) — the key of LLaVA's
+    ``convert_answer_to_mme.py`` — whose GT wins; docs whose answer differs are counted in a
+    note, and Your_Results lines without a record are left out (as the converter does)."""
+    ann, gt = _your_results(inputs.annotations)
+    items: list[Item] = []
+    used: dict[tuple[str, str, str], str] = {}
+    extra: list[str] = []
+    differ: list[str | int] = []
+    for doc, where in zip(docs, preds.wheres, strict=True):
+        task = str(doc.fields["category"])
+        stem = str(doc.fields["image"]).split("/")[-1].split(".")[0]
+        question = str(doc.fields.get("question", ""))
+        key = (task, stem, question)
+        if key not in gt:
+            key = (task, stem, _llava_question(question, (task, stem), gt))
+        if key not in gt:
+            extra.append(where)
+            continue
+        if key in used:
+            raise InputError(f"{where}: a second record for the question of {used[key]}")
+        used[key] = where
+        answer, img, _gt_where = gt[key]
+        if doc.references[0] != answer.lower():
+            differ.append(doc.id)
+        fields = {"category": task, "image": img, "question": key[2], "group": GROUP_OF.get(task)}
+        if TOOLKIT_SCORE in doc.fields:
+            fields[TOOLKIT_SCORE] = doc.fields[TOOLKIT_SCORE]
+        items.append(Item(doc.id, doc.prediction, (answer,), fields))
+    notes = [
+        f"the ground truth of --annotations was used: {preds.source} was joined to {ann} by "
+        "each doc's category, image (question_id) and question"
+    ]
+    if extra:
+        if not inputs.ignore_extra:
+            raise InputError(
+                f"{extra[0]}: {len(extra)} record(s) name a question that is in no <task>.txt "
+                f"of {ann} (joined by category, image and question); pass --ignore-extra to "
+                "leave them out"
+            )
+        notes.append(f"{len(extra)} record(s) for questions not in {ann} were ignored")
+    missing = [k for k in gt if k not in used]
+    if missing and not inputs.allow_missing:
+        raise InputError(
+            f"{preds.source}: {len(missing)} question(s) of {ann} have no record, e.g. "
+            f"{gt[missing[0]][2]}; pass --allow-missing to leave them out"
+        )
+    if missing:
+        notes.append(f"{len(missing)} question(s) without a record were left out")
+    if differ:
+        shown = ", ".join(repr(q) for q in differ[:3])
+        notes.append(
+            f"{len(differ)} doc answer(s) differ from the Your_Results GT (e.g. {shown}); the "
+            "GT was used"
+        )
+    return TaskData(
+        items,
+        (preds.source, os.fspath(ann)),
+        (preds.layout, "mme-your-results"),
+        tuple(notes),
+        _reported(inputs),
+        n_missing=len(missing),
+        n_extra_ignored=len(extra),
     )

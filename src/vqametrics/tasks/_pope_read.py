@@ -1,7 +1,7 @@
 """Reading POPE's files: label files (one or the folder of three, version fingerprinted), the
-answers (POPE's own JSONL, LLaVA's answers joined through its question file, VLMEvalKit sheets),
-paired by position as ``evaluate.py`` does, with the count and text checks the official script
-lacks. See ``pope.py`` for the scoring."""
+answers (POPE's own JSONL, LLaVA's answers joined through its question file, VLMEvalKit sheets,
+lmms-eval ``--log_samples`` logs), paired by position as ``evaluate.py`` does, with the count and
+text checks the official script lacks. See ``pope.py`` for the scoring."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .._exceptions import InputError
-from ..load.layouts import is_vlmevalkit
+from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
 from ..load.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit
+from ._common import _reported, read_vlmevalkit
+from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
-__all__ = ["KNOWN_LABELS", "SPLITS", "read_pope"]
+__all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
 
 SPLITS = ("adversarial", "popular", "random")
 
@@ -31,6 +32,28 @@ KNOWN_LABELS: Mapping[str, tuple[str, str, int]] = {
     "8936def6f1e93309": ("3df3ba1", "adversarial", 3000),
     "7a17071de1a15cab": ("3df3ba1", "popular", 3000),
     "0b9e747cb166d7cb": ("3df3ba1", "random", 3000),
+}
+
+
+#: the per-sample metrics lmms-eval's ``pope_process_results`` writes into each logged record
+#: (EvolvingLMMs-Lab/lmms-eval@75571cf ``lmms_eval/tasks/pope/pope.yaml`` ``metric_list``,
+#: ``utils.py``): five dicts, each with the same ``score`` (1.0 when the answer is the label)
+LMMS_EVAL_METRICS = (
+    "pope_accuracy",
+    "pope_precision",
+    "pope_recall",
+    "pope_f1_score",
+    "pope_yes_ratio",
+)
+
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
+#: profile's metric that recomputes it (for setting reported beside recomputed)
+LMMS_EVAL_REPORTED: Mapping[str, str] = {
+    "pope_accuracy": "accuracy",
+    "pope_precision": "precision",
+    "pope_recall": "recall",
+    "pope_f1_score": "f1",
+    "pope_yes_ratio": "yes_ratio",
 }
 
 
@@ -133,10 +156,21 @@ def read_pope(inputs: TaskInputs) -> TaskData:
     records = read_records(src, format=inputs.format)
     if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs, records)
+    if "doc_id" in records.columns and not inputs.answer_field:
+        preds = predictions_from(records, id_field=inputs.id_field)
+        if is_lmms_eval(preds):
+            if isinstance(src, str) and src == "-":
+                inputs = replace(inputs, results=records.rows, format=None)  # read once
+            data = _read_lmms_eval(preds, inputs)
+            if inputs.questions is not None:
+                note = "--questions was not used: lmms-eval logs are read without it"
+                data = replace(data, notes=(*data.notes, note))
+            return data
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
-            "file or the folder of the three); only VLMEvalKit spreadsheets carry their labels"
+            "file or the folder of the three); only VLMEvalKit spreadsheets and lmms-eval logs "
+            "with 'doc' carry their labels"
         )
     return _read_positional(records, inputs)
 
@@ -321,3 +355,201 @@ def _check_pairing(
                 f"{version}: the answers were made for another version of the label file "
                 "(pairing is by position)"
             )
+
+
+# ---------------------------------------------------------------------------- lmms-eval logs
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval ``--log_samples`` log of ``pope`` (or ``pope_adv``/``pope_pop``/
+    ``pope_random``). With ``doc`` (lmms-lab/POPE's row: ``question_id``, ``question``,
+    ``answer``, ``category``) it carries its labels; ``--annotations`` given too win, joined by
+    the doc's split and ``question_id``. Without ``doc`` it is joined to the label files by
+    position (``doc_id`` *i* = the *i*-th label line)."""
+    if has_docs(preds):
+        items = _doc_items(preds)
+        if inputs.annotations is None:
+            return TaskData(
+                items,
+                (preds.source,),
+                (preds.layout,),
+                reported=_reported(inputs),
+            )
+        return _join_docs(preds, items, inputs)
+    if inputs.annotations is None:
+        raise InputError(
+            f"{preds.source}: this lmms-eval log has no 'doc' in its records (only doc_id/"
+            "target), so it carries no labels: pass --annotations with the coco_pope_<split>.json "
+            "label file of the task that was run (or the folder of the three for 'pope'); "
+            "doc_id is then joined to it by position"
+        )
+    truth, sources, versions = _label_items(inputs)
+    items, note, n_missing = positional_items(
+        preds,
+        truth,
+        " + ".join(sources),
+        sample_metrics=LMMS_EVAL_METRICS,
+        allow_missing=inputs.allow_missing,
+    )
+    return TaskData(
+        items,
+        (preds.source, *sources),
+        (preds.layout, "pope-labels"),
+        (note,),
+        _reported(inputs),
+        extra={"labels": "+".join(dict.fromkeys(versions))},
+        n_missing=n_missing,
+    )
+
+
+def _doc_label(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    """The doc's ``answer``, lower-cased and stripped as lmms-eval's ``pope_process_results``
+    does before it asserts yes/no."""
+    value = doc.get("answer")
+    if not isinstance(value, str) or value.lower().strip() not in ("yes", "no"):
+        raise InputError(f"{where}: doc.answer {value!r} is not yes/no (lmms-eval asserts this)")
+    return (value.lower().strip(),)
+
+
+def _doc_items(preds: Predictions) -> list[Item]:
+    """The log's items: lmms-lab/POPE's ``category`` (adversarial/popular/random) is what
+    vqametrics calls the ``split``; the id is ``<split>/<question_id>`` (the question ids of
+    the three label files overlap)."""
+    items = []
+    for item, where in zip(
+        lmms_eval_items(
+            preds,
+            id_keys=("question_id",),
+            references=_doc_label,
+            fields=("category", "question", "image_source"),
+            sample_metrics=LMMS_EVAL_METRICS,
+        ),
+        preds.wheres,
+        strict=True,
+    ):
+        fields = dict(item.fields)
+        category = fields.pop("category", None)
+        if category is not None:
+            if not isinstance(category, str):
+                raise InputError(f"{where}: doc.category {category!r} is not a split name")
+            fields["split"] = category
+        if "image_source" in fields:
+            fields["image"] = fields.pop("image_source")
+        item_id = item.id if category is None else f"{category}/{item.id}"
+        items.append(Item(item_id, item.prediction, item.references, fields))
+    return items
+
+
+def _label_items(inputs: TaskInputs) -> tuple[list[Item], list[str], list[str]]:
+    """Every label line of ``--annotations`` as an item without a prediction, in the label
+    files' order (a folder's files sorted by name: adversarial, popular, random); with the
+    sources and the label versions."""
+    items: list[Item] = []
+    sources: list[str] = []
+    versions: list[str] = []
+    for split, source in _label_files(inputs.annotations):
+        label_records, labels, fp = _read_labels(source)
+        sources.append(label_records.source)
+        known = KNOWN_LABELS.get(fp)
+        versions.append(known[0] if known else f"custom-{fp[:8]}")
+        for pos, label in enumerate(labels):
+            row = label_records.rows[pos]
+            qid = row.get("question_id", pos + 1)
+            fields: dict[str, Any] = {"label_line": pos + 1}
+            if split is not None:
+                fields["split"] = split
+            if "text" in row:
+                fields["question"] = row["text"]
+            if "image" in row:
+                fields["image"] = row["image"]
+            item_id = f"{split}/{qid}" if split is not None else qid
+            items.append(Item(item_id, None, (label,), fields))
+    return items, sources, versions
+
+
+def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> TaskData:
+    """Docs joined to the label files by (split, ``question_id``): the labels win; the
+    question texts must agree (else the ids do not name the same questions), and docs whose
+    answer differs from the label are counted in a note."""
+    truth, sources, versions = _label_items(inputs)
+    by_qid: dict[str, list[int]] = {}
+    for k, t in enumerate(truth):
+        by_qid.setdefault(str(t.id).rsplit("/", 1)[-1], []).append(k)
+    joined: dict[int, Item] = {}
+    extra: list[str] = []
+    differ: list[str | int] = []
+    for doc, where in zip(docs, preds.wheres, strict=True):
+        split = doc.fields.get("split")
+        qid = str(doc.id).rsplit("/", 1)[-1]
+        fits = [
+            k
+            for k in by_qid.get(qid, [])
+            if split is None or truth[k].fields.get("split") in (None, split)
+        ]
+        if len(fits) > 1:
+            raise InputError(
+                f"{where}: question_id {qid} is in {len(fits)} label files and the doc names no "
+                "split ('category'); pass the label file of the split that was run"
+            )
+        if not fits:
+            extra.append(where)
+            continue
+        k = fits[0]
+        if k in joined:
+            raise InputError(f"{where}: a second record for question {doc.id!r}")
+        base = truth[k]
+        ltext, dtext = base.fields.get("question"), doc.fields.get("question")
+        if (
+            isinstance(ltext, str)
+            and isinstance(dtext, str)
+            and _question_text(ltext) != _question_text(dtext)
+        ):
+            raise InputError(
+                f"{where}: doc question_id {qid} asks {_question_text(dtext)!r} but label line "
+                f"{base.fields['label_line']} ({base.id}) asks {_question_text(ltext)!r}: the "
+                "doc's question_id does not name that label line (another label version?); "
+                "score the log without --annotations"
+            )
+        if doc.references[0] != base.references[0].lower().strip():
+            differ.append(doc.id)
+        fields = dict(base.fields)
+        if TOOLKIT_SCORE in doc.fields:
+            fields[TOOLKIT_SCORE] = doc.fields[TOOLKIT_SCORE]
+        joined[k] = Item(doc.id, doc.prediction, base.references, fields)
+    notes = [
+        f"the labels of --annotations were used: {preds.source} was joined to them by each "
+        "doc's category (split) and question_id, and every question text checked"
+    ]
+    if extra:
+        if not inputs.ignore_extra:
+            raise InputError(
+                f"{extra[0]}: {len(extra)} record(s) name a question that is not in "
+                f"{' + '.join(sources)} (joined by the doc's category and question_id); pass "
+                "the label files of every split the log covers, or --ignore-extra"
+            )
+        notes.append(f"{len(extra)} record(s) for questions not in the label files were ignored")
+    absent = [k for k in range(len(truth)) if k not in joined]
+    if absent and not inputs.allow_missing:
+        raise InputError(
+            f"{preds.source}: {len(absent)} label line(s) have no record (first: "
+            f"{truth[absent[0]].id!r}); pass --allow-missing to score them wrong"
+        )
+    if absent:
+        notes.append(f"{len(absent)} label line(s) had no record and are scored wrong")
+    if differ:
+        shown = ", ".join(repr(q) for q in differ[:3])
+        notes.append(
+            f"{len(differ)} doc answer(s) differ from the label files' (e.g. {shown}); the labels "
+            "were used"
+        )
+    items = [joined.get(k, truth[k]) for k in range(len(truth))]
+    return TaskData(
+        items,
+        (preds.source, *sources),
+        (preds.layout, "pope-labels"),
+        tuple(notes),
+        _reported(inputs),
+        extra={"labels": "+".join(dict.fromkeys(versions))},
+        n_missing=len(absent),
+        n_extra_ignored=len(extra),
+    )

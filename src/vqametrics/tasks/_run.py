@@ -12,6 +12,7 @@ from ..extract.diagnose import DEFAULT_MAX_WORDS
 from ..signature import Signature
 from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._check import SampleCheck, check_samples
 
 __all__ = ["TaskEvaluation", "evaluate_task"]
 
@@ -34,6 +35,8 @@ class TaskEvaluation:
     #: yes/no judge (``judge=``): item position -> ``judge.Judgement``, and the counts
     judgements: Mapping[int, Any] | None = None
     judge_stats: Any = None
+    #: the toolkit's recorded per-sample scores beside ours (lmms-eval logs), by rule
+    sample_check: SampleCheck | None = None
 
     @property
     def metrics(self) -> Mapping[str, float | int]:
@@ -115,6 +118,8 @@ class TaskEvaluation:
         }
         if self.data.reported is not None:
             out["reported"] = dict(self.data.reported)
+        if self.sample_check is not None:
+            out.setdefault("reported", {})["per_sample"] = self.sample_check.as_dict()
         if self.diagnostics is not None:
             out["diagnostics"] = self.diagnostics.as_dict([it.id for it in self.data.items])
         if self.extraction is not None:
@@ -232,7 +237,17 @@ def evaluate_task(
     if judge is not None:
         signature = signature.with_fields(judge=judge.model)
     return TaskEvaluation(
-        t, prof, data, scores, aggregate, signature, diagnostics, extraction, judgements, stats
+        t,
+        prof,
+        data,
+        scores,
+        aggregate,
+        signature,
+        diagnostics,
+        extraction,
+        judgements,
+        stats,
+        sample_check=check_samples(t, prof, items, scores),
     )
 
 

@@ -256,7 +256,11 @@ def _read(inputs: TaskInputs) -> TaskData:
     preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
     if has_docs(preds):
         items = lmms_eval_items(
-            preds, id_keys=(), references=_lmms_refs, fields=("type", "split", "question")
+            preds,
+            id_keys=(),
+            references=_lmms_refs,
+            fields=("type", "split", "question"),
+            sample_metrics=("relaxed_overall",),  # lmms-eval chartqa/utils.py process_results
         )
         notes: tuple[str, ...] = ()
         if inputs.annotations is not None:

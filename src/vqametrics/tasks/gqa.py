@@ -11,6 +11,9 @@ scene graphs + attention maps) are reported when those are given and otherwise n
 The toolkits only change the per-question match (spec §4.4): LLaVA lower-cases and drops
 trailing periods before running its patched eval.py; lmms-eval, VLMEvalKit and Qwen-VL report
 one exact-match accuracy with their own clean-ups.
+
+Results files that carry their answers (a VLMEvalKit spreadsheet, an lmms-eval samples log
+with ``doc``) can be scored without the questions file, accuracy only (``_gqa_read.py``).
 """
 
 from __future__ import annotations
@@ -416,8 +419,11 @@ TASK = register_task(
             "predictions: [{questionId, prediction}] (official), LLaVA answers.jsonl "
             "(question_id, text), Qwen-VL results (questionId, answer), {qid: prediction}",
             "VLMEvalKit spreadsheet (index, answer, prediction): accuracy only, no --questions",
+            "lmms-eval --log_samples JSONL (doc.id, doc.answer, filtered_resps): accuracy only "
+            "without --questions; joined by doc.id with it, or by position when there is no doc",
             "choices (optional, --choices): {tier}_choices.json, for validity and plausibility",
         ),
+        annotations_optional=True,
         note="eval.py v1.1 is a website download (gqadataset.org), not on GitHub",
         options=(("choices", "{tier}_choices.json, for validity and plausibility"),),
     )

@@ -19,6 +19,10 @@ Official quirks, kept because published MME numbers were computed with them:
   scikit-learn (metrics computed but never reported); :class:`MmeScoreError` here.
 * Float order: ``0 + acc·100 + acc+·100`` then left-to-right sums in the listed task order,
   which is why LaVIN's perception is 963.6114445778312 here and …311 in lmms-eval.
+
+lmms-eval ``--log_samples`` logs (``_mme_read``) carry their ground truth when the records have
+``doc`` (lmms-lab/MME's ``answer``, ``category``, and ``question_id``, the image acc+ pairs by),
+so ``--annotations`` is optional; without ``doc`` they are joined to Your_Results by position.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from ._mme_read import (
     COGNITION,
     GROUP_OF,
     GROUPS,
+    LMMS_EVAL_REPORTED,
     PERCEPTION,
     TASKS,
     MmeInputError,
@@ -373,8 +378,11 @@ TASK = register_task(
             "eval_tool results folder: <task>.txt lines image\\tquestion\\tGT\\tresponse",
             "LLaVA answers.jsonl + --annotations eval_tool/Your_Results (convert_answer_to_mme.py)",
             "VLMEvalKit spreadsheet (index, category, image_path, question, answer, prediction)",
+            "lmms-eval --log_samples JSONL (doc.question_id, doc.category, doc.answer, "
+            "filtered_resps); without doc: + --annotations Your_Results, joined by position",
         ),
         annotations_optional=True,
         signature_fields=_signature_fields,
+        reported_names=LMMS_EVAL_REPORTED,
     )
 )

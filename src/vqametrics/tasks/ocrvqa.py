@@ -3,15 +3,23 @@
 No official scorer was published (the paper reports exact-match accuracy), so the default
 profile is VLMEvalKit's: strip and lower-case both sides, compare for equality, take the best
 of the answers, and average with ``np.mean`` × 100 (spec vqa-family §9.2). Qwen-VL does the same.
+
+lmms-eval has no OCR-VQA task (none in ``lmms_eval/tasks`` at 75571cf, the ``lmms-eval@0.7.3``
+our profiles pin; OCR-VQA appears there only as a sub-source name of other benchmarks), so an
+lmms-eval samples log given here is refused in one line rather than guessed at.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._exceptions import InputError
+from ..load.layouts import is_vlmevalkit, predictions_from
+from ..load.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._lmms import is_lmms_eval
 
 __all__ = ["exact_match_stripped"]
 
@@ -35,7 +43,21 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    return read_vlmevalkit(inputs, fields=("category", "question"))
+    records = read_records(inputs.results, format=inputs.format)
+    if not is_vlmevalkit(records):
+        preds = predictions_from(
+            records,
+            id_field=inputs.id_field,
+            answer_field=inputs.answer_field,
+            allow_missing_answer=True,
+        )
+        if is_lmms_eval(preds):
+            raise InputError(
+                f"{records.source}: an lmms-eval samples log, but lmms-eval has no OCR-VQA task "
+                "(none at lmms-eval@75571cf, 0.7.3), so its dataset row and metric are unknown; "
+                "ocrvqa reads VLMEvalKit OCRVQA_TEST/TESTCORE spreadsheets"
+            )
+    return read_vlmevalkit(inputs, fields=("category", "question"), records=records)
 
 
 VLMEVALKIT = TaskProfile(

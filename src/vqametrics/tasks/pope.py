@@ -18,6 +18,10 @@ Official quirks, kept because published POPE numbers were computed with them:
 * QUIRK yes-ratio-over-predictions: the yes-ratio counts predicted "yes".
 * QUIRK zero-division: precision/recall/F1 divide by zero when there is no predicted (or no
   true) positive; vqametrics raises :class:`PopeScoreError` there instead of a number.
+
+lmms-eval ``--log_samples`` logs (``_pope_read``) carry their labels when the records have
+``doc`` (lmms-lab/POPE's ``answer``; its ``category`` is our split), so ``--annotations`` is
+optional; without ``doc`` they are joined to the label files by position.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from .._exceptions import InputError
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
-from ._pope_read import read_pope
+from ._pope_read import LMMS_EVAL_REPORTED, read_pope
 from ._yesno import parse_vlmevalkit, parsed_detail
 
 __all__ = [
@@ -250,7 +254,8 @@ def _lmms_numbers(
     tokens: Sequence[str], gts: Sequence[str], scores: Sequence[float], where: str
 ) -> dict[str, float | int]:
     """lmms-eval's five aggregations: accuracy = Σscore/n; precision and recall count only
-    tokens equal to ``yes``/``no``; yes-ratio is over the **ground truth** (a bug, kept)."""
+    tokens equal to ``yes``/``no`` (0 when their denominator is); yes-ratio is over the
+    **ground truth** (a bug, kept)."""
     total = 0.0
     for s in scores:
         total += s
@@ -263,22 +268,14 @@ def _lmms_numbers(
             fp += 1
         elif gt == "yes" and tok == "no":
             fn += 1
-    if tp + fp == 0:
-        raise PopeScoreError(
-            f"{where}: no answer is exactly 'yes' once lower-cased and stripped (TP+FP = 0): "
-            "lmms-eval's precision divides by zero here (it compares whole answers, so "
-            "'Yes, there is a dog.' is neither yes nor no)"
-        )
-    if tp + fn == 0:
-        raise PopeScoreError(
-            f"{where}: no question labelled yes is answered exactly 'yes' or 'no' "
-            "(TP+FN = 0): lmms-eval's recall divides by zero here"
-        )
-    precision = tp / (tp + fp)
-    recall = tp / (tp + fn)
-    if precision + recall == 0:
-        raise PopeScoreError(f"{where}: precision + recall = 0: lmms-eval divides by zero here")
-    f1 = 2 * (precision * recall) / (precision + recall)
+    # QUIRK zero-guard: a zero denominator gives 0 (an int, as lmms-eval writes it) where the
+    # official script raises; common here, because whole answers are compared ("Yes, there
+    # is a dog." is neither yes nor no). Kept: it is the number lmms-eval reports.
+    precision: float | int = tp / (tp + fp) if tp + fp > 0 else 0
+    recall: float | int = tp / (tp + fn) if tp + fn > 0 else 0
+    f1: float | int = (
+        2 * (precision * recall) / (precision + recall) if precision + recall > 0 else 0
+    )
     yes = sum(1 for g in gts if g == "yes")
     no = sum(1 for g in gts if g == "no")
     return {
@@ -444,8 +441,11 @@ TASK = register_task(
             "POPE answers JSONL ('answer') + one coco_pope_<split>.json label file (by position)",
             "LLaVA answers.jsonl ('text') + --questions llava_pope_test.jsonl + the label folder",
             "VLMEvalKit spreadsheet (index, question, answer, prediction, category)",
+            "lmms-eval --log_samples JSONL (doc.question_id, doc.answer, doc.category, "
+            "filtered_resps); without doc: + the label file(s), joined by position",
         ),
         annotations_optional=True,
         signature_fields=_signature_fields,
+        reported_names=LMMS_EVAL_REPORTED,
     )
 )

@@ -433,7 +433,11 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         return tuple(value)
 
     items = lmms_eval_items(
-        preds, id_keys=("question_id",), references=answers, fields=("question", "image_id")
+        preds,
+        id_keys=("question_id",),
+        references=answers,
+        fields=("question", "image_id"),
+        sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
     )
     check_unique([it.id for it in items], preds.wheres, what="question_id")
     missing = [it.id for it in items if it.prediction is None]
@@ -442,11 +446,19 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
             f"{records.source}: question {missing[0]!r} has no prediction (pass --allow-missing "
             f"to score the {len(missing)} empty prediction(s) 0)"
         )
+    # QUIRK processed-doc: lmms-eval's textvqa_process_results rewrites doc["answers"] in
+    # place with the EvalAI processor before the record is logged (evaluator.py saves the doc
+    # afterwards): the answers here are processed ones, not TextVQA's
+    processed = (
+        f"{records.source}: lmms-eval logs doc.answers AFTER its EvalAI answer processor "
+        "rewrote them, so profiles other than lmms-eval score against processed answers; pass "
+        "--annotations (TextVQA's own file) for the official number"
+    )
     return TaskData(
         items,
         (records.source,),
         (preds.layout,),
-        (),
+        (processed,),
         _reported(inputs),
         n_missing=len(missing),
     )

@@ -1,0 +1,79 @@
+"""``vqametrics mmbench`` on a VLMEvalKit sheet alone: the sheet is its own benchmark, and the
+``_acc.csv`` beside it is set against our numbers. Expected values derived by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vqametrics.cli import main
+
+HEADER = "index\tquestion\tA\tB\tanswer\tcategory\tprediction\n"
+# two 2-option questions, both copies each; q1 right on both copies (hit), q2 wrong on copy 1
+ROWS = (
+    "1\tYes?\tyes\tno\tA\tc1\tA\n"
+    "1000001\tYes?\tno\tyes\tB\tc1\tB\n"
+    "2\tNo?\tyes\tno\tB\tc2\tB\n"
+    "1000002\tNo?\tno\tyes\tA\tc2\tB\n"
+)
+
+
+@pytest.fixture
+def sheet(tmp_path: Path) -> Path:
+    path = tmp_path / "m_MMBench_DEV_EN.tsv"
+    path.write_text(HEADER + ROWS, encoding="utf-8")
+    return path
+
+
+def test_sheet_alone_scores_like_sheet_as_data(
+    sheet: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["mmbench", "--results", str(sheet), "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main(["mmbench", "--data", str(sheet), "--results", str(sheet), "--json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert alone["score"] == both["score"] == 0.5  # 1 of 2 questions
+    assert "reported" not in alone
+
+
+def test_reported_acc_csv_beside_the_sheet(sheet: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (sheet.parent / "m_MMBench_DEV_EN_acc.csv").write_text(
+        '"split","Overall","c1","c2"\n"none","0.75","1.0","0.5"\n'
+    )
+    assert main(["mmbench", "--results", str(sheet), "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)["reported"]
+    assert rep["toolkit"] == "VLMEvalKit"
+    by = {r["metric"]: r for r in rep["compared"]}
+    assert by["Overall"]["reported"] == 0.75 and by["Overall"]["recomputed"] == 0.5
+    assert by["Overall"]["difference"] == -0.25
+    assert by["c1"]["difference"] == 0  # c1: 1 of 1; c2: 0 of 1 vs 0.5 reported
+    assert by["c2"]["difference"] == -0.5
+    assert main(["mmbench", "--results", str(sheet)]) == 0
+    text = capsys.readouterr().out
+    assert "reported by VLMEvalKit" in text and "-0.2500" in text
+    assert "the numbers differ" in text and "--extractor vlmevalkit-2024" in text
+    assert text.rstrip().splitlines()[-1].startswith("signature: mmbench|")
+
+
+def test_given_reported_file_is_used(
+    sheet: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "elsewhere_acc.csv"
+    other.write_text('"split","Overall"\n"none","0.5"\n')
+    assert main(["mmbench", "--results", str(sheet), "--reported", str(other)]) == 0
+    text = capsys.readouterr().out
+    assert "elsewhere_acc.csv" in text and "the numbers differ" not in text
+
+
+def test_results_without_benchmark_need_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"index": 1, "prediction": "A"}) + "\n")
+    assert main(["mmbench", "--results", str(preds)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert (
+        "\n" not in err and "--data (the benchmark TSV) is required" in err and "preds.jsonl" in err
+    )
