@@ -221,3 +221,16 @@ def test_a_doc_only_textvqa_log_says_its_answers_are_processed(textvqa_log: Path
     # QUIRK processed-doc (lmms-eval@75571cf textvqa/utils.py rewrites doc["answers"] in place)
     ev = evaluate_task("textvqa", textvqa_log)
     assert any("AFTER its EvalAI answer processor" in n for n in ev.notes)
+
+
+@pytest.mark.parametrize("task", ["pope", "gqa", "vizwiz", "ocrbench", "mme", "textvqa"])
+def test_a_forced_layout_is_not_read_as_an_lmms_eval_log(
+    task: str, tmp_path: Path, capsys: Any
+) -> None:
+    # the records have doc_id + filtered_resps but --input-format official forces question_id
+    # + answer: the file is not taken for a log, the missing columns are named
+    log = _pope_log(tmp_path / "log.jsonl")
+    argv = ["score", task, "--results", str(log), "--input-format", "official"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "'official'" in err and "question_id" in err

@@ -27,6 +27,7 @@ __all__ = [
     "Predictions",
     "find_lmms_eval_reported",
     "find_reported",
+    "is_lmms_eval_log",
     "is_vlmevalkit",
     "nan_note",
     "predictions_from",
@@ -163,6 +164,14 @@ def is_vlmevalkit(records: Records) -> bool:
         return records.forced == "vlmevalkit"
     cols = set(records.columns)
     return {"index", "prediction"} <= cols
+
+
+def is_lmms_eval_log(records: Records) -> bool:
+    """Whether *records* look like an lmms-eval ``--log_samples`` file (``doc_id`` and
+    ``filtered_resps``), or were forced to be one; a file forced to another layout never is."""
+    if records.forced is not None:
+        return records.forced == "lmms-eval-samples"
+    return {"doc_id", "filtered_resps"} <= set(records.columns)
 
 
 def find_reported(results_path: Any) -> tuple[str, dict[str, Any]] | None:

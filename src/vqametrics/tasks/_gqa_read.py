@@ -23,7 +23,7 @@ from typing import Any
 from .._exceptions import InputError, MissingPredictionError
 from ..load._json import parse_json_or_jsonl
 from ..load.join import check_unique, join_by_id
-from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
 from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import NoGroundTruthError, _reported, read_vlmevalkit
@@ -196,7 +196,7 @@ def _lmms_answer(doc: dict[str, Any], where: str) -> tuple[str, ...]:
 
 def _lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions | None:
     """The predictions of an lmms-eval samples log, or ``None`` for any other layout."""
-    if is_vlmevalkit(records) or not {"doc_id", "filtered_resps"} <= set(records.columns):
+    if is_vlmevalkit(records) or not is_lmms_eval_log(records):
         return None
     preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
     return preds if is_lmms_eval(preds) else None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
 from ..load.records import Records, cell_text, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import _reported, read_vlmevalkit
@@ -142,7 +142,7 @@ def read_mme(inputs: TaskInputs) -> TaskData:
     records = read_records(src, format=inputs.format)
     if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs, records)
-    if "doc_id" in records.columns and not inputs.answer_field:
+    if is_lmms_eval_log(records) and not inputs.answer_field:
         preds = predictions_from(records, id_field=inputs.id_field)
         if is_lmms_eval(preds):
             if isinstance(src, str) and src == "-":

@@ -8,7 +8,6 @@ from typing import Any, Literal
 
 from .._exceptions import VqaMetricsError
 from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
-from ..extract.diagnose import DEFAULT_MAX_WORDS
 from ..signature import Signature
 from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
@@ -165,6 +164,13 @@ def evaluate_task(
         that carries its ground truth (VLMEvalKit, lmms-eval with ``doc``) needs neither.
     profile : str, optional
         The toolkit to reproduce (default: the task's official scorer).
+    format : str, optional
+        Force how *results* is read: a file format (``json``, ``jsonl``, ``csv``, ``tsv``,
+        ``xlsx``), a toolkit layout (``official``, ``llava``, ``vlmevalkit``, ``lmms-eval``,
+        ``gqa``, ``docvqa``, ``vizwiz``) or both (``vlmevalkit,csv``); by default both are
+        recognized from the content.
+    id_field, answer_field : str, optional
+        The results' id and answer columns, when the layout is unusual.
     reported : path, optional
         The toolkit's own scores (VLMEvalKit ``_acc.csv``, lmms-eval ``results.json``); by
         default looked for beside the results file.
@@ -215,7 +221,7 @@ def evaluate_task(
         return result
     data = t.read(inputs)
     raw = [item.prediction for item in data.items]
-    diagnostics = diagnose(raw, max_words=[_word_limit(item.references) for item in data.items])
+    diagnostics = diagnose(raw, references=[item.references for item in data.items])
     extraction = None
     items = data.items
     if extract is not None:
@@ -273,12 +279,6 @@ def _judge_other(
         if j.decision is not None:
             out[i] = replace(out[i], prediction=j.decision)
     return out, dict(zip(ask, records, strict=True)), JudgeStats.of(client.model, records)
-
-
-def _word_limit(references: tuple[str, ...]) -> int:
-    """Words above which a prediction looks long: 5, or twice the longest reference."""
-    longest = max((len(r.split()) for r in references), default=0)
-    return max(DEFAULT_MAX_WORDS, 2 * longest)
 
 
 def _score_all(prof: TaskProfile, items: list[Item], sources: tuple[str, ...]) -> list[float]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique
-from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
 from ..load.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
@@ -306,7 +306,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         raise InputError("ocrbench: --questions is not used (the answers carry the questions)")
     records = read_records(inputs.results, format=inputs.format)
     cols = set(records.columns)
-    if not is_vlmevalkit(records) and {"doc_id", "filtered_resps"} <= cols:
+    if not is_vlmevalkit(records) and is_lmms_eval_log(records):
         preds = predictions_from(
             records, id_field=inputs.id_field, answer_field=inputs.answer_field
         )

@@ -28,7 +28,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique, join_by_id
-from ..load.layouts import predictions_from
+from ..load.layouts import is_lmms_eval_log, predictions_from
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
 from ..normalize.official import clean, digits_articles
@@ -420,7 +420,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
     from ._common import _reported
     from ._lmms import has_docs, lmms_eval_items
 
-    if "doc_id" not in records.columns:
+    if not is_lmms_eval_log(records):
         return None
     preds = predictions_from(records, allow_missing_answer=True)
     if not has_docs(preds):

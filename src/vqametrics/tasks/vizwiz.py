@@ -29,7 +29,13 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique, join_by_id
-from ..load.layouts import Predictions, find_reported, is_vlmevalkit, predictions_from
+from ..load.layouts import (
+    Predictions,
+    find_reported,
+    is_lmms_eval_log,
+    is_vlmevalkit,
+    predictions_from,
+)
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
 from ..normalize.vizwiz import prediction as vizwiz_prediction
@@ -260,7 +266,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     if inputs.questions is not None:
         raise InputError("vizwiz: --questions is not used: the annotations carry the questions")
     records = read_records(inputs.results, format=inputs.format)
-    if not is_vlmevalkit(records) and {"doc_id", "filtered_resps"} <= set(records.columns):
+    if not is_vlmevalkit(records) and is_lmms_eval_log(records):
         preds = predictions_from(
             records, id_field=inputs.id_field, answer_field=inputs.answer_field
         )
