@@ -26,7 +26,7 @@ from ..load.join import check_unique, join_by_id
 from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
 from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import NoGroundTruthError, _reported, read_vlmevalkit
+from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores
 from ._lmms import (
     TOOLKIT_SCORE,
     has_docs,
@@ -300,7 +300,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         (qname, records.source),
         ("gqa-questions", preds.layout),
         tuple(notes),
-        _reported(inputs) if lmms is not None else None,
+        reported_scores(inputs) if lmms is not None else None,
         n_missing=len(missing_balanced),
         n_extra_ignored=len(joined.extra),
     )
@@ -354,7 +354,7 @@ def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
     )
     check_unique([it.id for it in items], preds.wheres, what="doc.id")
     return TaskData(
-        items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,), _reported(inputs)
+        items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,), reported_scores(inputs)
     )
 
 

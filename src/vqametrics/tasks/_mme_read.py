@@ -16,7 +16,7 @@ from .._exceptions import InputError
 from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
 from ..load.records import Records, cell_text, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import _reported, read_vlmevalkit
+from ._common import read_vlmevalkit, reported_scores
 from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
 __all__ = [
@@ -366,7 +366,9 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     if has_docs(preds):
         items = _doc_items(preds)
         if inputs.annotations is None:
-            return TaskData(items, (preds.source,), (preds.layout,), reported=_reported(inputs))
+            return TaskData(
+                items, (preds.source,), (preds.layout,), reported=reported_scores(inputs)
+            )
         return _join_docs(preds, items, inputs)
     if inputs.annotations is None:
         raise InputError(
@@ -399,7 +401,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
         (preds.source, os.fspath(ann)),
         (preds.layout, "mme-your-results"),
         (note,),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=n_missing,
     )
 
@@ -508,7 +510,7 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
         (preds.source, os.fspath(ann)),
         (preds.layout, "mme-your-results"),
         tuple(notes),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=len(missing),
         n_extra_ignored=len(extra),
     )

@@ -16,7 +16,7 @@ from .._exceptions import InputError
 from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
 from ..load.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import _reported, read_vlmevalkit
+from ._common import read_vlmevalkit, reported_scores
 from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
 __all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
@@ -373,7 +373,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
                 items,
                 (preds.source,),
                 (preds.layout,),
-                reported=_reported(inputs),
+                reported=reported_scores(inputs),
             )
         return _join_docs(preds, items, inputs)
     if inputs.annotations is None:
@@ -396,7 +396,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
         (preds.source, *sources),
         (preds.layout, "pope-labels"),
         (note,),
-        _reported(inputs),
+        reported_scores(inputs),
         extra={"labels": "+".join(dict.fromkeys(versions))},
         n_missing=n_missing,
     )
@@ -548,7 +548,7 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
         (preds.source, *sources),
         (preds.layout, "pope-labels"),
         tuple(notes),
-        _reported(inputs),
+        reported_scores(inputs),
         extra={"labels": "+".join(dict.fromkeys(versions))},
         n_missing=len(absent),
         n_extra_ignored=len(extra),

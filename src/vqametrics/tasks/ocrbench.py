@@ -24,7 +24,7 @@ from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predict
 from ..load.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import _reported, read_vlmevalkit
+from ._common import read_vlmevalkit, reported_scores
 from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
 __all__ = [
@@ -435,7 +435,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         ]
         check_unique([it.id for it in items], preds.wheres, what="doc_id")
         if inputs.annotations is None:
-            return TaskData(items, (source,), (preds.layout,), (), _reported(inputs))
+            return TaskData(items, (source,), (preds.layout,), (), reported_scores(inputs))
         truth, truth_source = _read_truth(inputs.annotations)
         joined, _, n_absent = positional_items(
             preds,
@@ -472,7 +472,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             (truth_source, source),
             (preds.layout,),
             tuple(notes),
-            _reported(inputs),
+            reported_scores(inputs),
             n_missing=n_absent,
         )
     if inputs.annotations is None:
@@ -496,7 +496,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         (truth_source, source),
         (preds.layout,),
         tuple(notes),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=n_absent,
     )
 

@@ -417,7 +417,7 @@ def _read(inputs: TaskInputs) -> TaskData:
 def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
     """An lmms-eval ``--log_samples`` file whose records carry ``doc`` (TextVQA's dataset row:
     ``question_id``, ``question``, ``answers``): its own ground truth; ``None`` otherwise."""
-    from ._common import _reported
+    from ._common import reported_scores
     from ._lmms import has_docs, lmms_eval_items
 
     if not is_lmms_eval_log(records):
@@ -459,7 +459,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         (records.source,),
         (preds.layout,),
         (processed,),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=len(missing),
     )
 

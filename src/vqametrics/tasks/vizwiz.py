@@ -42,7 +42,7 @@ from ..normalize.vizwiz import prediction as vizwiz_prediction
 from ..score.vqa import average, leave_one_out_values, pairwise_sum
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import _reported, mean_aggregate, numpy_mean, read_vlmevalkit
+from ._common import mean_aggregate, numpy_mean, read_vlmevalkit, reported_scores
 from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
 from .textvqa import (
     lmms_eval_accuracy,
@@ -444,7 +444,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             (*gt_sources, source),
             ("vizwiz-annotations", preds.layout),
             tuple(notes),
-            _reported(inputs),
+            reported_scores(inputs),
             n_missing=n_absent,
         )
     own = lmms_eval_items(
@@ -464,7 +464,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
     check_unique(images, preds.wheres, what="image (doc.question_id)")
     if inputs.annotations is None:
         note = _PROCESSED_NOTE.format(source=source)
-        return TaskData(own, (source,), (preds.layout,), (note,), _reported(inputs))
+        return TaskData(own, (source,), (preds.layout,), (note,), reported_scores(inputs))
     keyed = replace(preds, ids=list(images))
     data = _read_official(inputs, preds.records, keyed)
     by_image = {it.id: it for it in own}
@@ -491,7 +491,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             f"{len(differ)} image(s) of {source} carry doc.answers that differ from the "
             f"annotations after MMF's answer processing (e.g. {shown}); the annotations were used"
         )
-    return replace(data, items=items, notes=tuple(notes), reported=_reported(inputs))
+    return replace(data, items=items, notes=tuple(notes), reported=reported_scores(inputs))
 
 
 # ------------------------------------------------------------------------------------ profiles
