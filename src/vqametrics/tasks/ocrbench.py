@@ -20,12 +20,18 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique
-from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import read_vlmevalkit, reported_scores
-from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
+from ._lmms import (
+    has_docs,
+    lmms_eval_items,
+    lmms_eval_predictions,
+    no_doc_error,
+    positional_items,
+)
 
 __all__ = [
     "DATASETS",
@@ -306,12 +312,9 @@ def _read(inputs: TaskInputs) -> TaskData:
         raise InputError("ocrbench: --questions is not used (the answers carry the questions)")
     records = read_records(inputs.results, format=inputs.format)
     cols = set(records.columns)
-    if not is_vlmevalkit(records) and is_lmms_eval_log(records):
-        preds = predictions_from(
-            records, id_field=inputs.id_field, answer_field=inputs.answer_field
-        )
-        if is_lmms_eval(preds):
-            return _read_lmms_eval(inputs, preds)
+    preds = lmms_eval_predictions(records, inputs)
+    if preds is not None:
+        return _read_lmms_eval(inputs, preds)
     if inputs.annotations is not None:
         raise InputError(
             "ocrbench: the results file carries the answers (OCRBench.json with 'predict', "
@@ -476,9 +479,8 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             n_missing=n_absent,
         )
     if inputs.annotations is None:
-        raise InputError(
-            f"{source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground truth; "
-            "pass --annotations OCRBench.json (joined by position: doc_id i = its i-th item)"
+        raise no_doc_error(
+            source, "--annotations OCRBench.json (joined by position: doc_id i = its i-th item)"
         )
     truth, truth_source = _read_truth(inputs.annotations)
     joined, note, n_absent = positional_items(

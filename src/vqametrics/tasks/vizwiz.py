@@ -32,8 +32,6 @@ from ..load.join import check_unique, join_by_id
 from ..load.layouts import (
     Predictions,
     find_reported,
-    is_lmms_eval_log,
-    is_vlmevalkit,
     predictions_from,
 )
 from ..load.records import Records, read_records
@@ -43,7 +41,14 @@ from ..score.vqa import average, leave_one_out_values, pairwise_sum
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean_aggregate, numpy_mean, read_vlmevalkit, reported_scores
-from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
+from ._lmms import (
+    TOOLKIT_SCORE,
+    has_docs,
+    lmms_eval_items,
+    lmms_eval_predictions,
+    no_doc_error,
+    positional_items,
+)
 from .textvqa import (
     lmms_eval_accuracy,
     require_answers,
@@ -266,12 +271,9 @@ def _read(inputs: TaskInputs) -> TaskData:
     if inputs.questions is not None:
         raise InputError("vizwiz: --questions is not used: the annotations carry the questions")
     records = read_records(inputs.results, format=inputs.format)
-    if not is_vlmevalkit(records) and is_lmms_eval_log(records):
-        preds = predictions_from(
-            records, id_field=inputs.id_field, answer_field=inputs.answer_field
-        )
-        if is_lmms_eval(preds):
-            return require_answers(_read_lmms_eval(inputs, preds), "image")
+    preds = lmms_eval_predictions(records, inputs)
+    if preds is not None:
+        return require_answers(_read_lmms_eval(inputs, preds), "image")
     if inputs.annotations is None:
         return require_answers(_read_vlmevalkit_sheet(inputs, records), "index")
     return require_answers(_read_official(inputs, records), "image")
@@ -416,10 +418,10 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
     source = preds.source
     if not has_docs(preds):
         if inputs.annotations is None:
-            raise InputError(
-                f"{source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground "
-                "truth; pass --annotations val.json (VizWiz's annotations, joined by position: "
-                "doc_id i = its i-th question)"
+            raise no_doc_error(
+                source,
+                "--annotations val.json (VizWiz's annotations, joined by position: doc_id i = "
+                "its i-th question)",
             )
         gt_items, gt_sources = _read_annotations(inputs)
         # QUIRK unrendered-target: the logged target is the text "answer", never an answer;
