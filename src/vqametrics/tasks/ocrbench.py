@@ -377,5 +377,6 @@ TASK = register_task(
         ),
         aliases=("ocr-bench",),
         annotations_optional=True,
+        reported_names=LMMS_EVAL_REPORTED,
     )
 )

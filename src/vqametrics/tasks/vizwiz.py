@@ -562,5 +562,6 @@ TASK = register_task(
         aliases=("vizwiz-vqa", "vizwiz_vqa"),
         annotations_optional=True,
         note="the official vqaEval.py is a download on vizwiz.org, not on GitHub",
+        reported_names=LMMS_EVAL_REPORTED,
     )
 )
