@@ -166,8 +166,6 @@ def read_pope(inputs: TaskInputs) -> TaskData:
     # with --answer-field the file is read as answers to pair with the labels, never as a log
     preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
     if preds is not None:
-        if isinstance(src, str) and src == "-":
-            inputs = replace(inputs, results=records.rows, format=None)  # read once
         data = _read_lmms_eval(preds, inputs)
         if inputs.questions is not None:
             note = "--questions was not used: lmms-eval logs are read without it"
