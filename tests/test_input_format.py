@@ -90,6 +90,14 @@ def test_mmbench_takes_only_the_vlmevalkit_layout() -> None:
         parse_input_format("llava", layouts=("vlmevalkit",))
 
 
+def test_the_mmbench_command_offers_the_layouts_its_reader_takes() -> None:
+    # the CLI keeps its own copy so that building the parser imports no reader
+    from vqametrics.cli.mmbench import MMBENCH_LAYOUTS as offered
+    from vqametrics.mmbench.load import MMBENCH_LAYOUTS as taken
+
+    assert offered == taken
+
+
 # -- the forced layout steers the score --------------------------------------------------------
 
 

@@ -217,3 +217,14 @@ def test_reported_names_are_the_lmms_eval_metrics() -> None:
 
     assert set(LMMS_EVAL_REPORTED) == set(LMMS_EVAL_METRICS)
     assert set(LMMS_EVAL_REPORTED.values()) == {"perception", "cognition"}
+
+
+def test_log_on_standard_input(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    # the log is read from the pipe once; the same numbers as test_cli_json
+    log = _log(tmp_path / "samples_mme.jsonl")
+    argv = [sys.executable, "-m", "vqametrics", "score", "mme", "--results", "-", "--json"]
+    out = subprocess.run(argv, input=log.read_bytes(), capture_output=True, check=True)
+    assert json.loads(out.stdout)["metrics"] == {"perception": 125.0}

@@ -250,3 +250,15 @@ def test_questions_are_not_used_and_said_so(tmp_path: Path) -> None:
     questions = _write(tmp_path / "q.jsonl", [{"question_id": 1, "category": "random"}])
     r = evaluate_task("pope", log, questions=questions)
     assert "--questions was not used: lmms-eval logs are read without it" in r.notes
+
+
+def test_log_on_standard_input(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    # the log is read from the pipe once; by hand as in test_cli_json: TP = FP = 1, f1 0.5
+    log = _log(tmp_path / "pope_lmms.jsonl", ["Yes", "Yes", "No", "No"], ["yes", "no"] * 2)
+    argv = [sys.executable, "-m", "vqametrics", "score", "pope", "--results", "-", "--json"]
+    out = subprocess.run(argv, input=log.read_bytes(), capture_output=True, check=True)
+    metrics = json.loads(out.stdout)["metrics"]
+    assert metrics["TP"] == metrics["FP"] == 1 and metrics["f1"] == 0.5

@@ -164,6 +164,7 @@ def _run_mmbench(args: argparse.Namespace) -> int:
     import orjson
 
     from ..mmbench import MMBenchResult, evaluate_mmbench, load_mmbench_tsv, load_predictions
+    from ..mmbench.reported import compare_reported, format_reported
     from ..report.output import check_out_dir, publish_dir
 
     inputs = (*([args.data] if args.data is not None else []), *args.results)
@@ -230,7 +231,7 @@ def _run_mmbench(args: argparse.Namespace) -> int:
             ),
         }
         publish_dir(args.out, files, inputs=inputs, signature=result.signature)
-    reported = _reported(args.reported, paths[0], result)
+    reported = compare_reported(result, paths[0], args.reported)
     if reported is not None:
         report["reported"] = reported
     if args.json:
@@ -240,79 +241,9 @@ def _run_mmbench(args: argparse.Namespace) -> int:
         if reported is not None:
             # beside the tables, before the signature line that ends every report
             body, sig = text.rsplit("\nsignature: ", 1)
-            text = f"{body}\n{_reported_text(reported, args.extractor)}\nsignature: {sig}"
+            text = f"{body}\n{format_reported(reported, args.extractor)}\nsignature: {sig}"
         sys.stdout.write(text + "\n")
     return 0
-
-
-def _reported(given: str | None, path: str, result: Any) -> dict[str, Any] | None:
-    """VLMEvalKit's ``_acc.csv`` (``--reported`` or found beside the sheet) beside our tables:
-    the same split rows and columns, ``[metric, reported, recomputed, difference]``."""
-    from ..load.layouts import find_reported, read_reported
-
-    if given is not None:
-        toolkit, source, values = read_reported(given)
-    else:
-        found = find_reported(path)
-        if found is None:
-            return None
-        toolkit, (source, values) = "VLMEvalKit", found
-    table = result.tables.get("circular") or next(iter(result.tables.values()))
-    ours = {str(row.get("split", "none")): row for row in table}
-    compared = []
-    for key, theirs_row in values.items():
-        if not isinstance(theirs_row, dict):
-            continue
-        split = str(theirs_row.get("split", key))
-        mine_row = ours.get(split) or (next(iter(ours.values())) if len(ours) == 1 else None)
-        if mine_row is None:
-            continue
-        for metric, theirs in theirs_row.items():
-            mine = mine_row.get(metric)
-            if isinstance(theirs, float) and isinstance(mine, int | float):
-                label = metric if len(values) == 1 else f"{split} / {metric}"
-                compared.append(
-                    {
-                        "metric": label,
-                        "reported": theirs,
-                        "recomputed": mine,
-                        "difference": mine - theirs,
-                    }
-                )
-    return {"source": source, "toolkit": toolkit, "values": values, "compared": compared}
-
-
-def _reported_text(reported: dict[str, Any], extractor: str) -> str:
-    """The comparison as a table (``0`` where the numbers are equal to the last bit) and,
-    when they differ, the other VLMEvalKit extractor lineages to try."""
-    from ..mmbench import list_extractors
-    from ..report.text import table
-
-    head = f"reported by {reported['toolkit']} ({reported['source']}) vs recomputed"
-    rows = reported["compared"]
-    if not rows:
-        return head + ": no number in common"
-    cells = [
-        [
-            r["metric"],
-            f"{r['reported']:.4f}",
-            f"{r['recomputed']:.4f}",
-            "0" if r["difference"] == 0 else f"{r['difference']:+.4f}",
-        ]
-        for r in rows
-    ]
-    out = head + ":\n" + table(cells, ["metric", "reported", "recomputed", "difference"], 4)
-    if any(r["difference"] != 0 for r in rows):
-        others = [
-            f"--extractor {e.name} ({e.period})"
-            for e in list_extractors()
-            if e.name.startswith("vlmevalkit") and e.name != extractor
-        ]
-        out += (
-            "\nthe numbers differ: the sheet may come from another VLMEvalKit release; try "
-            + "; ".join(others)
-        )
-    return out
 
 
 def _run_circular(args: argparse.Namespace) -> int:

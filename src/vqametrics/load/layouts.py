@@ -100,9 +100,9 @@ def predictions_from(
     row's fields and the option to name another one.
     """
     layout, idc, ansc = _recognize(records, id_field, answer_field)
-    # Quirk kept (VLMEvalKit): it reads its sheet with pandas, which turns the TEXT "nan" into
-    # NaN, then scores str(x) == "nan". The file itself holds "nan" (openpyxl reads it so); a
-    # DataFrame of the same sheet holds NaN, so it is read back as "nan" to score the same.
+    # QUIRK pandas-nan (VLMEvalKit), kept so a DataFrame scores as the file: VLMEvalKit reads
+    # its sheet with pandas, which turns the TEXT "nan" into NaN, then scores str(x) == "nan".
+    # The file holds "nan" (openpyxl reads it so); a DataFrame of it holds NaN: read as "nan".
     nan_text = layout == "vlmevalkit" and records.layout == "dataframe"
     nans = 0
     ids: list[Hashable] = []

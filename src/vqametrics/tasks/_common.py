@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .._exceptions import InputError
@@ -26,6 +26,7 @@ __all__ = [
     "mean_aggregate",
     "numpy_mean",
     "read_vlmevalkit",
+    "reported_scores",
     "vlmevalkit_breakdown",
 ]
 
@@ -127,7 +128,7 @@ def read_vlmevalkit(
         allow_missing_answer=True,
     )
     notes: list[str] = [n for n in (nan_note(preds),) if n is not None]
-    rep = _reported(inputs)
+    rep = reported_scores(inputs)
     if inputs.annotations is not None and annotations_reader is None:
         notes.append(
             f"--annotations ignored: this task scores {records.source} against the ground "
@@ -219,7 +220,7 @@ def read_vlmevalkit(
     )
 
 
-def _reported(inputs: TaskInputs) -> dict[str, Any] | None:
+def reported_scores(inputs: TaskInputs) -> dict[str, Any] | None:
     """The toolkit's own numbers: ``--reported FILE``, else found beside the results file."""
     reported = getattr(inputs, "reported", None)
     if reported is not None:
@@ -257,8 +258,3 @@ def _own_items(
 
 def _hashable_id(key: Hashable) -> str | int:
     return key if isinstance(key, str | int) else str(key)
-
-
-def as_mapping(value: Any) -> Mapping[str, Any]:
-    """*value* if it is a mapping, else an empty one."""
-    return value if isinstance(value, Mapping) else {}

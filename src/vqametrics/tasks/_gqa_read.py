@@ -23,15 +23,16 @@ from typing import Any
 from .._exceptions import InputError, MissingPredictionError
 from ..load._json import parse_json_or_jsonl
 from ..load.join import check_unique, join_by_id
-from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, predictions_from
 from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import NoGroundTruthError, _reported, read_vlmevalkit
+from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores
 from ._lmms import (
     TOOLKIT_SCORE,
     has_docs,
-    is_lmms_eval,
     lmms_eval_items,
+    lmms_eval_predictions,
+    no_doc_error,
     positional_items,
     sample_score,
 )
@@ -194,14 +195,6 @@ def _lmms_answer(doc: dict[str, Any], where: str) -> tuple[str, ...]:
     return (answer,)
 
 
-def _lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions | None:
-    """The predictions of an lmms-eval samples log, or ``None`` for any other layout."""
-    if is_vlmevalkit(records) or not is_lmms_eval_log(records):
-        return None
-    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
-    return preds if is_lmms_eval(preds) else None
-
-
 def read_gqa(inputs: TaskInputs) -> TaskData:
     """The balanced questions as items, joined to their predictions by question id.
 
@@ -216,7 +209,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         )
     qsource = inputs.questions if inputs.questions is not None else inputs.annotations
     records = read_records(inputs.results, format=inputs.format)
-    lmms = _lmms_eval_predictions(records, inputs)
+    lmms = lmms_eval_predictions(records, inputs)
     if qsource is None:
         if lmms is not None:
             return _read_lmms_eval_alone(inputs, lmms)
@@ -300,7 +293,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         (qname, records.source),
         ("gqa-questions", preds.layout),
         tuple(notes),
-        _reported(inputs) if lmms is not None else None,
+        reported_scores(inputs) if lmms is not None else None,
         n_missing=len(missing_balanced),
         n_extra_ignored=len(joined.extra),
     )
@@ -340,10 +333,10 @@ def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
     """An lmms-eval samples log scored against its ``doc.answer``: accuracy only, as for a
     VLMEvalKit spreadsheet (the types and groups are in the questions file)."""
     if not has_docs(preds):
-        raise InputError(
-            f"{preds.source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground "
-            "truth; pass --questions testdev_balanced_questions.json (joined by position: "
-            "doc_id i = its i-th balanced question)"
+        raise no_doc_error(
+            preds.source,
+            "--questions testdev_balanced_questions.json (joined by position: doc_id i = its "
+            "i-th balanced question)",
         )
     items = lmms_eval_items(
         preds,
@@ -354,7 +347,7 @@ def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
     )
     check_unique([it.id for it in items], preds.wheres, what="doc.id")
     return TaskData(
-        items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,), _reported(inputs)
+        items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,), reported_scores(inputs)
     )
 
 

@@ -16,14 +16,17 @@ from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.layouts import Predictions
-from ._base import Item
+from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
+from ..load.records import Records
+from ._base import Item, TaskInputs
 
 __all__ = [
     "TOOLKIT_SCORE",
     "has_docs",
     "is_lmms_eval",
     "lmms_eval_items",
+    "lmms_eval_predictions",
+    "no_doc_error",
     "positional_items",
     "sample_score",
 ]
@@ -41,6 +44,25 @@ def has_docs(preds: Predictions) -> bool:
     """Whether *preds* came from an lmms-eval samples log whose records carry ``doc``."""
     return is_lmms_eval(preds) and all(
         isinstance(row.get("doc"), dict) for row in preds.records.rows
+    )
+
+
+def lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions | None:
+    """The predictions of *records* when they are an lmms-eval samples log (recognized, or
+    forced with ``--input-format``) and not a VLMEvalKit sheet, read with the user's
+    ``--id-field``/``--answer-field``; ``None`` for any other layout."""
+    if is_vlmevalkit(records) or not is_lmms_eval_log(records):
+        return None
+    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    return preds if is_lmms_eval(preds) else None
+
+
+def no_doc_error(source: str, need: str) -> InputError:
+    """The refusal of a log whose records have no ``doc`` when the annotations it must be
+    joined to were not given; *need* says which option, and how the join is made."""
+    return InputError(
+        f"{source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground truth; "
+        f"pass {need}"
     )
 
 

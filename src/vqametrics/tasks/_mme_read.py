@@ -13,11 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import _reported, read_vlmevalkit
-from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
+from ._common import read_vlmevalkit, reported_scores
+from ._lmms import (
+    TOOLKIT_SCORE,
+    has_docs,
+    lmms_eval_items,
+    lmms_eval_predictions,
+    no_doc_error,
+    positional_items,
+)
 
 __all__ = [
     "COGNITION",
@@ -142,16 +149,14 @@ def read_mme(inputs: TaskInputs) -> TaskData:
     records = read_records(src, format=inputs.format)
     if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs, records)
-    if is_lmms_eval_log(records) and not inputs.answer_field:
-        preds = predictions_from(records, id_field=inputs.id_field)
-        if is_lmms_eval(preds):
-            if isinstance(src, str) and src == "-":
-                inputs = replace(inputs, results=records.rows, format=None)  # read once
-            data = _read_lmms_eval(preds, inputs)
-            if inputs.questions is not None:
-                note = "--questions was not used: lmms-eval logs are read without it"
-                data = replace(data, notes=(*data.notes, note))
-            return data
+    # with --answer-field the file is read as answers to pair with the labels, never as a log
+    preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
+    if preds is not None:
+        data = _read_lmms_eval(preds, inputs)
+        if inputs.questions is not None:
+            note = "--questions was not used: lmms-eval logs are read without it"
+            data = replace(data, notes=(*data.notes, note))
+        return data
     return _read_llava(records, inputs)
 
 
@@ -366,13 +371,15 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     if has_docs(preds):
         items = _doc_items(preds)
         if inputs.annotations is None:
-            return TaskData(items, (preds.source,), (preds.layout,), reported=_reported(inputs))
+            return TaskData(
+                items, (preds.source,), (preds.layout,), reported=reported_scores(inputs)
+            )
         return _join_docs(preds, items, inputs)
     if inputs.annotations is None:
-        raise InputError(
-            f"{preds.source}: this lmms-eval log has no 'doc' in its records (only doc_id/"
-            "target), so it carries no ground truth: pass --annotations with the eval_tool "
-            "Your_Results folder; doc_id is then joined to its lines by position"
+        raise no_doc_error(
+            preds.source,
+            "--annotations with the eval_tool Your_Results folder (joined by position: doc_id i "
+            "= its i-th line, tasks in calculation.py's order)",
         )
     ann, gt = _your_results(inputs.annotations)
     truth = []
@@ -399,7 +406,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
         (preds.source, os.fspath(ann)),
         (preds.layout, "mme-your-results"),
         (note,),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=n_missing,
     )
 
@@ -508,7 +515,7 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
         (preds.source, os.fspath(ann)),
         (preds.layout, "mme-your-results"),
         tuple(notes),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=len(missing),
         n_extra_ignored=len(extra),
     )

@@ -13,11 +13,18 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .._exceptions import InputError
-from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import _reported, read_vlmevalkit
-from ._lmms import TOOLKIT_SCORE, has_docs, is_lmms_eval, lmms_eval_items, positional_items
+from ._common import read_vlmevalkit, reported_scores
+from ._lmms import (
+    TOOLKIT_SCORE,
+    has_docs,
+    lmms_eval_items,
+    lmms_eval_predictions,
+    no_doc_error,
+    positional_items,
+)
 
 __all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
 
@@ -156,16 +163,14 @@ def read_pope(inputs: TaskInputs) -> TaskData:
     records = read_records(src, format=inputs.format)
     if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs, records)
-    if is_lmms_eval_log(records) and not inputs.answer_field:
-        preds = predictions_from(records, id_field=inputs.id_field)
-        if is_lmms_eval(preds):
-            if isinstance(src, str) and src == "-":
-                inputs = replace(inputs, results=records.rows, format=None)  # read once
-            data = _read_lmms_eval(preds, inputs)
-            if inputs.questions is not None:
-                note = "--questions was not used: lmms-eval logs are read without it"
-                data = replace(data, notes=(*data.notes, note))
-            return data
+    # with --answer-field the file is read as answers to pair with the labels, never as a log
+    preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
+    if preds is not None:
+        data = _read_lmms_eval(preds, inputs)
+        if inputs.questions is not None:
+            note = "--questions was not used: lmms-eval logs are read without it"
+            data = replace(data, notes=(*data.notes, note))
+        return data
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
@@ -373,15 +378,15 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
                 items,
                 (preds.source,),
                 (preds.layout,),
-                reported=_reported(inputs),
+                reported=reported_scores(inputs),
             )
         return _join_docs(preds, items, inputs)
     if inputs.annotations is None:
-        raise InputError(
-            f"{preds.source}: this lmms-eval log has no 'doc' in its records (only doc_id/"
-            "target), so it carries no labels: pass --annotations with the coco_pope_<split>.json "
-            "label file of the task that was run (or the folder of the three for 'pope'); "
-            "doc_id is then joined to it by position"
+        raise no_doc_error(
+            preds.source,
+            "--annotations with the coco_pope_<split>.json label file of the task that was run "
+            "(or the folder of the three for 'pope'; joined by position: doc_id i = its i-th "
+            "label line)",
         )
     truth, sources, versions = _label_items(inputs)
     items, note, n_missing = positional_items(
@@ -396,7 +401,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
         (preds.source, *sources),
         (preds.layout, "pope-labels"),
         (note,),
-        _reported(inputs),
+        reported_scores(inputs),
         extra={"labels": "+".join(dict.fromkeys(versions))},
         n_missing=n_missing,
     )
@@ -548,7 +553,7 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
         (preds.source, *sources),
         (preds.layout, "pope-labels"),
         tuple(notes),
-        _reported(inputs),
+        reported_scores(inputs),
         extra={"labels": "+".join(dict.fromkeys(versions))},
         n_missing=len(absent),
         n_extra_ignored=len(extra),

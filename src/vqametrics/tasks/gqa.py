@@ -26,7 +26,7 @@ from typing import Any
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean, numpy_mean, vlmevalkit_breakdown
-from ._gqa_read import read_gqa
+from ._gqa_read import LMMS_EVAL_REPORTED, read_gqa
 
 __all__ = [
     "belongs",
@@ -426,5 +426,6 @@ TASK = register_task(
         annotations_optional=True,
         note="eval.py v1.1 is a website download (gqadataset.org), not on GitHub",
         options=(("choices", "{tier}_choices.json, for validity and plausibility"),),
+        reported_names=LMMS_EVAL_REPORTED,
     )
 )

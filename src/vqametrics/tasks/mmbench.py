@@ -17,7 +17,7 @@ from typing import Any
 from .._exceptions import InputError
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import _reported
+from ._common import reported_scores
 
 __all__: list[str] = []
 
@@ -148,7 +148,7 @@ def _evaluator(
         (result.data_source, result.predictions_source),
         ("mmbench-tsv", "index + prediction"),
         tuple(notes),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=c["incomplete"],
         n_extra_ignored=c["ignored_predictions"],
     )

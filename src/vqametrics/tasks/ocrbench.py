@@ -7,25 +7,21 @@ score is the raw count of correct items, out of 1000, with a per-type breakdown.
 also folds full-width ASCII since bbddc79; VLMEvalKit routes HME by category and adds
 ``Final Score Norm`` (the count / 10).
 
-Inputs: OCRBench.json with ``predict``, a VLMEvalKit spreadsheet, or an lmms-eval samples log
-(its ``doc`` is the ``echo840/OCRBench`` row: ``dataset``, ``question``, ``question_type``,
-``answer``; without ``doc``, ``--annotations OCRBench.json`` is joined by position).
+Inputs (read in ``_ocrbench_read.py``): OCRBench.json with ``predict``, a VLMEvalKit
+spreadsheet, or an lmms-eval samples log (its ``doc`` is the ``echo840/OCRBench`` row:
+``dataset``, ``question``, ``question_type``, ``answer``; without ``doc``, ``--annotations
+OCRBench.json`` is joined by position).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique
-from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
-from ..load.records import Records, read_records
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import _reported, read_vlmevalkit
-from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
+from ._base import Aggregate, Item, Task, TaskProfile
+from ._ocrbench_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_ocrbench
 
 __all__ = [
     "DATASETS",
@@ -289,218 +285,6 @@ def _aggregate_vlmevalkit(items: Sequence[Item], scores: Sequence[float]) -> Agg
     return Aggregate(metrics=metrics, headline="Final Score", units="count", digits=1)
 
 
-# -- reading -------------------------------------------------------------------------------
-
-#: what lmms-eval's ``ocrbench_process_results`` returns per sample (lmms-eval@75571cf
-#: ``lmms_eval/tasks/ocrbench/utils.py``): ``{"ocrbench_accuracy": {"question_type", "score",
-#: "prediction", "ground_truth"}}``, the 0/1 score inside
-LMMS_EVAL_METRICS = ("ocrbench_accuracy",)
-
-#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``: Final Score / 1000) →
-#: the ``lmms-eval`` profile's metric that recomputes it
-LMMS_EVAL_REPORTED: Mapping[str, str] = {"ocrbench_accuracy": "ocrbench_accuracy"}
-
-
-def _read(inputs: TaskInputs) -> TaskData:
-    if inputs.questions is not None:
-        raise InputError("ocrbench: --questions is not used (the answers carry the questions)")
-    records = read_records(inputs.results, format=inputs.format)
-    cols = set(records.columns)
-    if not is_vlmevalkit(records) and is_lmms_eval_log(records):
-        preds = predictions_from(
-            records, id_field=inputs.id_field, answer_field=inputs.answer_field
-        )
-        if is_lmms_eval(preds):
-            return _read_lmms_eval(inputs, preds)
-    if inputs.annotations is not None:
-        raise InputError(
-            "ocrbench: the results file carries the answers (OCRBench.json with 'predict', "
-            "or a VLMEvalKit spreadsheet); --annotations is used only with lmms-eval logs"
-        )
-    if "dataset_name" in cols and "answers" in cols:
-        return _read_ocrbench_json(records, inputs)
-    if is_vlmevalkit(records):
-        data = read_vlmevalkit(inputs, fields=("category", "dataset_name"), records=records)
-        for it in data.items:
-            if "category" not in it.fields:
-                raise InputError(f"{records.source}: item {it.id!r} has no 'category'")
-        return data
-    have = ", ".join(sorted(cols)[:20]) or "none"
-    raise InputError(
-        f"{records.source}: not an OCRBench results file (columns: {have}); expected "
-        "OCRBench.json items (dataset_name, type, answers, predict), a VLMEvalKit "
-        "spreadsheet (index, answer, prediction, category) or an lmms-eval samples log"
-    )
-
-
-def _answers(value: Any, where: str, what: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, list) and all(isinstance(a, str) for a in value):
-        return tuple(value)
-    raise InputError(f"{where}: {what} must be a string or a list of strings")
-
-
-def _ocrbench_row(row: Mapping[str, Any], where: str) -> tuple[tuple[str, ...], dict[str, Any]]:
-    """One OCRBench.json item's answers and fields (``dataset_name``, ``category`` = its type)."""
-    for column in ("dataset_name", "type"):
-        if not isinstance(row.get(column), str):
-            raise InputError(f"{where}: {column!r} is missing or not text")
-    refs = _answers(row.get("answers"), where, "'answers'")
-    return refs, {"dataset_name": row["dataset_name"], "category": row["type"]}
-
-
-def _read_ocrbench_json(records: Records, inputs: TaskInputs) -> TaskData:
-    """OCRBench.json with example.py's ``predict`` added to each item."""
-    items: list[Item] = []
-    seen: dict[Any, str] = {}
-    missing: list[str] = []
-    for i, row in enumerate(records.rows):
-        where = records.where(i)
-        refs, fields = _ocrbench_row(row, where)
-        pred = row.get("predict")
-        if pred is not None and not isinstance(pred, str):
-            raise InputError(
-                f"{where}: 'predict' is {type(pred).__name__}, expected text "
-                "(example.py calls .strip() on it)"
-            )
-        raw = row.get("id")
-        key: str | int = raw if isinstance(raw, str | int) and not isinstance(raw, bool) else i + 1
-        if key in seen:
-            raise InputError(f"{where}: duplicate id {key!r} (first at {seen[key]})")
-        seen[key] = where
-        if pred is None:
-            missing.append(where)
-        items.append(Item(key, pred, refs, fields))
-    notes: list[str] = []
-    if missing and not inputs.allow_missing:
-        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
-        raise InputError(
-            f"{missing[0]}: no 'predict'{more} (example.py skips such items, i.e. counts them "
-            "0: pass --allow-missing to do the same)"
-        )
-    if missing:
-        notes.append(f"{len(missing)} item(s) without 'predict' counted 0, as example.py does")
-    return TaskData(
-        items,
-        (records.source,),
-        (f"ocrbench-json ({records.layout})",),
-        tuple(notes),
-        n_missing=len(missing),
-    )
-
-
-def _read_truth(source: Any) -> tuple[list[Item], str]:
-    """``--annotations OCRBench.json`` (``predict`` not needed), in its order: lmms-eval's
-    ``echo840/OCRBench`` rows are that file's items in order (``upload_ocrbench.py`` builds
-    them item by item), so ``doc_id`` *i* is its *i*-th item."""
-    records = read_records(source)
-    if not records.rows:
-        raise InputError(f"{records.source}: no items in the annotations")
-    items = []
-    for i, row in enumerate(records.rows):
-        refs, fields = _ocrbench_row(row, records.where(i))
-        raw = row.get("id")
-        key: str | int = raw if isinstance(raw, str | int) and not isinstance(raw, bool) else i + 1
-        items.append(Item(key, None, refs, fields))
-    return items, records.source
-
-
-def _doc_fields(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """lmms-eval's OCRBench row (``echo840/OCRBench``: ``dataset``, ``question``,
-    ``question_type``, ``answer``; lmms-eval@75571cf ``tasks/ocrbench/upload_ocrbench.py``)
-    in OCRBench.json's names: ``dataset`` → ``dataset_name``, ``question_type`` → the type."""
-    for key in ("dataset", "question_type"):
-        if not isinstance(doc.get(key), str):
-            raise InputError(f"{where}: doc.{key} is missing or not text")
-    return {"dataset_name": doc["dataset"], "category": doc["question_type"]}
-
-
-def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
-    """An lmms-eval ``--log_samples`` file. With ``doc``: scored against ``doc.answer``, or,
-    given ``--annotations OCRBench.json``, against that file joined by ``doc_id`` position
-    (the rows carry no id), doc/annotation disagreements counted in a note. Without ``doc``:
-    ``--annotations`` is needed and joined by position."""
-    source = preds.source
-    if has_docs(preds):
-        own = lmms_eval_items(
-            preds,
-            id_keys=(),
-            references=lambda doc, where: _answers(doc.get("answer"), where, "doc.answer"),
-            sample_metrics=LMMS_EVAL_METRICS,
-        )
-        items = [
-            replace(it, fields={**it.fields, **_doc_fields(row["doc"], where)})
-            for it, row, where in zip(own, preds.records.rows, preds.wheres, strict=True)
-        ]
-        check_unique([it.id for it in items], preds.wheres, what="doc_id")
-        if inputs.annotations is None:
-            return TaskData(items, (source,), (preds.layout,), (), _reported(inputs))
-        truth, truth_source = _read_truth(inputs.annotations)
-        joined, _, n_absent = positional_items(
-            preds,
-            truth,
-            truth_source,
-            sample_metrics=LMMS_EVAL_METRICS,
-            allow_missing=inputs.allow_missing,
-        )
-        by_doc = {int(it.id): it for it in items}
-        differ = [
-            truth[i].id
-            for i in sorted(by_doc)
-            if (
-                by_doc[i].references,
-                by_doc[i].fields["dataset_name"],
-                by_doc[i].fields["category"],
-            )
-            != (truth[i].references, truth[i].fields["dataset_name"], truth[i].fields["category"])
-        ]
-        notes = [
-            f"{source} joined to {truth_source} by doc_id position (lmms-eval's OCRBench rows "
-            "carry no id; doc_id i = the i-th item); the annotations' answers were used"
-        ]
-        if differ:
-            shown = ", ".join(repr(q) for q in differ[:3])
-            notes.append(
-                f"{len(differ)} item(s) of {source} carry a doc (answer, dataset or type) that "
-                f"differs from {truth_source} (e.g. {shown}); the annotations were used"
-            )
-        if n_absent:
-            notes.append(f"{n_absent} item(s) had no sample and counted 0")
-        return TaskData(
-            joined,
-            (truth_source, source),
-            (preds.layout,),
-            tuple(notes),
-            _reported(inputs),
-            n_missing=n_absent,
-        )
-    if inputs.annotations is None:
-        raise InputError(
-            f"{source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground truth; "
-            "pass --annotations OCRBench.json (joined by position: doc_id i = its i-th item)"
-        )
-    truth, truth_source = _read_truth(inputs.annotations)
-    joined, note, n_absent = positional_items(
-        preds,
-        truth,
-        truth_source,
-        sample_metrics=LMMS_EVAL_METRICS,
-        allow_missing=inputs.allow_missing,
-    )
-    notes = [note]
-    if n_absent:
-        notes.append(f"{n_absent} item(s) had no sample and counted 0")
-    return TaskData(
-        joined,
-        (truth_source, source),
-        (preds.layout,),
-        tuple(notes),
-        _reported(inputs),
-        n_missing=n_absent,
-    )
-
-
 _CONTEXT = ("dataset_name", "category")
 
 
@@ -583,7 +367,7 @@ TASK = register_task(
         metric="ocrbench-count",
         description="1,000 OCR questions, answer contained in the prediction; a count of 1000",
         profiles=(OFFICIAL, LMMS_EVAL, LMMS_EVAL_2025, VLMEVALKIT),
-        read=_read,
+        read=read_ocrbench,
         layouts=(
             "OCRBench.json items with 'predict' (dataset_name, type, answers, predict)",
             "VLMEvalKit spreadsheet (index, question, answer as a list literal, category, "
@@ -593,5 +377,6 @@ TASK = register_task(
         ),
         aliases=("ocr-bench",),
         annotations_optional=True,
+        reported_names=LMMS_EVAL_REPORTED,
     )
 )

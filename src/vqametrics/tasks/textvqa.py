@@ -38,7 +38,14 @@ from ..score.accuracy import vqa_accuracy
 from ..score.vqa import average, leave_one_out_values
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean_aggregate, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._common import (
+    mean_aggregate,
+    numpy_mean,
+    read_vlmevalkit,
+    reported_scores,
+    vlmevalkit_breakdown,
+)
+from ._lmms import has_docs, lmms_eval_items
 
 __all__ = [
     "AnswerCountError",
@@ -417,9 +424,6 @@ def _read(inputs: TaskInputs) -> TaskData:
 def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
     """An lmms-eval ``--log_samples`` file whose records carry ``doc`` (TextVQA's dataset row:
     ``question_id``, ``question``, ``answers``): its own ground truth; ``None`` otherwise."""
-    from ._common import _reported
-    from ._lmms import has_docs, lmms_eval_items
-
     if not is_lmms_eval_log(records):
         return None
     preds = predictions_from(records, allow_missing_answer=True)
@@ -459,7 +463,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         (records.source,),
         (preds.layout,),
         (processed,),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=len(missing),
     )
 

@@ -1,0 +1,309 @@
+"""Reading VizWiz-VQA's files: the official annotations joined by image to the official
+results, a VLMEvalKit sheet (ground truth inside), or an lmms-eval ``--log_samples`` log (with
+``doc``, its own — processed — answers; without, joined to the annotations by position). See
+``vizwiz.py`` for the scoring."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.join import check_unique, join_by_id
+from ..load.layouts import Predictions, find_reported, predictions_from
+from ..load.records import Records, read_records
+from ..normalize.mmf import evalai_answer_processor
+from ._base import Item, TaskData, TaskInputs
+from ._common import read_vlmevalkit, reported_scores
+from ._lmms import (
+    TOOLKIT_SCORE,
+    has_docs,
+    lmms_eval_items,
+    lmms_eval_predictions,
+    no_doc_error,
+    positional_items,
+)
+from .textvqa import require_answers
+
+__all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_vizwiz"]
+
+
+def _answer_texts(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise InputError(f"{where}: 'answers' must be a list")
+    out = []
+    for a in value:
+        text = a.get("answer") if isinstance(a, dict) else a
+        if not isinstance(text, str):
+            raise InputError(f"{where}: an answer is {type(text).__name__}, expected text")
+        out.append(text)
+    return tuple(out)
+
+
+def _flag(value: Any, where: str, what: str) -> float:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 1:
+        return float(value)
+    raise InputError(f"{where}: {what} is {value!r}, expected a number from 0 to 1")
+
+
+def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
+    """The official annotation list ``[{image, question, answers: [{answer,
+    answer_confidence}], answer_type, answerable}]``."""
+    records = read_records(inputs.annotations, rows_key="annotations")
+    items = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        for key in ("image", "answers"):
+            if key not in row:
+                raise InputError(
+                    f"{where}: no {key!r} field; expected VizWiz's annotation list "
+                    "[{image, question, answers, answer_type, answerable}]"
+                )
+        image = row["image"]
+        if not isinstance(image, str):
+            raise InputError(f"{where}: image is {type(image).__name__}, expected a file name")
+        fields: dict[str, Any] = {"image": image}
+        for key in ("question", "answer_type"):
+            if isinstance(row.get(key), str):
+                fields[key] = row[key]
+        if "answerable" in row:
+            fields["answerable"] = int(_flag(row["answerable"], where, "answerable"))
+        items.append(Item(image, None, _answer_texts(row["answers"], where), fields))
+    check_unique(
+        [it.id for it in items], [records.where(i) for i in range(len(items))], what="image"
+    )
+    return items, (records.source,)
+
+
+def read_vizwiz(inputs: TaskInputs) -> TaskData:
+    """The items of a VizWiz run, whichever of the three layouts the results are in."""
+    if inputs.questions is not None:
+        raise InputError("vizwiz: --questions is not used: the annotations carry the questions")
+    records = read_records(inputs.results, format=inputs.format)
+    preds = lmms_eval_predictions(records, inputs)
+    if preds is not None:
+        return require_answers(_read_lmms_eval(inputs, preds), "image")
+    if inputs.annotations is None:
+        return require_answers(_read_vlmevalkit_sheet(inputs, records), "index")
+    return require_answers(_read_official(inputs, records), "image")
+
+
+#: the item fields kept from a VLMEvalKit sheet
+_SHEET_FIELDS = ("category", "answer_type")
+
+
+def _read_vlmevalkit_sheet(inputs: TaskInputs, records: Records) -> TaskData:
+    """A VLMEvalKit VizWiz sheet, scored against the ground truth it carries.
+
+    VLMEvalKit's ``VizWiz.tsv`` names that column ``answers`` (``VizWiz.evaluate`` asserts it
+    and copies it to ``answer``); a sheet with ``answers`` and no ``answer`` is read the same
+    way, its rows handed on in memory with the file still named as the source.
+    """
+    columns = set(records.columns)
+    if "answers" not in columns or "answer" in columns:
+        return read_vlmevalkit(inputs, fields=_SHEET_FIELDS, records=records)
+    rows = [{("answer" if k == "answers" else k): v for k, v in r.items()} for r in records.rows]
+    data = read_vlmevalkit(replace(inputs, results=rows, format=None), fields=_SHEET_FIELDS)
+    reported = find_reported(inputs.results)
+    return replace(
+        data,
+        sources=(records.source,),
+        layouts=(f"vlmevalkit ({records.layout})",),
+        reported={"source": reported[0], "values": reported[1]} if reported else None,
+    )
+
+
+def _read_official(
+    inputs: TaskInputs, records: Records, preds: Predictions | None = None
+) -> TaskData:
+    """The official annotation list joined by image to the official results list (or to
+    *preds*, the results' predictions keyed by image when the caller has read them)."""
+    gt_items, gt_sources = _read_annotations(inputs)
+    if preds is None:
+        preds = predictions_from(
+            records, id_field=inputs.id_field, answer_field=inputs.answer_field
+        )
+    joined = join_by_id(
+        [it.id for it in gt_items],
+        preds.ids,
+        preds.texts,
+        source=records.source,
+        wheres=preds.wheres,
+        allow_missing=inputs.allow_missing,
+        ignore_extra=inputs.ignore_extra,
+        on_duplicate=inputs.on_duplicate,
+        what="image",
+    )
+    carried = [i for i, row in enumerate(records.rows) if "answerable" in row]
+    flags: dict[str, float] = {}
+    notes: list[str] = []
+    if carried and len(carried) != len(records.rows):
+        first = next(i for i, row in enumerate(records.rows) if "answerable" not in row)
+        raise InputError(
+            f"{preds.wheres[first]}: no 'answerable' score, while {len(carried)} other "
+            "result(s) carry one (answerability needs it on every result)"
+        )
+    if carried:
+        for i, row in enumerate(records.rows):
+            flags[str(preds.ids[i])] = _flag(row["answerable"], preds.wheres[i], "answerable")
+        if any("answerable" not in it.fields for it in gt_items):
+            first_gt = next(it for it in gt_items if "answerable" not in it.fields)
+            raise InputError(
+                f"{gt_sources[0]}: image {first_gt.id!r} has no 'answerable' label, which "
+                "answerability needs"
+            )
+        if joined.missing:
+            notes.append("answerability not computed: some images have no result")
+    items = []
+    for it, p in zip(gt_items, joined.predictions, strict=True):
+        fields = dict(it.fields)
+        if carried and not joined.missing:
+            fields["pred_answerable"] = flags[str(it.id)]
+        items.append(Item(it.id, p, it.references, fields))
+    if joined.missing:
+        notes.append(f"{len(joined.missing)} image(s) had no prediction and scored 0")
+    if joined.extra:
+        notes.append(f"{len(joined.extra)} result(s) for unknown images were ignored")
+    return TaskData(
+        items,
+        (*gt_sources, records.source),
+        ("vizwiz-annotations", preds.layout),
+        tuple(notes),
+        n_missing=len(joined.missing),
+        n_extra_ignored=len(joined.extra),
+    )
+
+
+# ------------------------------------------------------------------------- lmms-eval logs
+
+#: ``vizwiz_vqa_process_results`` returns ``{"exact_match": acc, "submission": {...}}``
+#: (lmms-eval@75571cf ``lmms_eval/tasks/vizwiz_vqa/utils.py``)
+LMMS_EVAL_METRICS = ("exact_match",)
+
+#: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``; ``vizwiz_vqa_val``) →
+#: the ``lmms-eval`` profile's metric that recomputes it
+LMMS_EVAL_REPORTED: Mapping[str, str] = {"exact_match": "exact_match"}
+#: lmms-eval@75571cf ``_default_template_vqa_yaml`` sets ``doc_to_target: "answer"``, but the
+#: ``lmms-lab/VizWiz-VQA`` rows have no ``answer`` column (``question_id``, ``image``,
+#: ``question``, ``answers``, ``category``), so ``doc_to_target`` renders the name as a
+#: template and every record logs the text ``answer`` as its target
+_UNRENDERED_TARGET = "answer"
+_PROCESSED_NOTE = (
+    "{source}: lmms-eval's vizwiz_vqa_process_results rewrites doc.answers in place with "
+    "MMF's EvalAIAnswerProcessor before the record is logged, so these answers are processed: "
+    "the lmms-eval profile scores them as lmms-eval did, the others do not see the raw answers "
+    "(pass --annotations with VizWiz's annotation file for those)"
+)
+
+
+def _image_of(doc: Mapping[str, Any], where: str) -> str:
+    """The annotation key of a doc: lmms-eval names its submission's image
+    ``f"{doc['question_id']}.jpg"`` (``vizwiz_vqa_process_results``), VizWiz's file name."""
+    qid = doc.get("question_id")
+    if not isinstance(qid, str) or not qid:
+        raise InputError(f"{where}: doc.question_id is missing or not text")
+    return f"{qid}.jpg"
+
+
+def _doc_answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    value = doc.get("answers")
+    if value is None:
+        raise InputError(
+            f"{where}: doc.answers is empty (VizWiz's test split has no answers; lmms-eval "
+            "scores such a sample 0 and submits it to the evaluation server)"
+        )
+    return _answer_texts(value, where)
+
+
+def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
+    """An lmms-eval ``--log_samples`` file (task ``vizwiz_vqa_val``).
+
+    With ``doc`` (``question_id``, ``question``, ``answers``, ``category``): scored against
+    ``doc.answers``, each item keyed by its image ``{question_id}.jpg``; given
+    ``--annotations`` as well, joined to them by that image, the annotations winning.
+    Without ``doc``: ``--annotations`` joined by position (``doc_id`` *i* = the *i*-th
+    annotation). lmms-eval logs no answerability, so it is never computed here.
+    """
+    source = preds.source
+    if not has_docs(preds):
+        if inputs.annotations is None:
+            raise no_doc_error(
+                source,
+                "--annotations val.json (VizWiz's annotations, joined by position: doc_id i = "
+                "its i-th question)",
+            )
+        gt_items, gt_sources = _read_annotations(inputs)
+        # QUIRK unrendered-target: the logged target is the text "answer", never an answer;
+        # it is left out so the positional join does not count it as a disagreement
+        rows = [
+            {k: v for k, v in row.items() if not (k == "target" and v == _UNRENDERED_TARGET)}
+            for row in preds.records.rows
+        ]
+        bare = replace(preds, records=replace(preds.records, rows=rows))
+        joined, note, n_absent = positional_items(
+            bare,
+            gt_items,
+            gt_sources[0],
+            sample_metrics=LMMS_EVAL_METRICS,
+            allow_missing=inputs.allow_missing,
+        )
+        notes = [note]
+        if n_absent:
+            notes.append(f"{n_absent} image(s) had no prediction and scored 0")
+        return TaskData(
+            joined,
+            (*gt_sources, source),
+            ("vizwiz-annotations", preds.layout),
+            tuple(notes),
+            reported_scores(inputs),
+            n_missing=n_absent,
+        )
+    own = lmms_eval_items(
+        preds,
+        id_keys=(),
+        references=_doc_answers,
+        fields=("question", "category"),
+        sample_metrics=LMMS_EVAL_METRICS,
+    )
+    images = [
+        _image_of(row["doc"], w) for row, w in zip(preds.records.rows, preds.wheres, strict=True)
+    ]
+    own = [
+        replace(it, id=image, fields={**it.fields, "image": image})
+        for it, image in zip(own, images, strict=True)
+    ]
+    check_unique(images, preds.wheres, what="image (doc.question_id)")
+    if inputs.annotations is None:
+        note = _PROCESSED_NOTE.format(source=source)
+        return TaskData(own, (source,), (preds.layout,), (note,), reported_scores(inputs))
+    keyed = replace(preds, ids=list(images))
+    data = _read_official(inputs, preds.records, keyed)
+    by_image = {it.id: it for it in own}
+    items = []
+    differ = []
+    for it in data.items:
+        mine = by_image.get(it.id)
+        if mine is None:
+            items.append(it)
+            continue
+        # the doc's answers are processed (see _PROCESSED_NOTE): compared after processing
+        if [evalai_answer_processor(a) for a in it.references] != [
+            evalai_answer_processor(a) for a in mine.references
+        ]:
+            differ.append(it.id)
+        fields = dict(it.fields)
+        if TOOLKIT_SCORE in mine.fields:
+            fields[TOOLKIT_SCORE] = mine.fields[TOOLKIT_SCORE]
+        items.append(replace(it, fields=fields))
+    notes = list(data.notes)
+    if differ:
+        shown = ", ".join(repr(q) for q in differ[:3])
+        notes.append(
+            f"{len(differ)} image(s) of {source} carry doc.answers that differ from the "
+            f"annotations after MMF's answer processing (e.g. {shown}); the annotations were used"
+        )
+    return replace(data, items=items, notes=tuple(notes), reported=reported_scores(inputs))
