@@ -149,3 +149,20 @@ def test_lmms_eval_doc_id_out_of_range(
     res = _write(tmp_path, "s.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
     err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
     assert "s.jsonl: sample 2: doc_id 5 is not a position in the 2 annotated questions" in err
+
+
+def test_plain_text_names_the_option_that_forces_the_format(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --format is the OUTPUT format; the option that says how to read a file is --input-format
+    res = _write(tmp_path, "preds.txt", "yes\ntwo\n")
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
+    assert err.startswith("vqametrics: error: ") and "preds.txt: layout not recognized" in err
+    assert "--input-format" in err
+    assert "--format " not in err.replace("--input-format", "")
+    # a Python caller reads the keyword argument instead
+    import vqametrics
+    from vqametrics._exceptions import InputError
+
+    with pytest.raises(InputError, match="input_format="):
+        vqametrics.evaluate_vqa(ann, res)
