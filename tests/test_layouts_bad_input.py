@@ -166,3 +166,47 @@ def test_plain_text_names_the_option_that_forces_the_format(
 
     with pytest.raises(InputError, match="input_format="):
         vqametrics.evaluate_vqa(ann, res)
+
+
+def test_several_results_keep_each_files_notes(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: a log without doc is joined BY POSITION "and say so" -- also when it is the
+    # second of several --results (the notes of every file, named, under the one table)
+    off = _write(
+        tmp_path,
+        "off.json",
+        '[{"question_id": 1, "answer": "yes"}, {"question_id": 2, "answer": "two"}]',
+    )
+    rows = [{"doc_id": 0, "filtered_resps": ["yes"]}, {"doc_id": 1, "filtered_resps": ["2"]}]
+    log = _write(tmp_path, "s.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["vqa", "--annotations", ann, "--results", off, "--results", log]) == 0
+    out = capsys.readouterr().out
+    assert "s: " in out and "BY POSITION" in out
+    assert main(["vqa", "--annotations", ann, "--results", off, "--results", log, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert any("BY POSITION" in n for n in payload["systems"][1]["notes"])
+
+
+def test_several_self_contained_results_report_ground_truth_disagreements(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # without --annotations the first sheet's ground truth is used for all: a second sheet
+    # whose ground truth differs is said, never silently overridden
+    pytest.importorskip("openpyxl")
+    import openpyxl
+
+    def sheet(name: str, second_answers: str) -> str:
+        book = openpyxl.Workbook()
+        ws = book.active
+        ws.append(["index", "question", "answer", "prediction"])
+        ws.append([1, "q", str(["yes"] * 10), "yes"])
+        ws.append([2, "q", second_answers, "two"])
+        book.save(tmp_path / name)
+        return str(tmp_path / name)
+
+    a = sheet("a_VQAv2.xlsx", str(["two"] * 10))
+    b = sheet("b_VQAv2.xlsx", str(["three"] * 10))
+    assert main(["vqa", "--results", a, "--results", b]) == 0
+    out = capsys.readouterr().out
+    assert "b: " in out and "differs from" in out and "a_VQAv2.xlsx" in out
