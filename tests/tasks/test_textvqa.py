@@ -534,3 +534,29 @@ def test_lmms_eval_log_without_doc_is_joined_by_position(
     assert main(["score", "textvqa", "--results", str(log)]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "--annotations" in err and "doc" in err
+
+
+def test_lmms_eval_log_with_doc_and_annotations_keeps_the_per_sample_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # given --annotations, the annotations' answers are used, but the file is still read as
+    # lmms-eval samples and its recorded per-sample metric is still compared. Hand-derived:
+    # 'yes' against ten 'yes' scores 1 (the toolkit recorded 0: one disagreement), 'two'
+    # against ten 'two' scores 1 (recorded 1)
+    ann = tmp_path / "TextVQA_0.5.1_val.json"
+    data = [
+        {"question_id": 7, "question": "q", "image_id": "a", "answers": ["yes"] * 10},
+        {"question_id": 9, "question": "q", "image_id": "b", "answers": ["two"] * 10},
+    ]
+    ann.write_text(json.dumps({"dataset_name": "textvqa", "data": data}))
+    rows = [
+        {"doc_id": i, "doc": d, "target": d["answers"][0], "filtered_resps": [p],
+         "exact_match": m}
+        for i, (d, p, m) in enumerate(zip(data, ["yes", "two"], [0.0, 1.0], strict=True))
+    ]  # fmt: skip
+    log = tmp_path / "x_samples_textvqa_val.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["score", "textvqa", "--results", str(log), "--annotations", str(ann)]) == 0
+    out = capsys.readouterr().out
+    assert "1 of 2 item(s) disagree" in out
+    assert "read: textvqa-json, lmms-eval-samples (jsonl)" in out

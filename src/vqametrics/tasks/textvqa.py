@@ -407,7 +407,12 @@ def _read(inputs: TaskInputs) -> TaskData:
                 return require_answers(lmms)
             # joined to the annotations by the doc's question_id (the annotations win)
             rows = [{"question_id": it.id, "answer": it.prediction} for it in lmms.items]
-            inputs = replace(inputs, results=rows, format=None)
+            data = read_vlmevalkit(
+                replace(inputs, results=rows, format=None),
+                fields=("category", "split"),
+                annotations_reader=_read_annotations,
+            )
+            return require_answers(_keep_lmms_eval(data, lmms))
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
     data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
@@ -415,6 +420,28 @@ def _read(inputs: TaskInputs) -> TaskData:
         # name the annotations' layout too, as the LLaVA join does
         data = replace(data, layouts=("textvqa-json", *data.layouts))
     return require_answers(data)
+
+
+def _keep_lmms_eval(data: TaskData, lmms: TaskData) -> TaskData:
+    """*data* (the log's predictions joined to the annotations) with what the log brought:
+    its layout's name, the toolkit's per-sample metric for the per-sample check, and the
+    numbers lmms-eval reported beside it."""
+    from ._lmms import TOOLKIT_SCORE
+
+    recorded = {it.id: it.fields[TOOLKIT_SCORE] for it in lmms.items if TOOLKIT_SCORE in it.fields}
+    items = [
+        replace(it, fields={**it.fields, TOOLKIT_SCORE: recorded[it.id]})
+        if it.id in recorded
+        else it
+        for it in data.items
+    ]
+    return replace(
+        data,
+        items=items,
+        sources=(*data.sources[:-1], *lmms.sources),
+        layouts=("textvqa-json", *lmms.layouts),
+        reported=data.reported or lmms.reported,
+    )
 
 
 def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | None:
