@@ -210,3 +210,37 @@ def test_several_self_contained_results_report_ground_truth_disagreements(
     assert main(["vqa", "--results", a, "--results", b]) == 0
     out = capsys.readouterr().out
     assert "b: " in out and "differs from" in out and "a_VQAv2.xlsx" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "profile", "hint"),
+    [
+        ("m_VQAv2_VAL", "official", "--profile vlmevalkit"),
+        ("m_VQAv2_VAL", "vlmevalkit", None),
+        ("m_TextVQA_VAL", "official", "vqametrics score textvqa"),
+    ],
+)
+def test_reported_numbers_that_differ_say_what_to_try(
+    name: str, profile: str, hint: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "why does my number not match": 'yes.' against ten 'yes' scores 0 officially (the
+    # unanimity rule skips normalization) and 100 under VLMEvalKit (punctuation stripped);
+    # VLMEvalKit reported 100 (for TextVQA it reports 100 too, while vqa's VQA v2 rule gives
+    # something else: its own TextVQA scorer is score textvqa)
+    pytest.importorskip("openpyxl")
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["index", "question", "answer", "prediction"])
+    ws.append([1, "q", str(["yes"] * 10), "yes."])
+    book.save(tmp_path / f"{name}.xlsx")
+    (tmp_path / f"{name}_acc.csv").write_text('"Overall"\n"100.0"\n')
+    args = ["vqa", "--results", str(tmp_path / f"{name}.xlsx"), "--profile", profile]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "reported by VLMEvalKit" in out
+    if hint is None:
+        assert "the numbers differ" not in out
+    else:
+        assert "the numbers differ" in out and hint in out
