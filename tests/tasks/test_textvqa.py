@@ -560,3 +560,19 @@ def test_lmms_eval_log_with_doc_and_annotations_keeps_the_per_sample_check(
     out = capsys.readouterr().out
     assert "1 of 2 item(s) disagree" in out
     assert "read: textvqa-json, lmms-eval-samples (jsonl)" in out
+
+
+def test_non_list_answer_cell_names_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11 "non-list answer cells where lists are expected": a VLMEvalKit TextVQA sheet
+    # whose answer cell is one string gives one line naming the file and the question
+    sheet = tmp_path / "m_TextVQA_VAL.csv"
+    sheet.write_text(
+        'index,question,answer,prediction\n1,q,"' + str(["a"] * 10).replace('"', '""')
+        + '",a\n2,q,yes,yes\n'
+    )  # fmt: skip
+    assert main(["score", "textvqa", "--results", str(sheet)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    assert f"{sheet}: question " in err and "2" in err and "has 1 answer" in err
