@@ -244,3 +244,25 @@ def test_reported_numbers_that_differ_say_what_to_try(
         assert "the numbers differ" not in out
     else:
         assert "the numbers differ" in out and hint in out
+
+
+def test_several_results_show_each_files_reported_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a sheet whose _acc.csv sits beside it keeps "reported vs recomputed" in a several-file
+    # table too. Hand-derived: 'yes' against ten 'yes' scores 100; VLMEvalKit reported 100
+    pytest.importorskip("openpyxl")
+    import openpyxl
+
+    for name in ("a_VQAv2", "b_VQAv2"):
+        book = openpyxl.Workbook()
+        ws = book.active
+        ws.append(["index", "question", "answer", "prediction"])
+        ws.append([1, "q", str(["yes"] * 10), "yes"])
+        book.save(tmp_path / f"{name}.xlsx")
+    (tmp_path / "b_VQAv2_acc.csv").write_text('"Overall"\n"100.0"\n')
+    args = ["vqa", "--results", str(tmp_path / "a_VQAv2.xlsx")]
+    assert main([*args, "--results", str(tmp_path / "b_VQAv2.xlsx")]) == 0
+    out = capsys.readouterr().out
+    assert "\nb: reported by VLMEvalKit" in out and "Overall 100.00 vs 100.00 (+0.00)" in out
+    assert "\na: reported" not in out

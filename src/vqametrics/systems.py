@@ -287,7 +287,29 @@ def compare_vqa_systems(
         for row, ev in zip(table.rows, evaluations, strict=True)
     )
     notes = _system_notes(names, [ev.notes for ev in evaluations])
+    notes += _reported_notes(names, evaluations)
     return replace(table, rows=rows, keys=VQA_JSON_KEYS, groups=groups, notes=notes)
+
+
+def _reported_notes(names: Sequence[str], evaluations: Sequence[VQAEvaluation]) -> tuple[str, ...]:
+    """One line per system whose file came with the toolkit's numbers: reported vs ours."""
+    from .toolkit_check import check_toolkit
+
+    out = []
+    for name, ev in zip(names, evaluations, strict=True):
+        check = check_toolkit(ev)
+        if check is None or check.source is None:
+            continue
+        pairs = ", ".join(
+            f"{label} {theirs:.2f} vs {ours:.2f} ({diff:+.2f})"
+            for label, theirs, ours, diff in check.rows
+        )
+        line = f"{name}: reported by {check.toolkit} ({check.source}) vs recomputed (%): "
+        line += pairs or "no number in common"
+        if check.hint is not None:
+            line += f"; the numbers differ: {check.hint}"
+        out.append(line)
+    return tuple(out)
 
 
 def _details(payload: Mapping[str, Any], keys: Sequence[str] = ()) -> dict[str, Any]:
