@@ -243,3 +243,22 @@ def test_forced_layout_on_stdin_in_a_task(both: Path, tmp_path: Path) -> None:
             [*base, *extra], input=both.read_bytes(), capture_output=True, check=True
         )
         assert json.loads(out.stdout)["metrics"]["accuracy"] == expected
+
+
+def test_answer_field_over_a_recognized_layout_is_said(
+    tmp_path: Path, ann: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a LLaVA answers file whose 'text' is a sentence and 'short' the answer: --answer-field
+    # short scores 'short' (all right: 100) and the note must say so, not "answer in 'text'"
+    path = tmp_path / "answers.jsonl"
+    rows = [
+        {"question_id": q, "prompt": "p", "text": f"It is {a}.", "short": a, "model_id": "m"}
+        for q, a in TRUTH.items()
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    args = ["vqa", "--annotations", str(ann), "--results", str(path), "--answer-field", "short"]
+    assert main([*args, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["accuracy"]["overall"] == 100.0
+    (note,) = [n for n in payload["notes"] if n.startswith("read ")]
+    assert "'short'" in note and "--answer-field" in note

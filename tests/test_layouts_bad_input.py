@@ -149,3 +149,120 @@ def test_lmms_eval_doc_id_out_of_range(
     res = _write(tmp_path, "s.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
     err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
     assert "s.jsonl: sample 2: doc_id 5 is not a position in the 2 annotated questions" in err
+
+
+def test_plain_text_names_the_option_that_forces_the_format(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --format is the OUTPUT format; the option that says how to read a file is --input-format
+    res = _write(tmp_path, "preds.txt", "yes\ntwo\n")
+    err = _error(capsys, ["vqa", "--annotations", ann, "--results", res])
+    assert err.startswith("vqametrics: error: ") and "preds.txt: layout not recognized" in err
+    assert "--input-format" in err
+    assert "--format " not in err.replace("--input-format", "")
+    # a Python caller reads the keyword argument instead
+    import vqametrics
+    from vqametrics._exceptions import InputError
+
+    with pytest.raises(InputError, match="input_format="):
+        vqametrics.evaluate_vqa(ann, res)
+
+
+def test_several_results_keep_each_files_notes(
+    tmp_path: Path, ann: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: a log without doc is joined BY POSITION "and say so" -- also when it is the
+    # second of several --results (the notes of every file, named, under the one table)
+    off = _write(
+        tmp_path,
+        "off.json",
+        '[{"question_id": 1, "answer": "yes"}, {"question_id": 2, "answer": "two"}]',
+    )
+    rows = [{"doc_id": 0, "filtered_resps": ["yes"]}, {"doc_id": 1, "filtered_resps": ["2"]}]
+    log = _write(tmp_path, "s.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["vqa", "--annotations", ann, "--results", off, "--results", log]) == 0
+    out = capsys.readouterr().out
+    assert "s: " in out and "BY POSITION" in out
+    assert main(["vqa", "--annotations", ann, "--results", off, "--results", log, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert any("BY POSITION" in n for n in payload["systems"][1]["notes"])
+
+
+def test_several_self_contained_results_report_ground_truth_disagreements(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # without --annotations the first sheet's ground truth is used for all: a second sheet
+    # whose ground truth differs is said, never silently overridden
+    pytest.importorskip("openpyxl")
+    import openpyxl
+
+    def sheet(name: str, second_answers: str) -> str:
+        book = openpyxl.Workbook()
+        ws = book.active
+        ws.append(["index", "question", "answer", "prediction"])
+        ws.append([1, "q", str(["yes"] * 10), "yes"])
+        ws.append([2, "q", second_answers, "two"])
+        book.save(tmp_path / name)
+        return str(tmp_path / name)
+
+    a = sheet("a_VQAv2.xlsx", str(["two"] * 10))
+    b = sheet("b_VQAv2.xlsx", str(["three"] * 10))
+    assert main(["vqa", "--results", a, "--results", b]) == 0
+    out = capsys.readouterr().out
+    assert "b: " in out and "differs from" in out and "a_VQAv2.xlsx" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "profile", "hint"),
+    [
+        ("m_VQAv2_VAL", "official", "--profile vlmevalkit"),
+        ("m_VQAv2_VAL", "vlmevalkit", None),
+        ("m_TextVQA_VAL", "official", "vqametrics score textvqa"),
+    ],
+)
+def test_reported_numbers_that_differ_say_what_to_try(
+    name: str, profile: str, hint: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "why does my number not match": 'yes.' against ten 'yes' scores 0 officially (the
+    # unanimity rule skips normalization) and 100 under VLMEvalKit (punctuation stripped);
+    # VLMEvalKit reported 100 (for TextVQA it reports 100 too, while vqa's VQA v2 rule gives
+    # something else: its own TextVQA scorer is score textvqa)
+    pytest.importorskip("openpyxl")
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["index", "question", "answer", "prediction"])
+    ws.append([1, "q", str(["yes"] * 10), "yes."])
+    book.save(tmp_path / f"{name}.xlsx")
+    (tmp_path / f"{name}_acc.csv").write_text('"Overall"\n"100.0"\n')
+    args = ["vqa", "--results", str(tmp_path / f"{name}.xlsx"), "--profile", profile]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "reported by VLMEvalKit" in out
+    if hint is None:
+        assert "the numbers differ" not in out
+    else:
+        assert "the numbers differ" in out and hint in out
+
+
+def test_several_results_show_each_files_reported_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a sheet whose _acc.csv sits beside it keeps "reported vs recomputed" in a several-file
+    # table too. Hand-derived: 'yes' against ten 'yes' scores 100; VLMEvalKit reported 100
+    pytest.importorskip("openpyxl")
+    import openpyxl
+
+    for name in ("a_VQAv2", "b_VQAv2"):
+        book = openpyxl.Workbook()
+        ws = book.active
+        ws.append(["index", "question", "answer", "prediction"])
+        ws.append([1, "q", str(["yes"] * 10), "yes"])
+        book.save(tmp_path / f"{name}.xlsx")
+    (tmp_path / "b_VQAv2_acc.csv").write_text('"Overall"\n"100.0"\n')
+    args = ["vqa", "--results", str(tmp_path / "a_VQAv2.xlsx")]
+    assert main([*args, "--results", str(tmp_path / "b_VQAv2.xlsx")]) == 0
+    out = capsys.readouterr().out
+    assert "\nb: reported by VLMEvalKit" in out and "Overall 100.00 vs 100.00 (+0.00)" in out
+    assert "\na: reported" not in out

@@ -45,6 +45,7 @@ _API_SPELLING = {
     "--on-duplicate last": "on_duplicate='last'",
     "--id-field": "id_field=",
     "--answer-field": "answer_field=",
+    "--input-format": "input_format= (format= in evaluate_task)",
 }
 _OPTION = re.compile("|".join(re.escape(k) for k in sorted(_API_SPELLING, key=len, reverse=True)))
 

@@ -286,13 +286,46 @@ def compare_vqa_systems(
         replace(row, details=_details(ev.as_dict(), ("input_layout",)))
         for row, ev in zip(table.rows, evaluations, strict=True)
     )
-    return replace(table, rows=rows, keys=VQA_JSON_KEYS, groups=groups)
+    notes = _system_notes(names, [ev.notes for ev in evaluations])
+    notes += _reported_notes(names, evaluations)
+    return replace(table, rows=rows, keys=VQA_JSON_KEYS, groups=groups, notes=notes)
+
+
+def _reported_notes(names: Sequence[str], evaluations: Sequence[VQAEvaluation]) -> tuple[str, ...]:
+    """One line per system whose file came with the toolkit's numbers: reported vs ours."""
+    from .toolkit_check import check_toolkit
+
+    out = []
+    for name, ev in zip(names, evaluations, strict=True):
+        check = check_toolkit(ev)
+        if check is None or check.source is None:
+            continue
+        pairs = ", ".join(
+            f"{label} {theirs:.2f} vs {ours:.2f} ({diff:+.2f})"
+            for label, theirs, ours, diff in check.rows
+        )
+        line = f"{name}: reported by {check.toolkit} ({check.source}) vs recomputed (%): "
+        line += pairs or "no number in common"
+        if check.hint is not None:
+            line += f"; the numbers differ: {check.hint}"
+        out.append(line)
+    return tuple(out)
 
 
 def _details(payload: Mapping[str, Any], keys: Sequence[str] = ()) -> dict[str, Any]:
     """The entries of a single-file ``--json`` *payload* that a system's record keeps."""
-    wanted = (*keys, "reported", "diagnostics", "extract")
+    wanted = (*keys, "notes", "reported", "diagnostics", "extract")
     return {k: payload[k] for k in wanted if k in payload}
+
+
+def _system_notes(names: Sequence[str], notes: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """Every file's notes under the one table (a positional join, a ground truth that differs
+    is said for each file, never only for one): once when every file has it, else named."""
+    common = set(notes[0]).intersection(*notes[1:]) if notes else set()
+    out = [n for n in notes[0] if n in common] if notes else []
+    for name, own in zip(names, notes, strict=True):
+        out.extend(f"{name}: {n}" for n in own if n not in common)
+    return tuple(dict.fromkeys(out))
 
 
 def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[str, float]:
@@ -372,7 +405,8 @@ def compare_task_systems(
         replace(row, details=_details(ev.as_dict(), ("layouts",)))
         for row, ev in zip(table.rows, evaluations, strict=True)
     )
-    return replace(table, rows=rows)
+    notes += _system_notes(names, [ev.notes for ev in evaluations])
+    return replace(table, rows=rows, notes=tuple(notes))
 
 
 def _task_images(ev: TaskEvaluation) -> list[Any] | None:

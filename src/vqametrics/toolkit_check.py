@@ -53,6 +53,8 @@ class ToolkitCheck:
     sample_metric: str | None = None
     n_compared: int = 0
     groups: list[dict[str, Any]] = field(default_factory=list)
+    #: what to try when the reported numbers differ from ours (another profile or command)
+    hint: str | None = None
 
     @property
     def n_disagree(self) -> int:
@@ -67,6 +69,8 @@ class ToolkitCheck:
                 for r in self.rows
             ],
         }
+        if self.hint is not None:
+            out["hint"] = self.hint
         if self.sample_metric is not None:
             out["per_sample"] = {
                 "metric": self.sample_metric,
@@ -87,6 +91,8 @@ class ToolkitCheck:
                 lines.append(
                     table(self.rows, ["metric", "reported", "recomputed", "difference"], digits)
                 )
+                if self.hint is not None:
+                    lines.append(f"the numbers differ: {self.hint}")
             else:
                 lines.append(head + ": no number in common")
         if self.sample_metric is not None:
@@ -118,7 +124,32 @@ def check_toolkit(ev: VQAEvaluation, examples: int = 3) -> ToolkitCheck | None:
         metric,
         n,
         groups,
+        _hint(ev, rep, rows),
     )
+
+
+#: VQA-style datasets whose toolkit score is not the VQA v2 script's: ``vqametrics score``
+_OWN_SCORER = {"textvqa": "textvqa", "vizwiz": "vizwiz"}
+
+
+def _hint(ev: VQAEvaluation, rep: Mapping[str, Any] | None, rows: list[list[Any]]) -> str | None:
+    """What to try when a reported number differs from ours: the task's own scorer when the
+    file names a dataset that has one, else the toolkit's profile when another was used."""
+    if rep is None or not any(r[3] != 0 for r in rows):
+        return None
+    name = str(rep.get("source", "")).lower().replace("-", "")
+    task = next((t for key, t in _OWN_SCORER.items() if key in name), None)
+    profile = _toolkit_profile(ev) if rep.get("toolkit") == "lmms-eval" else "vlmevalkit"
+    tips = []
+    if task is not None:
+        tips.append(
+            f"this is a {task} file, scored by the VQA v2 script here; its own scorer with "
+            f"the toolkit's rule: vqametrics score {task} --profile "
+            f"{'lmms-eval' if profile.startswith('lmms-eval') else 'vlmevalkit'}"
+        )
+    if ev.profile.name != profile:
+        tips.append(f"the toolkit's rule is --profile {profile}")
+    return "; ".join(tips) or None
 
 
 def _overall(ev: VQAEvaluation) -> float:

@@ -77,3 +77,35 @@ def test_results_without_benchmark_need_data(
     assert (
         "\n" not in err and "--data (the benchmark TSV) is required" in err and "preds.jsonl" in err
     )
+
+
+def _lmms_rows(with_doc: bool) -> list[dict[str, object]]:
+    """The four rows above as an lmms-eval mmbench_en_dev --log_samples file: the dataset row
+    in ``doc`` (``L2-category`` as lmms-lab/MMBench spells it), the answer in
+    ``filtered_resps``, and the per-sample ``gpt_eval_score`` record mmbench_process_results
+    logs (index, question, answer, prediction, options; lmms-eval@75571cf en_utils.py)."""
+    out: list[dict[str, object]] = []
+    for i, line in enumerate(ROWS.splitlines()):
+        index, question, a, b, answer, category, prediction = line.split("\t")
+        doc = {"index": int(index), "question": question, "hint": "nan", "A": a, "B": b}
+        doc |= {"answer": answer, "category": category, "L2-category": "l2", "split": "dev"}
+        record: dict[str, object] = {"doc_id": i, "target": answer}
+        if with_doc:
+            record["doc"] = doc
+        record["filtered_resps"] = [f" {prediction}\n"]
+        record["gpt_eval_score"] = {**doc, "prediction": prediction, "C": "nan", "D": "nan"}
+        out.append(record)
+    return out
+
+
+@pytest.mark.parametrize("with_doc", [True, False])
+def test_lmms_eval_log_carries_the_benchmark(
+    with_doc: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: the lmms-eval layout is read by mmbench too; the log carries the benchmark
+    # (in doc, and in the logged gpt_eval_score record when doc is not logged): 1 of 2 hits
+    path = tmp_path / "x_samples_mmbench_en_dev.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in _lmms_rows(with_doc)))
+    assert main(["mmbench", "--results", str(path), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["score"] == 0.5

@@ -518,3 +518,51 @@ def test_per_item_shows_each_answers_score(tmp_path: Path) -> None:
     assert main(["score", "docvqa", "--results", str(f), *gt_args, "--out", str(out)]) == 0
     line = json.loads((out / "per_item.jsonl").read_text(encoding="utf-8"))
     assert line["answer_scores"] == [1 - 6 / 13, 0.875]
+
+
+def _rrc_gt(tmp_path: Path, first: str) -> Path:
+    data = [
+        {"questionId": 10, "question": "q", "answers": [first]},
+        {"questionId": 11, "question": "q", "answers": ["hello world"]},
+        {"questionId": 12, "question": "q", "answers": ["42"]},
+    ]
+    path = tmp_path / f"gt_{first}.json"
+    path.write_text(json.dumps({"dataset_name": "docvqa", "data": data}))
+    return path
+
+
+def test_lmms_eval_log_without_doc_is_joined_by_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: a log with only doc_id is joined to --annotations by position, and said.
+    # Hand-derived ANLS: 'abc'/'abc' 1; 'hello wrld'/'hello world' 1 - 1/11; 'xyz'/'42' 0
+    gt = _rrc_gt(tmp_path, "abc")
+    rows = [(2, "xyz"), (0, "abc"), (1, "hello wrld")]
+    log = tmp_path / "x_samples_docvqa_val.jsonl"
+    log.write_text(
+        "".join(json.dumps({"doc_id": i, "filtered_resps": [p]}) + "\n" for i, p in rows)
+    )
+    assert main(["score", "docvqa", "--results", str(log), "--annotations", str(gt), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["metrics"]["ANLS"] == pytest.approx((1 + 10 / 11 + 0) / 3)
+    assert any("BY POSITION" in n for n in payload["notes"])
+
+
+def test_lmms_eval_doc_ground_truth_that_differs_from_the_annotations_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # given both ground truths the annotations win (question 10: 'xyz', so 'abc' scores 0)
+    # and the question whose logged doc.answers differ is counted in a note
+    gt = _rrc_gt(tmp_path, "xyz")
+    docs = json.loads(_rrc_gt(tmp_path, "abc").read_text())["data"]
+    log = tmp_path / "x_samples_docvqa_val.jsonl"
+    log.write_text(
+        "".join(
+            json.dumps({"doc_id": i, "doc": d, "filtered_resps": [d["answers"][0]]}) + "\n"
+            for i, d in enumerate(docs)
+        )
+    )
+    assert main(["score", "docvqa", "--results", str(log), "--annotations", str(gt), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["metrics"]["ANLS"] == pytest.approx(2 / 3)
+    assert any("1 item(s)" in n and "differs" in n and "10" in n for n in payload["notes"])

@@ -55,6 +55,25 @@ def test_reported_numbers_not_compared_under_another_profile(
     assert "difference" not in out
 
 
+@pytest.mark.shared
+def test_reported_numbers_shown_under_the_default_profile(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: the VLMEvalKit files show their reported numbers beside ours, also with no
+    # --profile; the values are those of vila_8b_ChartQA_TEST_acc.csv, read by hand
+    pytest.importorskip("openpyxl")
+    xlsx = shared_data / "chartqa" / "vlmevalkit" / "vila_8b_ChartQA_TEST.xlsx"
+    assert main(["score", "chartqa", "--results", str(xlsx)]) == 0
+    out = capsys.readouterr().out
+    rows = [
+        line.split() for line in out.split("not compared under profile official", 1)[1].splitlines()
+    ]
+    assert ["test_augmented", "63.84"] in rows
+    assert ["test_human", "37.92"] in rows
+    assert ["Overall", "50.88"] in rows
+    assert "difference" not in out
+
+
 def test_out_must_be_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "results"
     folder.mkdir()

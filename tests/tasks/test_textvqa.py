@@ -505,3 +505,74 @@ def test_vlmevalkit_reports_splits_or_categories_not_both(tmp_path: Path) -> Non
     assert r.aggregate.breakdowns["split"]["val"]["accuracy"] == 50.0
     assert r.aggregate.breakdowns["split"]["test"]["accuracy"] == 100.0
     assert r.metrics["Overall"] == pytest.approx(200 / 3)
+
+
+def test_lmms_eval_log_without_doc_is_joined_by_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11: newer lmms-eval logs only doc_id/target: joined to --annotations BY POSITION
+    # and said. Hand-derived: doc 0 'no' against ten 'yes' scores 0, doc 1 'two' against ten
+    # 'two' scores 1 (MMF: min(1, 9/3) averaged over the ten leave-one-out subsets) -> 0.5
+    ann = tmp_path / "TextVQA_0.5.1_val.json"
+    data = [
+        {"question_id": 7, "question": "q", "image_id": "a", "answers": ["yes"] * 10},
+        {"question_id": 9, "question": "q", "image_id": "b", "answers": ["two"] * 10},
+    ]
+    ann.write_text(json.dumps({"dataset_name": "textvqa", "data": data}))
+    rows = [
+        {"doc_id": 1, "target": "two", "filtered_resps": ["two"], "exact_match": 1.0},
+        {"doc_id": 0, "target": "yes", "filtered_resps": ["no"], "exact_match": 0.0},
+    ]
+    log = tmp_path / "x_samples_textvqa_val.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    args = ["score", "textvqa", "--results", str(log), "--annotations", str(ann)]
+    assert main([*args, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["metrics"]["accuracy"] == 0.5
+    assert any("BY POSITION" in n for n in payload["notes"])
+    # without the annotations: one line saying what to pass
+    assert main(["score", "textvqa", "--results", str(log)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "--annotations" in err and "doc" in err
+
+
+def test_lmms_eval_log_with_doc_and_annotations_keeps_the_per_sample_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # given --annotations, the annotations' answers are used, but the file is still read as
+    # lmms-eval samples and its recorded per-sample metric is still compared. Hand-derived:
+    # 'yes' against ten 'yes' scores 1 (the toolkit recorded 0: one disagreement), 'two'
+    # against ten 'two' scores 1 (recorded 1)
+    ann = tmp_path / "TextVQA_0.5.1_val.json"
+    data = [
+        {"question_id": 7, "question": "q", "image_id": "a", "answers": ["yes"] * 10},
+        {"question_id": 9, "question": "q", "image_id": "b", "answers": ["two"] * 10},
+    ]
+    ann.write_text(json.dumps({"dataset_name": "textvqa", "data": data}))
+    rows = [
+        {"doc_id": i, "doc": d, "target": d["answers"][0], "filtered_resps": [p],
+         "exact_match": m}
+        for i, (d, p, m) in enumerate(zip(data, ["yes", "two"], [0.0, 1.0], strict=True))
+    ]  # fmt: skip
+    log = tmp_path / "x_samples_textvqa_val.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["score", "textvqa", "--results", str(log), "--annotations", str(ann)]) == 0
+    out = capsys.readouterr().out
+    assert "1 of 2 item(s) disagree" in out
+    assert "read: textvqa-json, lmms-eval-samples (jsonl)" in out
+
+
+def test_non_list_answer_cell_names_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 11 "non-list answer cells where lists are expected": a VLMEvalKit TextVQA sheet
+    # whose answer cell is one string gives one line naming the file and the question
+    sheet = tmp_path / "m_TextVQA_VAL.csv"
+    sheet.write_text(
+        'index,question,answer,prediction\n1,q,"' + str(["a"] * 10).replace('"', '""')
+        + '",a\n2,q,yes,yes\n'
+    )  # fmt: skip
+    assert main(["score", "textvqa", "--results", str(sheet)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    assert f"{sheet}: question " in err and "2" in err and "has 1 answer" in err

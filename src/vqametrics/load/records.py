@@ -228,7 +228,8 @@ def _sniff(name: str, data: bytes) -> str:
     raise InputError(
         f"{name}: layout not recognized: not JSON or JSON Lines (does not start with '[' or "
         "'{'), not a spreadsheet (no zip header), and its first line has neither tabs nor "
-        "commas for CSV/TSV; pass --format to say which it is"
+        "commas for CSV/TSV; pass --input-format with one of json, jsonl, csv, tsv, xlsx "
+        "to say which it is"
     )
 
 

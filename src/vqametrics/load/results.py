@@ -255,6 +255,14 @@ def _from_records(records: Records, id_field: str | None, answer_field: str | No
     elif kind == "vlmevalkit" and "answer" in records.columns:
         ground_truth = _vlmevalkit_ground_truth(records, preds, ids)
     title = LAYOUT_TITLES.get(kind, kind)
+    if kind != "custom":  # a renamed column replaces the layout's own: the note says which
+        renamed = [
+            f"{option} {field!r}"
+            for option, field in (("--id-field", id_field), ("--answer-field", answer_field))
+            if field is not None
+        ]
+        if renamed:
+            title += f", with {' and '.join(renamed)}"
     notes.insert(0, f"read {records.source} as {title} [{preds.layout}]")
     pairs = list(zip(ids, texts, strict=True))
     return ResultsFile(

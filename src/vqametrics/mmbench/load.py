@@ -212,6 +212,33 @@ def _jsonl_cell(value: object) -> str | None:
     return value if isinstance(value, str) else str(value)
 
 
+def _lmms_eval_row(obj: Mapping[str, object]) -> dict[str, object] | None:
+    """A line of an lmms-eval ``--log_samples`` file as a result-sheet row: the benchmark row
+    from ``doc`` and the answer from ``filtered_resps[0]``, stripped as
+    ``mmbench_process_results`` strips it; without ``doc``, the ``gpt_eval_score`` record that
+    function logs (index, question, options, answer, prediction). ``None`` for another line.
+
+    QUIRK lmms-eval-nan: lmms-eval writes an absent option (and hint) as the text ``"nan"``
+    (``doc.get(c, "nan")``) and skips such options when it builds the prompt; read as absent.
+    """
+    if "doc_id" not in obj:
+        return None
+    doc, record, resps = obj.get("doc"), obj.get("gpt_eval_score"), obj.get("filtered_resps")
+    if isinstance(doc, dict) and isinstance(resps, list) and resps and isinstance(resps[0], str):
+        row = {k: v for k, v in doc.items() if not isinstance(v, dict | list)}
+        row["prediction"] = resps[0].strip()
+    elif isinstance(record, dict) and "prediction" in record:
+        row = {k: v for k, v in record.items() if not isinstance(v, dict | list)}
+    else:
+        return None
+    if "L2-category" in row and "l2-category" not in row:
+        row["l2-category"] = row.pop("L2-category")
+    for key in ("A", "B", "C", "D", "E", "hint"):
+        if row.get(key) == "nan":
+            row[key] = None
+    return row
+
+
 def _read_jsonl(path: Path) -> Table:
     src = str(path)
     text = _read_text(path)
@@ -228,6 +255,7 @@ def _read_jsonl(path: Path) -> Table:
             raise InputError(f"{src}: line {n}: invalid JSON ({exc})") from None
         if not isinstance(obj, dict):
             raise InputError(f"{src}: line {n}: expected a JSON object, got {type(obj).__name__}")
+        obj = _lmms_eval_row(obj) or obj
         for key in obj:
             if key not in header:
                 header.append(key)
@@ -403,7 +431,12 @@ def load_predictions(
     fmt = parse_input_format(input_format, layouts=MMBENCH_LAYOUTS)
     records = read_records(os.fspath(path) if isinstance(path, Path) else path, format=fmt)
     idc, ansc = id_field or "index", answer_field or "prediction"
+    rows: list[Mapping[str, Any]] = list(records.rows)
     cols = records.columns
+    lmms = [_lmms_eval_row(r) for r in rows]
+    if rows and all(r is not None for r in lmms):  # an lmms-eval log: its rows as a sheet's
+        rows = [r for r in lmms if r is not None]
+        cols = list(dict.fromkeys(k for r in rows for k in r))
     missing = [c for c in (idc, ansc) if c not in cols]
     if missing:
         found = ", ".join(cols) or "none"
@@ -413,7 +446,7 @@ def load_predictions(
         )
     values: dict[int, str | None] = {}
     seen: dict[int, str] = {}
-    for i, cells in enumerate(records.rows):
+    for i, cells in enumerate(rows):
         loc = records.where(i)
         where = loc.removeprefix(f"{records.source}: ")
         index = _parse_index(_cell(cells.get(idc), loc, idc), loc)

@@ -49,17 +49,27 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
 
     The reported numbers are VLMEvalKit's (its ``_acc.csv``/``_score.csv``), so they are set
     beside ours only under a VLMEvalKit profile; under another profile a difference would be
-    the toolkits' disagreement (or their units), not a reproduction check.
+    the toolkits' disagreement (or their units), not a reproduction check, so they are listed
+    alone, with the profile to compare them under.
     """
     source = reported.get("source", "?")
     lmms = reported.get("toolkit") == "lmms-eval"
     if not lmms and not _is_vlmevalkit(result.profile):
         names = [p.name for p in result.task.profiles if _is_vlmevalkit(p)]
         hint = f"; compare with --profile {' or '.join(names)}" if names else ""
-        return (
+        head = (
             f"reported by VLMEvalKit ({source}): not compared under profile "
             f"{result.profile.name}{hint}"
         )
+        shown = [
+            [key if group == "all" else f"{group} / {key}", theirs]
+            for group, metrics in reported.get("values", {}).items()
+            if isinstance(metrics, Mapping)
+            for key, theirs in metrics.items()
+            if isinstance(theirs, float)
+        ]
+        # the toolkit's own numbers are still shown, as it wrote them (its rule, its units)
+        return head + ("\n" + table(shown, ["metric", "reported"], digits) if shown else "")
     ours = _flat(result)
     rows: list[tuple[str, float, float, str]] = []
     values = reported.get("values", {})

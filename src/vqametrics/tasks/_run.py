@@ -288,8 +288,16 @@ def _score_all(prof: TaskProfile, items: list[Item], sources: tuple[str, ...]) -
         try:
             scores.append(prof.score_item(item))
         except VqaMetricsError as exc:
-            if repr(item.id) in str(exc) or str(item.id) in str(exc):
+            from .textvqa import AnswerCountError
+
+            text = str(exc)
+            # the ground truth's file (always the first source) for its own faults, else the
+            # results file's
+            ground_truth = isinstance(exc, AnswerCountError)
+            source = (sources[0] if ground_truth else sources[-1]) if sources else "input"
+            if source in text:
                 raise
-            source = sources[-1] if sources else "input"
-            raise type(exc)(f"{source}: item {item.id!r}: {exc}") from None
+            if repr(item.id) in text or str(item.id) in text:
+                raise type(exc)(f"{source}: {text}") from None
+            raise type(exc)(f"{source}: item {item.id!r}: {text}") from None
     return scores

@@ -31,7 +31,7 @@ from ..score.anls import (
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
-from ._lmms import has_docs, lmms_eval_items
+from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
 __all__ = ["TYPE_FIELDS", "UndefinedScoreError"]
 
@@ -315,12 +315,39 @@ def _read(inputs: TaskInputs) -> TaskData:
             '--annotations with the RRC ground-truth JSON ({"data": [...]})'
         )
     gt_items, gt_sources, gt_notes = _read_gt(inputs)
+    if is_lmms_eval(preds) and not has_docs(preds):
+        # newer lmms-eval logs only doc_id: doc_id i is the i-th question, said in a note
+        by_position, note, n_absent = positional_items(
+            preds, gt_items, gt_sources[0], allow_missing=inputs.allow_missing
+        )
+        return TaskData(
+            by_position,
+            (*gt_sources, records.source),
+            (preds.layout,),
+            (*gt_notes, note),
+            n_missing=n_absent,
+        )
     ids = preds.ids
+    notes = list(gt_notes)
     if has_docs(preds):  # join lmms-eval records by the doc's questionId, not doc_id
         ids = [
             next((row["doc"][k] for k in _ID_KEYS if k in row["doc"]), key)
             for row, key in zip(records.rows, preds.ids, strict=True)
         ]
+        # the annotations win; where the logged doc's answers differ, it is said
+        own = {
+            it.id: it.references
+            for it in lmms_eval_items(
+                preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS
+            )
+        }
+        differ = [it.id for it in gt_items if it.id in own and own[it.id] != it.references]
+        if differ:
+            shown = ", ".join(repr(i) for i in differ[:3])
+            notes.append(
+                f"{len(differ)} item(s) of {records.source} carry ground truth that differs "
+                f"from the annotations (e.g. {shown}); the annotations were used"
+            )
     joined = join_by_id(
         [it.id for it in gt_items],
         ids,
@@ -335,7 +362,6 @@ def _read(inputs: TaskInputs) -> TaskData:
         Item(it.id, p, it.references, it.fields)
         for it, p in zip(gt_items, joined.predictions, strict=True)
     ]
-    notes = list(gt_notes)
     if joined.missing:
         notes.append(f"{len(joined.missing)} question(s) had no answer and scored 0")
     if joined.extra:

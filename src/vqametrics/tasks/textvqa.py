@@ -405,13 +405,21 @@ def _read(inputs: TaskInputs) -> TaskData:
             # standard input can be read only once: hand on the rows already read (a forced
             # layout still applies to them; a file format means nothing in memory)
             inputs = replace(inputs, results=records.rows)
+        positional = _lmms_eval_by_position(inputs, records)
+        if positional is not None:
+            return require_answers(positional)
         lmms = _lmms_eval_samples(inputs, records)
         if lmms is not None:
             if inputs.annotations is None:
                 return require_answers(lmms)
             # joined to the annotations by the doc's question_id (the annotations win)
             rows = [{"question_id": it.id, "answer": it.prediction} for it in lmms.items]
-            inputs = replace(inputs, results=rows, format=None)
+            data = read_vlmevalkit(
+                replace(inputs, results=rows, format=None),
+                fields=("category", "split"),
+                annotations_reader=_read_annotations,
+            )
+            return require_answers(_keep_lmms_eval(data, lmms))
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
     data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
@@ -419,6 +427,64 @@ def _read(inputs: TaskInputs) -> TaskData:
         # name the annotations' layout too, as the LLaVA join does
         data = replace(data, layouts=("textvqa-json", *data.layouts))
     return require_answers(data)
+
+
+def _keep_lmms_eval(data: TaskData, lmms: TaskData) -> TaskData:
+    """*data* (the log's predictions joined to the annotations) with what the log brought:
+    its layout's name, the toolkit's per-sample metric for the per-sample check, and the
+    numbers lmms-eval reported beside it."""
+    from ._lmms import TOOLKIT_SCORE
+
+    recorded = {it.id: it.fields[TOOLKIT_SCORE] for it in lmms.items if TOOLKIT_SCORE in it.fields}
+    items = [
+        replace(it, fields={**it.fields, TOOLKIT_SCORE: recorded[it.id]})
+        if it.id in recorded
+        else it
+        for it in data.items
+    ]
+    return replace(
+        data,
+        items=items,
+        sources=(*data.sources[:-1], *lmms.sources),
+        layouts=("textvqa-json", *lmms.layouts),
+        reported=data.reported or lmms.reported,
+    )
+
+
+def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | None:
+    """An lmms-eval log without ``doc`` (newer releases log only ``doc_id``/``target``):
+    ``--annotations`` joined by position (``doc_id`` *i* = the *i*-th question), said in a
+    note; ``None`` for any other file."""
+    from ._common import _reported
+    from ._lmms import has_docs, positional_items
+
+    if not is_lmms_eval_log(records):
+        return None
+    preds = predictions_from(records, allow_missing_answer=True)
+    if has_docs(preds):
+        return None
+    if inputs.annotations is None:
+        raise InputError(
+            f"{records.source}: this lmms-eval log has no 'doc' (the dataset rows), so no "
+            "ground truth; pass --annotations TextVQA_0.5.1_val.json (joined by position: "
+            "doc_id i = its i-th question)"
+        )
+    gt_items, gt_sources = _read_annotations(inputs)
+    joined, note, n_absent = positional_items(
+        preds,
+        gt_items,
+        gt_sources[0],
+        sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
+        allow_missing=inputs.allow_missing,
+    )
+    return TaskData(
+        joined,
+        (*gt_sources, records.source),
+        ("textvqa-json", preds.layout),
+        (note,),
+        _reported(inputs),
+        n_missing=n_absent,
+    )
 
 
 def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
