@@ -45,7 +45,7 @@ from ._common import (
     reported_scores,
     vlmevalkit_breakdown,
 )
-from ._lmms import has_docs, lmms_eval_items
+from ._lmms import has_docs, lmms_eval_items, positional_items
 
 __all__ = [
     "AnswerCountError",
@@ -455,9 +455,6 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
     """An lmms-eval log without ``doc`` (newer releases log only ``doc_id``/``target``):
     ``--annotations`` joined by position (``doc_id`` *i* = the *i*-th question), said in a
     note; ``None`` for any other file."""
-    from ._common import _reported
-    from ._lmms import has_docs, positional_items
-
     if not is_lmms_eval_log(records):
         return None
     preds = predictions_from(records, allow_missing_answer=True)
@@ -482,7 +479,7 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
         (*gt_sources, records.source),
         ("textvqa-json", preds.layout),
         (note,),
-        _reported(inputs),
+        reported_scores(inputs),
         n_missing=n_absent,
     )
 
