@@ -18,6 +18,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from vqametrics._exceptions import InputError
 from vqametrics.cli import main
 from vqametrics.score.relaxed import relaxed_correctness, to_float
 from vqametrics.tasks import get_task, score_answer
@@ -326,3 +327,62 @@ def test_per_item_shows_each_answers_score() -> None:
     assert rec["answer_scores"] == [1.0, 1.0] and rec["score"] == 1.0
     (rec,) = evaluate_task("chartqa", rows, profile="vlmevalkit").per_item()
     assert rec["references"] == ["2014", "2016"]
+
+
+def _chartqa_folder(tmp_path: Path) -> Path:
+    # ChartQA's own test files: human rows first, then augmented (lmms-lab/ChartQA's order,
+    # lmms-eval@75571cf tasks/chartqa/upload_chartqa.py)
+    folder = tmp_path / "test"
+    folder.mkdir()
+    human = [{"imgname": "a.png", "query": "How many?", "label": "100"}]
+    augmented = [
+        {"imgname": "b.png", "query": "Is it?", "label": "Yes"},
+        {"imgname": "c.png", "query": "Max?", "label": "7"},
+    ]
+    (folder / "test_human.json").write_text(json.dumps(human), encoding="utf-8")
+    (folder / "test_augmented.json").write_text(json.dumps(augmented), encoding="utf-8")
+    return folder
+
+
+def _chartqa_log(tmp_path: Path, docs: bool) -> Path:
+    preds = ["96 ", "no", "7"]
+    recs = []
+    for i, p in enumerate(preds):
+        rec: dict[str, Any] = {"doc_id": i, "filtered_resps": [p], "target": "?"}
+        if docs:
+            answer = ["100", "Yes", "8"][i]  # doc 2 disagrees with the annotations' "7"
+            rec["doc"] = {"type": "human_test" if i == 0 else "augmented_test", "answer": answer}
+        recs.append(rec)
+    f = tmp_path / f"samples_chartqa_{int(docs)}.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    return f
+
+
+def test_lmms_eval_log_without_doc_joined_to_chartqa_files_by_position(tmp_path: Path) -> None:
+    folder = _chartqa_folder(tmp_path)
+    r = evaluate_task(
+        "chartqa", _chartqa_log(tmp_path, False), annotations=folder, profile="lmms-eval"
+    )
+    # by hand: 96 vs 100 within 5 % (right); no vs Yes (wrong); 7 vs 7 (right)
+    assert r.scores == [1.0, 0.0, 1.0]
+    assert r.metrics["relaxed_human_split"] == 1.0 and r.metrics["relaxed_augmented_split"] == 0.5
+    assert any("BY POSITION" in n for n in r.notes)
+    with pytest.raises(InputError, match="no 'doc'"):
+        evaluate_task("chartqa", _chartqa_log(tmp_path, False))
+
+
+def test_lmms_eval_doc_and_chartqa_files_annotations_win(tmp_path: Path) -> None:
+    folder = _chartqa_folder(tmp_path)
+    log = _chartqa_log(tmp_path, True)
+    alone = evaluate_task("chartqa", log, profile="lmms-eval")
+    assert alone.scores == [1.0, 0.0, 0.0]  # 7 vs the doc's 8 (12.5 % off)
+    both = evaluate_task("chartqa", log, annotations=folder, profile="lmms-eval")
+    assert both.scores == [1.0, 0.0, 1.0]  # 7 vs the annotations' 7
+    assert any("1 logged answer(s)" in n and "doc_id 2" in n for n in both.notes)
+
+
+def test_chartqa_folder_without_its_two_files(tmp_path: Path) -> None:
+    folder = _chartqa_folder(tmp_path)
+    (folder / "test_augmented.json").unlink()
+    with pytest.raises(InputError, match=r"missing: test_augmented\.json"):
+        evaluate_task("chartqa", _chartqa_log(tmp_path, False), annotations=folder)

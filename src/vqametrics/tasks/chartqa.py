@@ -15,18 +15,20 @@ MatCha/DePlot score it with the same function.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.layouts import is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
 from ..load.records import parse_list_cell, read_records
 from ..score.relaxed import relaxed_correctness
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
-from ._lmms import has_docs, lmms_eval_items
+from ._common import mean, numpy_mean, read_vlmevalkit, reported_scores, vlmevalkit_breakdown
+from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, no_doc_error, positional_items
 
 __all__ = [
     "relaxed_official",
@@ -254,24 +256,107 @@ def _read(inputs: TaskInputs) -> TaskData:
         ]
         return replace(data, items=items)
     preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
-    if has_docs(preds):
+    if is_lmms_eval(preds):
+        return _read_lmms_eval(preds, inputs)
+    raise InputError(
+        f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
+        "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"
+    )
+
+
+#: ChartQA's test files in the order lmms-lab/ChartQA was built from them (lmms-eval@75571cf
+#: ``tasks/chartqa/upload_chartqa.py``: every human row, then every augmented row)
+_TEST_FILES = ("test_human.json", "test_augmented.json")
+
+
+def _read_annotations(source: Any) -> tuple[list[Item], str]:
+    """ChartQA's own test files (rows ``imgname``, ``query``, ``label``; or lmms-lab's
+    ``question``, ``answer``, ``type``) as items in lmms-eval's order: a folder is read as
+    ``test_human.json`` then ``test_augmented.json``, as lmms-lab/ChartQA was built; a single
+    file in its own order. Item ids are positions (lmms-eval's ``doc_id``)."""
+    files: list[Any] = [source]
+    if isinstance(source, str | os.PathLike) and Path(source).is_dir():
+        files = [Path(source) / name for name in _TEST_FILES]
+        absent = [f.name for f in files if not f.is_file()]
+        if absent:
+            raise InputError(
+                f"{source}: a ChartQA annotations folder needs {' and '.join(_TEST_FILES)} "
+                f"(missing: {', '.join(absent)})"
+            )
+    items: list[Item] = []
+    names = []
+    for f in files:
+        records = read_records(f)
+        names.append(records.source)
+        name = Path(records.source).name
+        file_split = (
+            "human_test" if "human" in name else "augmented_test" if "augment" in name else None
+        )
+        for i, row in enumerate(records.rows):
+            where = records.where(i)
+            label = row.get("label", row.get("answer"))
+            question = row.get("query", row.get("question"))
+            if label is None or (isinstance(label, dict | list) and not label):
+                raise InputError(f"{where}: no 'label' (or 'answer'): the ground truth")
+            refs = tuple(str(v) for v in label) if isinstance(label, list) else (str(label),)
+            fields: dict[str, Any] = {}
+            split = row.get("type", file_split)
+            if split is not None:
+                fields["type"] = split
+            if question is not None:
+                fields["question"] = question
+            items.append(Item(len(items), None, refs, fields))
+    if not items:
+        raise InputError(f"{' + '.join(names)}: no ChartQA questions")
+    return items, " + ".join(names)
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval ``--log_samples`` log of ``chartqa``. With ``doc`` (``type``, ``question``,
+    ``answer``) it carries its ground truth. ``--annotations`` (ChartQA's test files) is
+    joined by ``doc_id`` position — lmms-lab's rows carry no id — and wins; a logged answer
+    that differs is counted in a note. Without ``doc`` the annotations are needed."""
+    metrics = ("relaxed_overall",)  # lmms-eval chartqa/utils.py chartqa_process_results
+    reported = reported_scores(inputs)
+    if inputs.annotations is None:
+        if not has_docs(preds):
+            raise no_doc_error(
+                preds.source,
+                "--annotations ChartQA's test folder (test_human.json + test_augmented.json); "
+                "doc_id is joined to it by position",
+            )
         items = lmms_eval_items(
             preds,
             id_keys=(),
             references=_lmms_refs,
             fields=("type", "split", "question"),
-            sample_metrics=("relaxed_overall",),  # lmms-eval chartqa/utils.py process_results
+            sample_metrics=metrics,
         )
-        notes: tuple[str, ...] = ()
-        if inputs.annotations is not None:
-            notes = (
-                f"--annotations ignored: this task scores {records.source} against the ground "
-                "truth it carries",
+        return TaskData(items, (preds.source,), (preds.layout,), (), reported)
+    truth, truth_source = _read_annotations(inputs.annotations)
+    items, note, n_missing = positional_items(
+        preds, truth, truth_source, sample_metrics=metrics, allow_missing=inputs.allow_missing
+    )
+    notes = [note]
+    if has_docs(preds):
+        differ = [
+            row["doc_id"]
+            for row, where in zip(preds.records.rows, preds.wheres, strict=True)
+            if _lmms_refs(row["doc"], where) != truth[row["doc_id"]].references
+        ]
+        if differ:
+            shown = ", ".join(repr(d) for d in differ[:3])
+            notes.append(
+                f"{len(differ)} logged answer(s) of {preds.source} differ from {truth_source} "
+                f"(doc_id {shown}); the annotations were used"
             )
-        return TaskData(items, (records.source,), (preds.layout,), notes)
-    raise InputError(
-        f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
-        "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"
+    return TaskData(
+        items,
+        (preds.source, truth_source),
+        (preds.layout, "chartqa-json"),
+        tuple(notes),
+        reported,
+        n_missing=n_missing,
     )
 
 
@@ -285,7 +370,9 @@ TASK = register_task(
         read=_read,
         layouts=(
             "VLMEvalKit spreadsheet (index, question, answer, prediction, split)",
-            "lmms-eval --log_samples JSONL (doc.answer, doc.type, filtered_resps)",
+            "lmms-eval --log_samples JSONL (doc.answer, doc.type, filtered_resps); without doc: "
+            "+ --annotations ChartQA's test folder (test_human.json, test_augmented.json), "
+            "joined by position",
         ),
         aliases=("chart-qa", "chartqa-test", "plotqa"),
         annotations_optional=True,
