@@ -464,3 +464,22 @@ def test_vqa_doc_log_notes_that_lmms_eval_rewrote_its_answers(
     assert main(["vqa", "--results", str(path), "--json"]) == 0
     notes = json.loads(capsys.readouterr().out)["notes"]
     assert any("AFTER its process_results rewrote them" in n for n in notes)
+
+
+def test_per_sample_profile_is_chosen_from_the_file_name_not_its_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a VQAv2 log kept in a folder named after TextVQA is still checked against lmms-eval's
+    # VQAv2 scorer (the task comes from the samples file's own name)
+    folder = tmp_path / "textvqa_runs"
+    folder.mkdir()
+    row = {
+        "doc_id": 0,
+        "doc": {"question_id": 1, "answers": ["yes"] * 10},
+        "filtered_resps": ["yes"],
+        "exact_match": 0.3,
+    }
+    path = _jsonl(folder / "20260101_samples_vqav2_val.jsonl", [row])
+    assert main(["vqa", "--results", str(path), "--json"]) == 0
+    (group,) = json.loads(capsys.readouterr().out)["reported"]["per_sample"]["by_rule"]
+    assert "lmms-eval-vqav2" in group["title"]

@@ -16,6 +16,7 @@ toolkit's own numbers:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,9 @@ __all__ = ["ToolkitCheck", "check_toolkit"]
 #: lmms-eval's VQA-style tasks whose per-sample metric ``lmms-eval-textvqa`` reproduces (its
 #: OK-VQA, TextVQA and VizWiz tasks share the EvalAI processor); any other is its VQAv2 task
 _TEXTVQA_LIKE = ("ok_vqa", "okvqa", "textvqa", "vizwiz")
+#: the task in an lmms-eval samples file name (``…_samples_<task>.jsonl``, or older
+#: ``samples_<task>_<date>.jsonl``), matched within a file name only
+_SAMPLES_NAME = re.compile(r"(?:^|[_/\\ ])samples_([A-Za-z0-9_]+?)(?:_\d[^/\\ ]*)?\.jsonl")
 
 
 def _toolkit_profile(ev: VQAEvaluation) -> str:
@@ -36,8 +40,11 @@ def _toolkit_profile(ev: VQAEvaluation) -> str:
     if ev.profile.name.startswith("lmms-eval"):
         return ev.profile.name
     rep = ev.reported or {}
-    # the task is named by results.json's keys, or by the samples file named in the notes
-    names = " ".join([*map(str, rep.get("values", {})), *ev.notes]).lower()
+    # the task is named by results.json's keys, or by the samples file's own name in a note
+    # (``{date}_samples_{task}.jsonl``; never a folder name on its path)
+    tasks = [str(k) for k in rep.get("values", {})]
+    tasks += _SAMPLES_NAME.findall(" ".join(ev.notes))
+    names = " ".join(tasks).lower()
     return "lmms-eval-textvqa" if any(t in names for t in _TEXTVQA_LIKE) else "lmms-eval-vqav2"
 
 
