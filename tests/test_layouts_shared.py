@@ -146,3 +146,20 @@ def test_a_differing_reported_number_names_the_other_releases(
     assert len(hint) == 1 and "--profile vlmevalkit-2024" in hint[0]
     assert main(["score", "mmbench", "--results", path, "--profile", "vlmevalkit-2024"]) == 0
     assert "numbers differ" not in capsys.readouterr().out
+
+
+def test_several_results_show_each_files_reported_numbers(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("openpyxl")
+    path = str(shared_data / "ccbench/vlmevalkit/vila_8b_CCBench.xlsx")
+    argv = ["score", "mmbench", "--results", path, "--results", path, "--name", "a", "--name", "b"]
+    assert main([*argv, "--profile", "vlmevalkit-2024"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "reported by VLMEvalKit" in ln]
+    # the 2024 lineage reproduces every number of the _acc.csv (test above): 8 of 8
+    assert [ln.split(":")[0] for ln in lines] == ["a", "b"]
+    assert all("Overall 0.339216 vs 0.339216; 8 of 8 number(s) equal" in ln for ln in lines)
+    assert main(argv) == 0
+    # the default lineage: Overall and cultural_relic differ (single-file table above)
+    text = capsys.readouterr().out
+    assert "6 of 8 number(s) equal to the last bit, largest difference cultural_relic" in text

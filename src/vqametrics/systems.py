@@ -406,7 +406,41 @@ def compare_task_systems(
         for row, ev in zip(table.rows, evaluations, strict=True)
     )
     notes += _system_notes(names, [ev.notes for ev in evaluations])
+    notes += _task_reported_notes(names, evaluations)
     return replace(table, rows=rows, notes=tuple(notes))
+
+
+def _task_reported_notes(
+    names: Sequence[str], evaluations: Sequence[TaskEvaluation]
+) -> tuple[str, ...]:
+    """One line per system whose file came with the toolkit's numbers: reported vs ours, as
+    ``score TASK`` prints them for one file."""
+    from .report.task_text import reported_comparable, reported_pairs
+
+    out = []
+    for name, ev in zip(names, evaluations, strict=True):
+        rep = ev.data.reported
+        if not rep:
+            continue
+        head = f"{name}: reported by {rep.get('toolkit', 'the toolkit')} ({rep.get('source')})"
+        if not reported_comparable(ev, rep):
+            out.append(f"{head}: not compared under profile {ev.profile.name}")
+            continue
+        pairs = reported_pairs(ev, rep)
+        if not pairs:
+            out.append(f"{head} vs recomputed: no number in common")
+            continue
+        # the first pair (the overall number), then a count; `score TASK` on the one file
+        # prints every pair
+        label, theirs, mine = pairs[0]
+        line = f"{head} vs recomputed: {label} {theirs:g} vs {mine:g}"
+        equal = sum(1 for _, t, m in pairs if t == m)
+        line += f"; {equal} of {len(pairs)} number(s) equal to the last bit"
+        if equal < len(pairs):
+            far = max(pairs, key=lambda p: abs(p[2] - p[1]))
+            line += f", largest difference {far[0]} {far[2] - far[1]:+.4g}"
+        out.append(line)
+    return tuple(out)
 
 
 def _task_images(ev: TaskEvaluation) -> list[Any] | None:

@@ -54,7 +54,7 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     """
     source = reported.get("source", "?")
     lmms = reported.get("toolkit") == "lmms-eval"
-    if not lmms and not _is_vlmevalkit(result.profile):
+    if not reported_comparable(result, reported):
         names = [p.name for p in result.task.profiles if _is_vlmevalkit(p)]
         hint = f"; compare with --profile {' or '.join(names)}" if names else ""
         head = (
@@ -70,29 +70,10 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
         ]
         # the toolkit's own numbers are still shown, as it wrote them (its rule, its units)
         return head + ("\n" + table(shown, ["metric", "reported"], digits) if shown else "")
-    ours = _flat(result)
-    rows: list[tuple[str, float, float, str]] = []
-    values = reported.get("values", {})
-    for group, metrics in values.items():
-        if not isinstance(metrics, Mapping):
-            continue
-        for key, theirs in metrics.items():
-            if lmms:
-                # lmms-eval: "<metric>,<filter>" per task, as fractions
-                mine = _lmms_counterpart(result, ours, group, key, len(values))
-                if mine is None or not isinstance(theirs, float):
-                    continue
-                scale = 100.0 if result.aggregate.units == "percent" else 1.0
-                diff = _difference(float(mine) - theirs * scale, digits)
-                rows.append((f"{group} / {key}", theirs * scale, float(mine), diff))
-                continue
-            mine = ours.get((group, key))
-            if mine is None and group == "all":
-                mine = ours.get(("all", key)) or ours.get(("*", key))
-            if mine is None or not isinstance(theirs, float):
-                continue
-            label = key if group == "all" else f"{group} / {key}"
-            rows.append((label, theirs, float(mine), _difference(float(mine) - theirs, digits)))
+    rows = [
+        (label, theirs, mine, _difference(mine - theirs, digits))
+        for label, theirs, mine in reported_pairs(result, reported)
+    ]
     head = f"reported by the toolkit ({source}) vs recomputed"
     if not rows:
         return head + ": no number in common"
@@ -114,6 +95,44 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
                 f"its other profiles here: {alts}"
             )
     return out
+
+
+def reported_comparable(result: TaskEvaluation, reported: Mapping[str, Any]) -> bool:
+    """Whether *reported* is set beside *result*'s numbers: lmms-eval's always (its task names
+    its metrics), VLMEvalKit's only under a VLMEvalKit profile (else a difference would be the
+    toolkits' disagreement, not a reproduction check)."""
+    return reported.get("toolkit") == "lmms-eval" or _is_vlmevalkit(result.profile)
+
+
+def reported_pairs(
+    result: TaskEvaluation, reported: Mapping[str, Any]
+) -> list[tuple[str, float, float]]:
+    """``(metric, reported, recomputed)`` for every reported number that has a counterpart of
+    the same meaning among ours (lmms-eval's fractions scaled to our units)."""
+    ours = _flat(result)
+    lmms = reported.get("toolkit") == "lmms-eval"
+    rows: list[tuple[str, float, float]] = []
+    values = reported.get("values", {})
+    for group, metrics in values.items():
+        if not isinstance(metrics, Mapping):
+            continue
+        for key, theirs in metrics.items():
+            if not isinstance(theirs, float):
+                continue
+            if lmms:
+                # lmms-eval: "<metric>,<filter>" per task, as fractions
+                mine = _lmms_counterpart(result, ours, group, key, len(values))
+                if mine is not None:
+                    scale = 100.0 if result.aggregate.units == "percent" else 1.0
+                    rows.append((f"{group} / {key}", theirs * scale, float(mine)))
+                continue
+            mine = ours.get((group, key))
+            if mine is None and group == "all":
+                mine = ours.get(("all", key)) or ours.get(("*", key))
+            if mine is not None:
+                label = key if group == "all" else f"{group} / {key}"
+                rows.append((label, theirs, float(mine)))
+    return rows
 
 
 def _lmms_counterpart(
