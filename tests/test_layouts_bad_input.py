@@ -209,7 +209,7 @@ def test_several_self_contained_results_report_ground_truth_disagreements(
     b = sheet("b_VQAv2.xlsx", str(["three"] * 10))
     assert main(["vqa", "--results", a, "--results", b]) == 0
     out = capsys.readouterr().out
-    assert "b: " in out and "differs from" in out and "a_VQAv2.xlsx" in out
+    assert "b: " in out and "differ from" in out and "a_VQAv2.xlsx" in out
 
 
 @pytest.mark.parametrize(

@@ -250,8 +250,8 @@ def test_vlmevalkit_ground_truth_disagreement_is_noted(
     path = _write_delimited(tmp_path / "model_VQAv2.tsv", rows, "\t")
     ev = evaluate_vqa(ANN, path)
     _same(ev, reference)  # the annotations win
-    note = next(n for n in ev.notes if "differs from" in n)
-    assert note.startswith("1 question(s)") and repr(truth[4]["question_id"]) in note
+    note = next(n for n in ev.notes if "differ from" in n)
+    assert note.startswith("1 ground truth(s)") and repr(truth[4]["question_id"]) in note
 
 
 @pytest.mark.parametrize("with_annotations", [True, False])

@@ -326,8 +326,8 @@ def test_lmms_eval_log_with_doc_and_annotations(tmp_path: Path) -> None:
     r = evaluate_task("ocrbench", log, annotations=truth, profile="lmms-eval")
     assert r.metrics == evaluate_task("ocrbench", items, profile="lmms-eval").metrics
     assert any("by doc_id position" in n for n in r.notes)
-    note = next(n for n in r.notes if "differs" in n)
-    assert note.startswith("1 item(s)") and "(e.g. 4)" in note  # OCRBench.json's id 4
+    note = next(n for n in r.notes if "differ from" in n)
+    assert note.startswith("1 doc(s)") and "(e.g. 4)" in note  # OCRBench.json's id 4
     assert r.data.items[0].fields["toolkit_score"] == 1.0
     # without the disagreement, no such note
     clean = _jsonl(tmp_path / "clean.jsonl", _lmms_rows(items))

@@ -467,7 +467,7 @@ def test_lmms_eval_log_with_doc_and_annotations(tmp_path: Path) -> None:
     assert r.metrics == expected.metrics
     assert r.aggregate.breakdowns == expected.aggregate.breakdowns  # answer_type from val.json
     note = next(n for n in r.notes if "differ" in n)
-    assert note.startswith("1 image(s)") and "'VizWiz_val_00000001.jpg'" in note
+    assert note.startswith("1 doc.answers") and "'VizWiz_val_00000001.jpg'" in note
     assert [it.fields["toolkit_score"] for it in r.data.items] == _CASE_TOOLKIT
 
 

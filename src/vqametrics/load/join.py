@@ -14,7 +14,7 @@ from typing import Literal
 
 from .._exceptions import InputError, MissingPredictionError
 
-__all__ = ["Joined", "check_unique", "join_by_id"]
+__all__ = ["Joined", "check_unique", "disagreement_note", "join_by_id"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,16 @@ def check_unique(
         j = first.setdefault(key, i)
         if j != i:
             raise InputError(f"{wheres[i]}: duplicate {what} {key!r} (first at {wheres[j]})")
+
+
+def disagreement_note(differ: Sequence[Hashable], what: str, truth: str) -> str | None:
+    """The note when a results file's own ground truth differs from the annotations given
+    beside it (the annotations win, everywhere): ``None`` when nothing differs, else the count
+    and the first three ids of *what* (``"doc answer(s) of log.jsonl"``)."""
+    if not differ:
+        return None
+    shown = ", ".join(repr(q) for q in differ[:3])
+    return f"{len(differ)} {what} differ from {truth} (e.g. {shown}); {truth} was used"
 
 
 def join_by_id(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .._exceptions import InputError
 from ._dataset import QuestionId, VQADataset
 from ._json import is_jsonl, parse_json_or_jsonl
+from .join import disagreement_note
 from .vqa import ReadAhead, Results, load_results, results_from_bytes
 
 if TYPE_CHECKING:
@@ -412,13 +413,7 @@ def ground_truth_disagreements(
         theirs = [a if isinstance(a, str) else a.get("answer") for a in rec["answers"]]
         if theirs != dataset.answers[j]:
             differ.append(qid)
-    if not differ:
-        return None
-    shown = ", ".join(repr(q) for q in differ[:examples])
-    return (
-        f"{len(differ)} question(s) of {source} carry ground truth that differs from "
-        f"{dataset.source} (e.g. {shown}); the annotations were used"
-    )
+    return disagreement_note(differ, f"ground truth(s) carried by {source}", dataset.source)
 
 
 def _with_reported(res: ResultsFile, source: Any, reported: Any) -> ResultsFile:

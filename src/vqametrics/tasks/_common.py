@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, join_by_id
+from ..load.join import check_unique, disagreement_note, join_by_id
 from ..load.layouts import (
     find_lmms_eval_reported,
     find_reported,
@@ -199,12 +199,10 @@ def read_vlmevalkit(
             )
         }
         differ = [it.id for it in gt_items if it.id in own and own[it.id] != it.references]
-        if differ:
-            shown = ", ".join(repr(i) for i in differ[:3])
-            notes.append(
-                f"{len(differ)} item(s) of {records.source} carry ground truth that differs "
-                f"from the annotations (e.g. {shown}); the annotations were used"
-            )
+        note = disagreement_note(
+            differ, f"ground truth(s) carried by {records.source}", "the annotations"
+        )
+        notes += [note] if note else []
     if n_missing:
         notes.append(f"{n_missing} item(s) had no prediction and scored 0")
     if joined.extra:

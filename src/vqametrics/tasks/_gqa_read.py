@@ -22,7 +22,7 @@ from typing import Any
 
 from .._exceptions import InputError, MissingPredictionError
 from ..load._json import parse_json_or_jsonl
-from ..load.join import check_unique, join_by_id
+from ..load.join import check_unique, disagreement_note, join_by_id
 from ..load.layouts import Predictions, predictions_from
 from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
@@ -319,13 +319,7 @@ def _keyed_by_doc(
         recorded = sample_score(row, LMMS_EVAL_METRICS)
         if recorded is not None:
             toolkit[qid] = recorded
-    note = None
-    if differ:
-        shown = ", ".join(repr(q) for q in differ[:3])
-        note = (
-            f"{len(differ)} question(s) of {preds.source} carry a doc.answer that differs from "
-            f"{qname} (e.g. {shown}); the questions file's answers were used"
-        )
+    note = disagreement_note(differ, f"doc.answer(s) of {preds.source}", qname)
     return replace(preds, ids=ids), note
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ..load.join import disagreement_note
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
@@ -504,12 +505,8 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
         )
     if missing:
         notes.append(f"{len(missing)} question(s) without a record were left out")
-    if differ:
-        shown = ", ".join(repr(q) for q in differ[:3])
-        notes.append(
-            f"{len(differ)} doc answer(s) differ from the Your_Results GT (e.g. {shown}); the "
-            "GT was used"
-        )
+    note = disagreement_note(differ, f"doc answer(s) of {preds.source}", "the Your_Results GT")
+    notes += [note] if note else []
     return TaskData(
         items,
         (preds.source, os.fspath(ann)),

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique
+from ..load.join import check_unique, disagreement_note
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
@@ -191,12 +191,10 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             f"{source} joined to {truth_source} by doc_id position (lmms-eval's OCRBench rows "
             "carry no id; doc_id i = the i-th item); the annotations' answers were used"
         ]
-        if differ:
-            shown = ", ".join(repr(q) for q in differ[:3])
-            notes.append(
-                f"{len(differ)} item(s) of {source} carry a doc (answer, dataset or type) that "
-                f"differs from {truth_source} (e.g. {shown}); the annotations were used"
-            )
+        note = disagreement_note(
+            differ, f"doc(s) of {source} (answer, dataset or type)", truth_source
+        )
+        notes += [note] if note else []
         if n_absent:
             notes.append(f"{n_absent} item(s) had no sample and counted 0")
         return TaskData(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .._exceptions import InputError
+from ..load.join import disagreement_note
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
@@ -541,12 +542,8 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
         )
     if absent:
         notes.append(f"{len(absent)} label line(s) had no record and are scored wrong")
-    if differ:
-        shown = ", ".join(repr(q) for q in differ[:3])
-        notes.append(
-            f"{len(differ)} doc answer(s) differ from the label files' (e.g. {shown}); the labels "
-            "were used"
-        )
+    note = disagreement_note(differ, f"doc answer(s) of {preds.source}", "the label files")
+    notes += [note] if note else []
     items = [joined.get(k, truth[k]) for k in range(len(truth))]
     return TaskData(
         items,

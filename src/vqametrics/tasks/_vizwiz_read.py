@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, join_by_id
+from ..load.join import check_unique, disagreement_note, join_by_id
 from ..load.layouts import Predictions, find_reported, predictions_from
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
@@ -300,10 +300,8 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             fields[TOOLKIT_SCORE] = mine.fields[TOOLKIT_SCORE]
         items.append(replace(it, fields=fields))
     notes = list(data.notes)
-    if differ:
-        shown = ", ".join(repr(q) for q in differ[:3])
-        notes.append(
-            f"{len(differ)} image(s) of {source} carry doc.answers that differ from the "
-            f"annotations after MMF's answer processing (e.g. {shown}); the annotations were used"
-        )
+    differ_note = disagreement_note(
+        differ, f"doc.answers of {source} (after MMF's answer processing)", "the annotations"
+    )
+    notes += [differ_note] if differ_note else []
     return replace(data, items=items, notes=tuple(notes), reported=reported_scores(inputs))

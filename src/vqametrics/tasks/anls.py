@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, join_by_id
+from ..load.join import check_unique, disagreement_note, join_by_id
 from ..load.layouts import is_vlmevalkit, predictions_from
 from ..load.records import parse_list_cell, read_records
 from ..score.anls import (
@@ -342,12 +342,10 @@ def _read(inputs: TaskInputs) -> TaskData:
             )
         }
         differ = [it.id for it in gt_items if it.id in own and own[it.id] != it.references]
-        if differ:
-            shown = ", ".join(repr(i) for i in differ[:3])
-            notes.append(
-                f"{len(differ)} item(s) of {records.source} carry ground truth that differs "
-                f"from the annotations (e.g. {shown}); the annotations were used"
-            )
+        differ_note = disagreement_note(
+            differ, f"ground truth(s) carried by {records.source}", "the annotations"
+        )
+        notes += [differ_note] if differ_note else []
     joined = join_by_id(
         [it.id for it in gt_items],
         ids,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ..load.join import disagreement_note
 from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
 from ..load.records import parse_list_cell, read_records
 from ..score.relaxed import relaxed_correctness
@@ -344,12 +345,8 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             for row, where in zip(preds.records.rows, preds.wheres, strict=True)
             if _lmms_refs(row["doc"], where) != truth[row["doc_id"]].references
         ]
-        if differ:
-            shown = ", ".join(repr(d) for d in differ[:3])
-            notes.append(
-                f"{len(differ)} logged answer(s) of {preds.source} differ from {truth_source} "
-                f"(doc_id {shown}); the annotations were used"
-            )
+        differ_note = disagreement_note(differ, f"logged answer(s) of {preds.source}", truth_source)
+        notes += [differ_note] if differ_note else []
     return TaskData(
         items,
         (preds.source, truth_source),
