@@ -111,8 +111,9 @@ class TaskProfile:
 
     ``context`` names the item fields passed to ``score`` as keyword arguments (OCRBench's
     ``dataset_name``). ``parse`` (yes/no tasks) maps a response to ``yes``/``no``/``other``.
-    ``detail`` returns what the per-item output should show for an item (normalized strings,
-    the parsed answer) — for explanation only, never used for the score.
+    ``detail`` returns what the per-item output should show for an item (normalized strings)
+    — for explanation only, never used for the score; a yes/no profile shows what ``parse``
+    read (``parsed``) without declaring it.
     """
 
     name: str
@@ -124,6 +125,15 @@ class TaskProfile:
     context: tuple[str, ...] = ()
     parse: Callable[[str], str] | None = None
     detail: Callable[[Item], Mapping[str, Any]] | None = None
+
+    def item_detail(self, item: Item) -> Mapping[str, Any]:
+        """What the per-item output shows beside the score: ``detail(item)``, or for a yes/no
+        profile the parsed answer; nothing otherwise."""
+        if self.detail is not None:
+            return self.detail(item)
+        if self.parse is not None and item.prediction is not None:
+            return {"parsed": self.parse(item.prediction)}
+        return {}
 
     def score_item(self, item: Item) -> float:
         """The item's score; ``0.0`` when it has no prediction."""

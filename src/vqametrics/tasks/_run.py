@@ -69,7 +69,6 @@ class TaskEvaluation:
 
     def per_item(self) -> Iterator[dict[str, Any]]:
         """One record per item: id, prediction, references, score and the profile's detail."""
-        detail = self.profile.detail
         flags = self.diagnostics.flags if self.diagnostics is not None else None
         ex = self.extraction
         for i, (item, score) in enumerate(zip(self.data.items, self.scores, strict=True)):
@@ -90,8 +89,7 @@ class TaskEvaluation:
                         rec["verbose_reasons"] = list(flags[i] or ())
                 if self.judgements is not None and i in self.judgements:
                     rec["judge"] = self.judgements[i].as_dict()
-                if detail is not None:
-                    rec.update(detail(item))
+                rec.update(self.profile.item_detail(item))
             rec.update({k: v for k, v in item.fields.items() if _plain(v)})
             yield rec
 

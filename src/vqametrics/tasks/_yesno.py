@@ -8,14 +8,11 @@ judge when one is configured, and otherwise stays ``Unknown`` and is scored wron
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any
 
 from ..normalize.vlmevalkit import punctuation_vlm
-from ._base import Item
 
-__all__ = ["TO_YES_NO", "parse_vlmevalkit", "parsed_detail", "yorn_extraction"]
+__all__ = ["TO_YES_NO", "parse_vlmevalkit", "yorn_extraction"]
 
 #: ``Yes``/``No``/``Unknown`` → the ``yes``/``no``/``other`` of :func:`vqametrics.parse_yes_no`
 TO_YES_NO = {"Yes": "yes", "No": "no", "Unknown": "other"}
@@ -41,13 +38,3 @@ def yorn_extraction(text: str) -> str:
 def parse_vlmevalkit(text: str) -> str:
     """VLMEvalKit's ``YOrN_Extraction`` as ``yes``/``no``/``other`` (``Unknown`` → other)."""
     return TO_YES_NO[yorn_extraction(text)]
-
-
-def parsed_detail(parse: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:
-    """A profile's ``detail``: what its parser read in the response (``parsed``), shown in
-    the per-item output."""
-
-    def detail(item: Item) -> Mapping[str, Any]:
-        return {"parsed": parse(item.prediction or "")}
-
-    return detail

@@ -46,7 +46,7 @@ from ._mme_read import (
     read_mme,
     read_task_file,
 )
-from ._yesno import parse_vlmevalkit, parsed_detail
+from ._yesno import parse_vlmevalkit
 
 __all__ = [
     "COGNITION",
@@ -323,7 +323,6 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
-    detail=parsed_detail(parse_official),
 )
 
 LLAVA = TaskProfile(
@@ -335,7 +334,6 @@ LLAVA = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
-    detail=parsed_detail(parse_official),
 )
 
 LMMS_EVAL = TaskProfile(
@@ -346,7 +344,6 @@ LMMS_EVAL = TaskProfile(
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
-    detail=parsed_detail(parse_lmms_eval),
 )
 
 VLMEVALKIT = TaskProfile(
@@ -357,7 +354,6 @@ VLMEVALKIT = TaskProfile(
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,
-    detail=parsed_detail(parse_vlmevalkit),
 )
 
 

@@ -35,7 +35,7 @@ from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
 from ._pope_read import LMMS_EVAL_REPORTED, read_pope
-from ._yesno import parse_vlmevalkit, parsed_detail
+from ._yesno import parse_vlmevalkit
 
 __all__ = [
     "PopeScoreError",
@@ -393,7 +393,6 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
-    detail=parsed_detail(parse_official),
 )
 
 LLAVA = TaskProfile(
@@ -404,7 +403,6 @@ LLAVA = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_llava,
     parse=parse_official,
-    detail=parsed_detail(parse_official),
 )
 
 LMMS_EVAL = TaskProfile(
@@ -415,7 +413,6 @@ LMMS_EVAL = TaskProfile(
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
-    detail=parsed_detail(parse_lmms_eval),
 )
 
 VLMEVALKIT = TaskProfile(
@@ -426,7 +423,6 @@ VLMEVALKIT = TaskProfile(
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,
-    detail=parsed_detail(parse_vlmevalkit),
 )
 
 TASK = register_task(
