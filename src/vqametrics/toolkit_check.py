@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .evaluate import VQAEvaluation
+from .load.layouts import reported_numbers
 
 __all__ = ["ToolkitCheck", "check_toolkit"]
 
@@ -166,22 +167,16 @@ def _overall(ev: VQAEvaluation) -> float:
 def _aggregate_rows(ev: VQAEvaluation, rep: Mapping[str, Any]) -> list[list[Any]]:
     ours = _overall(ev)
     rows: list[list[Any]] = []
-    values = rep.get("values", {})
-    for group, metrics in values.items():
-        if not isinstance(metrics, Mapping):
+    for group, key, theirs in reported_numbers(rep):
+        if rep.get("toolkit") == "lmms-eval":
+            name = key.split(",", 1)[0]
+            if ev.sample_metrics and name not in ev.sample_metrics:
+                continue
+            theirs = 100.0 * theirs  # lmms-eval aggregates are fractions
+        elif key.lower() not in ("overall", "acc", "accuracy"):
             continue
-        for key, theirs in metrics.items():
-            if not isinstance(theirs, float):
-                continue
-            if rep.get("toolkit") == "lmms-eval":
-                name = key.split(",", 1)[0]
-                if ev.sample_metrics and name not in ev.sample_metrics:
-                    continue
-                theirs = 100.0 * theirs  # lmms-eval aggregates are fractions
-            elif key.lower() not in ("overall", "acc", "accuracy"):
-                continue
-            label = key if group == "all" else f"{group} / {key}"
-            rows.append([label, theirs, ours, ours - theirs])
+        label = key if group == "all" else f"{group} / {key}"
+        rows.append([label, theirs, ours, ours - theirs])
     return rows
 
 

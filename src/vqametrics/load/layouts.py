@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import os
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ __all__ = [
     "nan_note",
     "predictions_from",
     "read_reported",
+    "reported_numbers",
 ]
 
 
@@ -172,6 +173,18 @@ def is_lmms_eval_log(records: Records) -> bool:
     if records.forced is not None:
         return records.forced == "lmms-eval-samples"
     return {"doc_id", "filtered_resps"} <= set(records.columns)
+
+
+def reported_numbers(reported: Mapping[str, Any]) -> Iterator[tuple[str, str, float]]:
+    """``(group, metric, value)`` for every number of a found or given ``reported`` record
+    (``{"source", "toolkit", "values": {group: {metric: value}}}``); text cells (a split's
+    name) are skipped. The group is ``all`` for a one-row VLMEvalKit file and lmms-eval's
+    task otherwise."""
+    for group, metrics in reported.get("values", {}).items():
+        if isinstance(metrics, Mapping):
+            for key, value in metrics.items():
+                if isinstance(value, float):
+                    yield str(group), str(key), value
 
 
 def find_reported(results_path: Any) -> tuple[str, dict[str, Any]] | None:

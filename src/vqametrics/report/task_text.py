@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..load.layouts import reported_numbers
 from .text import table
 
 if TYPE_CHECKING:
@@ -63,10 +64,7 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
         )
         shown = [
             [key if group == "all" else f"{group} / {key}", theirs]
-            for group, metrics in reported.get("values", {}).items()
-            if isinstance(metrics, Mapping)
-            for key, theirs in metrics.items()
-            if isinstance(theirs, float)
+            for group, key, theirs in reported_numbers(reported)
         ]
         # the toolkit's own numbers are still shown, as it wrote them (its rule, its units)
         return head + ("\n" + table(shown, ["metric", "reported"], digits) if shown else "")
@@ -112,26 +110,21 @@ def reported_pairs(
     ours = _flat(result)
     lmms = reported.get("toolkit") == "lmms-eval"
     rows: list[tuple[str, float, float]] = []
-    values = reported.get("values", {})
-    for group, metrics in values.items():
-        if not isinstance(metrics, Mapping):
-            continue
-        for key, theirs in metrics.items():
-            if not isinstance(theirs, float):
-                continue
-            if lmms:
-                # lmms-eval: "<metric>,<filter>" per task, as fractions
-                mine = _lmms_counterpart(result, ours, group, key, len(values))
-                if mine is not None:
-                    scale = 100.0 if result.aggregate.units == "percent" else 1.0
-                    rows.append((f"{group} / {key}", theirs * scale, float(mine)))
-                continue
-            mine = ours.get((group, key))
-            if mine is None and group == "all":
-                mine = ours.get(("all", key)) or ours.get(("*", key))
+    n_groups = len(reported.get("values", {}))
+    for group, key, theirs in reported_numbers(reported):
+        if lmms:
+            # lmms-eval: "<metric>,<filter>" per task, as fractions
+            mine = _lmms_counterpart(result, ours, group, key, n_groups)
             if mine is not None:
-                label = key if group == "all" else f"{group} / {key}"
-                rows.append((label, theirs, float(mine)))
+                scale = 100.0 if result.aggregate.units == "percent" else 1.0
+                rows.append((f"{group} / {key}", theirs * scale, float(mine)))
+            continue
+        mine = ours.get((group, key))
+        if mine is None and group == "all":
+            mine = ours.get(("all", key)) or ours.get(("*", key))
+        if mine is not None:
+            label = key if group == "all" else f"{group} / {key}"
+            rows.append((label, theirs, float(mine)))
     return rows
 
 
