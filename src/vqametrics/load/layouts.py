@@ -29,6 +29,7 @@ __all__ = [
     "find_reported",
     "is_lmms_eval_log",
     "is_vlmevalkit",
+    "locate_reported",
     "nan_note",
     "predictions_from",
     "read_reported",
@@ -173,6 +174,21 @@ def is_lmms_eval_log(records: Records) -> bool:
     if records.forced is not None:
         return records.forced == "lmms-eval-samples"
     return {"doc_id", "filtered_resps"} <= set(records.columns)
+
+
+def locate_reported(results: Any, given: Any = None) -> dict[str, Any] | None:
+    """The toolkit's own numbers for a results file: ``--reported FILE`` (*given*), else
+    VLMEvalKit's ``_acc.csv``/``_score.csv`` or lmms-eval's ``results.json`` found beside it;
+    as ``{"source", "toolkit", "values"}``, or ``None``."""
+    if given is not None:
+        toolkit, source, values = read_reported(given)
+    else:
+        vk = find_reported(results)
+        found = ("VLMEvalKit", *vk) if vk is not None else find_lmms_eval_reported(results)
+        if found is None:
+            return None
+        toolkit, source, values = found
+    return {"source": source, "toolkit": toolkit, "values": values}
 
 
 def reported_numbers(reported: Mapping[str, Any]) -> Iterator[tuple[str, str, float]]:

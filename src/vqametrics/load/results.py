@@ -417,18 +417,11 @@ def ground_truth_disagreements(
 
 
 def _with_reported(res: ResultsFile, source: Any, reported: Any) -> ResultsFile:
-    from .layouts import find_lmms_eval_reported, find_reported, read_reported
+    from .layouts import locate_reported
 
-    found: tuple[str, str, dict[str, Any]] | None
-    if reported is not None:
-        found = read_reported(reported)
-    else:
-        vk = find_reported(source)
-        found = ("VLMEvalKit", *vk) if vk is not None else find_lmms_eval_reported(source)
-    if found is None:
+    rep = locate_reported(source, reported)
+    if rep is None:
         return res
-    toolkit, path, values = found
-    rep = {"source": path, "toolkit": toolkit, "values": values}
     return ResultsFile(
         res.results,
         res.layout,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..load.layouts import find_reported, read_reported
+from ..load.layouts import locate_reported
 from .extract import list_extractors
 
 if TYPE_CHECKING:
@@ -21,13 +21,10 @@ def compare_reported(
     """VLMEvalKit's ``_acc.csv`` (*given*, else found beside the sheet *path*) set beside
     *result*'s table: the same split rows and columns, each as ``{metric, reported,
     recomputed, difference}`` in ``"compared"``; ``None`` when there is no such file."""
-    if given is not None:
-        toolkit, source, values = read_reported(given)
-    else:
-        found = find_reported(path)
-        if found is None:
-            return None
-        toolkit, (source, values) = "VLMEvalKit", found
+    rep = locate_reported(path, given)
+    if rep is None or (given is None and rep["toolkit"] != "VLMEvalKit"):
+        return None  # found beside: only VLMEvalKit's _acc.csv has MMBench's table
+    toolkit, source, values = rep["toolkit"], rep["source"], rep["values"]
     table = result.tables.get("circular") or next(iter(result.tables.values()))
     ours = {str(row.get("split", "none")): row for row in table}
     compared = []

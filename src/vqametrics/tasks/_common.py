@@ -8,12 +8,10 @@ from typing import Any
 from .._exceptions import InputError
 from ..load.join import check_unique, disagreement_note, join_by_id
 from ..load.layouts import (
-    find_lmms_eval_reported,
-    find_reported,
     is_vlmevalkit,
+    locate_reported,
     nan_note,
     predictions_from,
-    read_reported,
 )
 from ..load.records import Records, cell_text, parse_list_cell, read_records
 from ..score.vqa import average
@@ -220,17 +218,7 @@ def read_vlmevalkit(
 
 def reported_scores(inputs: TaskInputs) -> dict[str, Any] | None:
     """The toolkit's own numbers: ``--reported FILE``, else found beside the results file."""
-    reported = getattr(inputs, "reported", None)
-    if reported is not None:
-        toolkit, path, values = read_reported(reported)
-        return {"source": path, "toolkit": toolkit, "values": values}
-    found = find_reported(inputs.results)
-    if found is not None:
-        return {"source": found[0], "toolkit": "VLMEvalKit", "values": found[1]}
-    lmms = find_lmms_eval_reported(inputs.results)
-    if lmms is not None:
-        return {"source": lmms[1], "toolkit": lmms[0], "values": lmms[2]}
-    return None
+    return locate_reported(inputs.results, inputs.reported)
 
 
 def _own_items(
