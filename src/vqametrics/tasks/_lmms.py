@@ -18,7 +18,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
 from ..load.records import Records
-from ._base import Item, TaskInputs
+from ._base import Item, TaskData, TaskInputs
 
 __all__ = [
     "TOOLKIT_SCORE",
@@ -29,6 +29,7 @@ __all__ = [
     "no_doc_error",
     "positional_items",
     "sample_score",
+    "without_questions",
 ]
 
 #: the item field holding the per-sample score the toolkit itself recorded
@@ -64,6 +65,15 @@ def no_doc_error(source: str, need: str) -> InputError:
         f"{source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground truth; "
         f"pass {need}"
     )
+
+
+def without_questions(data: TaskData, inputs: TaskInputs) -> TaskData:
+    """*data* read from an lmms-eval log, with a note when ``--questions`` was given too: a
+    log is read without it (its records carry the questions)."""
+    if inputs.questions is None:
+        return data
+    note = "--questions was not used: lmms-eval logs are read without it"
+    return replace(data, notes=(*data.notes, note))
 
 
 def sample_score(row: Mapping[str, Any], metrics: Sequence[str]) -> float | None:

@@ -25,6 +25,7 @@ from ._lmms import (
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
+    without_questions,
 )
 
 __all__ = [
@@ -153,11 +154,7 @@ def read_mme(inputs: TaskInputs) -> TaskData:
     # with --answer-field the file is read as answers to pair with the labels, never as a log
     preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
     if preds is not None:
-        data = _read_lmms_eval(preds, inputs)
-        if inputs.questions is not None:
-            note = "--questions was not used: lmms-eval logs are read without it"
-            data = replace(data, notes=(*data.notes, note))
-        return data
+        return without_questions(_read_lmms_eval(preds, inputs), inputs)
     return _read_llava(records, inputs)
 
 

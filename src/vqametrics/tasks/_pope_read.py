@@ -25,6 +25,7 @@ from ._lmms import (
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
+    without_questions,
 )
 
 __all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
@@ -167,11 +168,7 @@ def read_pope(inputs: TaskInputs) -> TaskData:
     # with --answer-field the file is read as answers to pair with the labels, never as a log
     preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
     if preds is not None:
-        data = _read_lmms_eval(preds, inputs)
-        if inputs.questions is not None:
-            note = "--questions was not used: lmms-eval logs are read without it"
-            data = replace(data, notes=(*data.notes, note))
-        return data
+        return without_questions(_read_lmms_eval(preds, inputs), inputs)
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
