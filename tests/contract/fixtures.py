@@ -1,0 +1,124 @@
+"""One tiny input per registered task, for the contract test.
+
+Each fixture is a handful of hand-written items in a layout the task reads (most often a
+VLMEvalKit-style sheet, which carries its ground truth). A task registered without a fixture
+here fails the contract test: adding a benchmark means adding its fixture too.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """Rows of a results sheet (ids in ``index``), plus the files and options the task needs.
+
+    ``annotations`` writes a ground-truth file into a folder and returns its path.
+    ``id_column`` / ``prediction_column`` name the sheet's columns the contract edits.
+    """
+
+    rows: list[Row]
+    annotations: Callable[[Path], Path] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    id_column: str = "index"
+    prediction_column: str = "prediction"
+    #: whether a row without a prediction is an error (the one rule), or read as ''
+    empty_prediction_is_missing: bool = True
+
+
+def write_sheet(path: Path, rows: list[Row]) -> Path:
+    """*rows* as a tab-separated sheet (VLMEvalKit writes the same columns to .xlsx/.tsv)."""
+    cols: list[str] = []
+    for row in rows:
+        cols += [c for c in row if c not in cols]
+    with path.open("w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, cols, delimiter="\t")
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+def _rows(answers: list[Any], predictions: list[str], **columns: list[Any]) -> list[Row]:
+    out = []
+    for i, (a, p) in enumerate(zip(answers, predictions, strict=True)):
+        row: Row = {"index": i + 1, "question": f"question {i + 1}?", "answer": a}
+        row.update({k: v[i] for k, v in columns.items()})
+        row["prediction"] = p
+        out.append(row)
+    return out
+
+
+_TEN = [
+    str(["cat"] * 10),
+    str(["2"] * 7 + ["two"] * 3),
+    str(["yes"] * 10),
+    str(["red"] * 9 + ["blue"]),
+]
+_OPEN = _rows(
+    ["cat", "2", "yes", "red"],
+    ["cat", "two", "Yes", "blue"],
+    category=["c1", "c1", "c2", "c2"],
+    split=["test"] * 4,
+)
+_LISTS = _rows(
+    [str(["cat"]), str(["2", "two"]), str(["yes"]), str(["red"])],
+    ["cat", "two", "yes", "blue"],
+    category=["c1", "c1", "c2", "c2"],
+)
+_YES_NO = _rows(
+    ["yes", "no", "yes", "no"],
+    ["Yes, there is.", "No", "yes", "yes"],
+    category=["adversarial", "adversarial", "random", "random"],
+)
+_MME = _rows(
+    ["Yes", "No", "Yes", "No"],
+    ["Yes", "No", "No", "No"],
+    category=["existence", "existence", "count", "count"],
+    image_path=["a.jpg", "a.jpg", "b.jpg", "b.jpg"],
+)
+
+
+def _mmbench_tsv(folder: Path) -> Path:
+    """Two two-option questions with their circular copies (index + k·1e6)."""
+    rows = []
+    for q, (a, b, gold) in enumerate((("cat", "dog", "A"), ("red", "blue", "B")), start=1):
+        rows.append({"index": q, "question": f"q{q}", "A": a, "B": b, "answer": gold})
+        flipped = "B" if gold == "A" else "A"
+        rows.append(
+            {"index": q + 1_000_000, "question": f"q{q}", "A": b, "B": a, "answer": flipped}
+        )
+    for r in rows:
+        r.update(category="cat1", split="dev", hint="")
+    return write_sheet(folder / "mmbench_dev.tsv", rows)
+
+
+_MMBENCH = [
+    {"index": 1, "prediction": "A"},
+    {"index": 1_000_001, "prediction": "B"},
+    {"index": 2, "prediction": "B"},
+    {"index": 1_000_002, "prediction": "B"},
+]
+
+FIXTURES: dict[str, Fixture] = {
+    "vqav2": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"]), empty_prediction_is_missing=False),
+    "okvqa": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"]), empty_prediction_is_missing=False),
+    "textvqa": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"])),
+    "vizwiz": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"])),
+    "gqa": Fixture(_OPEN),
+    "chartqa": Fixture(_OPEN),
+    "ocrvqa": Fixture(_OPEN),
+    "ocrbench": Fixture(_LISTS),
+    "docvqa": Fixture(_LISTS),
+    "infographicvqa": Fixture(_LISTS),
+    "stvqa": Fixture(_LISTS),
+    "pope": Fixture(_YES_NO),
+    "mme": Fixture(_MME),
+    "mmbench": Fixture(_MMBENCH, annotations=_mmbench_tsv),
+}
