@@ -28,6 +28,9 @@ from ..score.anls import (
     anls_stvqa_2019,
     anls_vlmevalkit,
 )
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import QWEN_VL as QWEN_VL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
@@ -189,8 +192,8 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
         _Profile(
             name="lmms-eval",
             description="lmms-eval anls: the RRC formula on the stripped generation; mean",
-            reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf api/metrics.py anls + api/task.py",
-            toolkit="lmms-eval@0.7.3",
+            reproduces=LMMS_EVAL_PIN.at("api/metrics.py anls + api/task.py"),
+            toolkit=LMMS_EVAL_PIN.token,
             score=anls_lmms_eval,
             aggregate=_mean_aggregate("anls"),
             detail=_per_answer(anls_lmms_eval),
@@ -198,8 +201,8 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
         _Profile(
             name="vlmevalkit",
             description="VLMEvalKit anls_compute + hit_calculate: the RRC formula; np.mean × 100",
-            reproduces="open-compass/VLMEvalKit@e8e78f0 vqa_eval.py anls_compute, hit_calculate",
-            toolkit="VLMEvalKit@e8e78f0",
+            reproduces=VLMEVALKIT_PIN.at("vqa_eval.py anls_compute, hit_calculate"),
+            toolkit=VLMEVALKIT_PIN.token,
             score=anls_vlmevalkit,
             aggregate=_vlmevalkit_aggregate,
             detail=_per_answer(anls_vlmevalkit),
@@ -237,7 +240,9 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
     )
 
 
-RRC_SOURCE = "rrc-anls@Qwen-VL-aa00ed0 eval_mm/infographicsvqa_eval.py (docvqa.org, RRC ch=17)"
+RRC_SOURCE = (
+    f"rrc-anls@Qwen-VL-{QWEN_VL_PIN.commit} eval_mm/infographicsvqa_eval.py (docvqa.org, RRC ch=17)"
+)
 RRC_TEXT = (
     "RRC script: distance on stripped/lower/collapsed strings over the raw .upper() length; "
     "0.5 kept; Σ/N"

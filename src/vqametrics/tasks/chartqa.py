@@ -26,6 +26,9 @@ from ..load.join import disagreement_note
 from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
 from ..load.records import parse_list_cell, read_records
 from ..score.relaxed import relaxed_correctness
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import QWEN_VL as QWEN_VL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean, numpy_mean, read_vlmevalkit, reported_scores, vlmevalkit_breakdown
@@ -189,16 +192,16 @@ PROFILES = (
     _profile(
         "lmms-eval",
         "lmms-eval chartqa: correct order on the stripped generation; mean per split",
-        "EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/chartqa/utils.py",
-        "lmms-eval@0.7.3",
+        LMMS_EVAL_PIN.at("lmms_eval/tasks/chartqa/utils.py"),
+        LMMS_EVAL_PIN.token,
         relaxed_stripped,
         _lmms_eval_aggregate,
     ),
     _profile(
         "vlmevalkit",
         "VLMEvalKit since 677e30a (2025-09-01): (target, pred.strip()); np.mean × 100",
-        "open-compass/VLMEvalKit@e8e78f0 vqa_eval.py process_line('relaxed_accuracy')",
-        "VLMEvalKit@e8e78f0",
+        VLMEVALKIT_PIN.at("vqa_eval.py process_line('relaxed_accuracy')"),
+        VLMEVALKIT_PIN.token,
         relaxed_stripped,
         _vlmevalkit_aggregate,
     ),
@@ -213,8 +216,8 @@ PROFILES = (
     _profile(
         "qwen-vl",
         "Qwen-VL evaluate_relaxed_accuracy: (answer.strip(), annotation) swapped; Σ/N",
-        "QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py",
-        "Qwen-VL@aa00ed0",
+        QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
+        QWEN_VL_PIN.token,
         relaxed_swapped,
         _qwen_vl_aggregate,
     ),

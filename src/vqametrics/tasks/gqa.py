@@ -23,6 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import QWEN_VL as QWEN_VL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean, numpy_mean, vlmevalkit_breakdown
@@ -379,8 +382,8 @@ LLAVA = TaskProfile(
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval gqa: strip, exact_match ignoring case and ASCII punctuation; mean",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf tasks/gqa/gqa.yaml + exact_match_hf_evaluate",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("tasks/gqa/gqa.yaml + exact_match_hf_evaluate"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=exact_match_lmms_eval,
     aggregate=_accuracy_only("exact_match", 1.0, mean, 4),
     detail=_detail_with(lambda p: _lmms_clean(p.strip())),
@@ -389,8 +392,8 @@ LMMS_EVAL = TaskProfile(
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit GQA_TestDev_Balanced: strip + lower exact match, np.mean × 100",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vqa_eval.py process_line(method='accuracy')",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vqa_eval.py process_line(method='accuracy')"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=exact_match_vlmevalkit,
     aggregate=_aggregate_vlmevalkit,
     detail=_detail_with(lambda p: p.strip().lower()),
@@ -399,8 +402,8 @@ VLMEVALKIT = TaskProfile(
 QWEN_VL = TaskProfile(
     name="qwen-vl",
     description="Qwen-VL gqa_testdev: first clause, article/copula substring cuts, exact match",
-    reproduces="QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py",
-    toolkit="Qwen-VL@aa00ed0",
+    reproduces=QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
+    toolkit=QWEN_VL_PIN.token,
     score=exact_match_qwen_vl,
     aggregate=_accuracy_only("accuracy", 1.0, mean, 4),
     detail=_detail_with(qwen_vl_clean),

@@ -32,6 +32,8 @@ from functools import lru_cache
 from typing import Any
 
 from .._exceptions import InputError
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
@@ -339,8 +341,8 @@ LLAVA = TaskProfile(
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval mme: strip + single-letter y/n parse, per-image acc + acc+ averaged",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/mme/utils.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mme/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
@@ -349,8 +351,8 @@ LMMS_EVAL = TaskProfile(
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit MME_rating: YOrN word membership, no judge; groups by image_path",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/yorn.py MME_rating",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py MME_rating"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,

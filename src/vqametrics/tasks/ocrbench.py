@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._ocrbench_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_ocrbench
@@ -338,8 +340,8 @@ OFFICIAL = _profile(
 LMMS_EVAL = _profile(
     "lmms-eval",
     "lmms-eval: example.py's rule on the stripped prediction, full-width ASCII folded",
-    "EvolvingLMMs-Lab/lmms-eval@75571cf tasks/ocrbench/utils.py (fold since bbddc79)",
-    "lmms-eval@0.7.3",
+    LMMS_EVAL_PIN.at("tasks/ocrbench/utils.py (fold since bbddc79)"),
+    LMMS_EVAL_PIN.token,
     score_lmms_eval,
     _aggregate_lmms_eval,
 )
@@ -354,8 +356,8 @@ LMMS_EVAL_2025 = _profile(
 VLMEVALKIT = _profile(
     "vlmevalkit",
     "VLMEvalKit OCRBench.evaluate: HME by category, Final Score and Final Score Norm",
-    "open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/image_vqa.py OCRBench.evaluate",
-    "VLMEvalKit@e8e78f0",
+    VLMEVALKIT_PIN.at("vlmeval/dataset/image_vqa.py OCRBench.evaluate"),
+    VLMEVALKIT_PIN.token,
     score_vlmevalkit,
     _aggregate_vlmevalkit,
 )

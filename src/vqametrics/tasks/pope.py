@@ -31,6 +31,8 @@ from functools import lru_cache
 from typing import Any
 
 from .._exceptions import InputError
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
@@ -408,8 +410,8 @@ LLAVA = TaskProfile(
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval pope: exact 'yes'/'no' token; yes-ratio over the ground truth (bug)",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/pope/utils.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/pope/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
@@ -418,8 +420,8 @@ LMMS_EVAL = TaskProfile(
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit POPE_rating: YOrN word membership, no judge; F1 of pooled P/R × 100",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/yorn.py POPE_rating",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py POPE_rating"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,

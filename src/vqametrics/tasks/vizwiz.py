@@ -28,6 +28,8 @@ from typing import Any
 from .._exceptions import InputError
 from ..normalize.vizwiz import prediction as vizwiz_prediction
 from ..score.vqa import average, leave_one_out_values, pairwise_sum
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean_aggregate, numpy_mean
@@ -216,8 +218,8 @@ LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval vizwiz_vqa: MMF's answer processor on both sides, position "
     "leave-one-out, statistics.mean; exact_match, a fraction; no answerability",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/vizwiz_vqa/utils.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/vizwiz_vqa/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=lmms_eval_vizwiz_accuracy,
     aggregate=_lmms_aggregate,
 )
@@ -226,8 +228,8 @@ VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit VizWiz at HEAD: process_answer on both sides (real look-behind "
     "period rule), np.mean per question, Overall = np.mean × 100",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 dataset/image_vqa.py VizWiz",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("dataset/image_vqa.py VizWiz"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=vlmevalkit_accuracy,
     aggregate=_vlm_aggregate,
 )
