@@ -325,7 +325,7 @@ class ItemExplanation:
             f"item={self.item_id!r}, prediction={self.prediction!r}, score={self.score!r})"
         )
 
-    def _lines(self) -> list[tuple[str, str]]:
+    def header_lines(self) -> list[tuple[str, str]]:
         """``(label, value)`` lines shown above the steps."""
         out: list[tuple[str, str]] = []
         for key in ("split", "category", "question"):
@@ -347,7 +347,7 @@ class ItemExplanation:
     def text(self) -> str:
         """The terminal rendering (``vqametrics explain --task``)."""
         out = [f"{self.title} · profile {self.profile} · item {self.item_id!r} ({self.source})"]
-        out += [f"{k:<16} {v}" for k, v in self._lines()]
+        out += [f"{k:<16} {v}" for k, v in self.header_lines()]
         if self.steps:
             out.append("")
             out.append("steps:")
@@ -373,7 +373,7 @@ class ItemExplanation:
             "<table><tbody>"
             + "".join(
                 f"<tr><th style='text-align:left'>{e(k)}</th><td><code>{e(v)}</code></td></tr>"
-                for k, v in [*self._lines(), *self.steps]
+                for k, v in [*self.header_lines(), *self.steps]
             )
             + "</tbody></table>",
         ]

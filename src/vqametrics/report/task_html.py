@@ -259,7 +259,7 @@ def _key(score: float) -> float:
 def _card(e: ItemExplanation) -> str:
     rows = "".join(
         f"<tr><th scope='row'>{_e(k)}</th><td><code>{_e(v)}</code></td></tr>"
-        for k, v in [*e._lines(), *e.steps]
+        for k, v in [*e.header_lines(), *e.steps]
     )
     parts = [
         f'<div class="why"><h3>Item {_e(e.item_id)} · score {_e(f"{e.score:.4g}")}</h3>',
