@@ -29,6 +29,7 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean, numpy_mean, vlmevalkit_breakdown
+from ._explain import Steps, per_reference
 from ._gqa_read import LMMS_EVAL_REPORTED, read_gqa
 
 __all__ = [
@@ -360,6 +361,27 @@ def _detail_with(front: Callable[[str], str]) -> Callable[[Item], Mapping[str, A
     return detail
 
 
+def _explain_with(
+    score: Callable[[str, Sequence[str]], float],
+    steps: Steps,
+    reference: Callable[[str], str] | None,
+    rule: str,
+    combine: str = "max",
+) -> Callable[[Item], Mapping[str, Any]]:
+    def hook(item: Item) -> Mapping[str, Any]:
+        return per_reference(
+            item, score, prediction_steps=steps, reference=reference, rule=rule, combine=combine
+        )
+
+    return hook
+
+
+def _fold(text: str) -> str:
+    return text.strip().lower()
+
+
+_EQUAL = "1 when the compared strings are equal, else 0"
+
 OFFICIAL = TaskProfile(
     name="official",
     description="eval.py v1.1: raw == over balanced questions; the full metric suite",
@@ -367,6 +389,7 @@ OFFICIAL = TaskProfile(
     toolkit="gqa-eval@1.1",
     score=exact_match_official,
     aggregate=_suite(None, patched=False),
+    explain=_explain_with(exact_match_official, (), None, "raw == (nothing normalized)"),
 )
 
 LLAVA = TaskProfile(
@@ -377,6 +400,9 @@ LLAVA = TaskProfile(
     score=exact_match_llava,
     aggregate=_suite(llava_convert, patched=True),
     detail=_detail_with(llava_convert),
+    explain=_explain_with(
+        exact_match_llava, (("rstrip('.') + lower", llava_convert),), None, _EQUAL
+    ),
 )
 
 LMMS_EVAL = TaskProfile(
@@ -387,6 +413,12 @@ LMMS_EVAL = TaskProfile(
     score=exact_match_lmms_eval,
     aggregate=_accuracy_only("exact_match", 1.0, mean, 4),
     detail=_detail_with(lambda p: _lmms_clean(p.strip())),
+    explain=_explain_with(
+        exact_match_lmms_eval,
+        (("strip", str.strip), ("lower, delete ASCII punctuation", _lmms_clean)),
+        _lmms_clean,
+        _EQUAL,
+    ),
 )
 
 VLMEVALKIT = TaskProfile(
@@ -397,6 +429,9 @@ VLMEVALKIT = TaskProfile(
     score=exact_match_vlmevalkit,
     aggregate=_aggregate_vlmevalkit,
     detail=_detail_with(lambda p: p.strip().lower()),
+    explain=_explain_with(
+        exact_match_vlmevalkit, (("strip + lower", _fold),), _fold, _EQUAL, combine="mean"
+    ),
 )
 
 QWEN_VL = TaskProfile(
@@ -407,6 +442,12 @@ QWEN_VL = TaskProfile(
     score=exact_match_qwen_vl,
     aggregate=_accuracy_only("accuracy", 1.0, mean, 4),
     detail=_detail_with(qwen_vl_clean),
+    explain=_explain_with(
+        exact_match_qwen_vl,
+        (("Qwen-VL clean-up", qwen_vl_clean), ("strip + lower", _fold)),
+        _fold,
+        _EQUAL,
+    ),
 )
 
 TASK = register_task(

@@ -37,6 +37,7 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
+from ._explain import yes_no
 from ._mme_read import (
     COGNITION,
     GROUP_OF,
@@ -316,6 +317,46 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     )
 
 
+#: how one answer counts in MME's numbers
+_MME_NOTE = "acc counts each question; acc+ counts the image only when both its questions are right"
+
+
+def _explain_official(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_official,
+        str.lower,
+        "lower; yes/no as is, else 'yes' or 'no' found in the first 4 characters",
+        "lower",
+        confusion=False,
+        note=_MME_NOTE,
+    )
+
+
+def _explain_lmms(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_lmms_eval,
+        lambda gt: gt.lower().strip().replace(".", ""),
+        "lower, strip, delete '.'; y/n; else the 4-character rule",
+        "lower, strip, delete '.'",
+        confusion=False,
+        note=_MME_NOTE,
+    )
+
+
+def _explain_vlm(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_vlmevalkit,
+        lambda gt: gt.strip().lower(),
+        "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
+        "strip + lower",
+        confusion=False,
+        note=_MME_NOTE,
+    )
+
+
 OFFICIAL = TaskProfile(
     name="official",
     description="MME eval_tool calculation.py: 4-character rule, acc + acc+ per task, points",
@@ -325,6 +366,7 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
+    explain=_explain_official,
 )
 
 LLAVA = TaskProfile(
@@ -336,6 +378,7 @@ LLAVA = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
+    explain=_explain_official,
 )
 
 LMMS_EVAL = TaskProfile(
@@ -346,6 +389,7 @@ LMMS_EVAL = TaskProfile(
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
+    explain=_explain_lmms,
 )
 
 VLMEVALKIT = TaskProfile(
@@ -356,6 +400,7 @@ VLMEVALKIT = TaskProfile(
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,
+    explain=_explain_vlm,
 )
 
 

@@ -325,8 +325,48 @@ def _profile(
 ) -> TaskProfile:
     detail = _detail(by_category=name == "vlmevalkit", fold=name == "lmms-eval")
     return TaskProfile(
-        name, description, reproduces, toolkit, score, aggregate, _CONTEXT, detail=detail
+        name,
+        description,
+        reproduces,
+        toolkit,
+        score,
+        aggregate,
+        _CONTEXT,
+        detail=detail,
+        explain=_explain(score, detail),
     )
+
+
+def _explain(
+    score: Callable[..., float], detail: Callable[[Item], Mapping[str, Any]]
+) -> Callable[[Item], Mapping[str, Any]]:
+    """The compared strings (HME100k's rule or the plain one) and, per answer, whether it is
+    contained in the prediction (the scorer's value against that answer alone)."""
+
+    def hook(item: Item) -> Mapping[str, Any]:
+        d = detail(item)
+        ctx = {k: item.fields.get(k) for k in _CONTEXT}
+        rule = (
+            "HME100k: strip, newline to space, every space removed (case kept)"
+            if d["hme_rule"]
+            else "lower, strip, newline to space"
+        )
+        rows = [
+            [i + 1, repr(a), repr(n), f"{score(item.prediction or '', [a], **ctx):g}"]
+            for i, (a, n) in enumerate(zip(item.references, d["compared_answers"], strict=True))
+        ]
+        return {
+            "steps": [
+                ["normalization", rule],
+                ["compared prediction", repr(d["compared_prediction"])],
+            ],
+            "table": {"header": ["#", "answer", "normalized", "contained"], "rows": rows},
+            "why": "1 when some normalized answer is a substring of the normalized prediction "
+            "(containment, not equality: '1' is in '10'); OCRBench sums these per category",
+            **d,
+        }
+
+    return hook
 
 
 OFFICIAL = _profile(

@@ -11,7 +11,8 @@ lmms-eval samples log given here is refused in one line rather than guessed at.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .._exceptions import InputError
 from ..load.layouts import is_vlmevalkit, predictions_from
@@ -22,6 +23,7 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._explain import per_reference
 from ._lmms import is_lmms_eval
 
 __all__ = ["exact_match_stripped"]
@@ -42,6 +44,19 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
         headline="Overall",
         units="percent",
         breakdowns={"category": vlmevalkit_breakdown(items, scores, "category")},
+    )
+
+
+def _explain(item: Item) -> Mapping[str, Any]:
+    def fold(s: str) -> str:
+        return s.strip().lower()
+
+    return per_reference(
+        item,
+        exact_match_stripped,
+        prediction_steps=(("strip + lower", fold),),
+        reference=fold,
+        rule="1 when the stripped, lower-cased strings are equal, else 0",
     )
 
 
@@ -71,6 +86,7 @@ VLMEVALKIT = TaskProfile(
     toolkit=VLMEVALKIT_PIN.token,
     score=exact_match_stripped,
     aggregate=_aggregate,
+    explain=_explain,
 )
 
 QWEN_VL = TaskProfile(
@@ -80,6 +96,7 @@ QWEN_VL = TaskProfile(
     toolkit=QWEN_VL_PIN.token,
     score=exact_match_stripped,
     aggregate=_aggregate,
+    explain=_explain,
 )
 
 TASK = register_task(

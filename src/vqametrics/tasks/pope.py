@@ -36,6 +36,7 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
+from ._explain import yes_no
 from ._pope_read import LMMS_EVAL_REPORTED, read_pope
 from ._yesno import parse_vlmevalkit
 
@@ -381,6 +382,36 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     )
 
 
+def _explain_official(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_official,
+        lambda label: "no" if label == "no" else "yes",
+        "first sentence; 'no' if No/no/not is a token, else 'yes'",
+        "anything but exactly 'no' is 'yes' (QUIRK label-not-no-is-yes)",
+    )
+
+
+def _explain_lmms(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_lmms_eval,
+        _lmms_gt,
+        "lower + strip, exactly 'yes' or 'no' (else 'other')",
+        "lower + strip",
+    )
+
+
+def _explain_vlm(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_vlmevalkit,
+        str.lower,
+        "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
+        "lower",
+    )
+
+
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     labels = data.extra.get("labels")
     splits = sorted(s for s in _by_split(data.items) if s is not None)
@@ -395,6 +426,7 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
+    explain=_explain_official,
 )
 
 LLAVA = TaskProfile(
@@ -405,6 +437,7 @@ LLAVA = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_llava,
     parse=parse_official,
+    explain=_explain_official,
 )
 
 LMMS_EVAL = TaskProfile(
@@ -415,6 +448,7 @@ LMMS_EVAL = TaskProfile(
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
+    explain=_explain_lmms,
 )
 
 VLMEVALKIT = TaskProfile(
@@ -425,6 +459,7 @@ VLMEVALKIT = TaskProfile(
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,
+    explain=_explain_vlm,
 )
 
 TASK = register_task(

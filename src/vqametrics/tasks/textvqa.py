@@ -48,6 +48,7 @@ from ._common import (
     reported_scores,
     vlmevalkit_breakdown,
 )
+from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, vqa_profile_explainer
 from ._lmms import has_docs, lmms_eval_items, positional_items
 
 __all__ = [
@@ -226,6 +227,23 @@ def _vlm_detail(item: Item) -> Mapping[str, Any]:
 def _vlm_2024_detail(item: Item) -> Mapping[str, Any]:
     assert item.prediction is not None
     return {"normalized": _vlm_process_2024(item.prediction)}
+
+
+def _explain_mmf(item: Item) -> Mapping[str, Any]:
+    # MMF: the processor on both sides, left-to-right sum / 10
+    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "naive")
+
+
+def _explain_lmms(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "exact")
+
+
+def _explain_vlm(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, VLM_STEPS, VLM_STEPS, "numpy")
+
+
+def _explain_vlm_2024(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, VLM_2024_STEPS, VLM_2024_STEPS, "numpy")
 
 
 # ----------------------------------------------------------------------------------- reading
@@ -564,6 +582,7 @@ OFFICIAL = TaskProfile(
     aggregate=_official_aggregate,
     context=("question_id",),
     detail=_mmf_detail,
+    explain=_explain_mmf,
 )
 
 LLAVA = TaskProfile(
@@ -576,6 +595,7 @@ LLAVA = TaskProfile(
     aggregate=_llava_aggregate,
     context=("question_id",),
     detail=_mmf_detail,
+    explain=_explain_mmf,
 )
 
 LMMS_EVAL = TaskProfile(
@@ -587,6 +607,7 @@ LMMS_EVAL = TaskProfile(
     score=lmms_eval_accuracy,
     aggregate=_lmms_aggregate,
     detail=_mmf_detail,
+    explain=_explain_lmms,
 )
 
 VLMEVALKIT = TaskProfile(
@@ -598,6 +619,7 @@ VLMEVALKIT = TaskProfile(
     score=vlmevalkit_accuracy,
     aggregate=_vlm_aggregate,
     detail=_vlm_detail,
+    explain=_explain_vlm,
 )
 
 VLMEVALKIT_2024 = TaskProfile(
@@ -609,6 +631,7 @@ VLMEVALKIT_2024 = TaskProfile(
     score=vlmevalkit_2024_accuracy,
     aggregate=_vlm_aggregate,
     detail=_vlm_2024_detail,
+    explain=_explain_vlm_2024,
 )
 
 QWEN_VL = TaskProfile(
@@ -619,6 +642,7 @@ QWEN_VL = TaskProfile(
     toolkit=QWEN_VL_PIN.token,
     score=qwen_vl_accuracy,
     aggregate=_qwen_aggregate,
+    explain=vqa_profile_explainer("official-2017"),
 )
 
 TASK = register_task(

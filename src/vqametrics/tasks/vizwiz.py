@@ -33,6 +33,7 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean_aggregate, numpy_mean
+from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy
 from ._vizwiz_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_vizwiz
 from .textvqa import (
     lmms_eval_accuracy,
@@ -199,6 +200,28 @@ def _official_detail(item: Item) -> Mapping[str, Any]:
     return {"normalized": vizwiz_prediction(item.prediction), "evalQA": round(100 * acc, 2)}
 
 
+def _explain_official(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(
+        item,
+        (("VizWiz normalization (2015 curly contractions)", vizwiz_prediction),),
+        (),
+        "naive",
+        answers_note="compared as written (QUIRK raw-ground-truth)",
+    )
+
+
+def _explain_lmms(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "exact")
+
+
+def _explain_vlm(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, VLM_STEPS, VLM_STEPS, "numpy")
+
+
+def _explain_vlm_2024(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, VLM_2024_STEPS, VLM_2024_STEPS, "numpy")
+
+
 # ------------------------------------------------------------------------------------ profiles
 
 OFFICIAL = TaskProfile(
@@ -212,6 +235,7 @@ OFFICIAL = TaskProfile(
     aggregate=_official_aggregate,
     context=("image",),
     detail=_official_detail,
+    explain=_explain_official,
 )
 
 LMMS_EVAL = TaskProfile(
@@ -222,6 +246,7 @@ LMMS_EVAL = TaskProfile(
     toolkit=LMMS_EVAL_PIN.token,
     score=lmms_eval_vizwiz_accuracy,
     aggregate=_lmms_aggregate,
+    explain=_explain_lmms,
 )
 
 VLMEVALKIT = TaskProfile(
@@ -232,6 +257,7 @@ VLMEVALKIT = TaskProfile(
     toolkit=VLMEVALKIT_PIN.token,
     score=vlmevalkit_accuracy,
     aggregate=_vlm_aggregate,
+    explain=_explain_vlm,
 )
 
 VLMEVALKIT_2024 = TaskProfile(
@@ -242,6 +268,7 @@ VLMEVALKIT_2024 = TaskProfile(
     toolkit="VLMEvalKit@pre-928a95b",
     score=vlmevalkit_2024_accuracy,
     aggregate=_vlm_aggregate,
+    explain=_explain_vlm_2024,
 )
 
 TASK = register_task(
