@@ -91,8 +91,7 @@ class HbQuestion:
 
     @property
     def question_key(self) -> str:
-        return "_".join([self.category, self.subcategory, self.set_id, self.figure_id,
-                         self.question_id])  # fmt: skip
+        return f"{self.figure_key}_{self.question_id}"
 
     @property
     def figure_key(self) -> str:

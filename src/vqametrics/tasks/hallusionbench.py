@@ -230,13 +230,10 @@ def _lmms_items(records: Records, inputs: TaskInputs, verdict_field: str) -> Tas
             raise InputError(f"{where}: the doc has no {'/'.join(_ID_FIELDS)}")
         fields.setdefault("l2-category", fields["subcategory"])
         items.append(Item(key, text, _yes_no(fields.get("gt_answer")), fields))
-    data = TaskData(
-        items,
-        (records.source,),
-        (preds.layout,),
-        (),
-        locate_reported(inputs.results, inputs.reported),
-    )
+    rep = locate_reported(inputs.results, inputs.reported)
+    if rep is not None and rep.get("toolkit") == "lmms-eval":
+        rep["units"] = "percent"  # hb_aggregation_result returns round(100 * c / t, 4)
+    data = TaskData(items, (records.source,), (preds.layout,), (), rep)
     return without_questions(data, inputs)
 
 
