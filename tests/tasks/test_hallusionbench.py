@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vqametrics._exceptions import InputError
 from vqametrics.cli import main
@@ -293,3 +295,24 @@ def test_vila_cli(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None
     out = json.loads(capsys.readouterr().out)
     assert out["metrics"]["aAcc"] == 52.26077812828601
     assert out["reported"]["values"]["VD_ocr"]["qAcc"] == 46.51162790697674
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.permutations(range(7)), st.lists(st.sampled_from("012"), min_size=7, max_size=7))
+def test_official_numbers_do_not_depend_on_record_order(
+    order: list[int], verdicts: list[str]
+) -> None:
+    # every official count is a count over keyed groups: reordering the records changes none
+    recs = _official_dicts(_cases()[0])
+    for r, v in zip(recs, verdicts, strict=True):
+        r["gpt4v_output_gpt_check"] = v
+    a = evaluate_task("hallusionbench", recs, profile="official")
+    b = evaluate_task("hallusionbench", [recs[i] for i in order], profile="official")
+    assert dict(a.metrics) == dict(b.metrics)
+
+
+@given(st.text(max_size=30))
+def test_a_verdict_is_always_a_code(reply: str) -> None:
+    code = verdict_code(reply)
+    assert code in ("0", "1", "2")
+    assert (code == "0") == ("incorrect" in reply.lower())

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vqametrics._exceptions import InputError
 from vqametrics.score.mmvet import (
@@ -227,3 +229,35 @@ def test_grades_of_another_toolkit_are_said_so() -> None:
     assert any("by vlmevalkit's rule, not official's" in n for n in r.notes)
     same = evaluate_task("mmvet", _sheet(GRADES), profile="vlmevalkit")
     assert not any("rule, not" in n for n in same.notes)
+
+
+def test_score_answer_replays_a_reply_per_profile() -> None:
+    from vqametrics.tasks import score_answer
+
+    reply = ["0.8 because the answer mentions both items", "0.6"]
+    assert score_answer("mmvet", "p", ["a"], judge_replies=reply) == 0.8
+    assert score_answer("mmvet", "p", ["a"], profile="vlmevalkit", judge_replies=reply) == 0.6
+    assert score_answer("mmvet", "p", ["a"], profile="lmms-eval", grade=0.4) == 0.4
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=12), min_size=5, max_size=12))
+def test_a_settled_grade_is_in_range(replies: list[str]) -> None:
+    # official and VLMEvalKit settle within 5 replies; lmms-eval may not (range retries)
+    for toolkit in ("official", "vlmevalkit"):
+        score, read = read_replies(replies, toolkit)  # type: ignore[arg-type]
+        assert read <= 5
+        assert math.isnan(score) or 0.0 <= score <= 1.0
+    try:
+        score, _ = read_replies(replies, "lmms-eval")
+    except MmvetScoreError:
+        return
+    assert 0.0 <= score <= 1.0  # lmms-eval's range test rejects nan
+
+
+@given(st.integers(0, 10), st.text(alphabet="abc ", max_size=10))
+def test_first_token_vs_whole_reply(tenths: int, tail: str) -> None:
+    value = tenths / 10
+    reply = f"{value} {tail}"
+    assert official_reply(reply) == value
+    assert vlmevalkit_reply(reply) == (value if not tail.strip() else Retry("parse"))
