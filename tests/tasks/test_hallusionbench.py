@@ -316,3 +316,18 @@ def test_a_verdict_is_always_a_code(reply: str) -> None:
     code = verdict_code(reply)
     assert code in ("0", "1", "2")
     assert (code == "0") == ("incorrect" in reply.lower())
+
+
+def test_a_verdict_code_out_of_range_is_an_error() -> None:
+    recs = [_rec("VD", "math", "0", "0", "0", "1", "7")]
+    with pytest.raises(InputError, match=r"item 1: gpt4v_output_gpt_check '7' is not a verdict"):
+        evaluate_task("hallusionbench", recs, profile="official")
+
+
+def test_a_raw_reply_in_the_verdict_field_is_coded() -> None:
+    recs = [
+        _rec("VD", "math", "0", "0", "0", "1", "The prediction is incorrect."),
+        _rec("VD", "math", "0", "1", "0", "2", "Correct"),
+    ]
+    r = evaluate_task("hallusionbench", recs, profile="official")
+    assert r.scores == [0.0, 1.0]

@@ -93,22 +93,31 @@ def _question_key(fields: Mapping[str, Any]) -> str | None:
     return "_".join(str(p) for p in parts)
 
 
-def _official_fields(row: Mapping[str, Any], verdict_field: str) -> dict[str, Any]:
+def _official_fields(
+    row: Mapping[str, Any], verdict_field: str, where: str = "a record"
+) -> dict[str, Any]:
     """The fields of an official / lmms-eval record, as text."""
     out: dict[str, Any] = {}
     for k in (*_ID_FIELDS, "visual_input", "gt_answer", "question", "gt_answer_details"):
         v = _text(row.get(k))
         if v is not None:
             out[k] = v
-    _verdict_fields(row, verdict_field, out)
+    _verdict_fields(row, verdict_field, out, where)
     return out
 
 
-def _verdict_fields(row: Mapping[str, Any], verdict_field: str, out: dict[str, Any]) -> None:
+def _verdict_fields(
+    row: Mapping[str, Any], verdict_field: str, out: dict[str, Any], where: str
+) -> None:
     """``verdict`` (a code, or a raw judge reply coded incorrect-first), ``same`` and the raw
     reply lmms-eval records (``gpt_answer`` = prompt + reply) into *out*."""
     raw = _text(row.get(verdict_field))
     if raw is not None:
+        if raw.strip().lstrip("-").isdigit() and raw not in ("0", "1", "2"):
+            raise InputError(
+                f"{where}: {verdict_field} {raw!r} is not a verdict code 0, 1 or 2 (the "
+                "official assign_correctness asserts it)"
+            )
         out["verdict"] = raw if raw in ("0", "1", "2") else verdict_code(raw)
         if raw not in ("0", "1", "2"):
             out["judge_reply"] = raw
@@ -148,12 +157,12 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs, verdict_field: str) 
         list_answers=False,
         records=records,
     )
-    rows = {str(r.get("index")): r for r in records.rows}
+    rows = {str(r.get("index")): (r, records.where(i)) for i, r in enumerate(records.rows)}
     items = []
     for item in data.items:
-        row = rows.get(str(item.id), {})
+        row, where = rows.get(str(item.id), ({}, records.source))
         fields = dict(item.fields)
-        fields.update(_official_fields(row, verdict_field))
+        fields.update(_official_fields(row, verdict_field, where))
         if "score" in fields:
             fields["recorded_score"] = fields.pop("score")
         _from_index(fields, str(item.id))
@@ -172,7 +181,7 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
     missing = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        fields = _official_fields(row, verdict_field)
+        fields = _official_fields(row, verdict_field, where)
         key = _question_key(fields)
         if key is None:
             lacking = [k for k in _ID_FIELDS if k not in fields]
@@ -224,7 +233,7 @@ def _lmms_items(records: Records, inputs: TaskInputs, verdict_field: str) -> Tas
                 f"{where}: no 'doc' (the HallusionBench record); HallusionBench needs lmms-eval "
                 "logs written with the dataset rows (--log_samples)"
             )
-        fields = _official_fields(doc, verdict_field)
+        fields = _official_fields(doc, verdict_field, where)
         key = _question_key(fields)
         if key is None:
             raise InputError(f"{where}: the doc has no {'/'.join(_ID_FIELDS)}")
@@ -264,7 +273,7 @@ def _with_verdicts(data: TaskData, inputs: TaskInputs, verdict_field: str) -> Ta
     for path in paths:
         recs = read_records(path)
         for i, row in enumerate(recs.rows):
-            fields = _official_fields(row, verdict_field)
+            fields = _official_fields(row, verdict_field, recs.where(i))
             key = _question_key(fields)
             if key is None:
                 raise InputError(f"{recs.where(i)}: a judge-cache record without {_ID_FIELDS}")
