@@ -261,3 +261,17 @@ def test_first_token_vs_whole_reply(tenths: int, tail: str) -> None:
     reply = f"{value} {tail}"
     assert official_reply(reply) == value
     assert vlmevalkit_reply(reply) == (value if not tail.strip() else Retry("parse"))
+
+
+def test_an_empty_score_cell_of_a_sheet_is_nan_as_pandas_reads_it(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("openpyxl")
+    rows = _sheet(GRADES)
+    rows[1]["score"] = None
+    path = tmp_path / "m_MMVet_gpt-4-turbo.xlsx"
+    pd.DataFrame(rows).to_excel(path, index=False)
+    r = evaluate_task("mmvet", path, profile="vlmevalkit")
+    assert math.isnan(r.metrics["Overall"])
+    assert not math.isnan(r.aggregate.breakdowns["capability"]["rec"]["acc"])  # no ocr-only item
+    assert any("NaN" in n for n in r.notes)
+    assert "judge_model:gpt-4-turbo" in r.signature.format()

@@ -133,6 +133,10 @@ def _read_vlmevalkit_sheet(inputs: TaskInputs, records: Any) -> TaskData:
         row, where = rows.get(str(item.id), ({}, records.source))
         item = _with_grades(item, row, where)
         fields = dict(item.fields)
+        if "score" in row and row["score"] is None and "grade" not in fields:
+            # an empty cell: what a NaN grade (a 'nan' reply) becomes in the sheet, and what
+            # pandas reads back as NaN for MMVet_acc
+            fields["grade"] = float("nan")
         fields["capabilities"] = _caps(fields.get("category"))
         fields["graded_by"] = "vlmevalkit"
         items.append(replace(item, fields=fields))
@@ -340,7 +344,8 @@ def _nan_notes(scores: Sequence[float]) -> list[str]:
         return []
     return [
         f"{n} grade(s) are NaN (a judge reply 'nan' passes the official and VLMEvalKit range "
-        "checks): every mean they enter is NaN, as in the toolkit"
+        "checks; an empty 'score' cell of a VLMEvalKit sheet reads as NaN): every mean they "
+        "enter is NaN, as in the toolkit"
     ]
 
 
