@@ -686,13 +686,12 @@ TASK = register_task(
         options=(
             (
                 "verdicts",
-                "HallusionBench: the judge caches (comma-separated; default: "
+                "the judge caches (comma-separated; default: "
                 "hallusion_output_v[ds]_model.json beside the results or in gpt_response/)",
             ),
             (
                 "verdict-field",
-                f"HallusionBench: the record field holding the judge verdict (default "
-                f"{VERDICT_FIELD})",
+                f"the record field holding the judge verdict (default {VERDICT_FIELD})",
             ),
         ),
     )
