@@ -122,3 +122,40 @@ FIXTURES: dict[str, Fixture] = {
     "mme": Fixture(_MME),
     "mmbench": Fixture(_MMBENCH, annotations=_mmbench_tsv),
 }
+
+
+def _verdict(i: int, fields: str, gt: str, verdict: str, pred: str) -> Row:
+    """One official HallusionBench record: category, subcategory, set, figure, question and
+    visual input ids, then the judge's recorded verdict (0 incorrect, 1 correct, 2 unclear)."""
+    names = ("category", "subcategory", "set_id", "figure_id", "question_id", "visual_input")
+    row: Row = {"index": i, **dict(zip(names, fields.split(), strict=True))}
+    row.update(gt_answer=gt, model_prediction=pred, gpt4v_output_gpt_check=verdict, same="0")
+    return row
+
+
+FIXTURES["hallusionbench"] = Fixture(
+    [
+        _verdict(1, "VD math 0 0 0 1", "1", "1", "Yes"),
+        _verdict(2, "VD math 0 1 0 1", "0", "0", "Yes"),
+        _verdict(3, "VS chart 1 0 0 0", "1", "1", "Yes"),
+        _verdict(4, "VS chart 1 0 1 0", "0", "2", "No idea"),
+        _verdict(5, "VD math 0 2 0 2", "1", "1", "Yes"),
+    ],
+    prediction_column="model_prediction",
+)
+FIXTURES["mmvet"] = Fixture(
+    [
+        {
+            "index": i + 1,
+            "question": "q",
+            "answer": "a",
+            "category": cat,
+            "prediction": "p",
+            "score": grade,
+            "log": "Succeed",
+        }
+        for i, (cat, grade) in enumerate(
+            [("rec,ocr", 0.5), ("ocr", 1.0), ("know,rec", 0.0), ("math,ocr", 1.0)]
+        )
+    ]  # fmt: skip
+)

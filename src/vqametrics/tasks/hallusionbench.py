@@ -178,7 +178,7 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
     answer = inputs.answer_field or "model_prediction"
     items: list[Item] = []
     seen: dict[str, str] = {}
-    missing = 0
+    repeated = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
         fields = _official_fields(row, verdict_field, where)
@@ -189,12 +189,14 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
                 f"{where}: no {'/'.join(lacking)} (a HallusionBench record needs "
                 f"{', '.join(_ID_FIELDS)})"
             )
-        if key in seen:
+        again = key in seen
+        if again and inputs.on_duplicate == "error":
             raise InputError(
                 f"{where}: question {key} again (first at {seen[key]}); the official "
-                "get_eval_all asserts each question is unique"
+                "get_eval_all asserts each question is unique (pass --on-duplicate last to "
+                "keep the last one)"
             )
-        seen[key] = where
+        seen.setdefault(key, where)
         text = _text(row.get(answer))
         if text is None:
             if answer not in row and not inputs.allow_missing:
@@ -205,10 +207,19 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
                 raise InputError(
                     f"{where}: {answer!r} is empty; pass --allow-missing to score it 0"
                 )
-            missing += 1
         fields.setdefault("l2-category", fields["subcategory"])
-        items.append(Item(key, text, _yes_no(fields.get("gt_answer")), fields))
+        item = Item(key, text, _yes_no(fields.get("gt_answer")), fields)
+        if again:
+            # --on-duplicate last: the last record of the question, at the place of the first
+            position = next(j for j, it in enumerate(items) if it.id == key)
+            repeated += 1
+            items[position] = item
+        else:
+            items.append(item)
+    missing = sum(1 for it in items if it.prediction is None)
     notes = (f"{missing} item(s) had no prediction and scored 0",) if missing else ()
+    if repeated:
+        notes += (f"{repeated} repeated record(s): the last of each question was kept",)
     return TaskData(
         items,
         (records.source,),
