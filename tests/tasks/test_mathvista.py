@@ -390,3 +390,23 @@ def test_llava_cli_shows_the_score_file_beside_ours(
     assert "the numbers differ" not in text
     assert main(["score", "mathvista", "--results", str(out), "--profile", "vlmevalkit"]) == 0
     assert "not compared under profile vlmevalkit" in capsys.readouterr().out
+
+
+def test_why_mathvista_numbers_disagree_page_is_up_to_date() -> None:
+    import importlib.util
+
+    generator = (
+        Path(__file__).resolve().parents[2] / "docs" / "gen_why_mathvista_numbers_disagree.py"
+    )
+    spec = importlib.util.spec_from_file_location("gen_why_mathvista", generator)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    committed = module.OUTPUT.read_text(encoding="utf-8")
+    assert committed == module.render(), (
+        "docs/why-mathvista-numbers-disagree.md is stale: run "
+        "python docs/gen_why_mathvista_numbers_disagree.py"
+    )
+    # the page's rows agree with the shared cases where they overlap (spec §9)
+    assert "| a letter with a dot | `B.` | choice | `8/11` | `3/5` → wrong" in committed
+    assert "| free-form text | `east` | text | `east` | raises (UnboundLocalError)" in committed
