@@ -222,3 +222,12 @@ def test_vlmevalkit_sheet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["score", "mathvision", "--results", str(sheet), "--profile", "vlmevalkit"]) == 0
     out = capsys.readouterr().out
     assert "Overall / acc" in out and "the numbers differ" not in out
+
+
+def test_lmms_eval_log_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = _lines(tmp_path, [{"doc_id": 0, "filtered_resps": ["5"], "doc": {"answer": "5"}}])
+    assert main(["score", "mathvision", "--results", str(f)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "lmms-eval" in err and "not scored" in err and len(err.splitlines()) == 1

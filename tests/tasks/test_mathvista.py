@@ -410,3 +410,57 @@ def test_why_mathvista_numbers_disagree_page_is_up_to_date() -> None:
     # the page's rows agree with the shared cases where they overlap (spec §9)
     assert "| a letter with a dot | `B.` | choice | `8/11` | `3/5` → wrong" in committed
     assert "| free-form text | `east` | text | `east` | raises (UnboundLocalError)" in committed
+
+
+def test_answers_from_annotations_and_the_ignore_empty_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    choice = {
+        "question_type": "multi_choice",
+        "answer_type": "text",
+        "choices": FRACTIONS,
+        "extraction": "",
+    }
+    p = _problem("1", **choice)
+    del p["answer"]
+    f = _write(tmp_path, [p])
+    with pytest.raises(InputError, match="--annotations"):
+        evaluate_task("mathvista", f)
+    ann = tmp_path / "testmini.json"
+    ann.write_text(json.dumps({"1": {"pid": "1", "answer": "3/5"}}), encoding="utf-8")
+    # the empty extraction lands on the shortest choice, 3/5 ...
+    assert evaluate_task("mathvista", f, annotations=ann).scores == [1.0]
+    # ... unless the official flag makes it None
+    args = ["score", "mathvista", "--results", str(f), "--annotations", str(ann), "--json"]
+    assert main([*args, "--ignore-empty-extractions", "yes"]) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["correct"] == 0
+
+
+def test_lmms_eval_results_json_is_set_beside_ours_in_percent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recs = []
+    for i, ext in enumerate(["3", "4", "3"]):
+        rec = {
+            "question_id": str(i),
+            "answer": "3",
+            "extraction": ext,
+            "true_false": ext == "3",
+            "question_type": "free_form",
+            "answer_type": "integer",
+            "precision": None,
+            "choices": None,
+            "metadata": {"skills": ["a"]},
+        }
+        recs.append({"doc_id": i, "filtered_resps": [ext], "llm_as_judge_eval": rec})
+    f = tmp_path / "20250101_samples_mathvista_testmini_format.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    # lmms-eval's aggregate: round(2 / 3 * 100, 2), already a percentage
+    (tmp_path / "20250101_results.json").write_text(
+        json.dumps({"results": {"mathvista_testmini_format": {"llm_as_judge_eval,none": 66.67}}}),
+        encoding="utf-8",
+    )
+    assert main(["score", "mathvista", "--results", str(f), "--profile", "lmms-eval"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "llm_as_judge_eval,none" in line)
+    assert "66.67" in row and "6667" not in row

@@ -340,6 +340,12 @@ def _read(inputs: TaskInputs) -> TaskData:
     if is_vlmevalkit(records):
         return _vlmevalkit_items(records, inputs)
     cols = set(records.columns)
+    if {"doc_id", "filtered_resps"} <= cols:
+        raise InputError(
+            f"{records.source}: an lmms-eval samples log; lmms-eval's mathvision task is not "
+            "reproduced here (its post-processing was not analysed), so it is not scored; "
+            "mathvision reads the official outputs/*.jsonl or a VLMEvalKit MathVision sheet"
+        )
     if "id" in cols and ("response" in cols or "model_answer" in cols):
         return _official_items(records, inputs)
     have = ", ".join(sorted(cols)[:15]) or "none"
