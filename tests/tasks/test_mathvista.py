@@ -464,3 +464,26 @@ def test_lmms_eval_results_json_is_set_beside_ours_in_percent(
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if "llm_as_judge_eval,none" in line)
     assert "66.67" in row and "6667" not in row
+
+
+def test_a_null_extraction_is_the_text_none(tmp_path: Path) -> None:
+    # str(None) = "None" is what the official code compares: for choices it is the nearest one
+    p = _problem("1", question_type="multi_choice", answer_type="text", choices=["Yes", "No"])
+    p.update(extraction=None, answer="No")
+    f = _write(tmp_path, [p, _problem("2", extraction=None)])
+    r = evaluate_task("mathvista", f)
+    # "None" is 2 edits from "No", 4 from "Yes"; an integer problem refuses it
+    assert r.scores == [1.0, 0.0]
+    assert any("2 extraction(s) are null" in n for n in r.notes)
+
+
+def test_a_sheet_without_precision_says_floats_cannot_be_rounded(tmp_path: Path) -> None:
+    sheet = tmp_path / "m_MathVista_MINI_gpt-4o-mini.csv"
+    sheet.write_text(
+        "index,question,answer,prediction,res,question_type,answer_type,choices,task,skills\n"
+        "1,q,1.5,x,1.5,free_form,float,[],t,\"['a']\"\n",
+        encoding="utf-8",
+    )
+    assert evaluate_task("mathvista", sheet, profile="vlmevalkit").scores == [1.0]
+    r = evaluate_task("mathvista", sheet, profile="official")
+    assert r.scores == [0.0] and any("no 'precision' column" in n for n in r.notes)

@@ -283,6 +283,18 @@ def _skills(value: Any) -> list[str] | None:
     return [str(value)]
 
 
+_NULL_NOTE = (
+    "{n} extraction(s) are null: scored as the text 'None', as the scorers do (str(None) for "
+    "choices and lists; int/float refuse it)"
+)
+
+
+def _recorded_text(value: Any) -> str:
+    """A recorded extraction as the scorers see it: ``str()`` of a non-string (the official
+    code calls ``str(extraction)``; ``float(str(x))`` is ``float(x)`` for a number)."""
+    return value if isinstance(value, str) else str(value)
+
+
 def _flag(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() not in ("", "0", "false", "no")
@@ -346,7 +358,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
     ``prediction`` and ``true_false``)."""
     gt = _annotation_problems(inputs)
     items: list[Item] = []
-    missing = 0
+    missing = nulls = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
         pid = row.get("pid", row.get("question_id"))
@@ -368,14 +380,14 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
             missing += 1
         if isinstance(row.get("true_false"), bool):
             fields[_STORED] = row["true_false"]
-        if isinstance(extraction, str) or extraction is None:
-            pred = extraction
-        else:
-            pred = _text(extraction)
+        pred = _recorded_text(extraction) if "extraction" in row else None
+        nulls += "extraction" in row and extraction is None
         if _flag(inputs.options.get("ignore_empty_extractions")):
             fields["ignore_empty_extractions"] = True
         items.append(Item(pid, pred, (_gold(problem, where),), fields))
     notes = [f"{missing} problem(s) had no extraction and scored 0"] if missing else []
+    if nulls:
+        notes.append(_NULL_NOTE.format(n=nulls))
     reported = _official_reported(inputs)
     if reported is not None and any("accuracy_text" in v for v in reported["values"].values()):
         notes.append(
@@ -417,13 +429,20 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
         # an empty res cell is what VLMEvalKit writes when all five judge tries failed: it
         # is a recorded (failed) extraction, scored as pandas reads it (NaN), never dropped
         pred = "nan" if res is None else (res if isinstance(res, str) else _text(res))
-        fields["res_value"] = res
         items.append(Item(key, pred, (_gold(row, where),), fields))
+    notes: tuple[str, ...] = ()
+    if "precision" not in records.columns and any(
+        it.fields["answer_type"] == "float" for it in items
+    ):
+        notes = (
+            f"{records.source} has no 'precision' column: under the official and lmms-eval "
+            "profiles its float problems cannot be rounded and are wrong (VLMEvalKit needs none)",
+        )
     return TaskData(
         items,
         (records.source,),
         ("vlmevalkit-mathvista-judge (" + records.layout + ")",),
-        (),
+        notes,
         reported_scores(inputs),
         n_missing=missing,
     )
@@ -433,6 +452,7 @@ def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
     """lmms-eval ``--log_samples``: each record's ``llm_as_judge_eval`` holds the problem, the
     ``extraction`` and lmms-eval's own ``true_false``."""
     items: list[Item] = []
+    nulls = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
         rec = row.get("llm_as_judge_eval") or row.get("submission")
@@ -451,15 +471,16 @@ def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
         fields = _problem_fields(problem, where)
         if isinstance(rec.get("true_false"), bool):
             fields[TOOLKIT_SCORE] = float(rec["true_false"])
-        ext = rec["extraction"]
-        pred = ext if isinstance(ext, str) or ext is None else _text(ext)
+        pred = _recorded_text(rec["extraction"])
+        nulls += rec["extraction"] is None
         item_id: str | int = pid if isinstance(pid, str | int) else str(pid)
         items.append(Item(item_id, pred, (_gold(problem, where),), fields))
     rep = reported_scores(inputs)
     if rep is not None and rep.get("toolkit") == "lmms-eval":
         # lmms-eval's mathvista aggregate is already a percentage (round(c / t * 100, 2))
         rep = {**rep, "units": "percent"}
-    return TaskData(items, (records.source,), ("lmms-eval-samples (jsonl)",), (), rep)
+    notes = (_NULL_NOTE.format(n=nulls),) if nulls else ()
+    return TaskData(items, (records.source,), ("lmms-eval-samples (jsonl)",), notes, rep)
 
 
 def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:
