@@ -231,3 +231,10 @@ def test_lmms_eval_log_is_refused_in_one_line(
     assert main(["score", "mathvision", "--results", str(f)]) == 2
     err = capsys.readouterr().err.strip()
     assert "lmms-eval" in err and "not scored" in err and len(err.splitlines()) == 1
+
+
+def test_a_problem_given_twice_is_an_error(tmp_path: Path) -> None:
+    ann = _lines(tmp_path, ANNOTATIONS, "test.jsonl")
+    out = _lines(tmp_path, [{"id": "1", "response": "5"}, {"id": "1", "response": "4"}])
+    with pytest.raises(InputError, match="duplicate id '1'"):
+        evaluate_task("mathvision", out, annotations=ann)

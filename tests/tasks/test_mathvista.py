@@ -487,3 +487,10 @@ def test_a_sheet_without_precision_says_floats_cannot_be_rounded(tmp_path: Path)
     assert evaluate_task("mathvista", sheet, profile="vlmevalkit").scores == [1.0]
     r = evaluate_task("mathvista", sheet, profile="official")
     assert r.scores == [0.0] and any("no 'precision' column" in n for n in r.notes)
+
+
+def test_a_problem_given_twice_is_an_error(tmp_path: Path) -> None:
+    f = tmp_path / "output_m.json"
+    f.write_text(json.dumps([_problem("1"), _problem("1")]), encoding="utf-8")
+    with pytest.raises(InputError, match="duplicate pid '1'"):
+        evaluate_task("mathvista", f)

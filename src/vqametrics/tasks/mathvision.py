@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ..load.join import check_unique
 from ..load.layouts import is_vlmevalkit
 from ..load.records import Records, read_records
 from ..score.mathvision import official_correct, official_model_answer, vlmevalkit_post_check
@@ -208,6 +209,11 @@ def _problem(row: Mapping[str, Any], where: str, options_key: str) -> tuple[str,
     return _text(answer), fields
 
 
+def _unique(items: Sequence[Item], records: Records, what: str) -> None:
+    """A problem given twice is an error naming both rows (never scored twice)."""
+    check_unique([it.id for it in items], [records.where(i) for i in range(len(items))], what=what)
+
+
 def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
     gt: dict[str, Mapping[str, Any]] = {}
     sources: tuple[str, ...] = (records.source,)
@@ -240,6 +246,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         fields[_NO_RES] = True
         pred = None if response is None else _text(response)
         items.append(Item(pid, pred, (answer,), fields))
+    _unique(items, records, "id")
     if gt:
         absent = len(gt) - len(items)
         if absent > 0 and not inputs.allow_missing:
@@ -285,6 +292,7 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
             fields[_NO_RES] = True
         pred = row.get("prediction")
         items.append(Item(key, "nan" if pred is None else _text(pred), (answer,), fields))
+    _unique(items, records, "index")
     return TaskData(
         items,
         (records.source,),

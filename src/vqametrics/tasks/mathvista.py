@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ..load.join import check_unique
 from ..load.layouts import is_vlmevalkit
 from ..load.records import Records, read_records
 from ..score.mathvista import (
@@ -295,6 +296,11 @@ def _recorded_text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
+def _unique(items: Sequence[Item], records: Records, what: str) -> None:
+    """A problem given twice is an error naming both rows (never scored twice)."""
+    check_unique([it.id for it in items], [records.where(i) for i in range(len(items))], what=what)
+
+
 def _flag(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() not in ("", "0", "false", "no")
@@ -385,6 +391,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         if _flag(inputs.options.get("ignore_empty_extractions")):
             fields["ignore_empty_extractions"] = True
         items.append(Item(pid, pred, (_gold(problem, where),), fields))
+    _unique(items, records, "pid")
     notes = [f"{missing} problem(s) had no extraction and scored 0"] if missing else []
     if nulls:
         notes.append(_NULL_NOTE.format(n=nulls))
@@ -430,6 +437,7 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
         # is a recorded (failed) extraction, scored as pandas reads it (NaN), never dropped
         pred = "nan" if res is None else (res if isinstance(res, str) else _text(res))
         items.append(Item(key, pred, (_gold(row, where),), fields))
+    _unique(items, records, "index")
     notes: tuple[str, ...] = ()
     if "precision" not in records.columns and any(
         it.fields["answer_type"] == "float" for it in items
@@ -479,6 +487,7 @@ def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
     if rep is not None and rep.get("toolkit") == "lmms-eval":
         # lmms-eval's mathvista aggregate is already a percentage (round(c / t * 100, 2))
         rep = {**rep, "units": "percent"}
+    _unique(items, records, "question_id")
     notes = (_NULL_NOTE.format(n=nulls),) if nulls else ()
     return TaskData(items, (records.source,), ("lmms-eval-samples (jsonl)",), notes, rep)
 
