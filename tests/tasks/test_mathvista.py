@@ -494,3 +494,10 @@ def test_a_problem_given_twice_is_an_error(tmp_path: Path) -> None:
     f.write_text(json.dumps([_problem("1"), _problem("1")]), encoding="utf-8")
     with pytest.raises(InputError, match="duplicate pid '1'"):
         evaluate_task("mathvista", f)
+
+
+@given(st.text(max_size=12), st.text(max_size=12))
+def test_levenshtein_is_the_standard_edit_distance(a: str, b: str) -> None:
+    # an independent implementation as the oracle (python-Levenshtein's is what MathVista calls)
+    rapidfuzz = pytest.importorskip("rapidfuzz.distance")
+    assert levenshtein(a, b) == rapidfuzz.Levenshtein.distance(a, b)

@@ -34,7 +34,7 @@ A value that the conversion refuses becomes ``None`` (scored wrong).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .._exceptions import InputError
@@ -285,10 +285,3 @@ def vlmevalkit_prefetch(
     except ValueError:
         return False
     return "None" if str(None) == str(answer) else False
-
-
-def check_context(item: str, fields: Mapping[str, Any]) -> None:
-    """A one-line error when a problem lacks the type fields every rule needs."""
-    for key in ("question_type", "answer_type"):
-        if not isinstance(fields.get(key), str):
-            raise InputError(f"{item}: no {key!r} (MathVista problems carry it)")
