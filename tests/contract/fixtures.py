@@ -11,7 +11,7 @@ import csv
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 Row = dict[str, Any]
 
@@ -29,8 +29,10 @@ class Fixture:
     options: dict[str, Any] = field(default_factory=dict)
     id_column: str = "index"
     prediction_column: str = "prediction"
-    #: whether a row without a prediction is an error (the one rule), or read as ''
-    empty_prediction_is_missing: bool = True
+    #: what an empty prediction cell is: ``missing`` (the one rule: an error unless
+    #: allow_missing, then scored 0 and counted), ``scored`` (a value the official scorer
+    #: scores, as MathVista's empty extraction), or ``issue-22`` (read as '' today: a known gap)
+    empty_prediction: Literal["missing", "scored", "issue-22"] = "missing"
 
 
 def write_sheet(path: Path, rows: list[Row]) -> Path:
@@ -107,8 +109,8 @@ _MMBENCH = [
 ]
 
 FIXTURES: dict[str, Fixture] = {
-    "vqav2": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"]), empty_prediction_is_missing=False),
-    "okvqa": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"]), empty_prediction_is_missing=False),
+    "vqav2": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"]), empty_prediction="issue-22"),
+    "okvqa": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"]), empty_prediction="issue-22"),
     "textvqa": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"])),
     "vizwiz": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"])),
     "gqa": Fixture(_OPEN),
@@ -143,19 +145,36 @@ FIXTURES["hallusionbench"] = Fixture(
     ],
     prediction_column="model_prediction",
 )
-FIXTURES["mmvet"] = Fixture(
+_GRADES = [("rec,ocr", 0.5), ("ocr", 1.0), ("know,rec", 0.0), ("math,ocr", 1.0)]
+_MMVET = [
+    {"index": i + 1, "question": "q", "answer": "a", "category": capabilities}
+    | {"prediction": "p", "score": grade, "log": "Succeed"}
+    for i, (capabilities, grade) in enumerate(_GRADES)
+]
+FIXTURES["mmvet"] = Fixture(_MMVET)
+FIXTURES["mathvista"] = Fixture(
     [
-        {
-            "index": i + 1,
-            "question": "q",
-            "answer": "a",
-            "category": cat,
-            "prediction": "p",
-            "score": grade,
-            "log": "Succeed",
-        }
-        for i, (cat, grade) in enumerate(
-            [("rec,ocr", 0.5), ("ocr", 1.0), ("know,rec", 0.0), ("math,ocr", 1.0)]
+        {"pid": str(i + 1), "question_type": "free_form", "answer_type": "integer"}
+        | {"answer": answer, "response": extraction, "extraction": extraction}
+        for i, (answer, extraction) in enumerate([("3", "3"), ("4", "5"), ("10", "10"), ("2", "x")])
+    ],
+    id_column="pid",
+    prediction_column="extraction",
+    empty_prediction="scored",
+)
+FIXTURES["mathvision"] = Fixture(
+    [
+        {"id": str(i + 1), "response": response, "answer": answer, "options": "[]"}
+        | {"subject": subject, "level": level}
+        for i, (response, answer, subject, level) in enumerate(
+            [
+                ("The answer is 5", "5", "algebra", 1),
+                ("\\boxed{2\\pi}", "6.28", "algebra", 2),
+                ("12 cm", "12", "counting", 2),
+                ("7", "8", "counting", 1),
+            ]
         )
-    ]  # fmt: skip
+    ],
+    id_column="id",
+    prediction_column="response",
 )

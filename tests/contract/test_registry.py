@@ -122,11 +122,15 @@ def test_an_empty_prediction_is_missing_by_one_rule(
 ) -> None:
     _gap(request, task, "empty")
     fx = _fixture(task)
-    if not fx.empty_prediction_is_missing:
+    if fx.empty_prediction == "issue-22":
         reason = f"{task.name}: an empty prediction cell is read as '' (issue 22)"
         request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
     rows = [dict(r) for r in fx.rows]
     rows[1][fx.prediction_column] = ""
+    if fx.empty_prediction == "scored":
+        ev = _evaluate(task, tmp_path / "a", rows)
+        assert ev.data.n_missing == 0 and len(ev.scores) == len(fx.rows)
+        return
     with pytest.raises(InputError, match=r"allow.missing"):
         _evaluate(task, tmp_path / "a", rows)
     ev = _evaluate(task, tmp_path / "b", rows, allow_missing=True)

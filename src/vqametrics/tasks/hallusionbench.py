@@ -217,7 +217,9 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
         else:
             items.append(item)
     missing = sum(1 for it in items if it.prediction is None)
-    notes = (f"{missing} item(s) had no prediction and scored 0",) if missing else ()
+    notes: tuple[str, ...] = (
+        (f"{missing} item(s) had no prediction and scored 0",) if missing else ()
+    )
     if repeated:
         notes += (f"{repeated} repeated record(s): the last of each question was kept",)
     return TaskData(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique
+from ..load.join import unique_rows
 from ..load.layouts import is_vlmevalkit
 from ..load.records import Records, read_records
 from ..score.mathvision import official_correct, official_model_answer, vlmevalkit_post_check
@@ -209,9 +209,15 @@ def _problem(row: Mapping[str, Any], where: str, options_key: str) -> tuple[str,
     return _text(answer), fields
 
 
-def _unique(items: Sequence[Item], records: Records, what: str) -> None:
-    """A problem given twice is an error naming both rows (never scored twice)."""
-    check_unique([it.id for it in items], [records.where(i) for i in range(len(items))], what=what)
+def _unique(
+    items: list[Item], records: Records, what: str, inputs: TaskInputs
+) -> tuple[list[Item], tuple[str, ...]]:
+    """A problem given twice is an error naming both rows (never scored twice), unless
+    ``--on-duplicate last`` keeps the last row of each (said in the returned note)."""
+    wheres = [records.where(i) for i in range(len(items))]
+    ids = [it.id for it in items]
+    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=inputs.on_duplicate)
+    return [items[i] for i in keep], (note,) if note else ()
 
 
 def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
@@ -246,7 +252,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         fields[_NO_RES] = True
         pred = None if response is None else _text(response)
         items.append(Item(pid, pred, (answer,), fields))
-    _unique(items, records, "id")
+    items, repeated = _unique(items, records, "id", inputs)
     if gt:
         absent = len(gt) - len(items)
         if absent > 0 and not inputs.allow_missing:
@@ -255,6 +261,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
                 "pass --allow-missing to score them 0"
             )
     notes = [f"{missing} problem(s) had no response and scored 0"] if missing else []
+    notes += repeated
     reported = _official_reported(inputs)
     if reported is not None:
         notes.append(
@@ -292,12 +299,12 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
             fields[_NO_RES] = True
         pred = row.get("prediction")
         items.append(Item(key, "nan" if pred is None else _text(pred), (answer,), fields))
-    _unique(items, records, "index")
+    items, notes = _unique(items, records, "index", inputs)
     return TaskData(
         items,
         (records.source,),
         ("vlmevalkit-mathvision (" + records.layout + ")",),
-        (),
+        notes,
         reported_scores(inputs),
     )
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique
+from ..load.join import unique_rows
 from ..load.layouts import is_vlmevalkit
 from ..load.records import Records, read_records
 from ..score.mathvista import (
@@ -296,9 +296,15 @@ def _recorded_text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _unique(items: Sequence[Item], records: Records, what: str) -> None:
-    """A problem given twice is an error naming both rows (never scored twice)."""
-    check_unique([it.id for it in items], [records.where(i) for i in range(len(items))], what=what)
+def _unique(
+    items: list[Item], records: Records, what: str, inputs: TaskInputs
+) -> tuple[list[Item], tuple[str, ...]]:
+    """A problem given twice is an error naming both rows (never scored twice), unless
+    ``--on-duplicate last`` keeps the last row of each (said in the returned note)."""
+    wheres = [records.where(i) for i in range(len(items))]
+    ids = [it.id for it in items]
+    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=inputs.on_duplicate)
+    return [items[i] for i in keep], (note,) if note else ()
 
 
 def _flag(value: Any) -> bool:
@@ -391,8 +397,9 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         if _flag(inputs.options.get("ignore_empty_extractions")):
             fields["ignore_empty_extractions"] = True
         items.append(Item(pid, pred, (_gold(problem, where),), fields))
-    _unique(items, records, "pid")
+    items, repeated = _unique(items, records, "pid", inputs)
     notes = [f"{missing} problem(s) had no extraction and scored 0"] if missing else []
+    notes += repeated
     if nulls:
         notes.append(_NULL_NOTE.format(n=nulls))
     reported = _official_reported(inputs)
@@ -437,12 +444,11 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
         # is a recorded (failed) extraction, scored as pandas reads it (NaN), never dropped
         pred = "nan" if res is None else (res if isinstance(res, str) else _text(res))
         items.append(Item(key, pred, (_gold(row, where),), fields))
-    _unique(items, records, "index")
-    notes: tuple[str, ...] = ()
+    items, notes = _unique(items, records, "index", inputs)
     if "precision" not in records.columns and any(
         it.fields["answer_type"] == "float" for it in items
     ):
-        notes = (
+        notes += (
             f"{records.source} has no 'precision' column: under the official and lmms-eval "
             "profiles its float problems cannot be rounded and are wrong (VLMEvalKit needs none)",
         )
@@ -487,8 +493,8 @@ def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
     if rep is not None and rep.get("toolkit") == "lmms-eval":
         # lmms-eval's mathvista aggregate is already a percentage (round(c / t * 100, 2))
         rep = {**rep, "units": "percent"}
-    _unique(items, records, "question_id")
-    notes = (_NULL_NOTE.format(n=nulls),) if nulls else ()
+    items, notes = _unique(items, records, "question_id", inputs)
+    notes += (_NULL_NOTE.format(n=nulls),) if nulls else ()
     return TaskData(items, (records.source,), ("lmms-eval-samples (jsonl)",), notes, rep)
 
 
