@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vqametrics.tasks import get_task, parse_choice, score_answer
@@ -43,3 +45,21 @@ def test_no_official_scorer_is_said() -> None:
     ch = {"A": "cat", "B": "dog"}
     assert parse_choice("B. dog", ch, task="ai2d", profile="lmms-eval") == "B"
     assert parse_choice("Answer: B", ch, task="ai2d", profile="lmms-eval") is None
+
+
+def test_lmms_eval_log_answer_is_an_index(tmp_path: Path) -> None:
+    import json
+
+    rows = []
+    for i, (pred, idx, recorded) in enumerate([("B. dog", 1, 1), ("The answer is A.", 0, 0)]):
+        doc = {"question": "q", "options": ["cat", "dog"], "answer": str(idx)}
+        rows.append(
+            {"doc_id": i, "doc": doc, "target": "AB"[idx], "resps": [[pred]]}
+            | {"filtered_resps": [pred], "exact_match": recorded}
+        )
+    f = tmp_path / "2026_samples_ai2d.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    r = evaluate_task("ai2d", f, profile="lmms-eval")
+    assert [it.references for it in r.data.items] == [("B",), ("A",)]
+    assert r.scores == [1.0, 0.0] and r.metrics["exact_match"] == 0.5
+    assert r.sample_check is not None and r.sample_check.as_dict()["n_disagree"] == 0

@@ -55,3 +55,30 @@ def test_vila_reproduces_acc_csv(shared_data: Path, name: str) -> None:
     # HEAD's rules read two rows differently: the check names them
     head = evaluate_task("realworldqa", folder / name, profile="vlmevalkit")
     assert any("differs from ours on 1 of 765" in n for n in head.notes)
+
+
+def test_lmms_eval_log_with_doc(tmp_path: Path) -> None:
+    import json
+
+    rows = [
+        {"doc_id": 0, "doc": {"question": "q", "answer": "B"}, "target": "B"}
+        | {"resps": [["(B)"]], "filtered_resps": ["(B)"], "exact_match": 1.0},
+        {"doc_id": 1, "doc": {"question": "q", "answer": "Downhill"}, "target": "Downhill"}
+        | {"resps": [["downhill."]], "filtered_resps": ["downhill."], "exact_match": 0.0},
+    ]
+    f = tmp_path / "2026_samples_realworldqa.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    r = evaluate_task("realworldqa", f, profile="lmms-eval")
+    assert r.scores == [1.0, 1.0]
+    # the second record says 0 where the rule gives 1: the check lists it
+    assert r.sample_check is not None and r.sample_check.as_dict()["n_disagree"] == 1
+
+
+def test_lmms_eval_log_is_refused_where_lmms_eval_has_no_task(tmp_path: Path) -> None:
+    import json
+
+    f = tmp_path / "2026_samples_mmvp.jsonl"
+    row = {"doc_id": 0, "doc": {"question": "q", "answer": "A"}, "filtered_resps": ["A"]}
+    f.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"samples_mmvp\.jsonl: an lmms-eval samples log"):
+        evaluate_task("mmvp", f)

@@ -78,3 +78,24 @@ def test_vila_reproduces_every_acc_csv_column(shared_data: Path) -> None:
     assert any("agrees with ours on all 14232" in n for n in r.notes)
     assert any("33 row(s) have an answer letter whose option cell is empty" in n for n in r.notes)
     assert "|judge:recorded|" in r.signature.format()
+
+
+def test_lmms_eval_log_with_doc(tmp_path: Path) -> None:
+    rows = []
+    for i, (pred, gold) in enumerate([("B. dog", "B"), ("(C)", "C"), ("a", "A")]):
+        first = pred.strip()[0]
+        doc = {"question_id": f"q{i}", "question": "q", "answer": gold, "data_type": "image"}
+        doc |= {"choice_a": "cat", "choice_b": "dog", "choice_c": "bird", "choice_d": "fish"}
+        rec = {"pred": first, "answer": gold, "question_id": f"q{i}"}
+        rows.append(
+            {"doc_id": i, "doc": doc, "target": gold, "resps": [[pred]], "filtered_resps": [pred]}
+            | {"seed_image": rec, "seed_all": rec}
+        )
+    f = tmp_path / "2026_samples_seedbench.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    r = evaluate_task("seedbench", f, profile="lmms-eval")
+    assert r.scores == [1.0, 0.0, 1.0]
+    assert r.metrics["seed_image"] == r.metrics["seed_all"] == 2 / 3
+    assert r.sample_check is not None and r.sample_check.as_dict()["n_disagree"] == 0
+    # the doc's choice_a..d are the options VLMEvalKit's rules read
+    assert evaluate_task("seedbench", f).scores == [1.0, 1.0, 0.0]

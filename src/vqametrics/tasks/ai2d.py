@@ -12,12 +12,15 @@ profile is VLMEvalKit's (spec mcq-reasoning.md §5).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from .._exceptions import InputError
 from ..choice.lmms import ai2d_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._mcq import ChoiceTask, hit_profile, read_mcq_sheet, vlmevalkit_profiles
+from ._lmms import sample_score
+from ._mcq import ChoiceTask, LmmsDoc, doc_answer, hit_profile, read_mcq, vlmevalkit_profiles
 
 __all__: list[str] = []
 
@@ -33,8 +36,31 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     )
 
 
+def _ai2d_options(doc: Mapping[str, Any]) -> dict[str, str]:
+    opts = doc.get("options")
+    if not isinstance(opts, list):
+        return {}
+    return {chr(ord("A") + i): str(o) for i, o in enumerate(opts)}
+
+
+def _ai2d_gold(doc: Mapping[str, Any], where: str) -> str:
+    """``ai2d_doc_to_target``: the letter of ``options[int(answer)]``."""
+    try:
+        return chr(ord("A") + int(doc_answer(doc, where)))
+    except ValueError:
+        raise InputError(f"{where}: doc.answer is not an option index") from None
+
+
+_LMMS_DOC = LmmsDoc(
+    id_keys=("question_id", "index"),
+    gold=_ai2d_gold,
+    options=_ai2d_options,
+    recorded=lambda row, where: sample_score(row, ("exact_match",)),
+)
+
+
 def _read(inputs: TaskInputs) -> TaskData:
-    return read_mcq_sheet(inputs, fields=("category", "l2-category", "split", "question"))
+    return read_mcq(inputs, fields=("category", "l2-category", "split", "question"), lmms=_LMMS_DOC)
 
 
 LMMS_EVAL = hit_profile(
@@ -61,6 +87,7 @@ TASK = register_task(
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
             "VLMEvalKit record {model}_AI2D_TEST_{judge}_result.xlsx (hit, log)",
+            "lmms-eval --log_samples with doc (question, options, answer = an index)",
         ),
         aliases=("ai2d-test",),
         default_profile="vlmevalkit",

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from . import register_task
 from ._base import TaskData, TaskInputs
-from ._mcq import ChoiceTask, read_mcq_sheet, vlmevalkit_profiles
+from ._mcq import ChoiceTask, read_mcq, vlmevalkit_profiles
 
 __all__: list[str] = []
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    return read_mcq_sheet(inputs, fields=("category", "l2-category", "split", "question"))
+    return read_mcq(inputs, fields=("category", "l2-category", "split", "question"), lmms=None)
 
 
 TASK = register_task(

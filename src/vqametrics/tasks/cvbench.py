@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._common import numpy_mean
-from ._mcq import ChoiceTask, read_mcq_sheet, report_acc, vlmevalkit_profiles
+from ._mcq import ChoiceTask, read_mcq, report_acc, vlmevalkit_profiles
 
 __all__: list[str] = []
 
@@ -65,7 +65,7 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    return read_mcq_sheet(inputs, fields=("category", "split", "source", "question"))
+    return read_mcq(inputs, fields=("category", "split", "source", "question"), lmms=None)
 
 
 TASK = register_task(

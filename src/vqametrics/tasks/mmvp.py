@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from .._exceptions import InputError
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._mcq import ChoiceTask, pair_accuracy, read_mcq_sheet, vlmevalkit_profiles
+from ._mcq import ChoiceTask, pair_accuracy, read_mcq, vlmevalkit_profiles
 
 __all__: list[str] = []
 
@@ -35,7 +35,7 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    data = read_mcq_sheet(inputs, fields=("category", "question"))
+    data = read_mcq(inputs, fields=("category", "question"), lmms=None)
     items = data.items
     if len(items) % 2:
         raise InputError(

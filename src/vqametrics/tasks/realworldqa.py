@@ -16,7 +16,16 @@ from collections.abc import Sequence
 from ..choice.lmms import realworldqa_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._mcq import ChoiceTask, hit_profile, read_mcq_sheet, vlmevalkit_profiles
+from ._lmms import sample_score
+from ._mcq import (
+    ChoiceTask,
+    LmmsDoc,
+    doc_answer,
+    hit_profile,
+    no_options,
+    read_mcq,
+    vlmevalkit_profiles,
+)
 
 __all__: list[str] = []
 
@@ -32,8 +41,16 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     )
 
 
+_LMMS_DOC = LmmsDoc(
+    id_keys=("question_id", "index"),
+    gold=doc_answer,
+    options=no_options,
+    recorded=lambda row, where: sample_score(row, ("exact_match",)),
+)
+
+
 def _read(inputs: TaskInputs) -> TaskData:
-    return read_mcq_sheet(inputs, fields=("category", "split", "question"))
+    return read_mcq(inputs, fields=("category", "split", "question"), lmms=_LMMS_DOC)
 
 
 LMMS_EVAL = hit_profile(
@@ -57,6 +74,7 @@ TASK = register_task(
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, prediction)",
             "VLMEvalKit record {model}_RealWorldQA_{judge}_result.xlsx (hit, log)",
+            "lmms-eval --log_samples with doc (question, answer)",
         ),
         aliases=("realworld-qa",),
         default_profile="vlmevalkit",

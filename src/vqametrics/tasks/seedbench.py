@@ -20,7 +20,7 @@ from typing import Any
 from ..choice.lmms import seedbench_first_char, seedbench_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._mcq import ChoiceTask, hit_profile, read_mcq_sheet, vlmevalkit_profiles
+from ._mcq import ChoiceTask, LmmsDoc, doc_answer, hit_profile, read_mcq, vlmevalkit_profiles
 
 __all__: list[str] = []
 
@@ -41,8 +41,33 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     return Aggregate(metrics=metrics, headline=headline, units="fraction", digits=4)
 
 
+def _seed_options(doc: Mapping[str, Any]) -> dict[str, str]:
+    return {
+        letter: str(doc[f"choice_{letter.lower()}"])
+        for letter in "ABCD"
+        if doc.get(f"choice_{letter.lower()}") is not None
+    }
+
+
+def _seed_recorded(row: Mapping[str, Any], where: str) -> float | None:
+    """The hit lmms-eval's aggregation gives the record's own ``pred`` (``seed_all``)."""
+    rec = row.get("seed_all")
+    if not isinstance(rec, Mapping) or not isinstance(rec.get("pred"), str):
+        return None
+    return float(rec["pred"].lower().strip() == str(rec.get("answer", "")).lower().strip())
+
+
+_LMMS_DOC = LmmsDoc(
+    id_keys=("question_id",),
+    gold=doc_answer,
+    options=_seed_options,
+    fields=("data_type",),
+    recorded=_seed_recorded,
+)
+
+
 def _read(inputs: TaskInputs) -> TaskData:
-    return read_mcq_sheet(inputs, fields=("category", "split", "question", "data_type"))
+    return read_mcq(inputs, fields=("category", "split", "question", "data_type"), lmms=_LMMS_DOC)
 
 
 def _lmms_detail(item: Item) -> Mapping[str, Any]:
@@ -74,6 +99,7 @@ TASK = register_task(
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
             "VLMEvalKit record {model}_SEEDBench_IMG_{judge}_result.xlsx (hit, log)",
+            "lmms-eval --log_samples with doc (question, choice_a..d, answer, data_type)",
         ),
         aliases=("seedbench-img", "seed-bench"),
         default_profile="vlmevalkit",
