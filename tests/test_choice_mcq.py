@@ -162,3 +162,9 @@ def test_pair_accuracy() -> None:
     assert pair_accuracy([1, 0, 1, 1]) == (0.75, 0.5)
     with pytest.raises(InputError, match="odd"):
         pair_accuracy([1, 0, 1])
+
+
+def test_annotations_are_not_silently_ignored(tmp_path: Path) -> None:
+    sheet = _sheet(tmp_path, ["1,q,cat,dog,bird,B,B,x"])
+    r = evaluate_task("realworldqa", sheet, annotations=str(sheet))
+    assert any("--annotations ignored" in n for n in r.notes)

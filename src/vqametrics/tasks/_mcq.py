@@ -226,6 +226,12 @@ def read_mcq_sheet(
                     f"{len(unknown)} row(s) of {rec.source} are not in {records.source} "
                     f"(e.g. {unknown[0]!r}); ignored"
                 )
+    if inputs.annotations is not None:
+        notes.append(
+            f"--annotations ignored: {records.source} carries its questions, options and answers"
+        )
+    if inputs.questions is not None:
+        notes.append(f"--questions ignored: {records.source} carries its questions")
     items: list[Item] = []
     n_nan_pred = 0
     absent_gold: list[Any] = []
