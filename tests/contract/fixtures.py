@@ -178,3 +178,47 @@ FIXTURES["mathvision"] = Fixture(
     id_column="id",
     prediction_column="response",
 )
+
+
+def _choice_rows(predictions: list[str], answers: str, **columns: list[Any]) -> list[Row]:
+    """A VLMEvalKit multiple-choice sheet: options A–D, the answer letter, the prediction (an
+    empty prediction cell is VLMEvalKit's text 'nan', scored and counted: ``_MCQ_EMPTY``)."""
+    options = {"A": "cat", "B": "dog", "C": "bird", "D": "fish"}
+    rows = []
+    for i, (p, a) in enumerate(zip(predictions, answers, strict=True)):
+        row: Row = {"index": i + 1, "question": f"question {i + 1}?", **options, "answer": a}
+        row.update({k: v[i] for k, v in columns.items()})
+        row["prediction"] = p
+        rows.append(row)
+    return rows
+
+
+def _mcq_fixture(rows: list[Row]) -> Fixture:
+    return Fixture(rows, empty_prediction="scored")
+
+
+_CATEGORIES = {"category": ["coarse perception", "coarse perception", "math", "math"]}
+_MCQ = _choice_rows(["A", "The answer is B", "(C) bird", "D"], "ABDD", **_CATEGORIES)
+FIXTURES["mmstar"] = _mcq_fixture(
+    _choice_rows(
+        ["A", "B", "C", "D"], "ABDD", **_CATEGORIES, l2_category=["scene", "scene", "geo", "geo"]
+    )
+)
+FIXTURES["seedbench"] = _mcq_fixture(
+    _choice_rows(["A", "B", "C", "D"], "ABDD", category=["Scene", "Scene", "Count", "Count"])
+)
+FIXTURES["realworldqa"] = _mcq_fixture(_MCQ)
+FIXTURES["ai2d"] = _mcq_fixture(_MCQ)
+FIXTURES["blink"] = _mcq_fixture(_choice_rows(["A", "B", "C", "A"], "ABDD", category=["Depth"] * 4))
+FIXTURES["mmvp"] = _mcq_fixture(
+    _choice_rows(["A", "B", "C", "A"], "ABDD", question=["q1", "q1", "q2", "q2"])
+)
+FIXTURES["cvbench"] = _mcq_fixture(
+    _choice_rows(
+        ["A", "B", "C", "A"],
+        "ABDD",
+        split=["2D", "2D", "3D", "3D"],
+        source=["ADE20K", "COCO", "Omni3D", "Omni3D"],
+        category=["Count", "Count", "Depth", "Depth"],
+    )
+)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .._exceptions import InputError
-from ..load.join import check_unique
+from ..load.join import check_unique, unique_rows
 from ..load.layouts import find_reported, locate_reported
 from ..load.records import Records, cell_text, read_records
 from ..signature import Signature
@@ -203,8 +203,9 @@ def read_mcq_sheet(
         )
     wheres = [records.where(i) for i in range(len(rows))]
     ids = [_item_id(r.get("index"), w) for r, w in zip(rows, wheres, strict=True)]
-    check_unique(ids, wheres, what="index")
-    notes: list[str] = []
+    keep, repeated = unique_rows(ids, wheres, what="index", on_duplicate=inputs.on_duplicate)
+    rows, ids, wheres = [rows[i] for i in keep], [ids[i] for i in keep], [wheres[i] for i in keep]
+    notes: list[str] = [repeated] if repeated else []
     layouts = ["vlmevalkit-mcq"]
     record = _record_of(records)
     record_source: str | None = records.source if record is not None else None
