@@ -37,6 +37,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ._registry import RANDOM, Lineage, register_lineage
+
 __all__ = [
     "CAT_SHORT2LONG",
     "DOMAIN_CAT2SUB_CAT",
@@ -56,9 +58,6 @@ __all__ = [
     "parse_open_response",
     "subject_of",
 ]
-
-#: what a rule returns where it would draw a random letter and no ``rng`` was given
-RANDOM: Final = "random"
 
 #: the official seed, set once when ``eval_utils`` is imported
 OFFICIAL_SEED: Final = 42
@@ -390,3 +389,30 @@ def aggregate_mmmu(
         disciplines,
         (_ins_level(overall), sum(n for _, n in overall)),
     )
+
+
+for _name, _fn, _reproduces, _text, _seed in (
+    (
+        "mmmu_official",
+        mmmu_official,
+        "MMMU-Benchmark/MMMU@bb0b95a mmmu/utils/eval_utils.py parse_multi_choice_response",
+        "(X), then space-X-space, then option text (>5 tokens), last wins; random.seed(42)",
+        OFFICIAL_SEED,
+    ),
+    (
+        "mmmu_pro_official",
+        mmmu_pro_official,
+        "MMMU-Benchmark/MMMU@bb0b95a mmmu-pro/evaluate.py parse_multi_choice_response",
+        "one letter after the last 'Answer:', else lmms-eval's tiers; unseeded random",
+        None,
+    ),
+    (
+        "lmms_eval_mmmu",
+        lmms_eval_mmmu,
+        "EvolvingLMMs-Lab/lmms-eval@75571cf tasks/_task_utils/mmmu_mcq_utils.py "
+        "parse_mmmu_multi_choice_response",
+        "(X), then 'X ', then 'X.', then option text (>5 tokens); unseeded random",
+        None,
+    ),
+):
+    register_lineage(Lineage(_name, _reproduces, _text, _fn, draws=True, seed=_seed))

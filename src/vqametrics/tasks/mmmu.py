@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
+from ..choice import get_lineage
 from ..choice.mmmu import (
     CAT_SHORT2LONG,
     OFFICIAL_SEED,
@@ -172,7 +173,13 @@ _CONTEXT = ("question_type", "options", "parsed_pred")
 
 
 def _profile(
-    name: str, rules: _Rules, *, description: str, reproduces: str, toolkit: str
+    name: str,
+    rules: _Rules,
+    *,
+    description: str,
+    reproduces: str,
+    toolkit: str,
+    lineage: str,
 ) -> TaskProfile:
     _RULES[name] = rules
     return TaskProfile(
@@ -184,6 +191,7 @@ def _profile(
         aggregate=_aggregator(rules),
         context=_CONTEXT,
         detail=_detail(rules),
+        choice=get_lineage(lineage),
     )
 
 
@@ -194,6 +202,7 @@ OFFICIAL = _profile(
     "open parse + eval_open, instance-weighted subjects and disciplines, 3 dp",
     reproduces="MMMU-Benchmark/MMMU@bb0b95a mmmu/utils/eval_utils.py + main_eval_only.py",
     toolkit="MMMU@bb0b95a",
+    lineage="mmmu_official",
 )
 LMMS_EVAL = _profile(
     "lmms-eval",
@@ -202,6 +211,7 @@ LMMS_EVAL = _profile(
     "(eval_open iterates a string; 736454b until PR #1471), unseeded random, 5 dp",
     reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf tasks/mmmu/utils.py + mmmu_mcq_utils.py",
     toolkit="lmms-eval@75571cf",
+    lineage="lmms_eval_mmmu",
 )
 LMMS_EVAL_PR1471 = _profile(
     "lmms-eval-pr1471",
@@ -210,6 +220,7 @@ LMMS_EVAL_PR1471 = _profile(
     "the official eval_open, 5 dp",
     reproduces="lmms-eval@75571cf with the fix PR #1471 describes (spec §2.4)",
     toolkit="lmms-eval@pr1471",
+    lineage="lmms_eval_mmmu",
 )
 
 
