@@ -345,3 +345,64 @@ def test_cli_prints_three_decimals(shared_data: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert re.search(r"^Overall\s+0\.367$", out, re.M)
     assert "mmmu-acc|profile:official|" in out and "seed:42" in out
+
+
+# ----- VLMEvalKit: open questions as two-option questions ---------------------------------
+
+
+# choice/heuristics.py (branch choice) reads "answer is a" as the lower-case a, not A, where the
+# spec (§14.4 step 5) and this case say A: reported to its owner, kept visible here
+_CAN_INFER_ANSWER_IS_LOWER = pytest.mark.xfail(
+    strict=True, reason="vlmevalkit_can_infer: 'answer is a …' should give A (spec §14.4)"
+)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=c["id"], marks=_CAN_INFER_ANSWER_IS_LOWER)
+        if c["id"] == "answer-is-a-number"
+        else pytest.param(c, id=c["id"])
+        for c in CASES["mmmu_open"]
+    ],
+)
+def test_vlmevalkit_pseudo_mcq(case: dict[str, Any], tmp_path: Path) -> None:
+    inp, exp = case["input"], case["expected"]
+    rec = _record("validation_Math_1", inp["response"], inp["gold"], qtype="open")
+    r = evaluate_task("mmmu", _write(tmp_path, "output.json", [rec]), profile="vlmevalkit")
+    # no judge record: VLMEvalKit's exact matching
+    assert r.scores == [float(exp["vlmevalkit_hit_exact_matching"])]
+    (per,) = list(r.per_item())
+    assert per["letter"] == (exp["vlmevalkit_can_infer"] or "Z")
+    assert per["decided_by"] == ("unrecorded" if exp["vlmevalkit_needs_judge"] else "rules")
+    assert "open:pseudo-mcq" in r.signature.format()
+
+
+def test_vlmevalkit_letter_gold_open_question_can_never_be_hit(tmp_path: Path) -> None:
+    # MMMU_preproc: A = "C", B = "Other Answers", but the gold stays the letter C
+    rec = _record("validation_Basic_Medical_Science_10", "A", "C", qtype="open")
+    r = evaluate_task("mmmu", _write(tmp_path, "output.json", [rec]), profile="vlmevalkit")
+    assert r.scores == [0.0]
+
+
+@pytest.mark.parametrize("case", CASES["mmmu_aggregate"], ids=lambda c: c["id"])
+def test_vlmevalkit_report_acc(case: dict[str, Any], tmp_path: Path) -> None:
+    recs = [_record(it["id"], it["response"], it["answer"]) for it in case["input"]["items"]]
+    r = evaluate_task("mmmu", _write(tmp_path, "output.json", recs), profile="vlmevalkit")
+    exp = dict(case["expected"]["vlmevalkit_report_acc_exact_matching"])
+    assert exp.pop("split") == "validation"
+    assert r.metrics["Overall"] == exp.pop("Overall")
+    got = {
+        k: v["accuracy"]
+        for group in ("l2-category", "category")
+        for k, v in r.aggregate.breakdowns[group].items()
+    }
+    assert got == exp
+
+
+def test_flat_file_under_vlmevalkit_is_refused(tmp_path: Path) -> None:
+    gold = {"validation_Art_1": {"question_type": "multiple-choice", "ground_truth": "A"}}
+    ans = _write(tmp_path, "answer_dict_val.json", gold)
+    path = _write(tmp_path, "out.json", {"validation_Art_1": "A"})
+    with pytest.raises(InputError, match="no options"):
+        evaluate_task("mmmu", path, annotations=ans, profile="vlmevalkit")

@@ -13,6 +13,9 @@ Profiles (spec ``mcq-reasoning.md`` §2):
   has one, drawn from ``--fallback-seed`` when given, and otherwise scored 0 and said.
 * ``lmms-eval-pr1471`` — the same with the open questions scored as the official scorer does
   (what PR #1471 describes; its merged code is not in our pin).
+* ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` — ``MMMU_DEV_VAL``: open questions
+  become two-option questions (QUIRK pseudo-mcq), ``can_infer`` of the era, the recorded judge
+  or exact matching, ``report_acc`` (micro Overall, per discipline and subject).
 
 Inputs: the official ``{id: answer}`` file (``run_llava.py`` / ``total_val_output.json``, the
 multiple-choice answers already parsed: ``main_eval_only.py``) with ``--annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import ast
 import os
 import random
+import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -47,12 +51,13 @@ from ..choice.mmmu import (
     subject_of,
 )
 from ..load.join import join_by_id
-from ..load.layouts import predictions_from
+from ..load.layouts import is_vlmevalkit, predictions_from
 from ..load.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
 from ._lmms import lmms_eval_predictions, no_doc_error, without_questions
+from ._mcq import ChoiceTask, read_mcq_sheet, vlmevalkit_profiles
 
 __all__ = ["MCQ", "mmmu_item_correct"]
 
@@ -420,6 +425,9 @@ def _read(inputs: TaskInputs) -> TaskData:
     lmms = _read_lmms(records, inputs)
     if lmms is not None:
         return lmms
+    if is_vlmevalkit(records):
+        data = read_mcq_sheet(inputs, fields=_SHEET_FIELDS, records=records)
+        return replace(data, extra={**data.extra, "vlmevalkit_sheet": True})
     if records.layout.startswith("json-mapping") or records.layout == "mapping":
         return _read_flat(records, inputs)
     if {"id", "response", "question_type"} <= set(records.columns):
@@ -430,6 +438,80 @@ def _read(inputs: TaskInputs) -> TaskData:
         "JSON (with --annotations answer_dict_val.json), main_parse_and_eval.py's output.json "
         "records (id, question_type, answer, all_choices, index2ans, response) or an "
         "lmms-eval --log_samples file with doc"
+    )
+
+
+# ----- VLMEvalKit: open questions as hidden two-option questions (spec §2.5) -------------
+
+_SHEET_FIELDS = ("category", "l2-category", "split", "question_type", "question")
+OTHER_ANSWERS = "Other Answers"
+
+
+def vlmevalkit_items(items: Sequence[Item]) -> tuple[list[Item], int]:
+    """The items as VLMEvalKit's ``mcq_vanilla_eval`` sees them, and how many were rewritten.
+
+    QUIRK pseudo-mcq (``MMMU_preproc``): a question without options (an open one) gets
+    ``A`` = its answer text (a list gold as Python writes the list) and ``B`` = ``Other
+    Answers``; every answer that is not one capital letter becomes the gold ``A``. So a bare
+    ``A`` is right, and an open question whose answer is a letter (``C``) can never be hit.
+    Subject, discipline and split become ``category``, ``l2-category`` and ``split``.
+    """
+    out = []
+    rewritten = 0
+    for it in items:
+        gold = it.references[0] if len(it.references) == 1 else str(list(it.references))
+        fields = dict(it.fields)
+        options = fields.get("options")
+        if not options or "A" not in options:  # VLMEvalKit: ``pd.isna(A)``
+            options = {"A": gold, "B": OTHER_ANSWERS}
+            rewritten += 1
+        fields["options"] = options
+        letter = gold if len(gold) == 1 and gold in string.ascii_uppercase else "A"
+        if "subject" in fields:
+            fields.setdefault("category", fields["subject"])
+            fields.setdefault("l2-category", fields["discipline"])
+            fields.setdefault("split", str(it.id).split("_", 1)[0])
+        out.append(replace(it, references=(letter,), fields=fields))
+    return out, rewritten
+
+
+VLMEVALKIT_PROFILES = vlmevalkit_profiles(
+    "MMMU_DEV_VAL (open questions as two-option ones)",
+    reproduces="vlmeval/dataset/utils/multiple_choice.py MMMU_preproc + mcq_vanilla_eval "
+    "+ report_acc",
+)
+
+
+def _evaluate_vlmevalkit(task: Task, prof: TaskProfile, data: TaskData) -> Any:
+    from ._check import check_samples
+    from ._run import TaskEvaluation, _score_all
+
+    if any(
+        it.fields.get("question_type") == MCQ and not it.fields.get("options") for it in data.items
+    ):
+        raise InputError(
+            f"{data.sources[-1]}: an {{id: answer}} file has no options; the VLMEvalKit "
+            "profiles need a VLMEvalKit sheet, output.json records or an lmms-eval log"
+        )
+    items, rewritten = vlmevalkit_items(data.items)
+    notes = list(data.notes)
+    if rewritten:
+        notes.append(
+            f"{rewritten} open question(s) scored as VLMEvalKit does: two options, A = the "
+            "answer text, B = 'Other Answers', gold A (MMMU_preproc); never as open answers"
+        )
+    data = replace(data, items=items, notes=tuple(notes))
+    scores = _score_all(prof, items, data.sources)
+    aggregate = prof.aggregate(items, scores)
+    signature = task.signature(prof, data).with_fields(open="pseudo-mcq")
+    return TaskEvaluation(
+        task,
+        prof,
+        data,
+        scores,
+        aggregate,
+        signature,
+        sample_check=check_samples(task, prof, items, scores),
     )
 
 
@@ -520,8 +602,15 @@ def _evaluator(
 
     if extract is not None or judge is not None:
         raise InputError("score mmmu: --extract and --judge do not apply (the profile parses)")
-    rules = _RULES[prof.name]
     data = task.read(inputs)
+    if prof.toolkit.startswith("VLMEvalKit"):
+        return _evaluate_vlmevalkit(task, prof, data)
+    if data.extra.get("vlmevalkit_sheet"):
+        raise InputError(
+            f"{data.sources[0]}: a VLMEvalKit sheet has no MMMU ids (subjects); score it with "
+            "--profile vlmevalkit (or vlmevalkit-2025 / vlmevalkit-2024)"
+        )
+    rules = _RULES[prof.name]
     seed = _seed_option(inputs, rules.seed)
     items, counts = decide_letters(data.items, rules, seed, replay=prof.name != "official")
     data = replace(data, items=items, notes=(*data.notes, *_random_notes(counts, seed, prof)))
@@ -546,22 +635,24 @@ def _evaluator(
 
 
 TASK = register_task(
-    Task(
+    ChoiceTask(
         name="mmmu",
         title="MMMU (val)",
         metric="mmmu-acc",
         description="college-level multiple-choice and open questions; instance-weighted "
         "subject and discipline accuracy",
-        profiles=(OFFICIAL, LMMS_EVAL, LMMS_EVAL_PR1471),
+        profiles=(OFFICIAL, LMMS_EVAL, LMMS_EVAL_PR1471, *VLMEVALKIT_PROFILES),
         read=_read,
         layouts=(
             "official {id: answer} JSON (MCQ letters already parsed) + --annotations "
             "answer_dict_val.json",
             "main_parse_and_eval.py output.json records, or a folder of <Subject>/output.json",
             "lmms-eval --log_samples JSONL with doc (mmmu_val)",
+            "VLMEvalKit sheet {model}_MMMU_DEV_VAL.xlsx (the vlmevalkit profiles)",
         ),
         annotations_optional=True,
         options=(
+            ("judge_record", "VLMEvalKit's _{judge}_result.xlsx (default: beside the sheet)"),
             (
                 "fallback-seed",
                 "seed of the random letter for unparseable answers (official: 42; lmms-eval: "
