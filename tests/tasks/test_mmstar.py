@@ -152,3 +152,43 @@ def test_vila_cli_json(shared_data: Path, capsys: pytest.CaptureFixture[str]) ->
     out = json.loads(capsys.readouterr().out)
     assert out["metrics"]["Overall"] == 0.4166666666666667
     assert out["signature"].startswith("mmstar-acc|profile:vlmevalkit-2024|")
+
+
+def _log(tmp_path: Path, rows: list[dict[str, Any]]) -> Path:
+    f = tmp_path / "2026_samples_mmstar.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return f
+
+
+def test_lmms_eval_log_with_doc(tmp_path: Path) -> None:
+    # the §16 shape: doc (index, question, answer, category, l2_category) and, per category and
+    # under 'average', {question_id, l2_category, score}
+    rows = []
+    for i, (pred, gold, l2, recorded) in enumerate(
+        [
+            ("**C**", "C", "geometry", 1.0),
+            ("b", "B", "geometry", 0.0),
+            ("A", "A", "recognition", 1.0),
+        ]
+    ):
+        cat = "math" if l2 == "geometry" else "fine-grained perception"
+        rec = {"question_id": i, "l2_category": l2, "score": recorded}
+        rows.append(
+            {
+                "doc_id": i,
+                "doc": {"index": i, "question": "q", "answer": gold, "category": cat}
+                | {"l2_category": l2},
+                "target": gold,
+                "resps": [[pred]],
+                "filtered_resps": [pred],
+                cat: rec,
+                "average": rec,
+            }
+        )
+    r = evaluate_task("mmstar", _log(tmp_path, rows), profile="lmms-eval")
+    assert r.scores == [1.0, 0.0, 1.0]
+    # macro over l2: (geometry 1/2 + recognition 1/1) / 2
+    assert r.metrics["average"] == 0.75
+    assert r.sample_check is not None and r.sample_check.as_dict()["n_disagree"] == 0
+    official = evaluate_task("mmstar", _log(tmp_path, rows))
+    assert official.scores == [0.0, 1.0, 1.0]  # first character: '*' misses, 'b' hits

@@ -39,12 +39,16 @@ __all__ = [
     "JUDGE_RANDOM",
     "ChoiceTask",
     "Decision",
+    "LmmsDoc",
     "decision_note",
+    "doc_answer",
     "find_judge_record",
     "hit_profile",
     "macro_over",
     "mcq_profile",
+    "no_options",
     "pair_accuracy",
+    "read_mcq",
     "read_mcq_sheet",
     "recorded_hit_note",
     "report_acc",
@@ -589,3 +593,75 @@ def hit_profile(
 
 
 _ABCD = {"A": "", "B": "", "C": "", "D": ""}
+
+
+# --- lmms-eval --log_samples ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LmmsDoc:
+    """How one task's lmms-eval ``doc`` rows are read (spec §16): the id keys, the gold letter,
+    the options (letter → text, possibly none), the fields kept, and the toolkit's own
+    per-sample hit from the record (``None`` when it did not record one)."""
+
+    id_keys: tuple[str, ...]
+    gold: Callable[[Mapping[str, Any], str], str]
+    options: Callable[[Mapping[str, Any]], dict[str, str]]
+    fields: tuple[str, ...] = ()
+    recorded: Callable[[Mapping[str, Any], str], float | None] | None = None
+
+
+def doc_answer(doc: Mapping[str, Any], where: str) -> str:
+    """``doc["answer"]`` as text (a number cast to text); an error naming *where* if absent."""
+    return str(cell_text(doc.get("answer"), where, column="doc.answer"))
+
+
+def no_options(doc: Mapping[str, Any]) -> dict[str, str]:
+    """A ``doc`` without option texts (MMStar, RealWorldQA embed them in the question)."""
+    return {}
+
+
+def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None) -> TaskData:
+    """A VLMEvalKit sheet (:func:`read_mcq_sheet`), or an lmms-eval ``--log_samples`` file
+    whose records carry ``doc`` (read with *lmms*; the toolkit's recorded per-sample score is
+    kept for the sample-by-sample check)."""
+    from ._lmms import TOOLKIT_SCORE, has_docs, lmms_eval_predictions, no_doc_error
+
+    records = read_records(inputs.results, format=inputs.format)
+    preds = lmms_eval_predictions(records, inputs)
+    if preds is None:
+        return read_mcq_sheet(inputs, fields=fields, records=records)
+    if lmms is None:
+        raise InputError(
+            f"{records.source}: an lmms-eval samples log, but this task is not an lmms-eval task "
+            "at lmms-eval@75571cf; it reads VLMEvalKit sheets"
+        )
+    if not has_docs(preds):
+        raise no_doc_error(records.source, "a log written with its dataset rows ('doc')")
+    items = []
+    for row, key, text, where in zip(
+        preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
+    ):
+        doc = row["doc"]
+        item_id: str | int = key if isinstance(key, str | int) else str(key)
+        for k in lmms.id_keys:
+            v = doc.get(k)
+            if isinstance(v, str | int) and not isinstance(v, bool):
+                item_id = v
+                break
+        extra: dict[str, Any] = {"options": lmms.options(doc)}
+        extra.update({f: doc[f] for f in lmms.fields if doc.get(f) is not None})
+        if lmms.recorded is not None:
+            rec = lmms.recorded(row, where)
+            if rec is not None:
+                extra[TOOLKIT_SCORE] = rec
+        pred = "" if text is None else text if isinstance(text, str) else str(text)
+        items.append(Item(item_id, pred, (lmms.gold(doc, where),), extra))
+    check_unique([it.id for it in items], preds.wheres, what="question id")
+    return TaskData(
+        items,
+        (records.source,),
+        (preds.layout,),
+        (),
+        locate_reported(inputs.results, inputs.reported),
+    )

@@ -19,7 +19,17 @@ from ..choice.lmms import mmstar_hit
 from ..choice.mmstar import mmstar_official_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._mcq import ChoiceTask, hit_profile, macro_over, read_mcq_sheet, vlmevalkit_profiles
+from ._lmms import sample_score
+from ._mcq import (
+    ChoiceTask,
+    LmmsDoc,
+    doc_answer,
+    hit_profile,
+    macro_over,
+    no_options,
+    read_mcq,
+    vlmevalkit_profiles,
+)
 
 __all__ = ["CATEGORIES"]
 
@@ -121,8 +131,22 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     return Aggregate(metrics=metrics, headline="average", units="fraction", digits=4)
 
 
+_LMMS_DOC = LmmsDoc(
+    id_keys=("index",),
+    gold=doc_answer,
+    options=no_options,
+    fields=("category", "l2_category"),
+    # mmstar_process_results: {category: {...score}, "average": {question_id, l2_category, score}}
+    recorded=lambda row, where: sample_score(row, ("average",)),
+)
+
+
 def _read(inputs: TaskInputs) -> TaskData:
-    return read_mcq_sheet(inputs)
+    return read_mcq(
+        inputs,
+        fields=("category", "l2-category", "l2_category", "split", "question"),
+        lmms=_LMMS_DOC,
+    )
 
 
 OFFICIAL = hit_profile(
@@ -157,6 +181,7 @@ TASK = register_task(
             "VLMEvalKit sheet (index, question, A-D, answer, category, l2_category, prediction)",
             "VLMEvalKit record {model}_MMStar_{judge}_result.xlsx (adds hit, log), "
             "used beside the sheet as the recorded judge",
+            "lmms-eval --log_samples with doc (index, question, answer, category, l2_category)",
         ),
         default_profile="official",
         annotations_optional=True,
