@@ -259,3 +259,44 @@ def test_bad_doc_answer_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["score", "scienceqa", "--results", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "line 1" in err and "not an index" in err
+
+
+def _llava_base(tmp_path: Path) -> Path:
+    base = tmp_path / "scienceqa"
+    base.mkdir()
+    problems = {
+        "1": {"choices": ["x", "y"], "answer": 1, "image": "image.png", "subject": "s"},
+        "2": {"choices": ["x", "y", "z"], "answer": 0, "image": None, "subject": "s"},
+        "3": {"choices": ["x", "y"], "answer": 0, "image": "image.png", "subject": "s"},
+        "9": {"choices": ["x", "y"], "answer": 0, "image": None, "subject": "s"},
+    }
+    (base / "problems.json").write_text(json.dumps(problems), encoding="utf-8")
+    splits = {"test": ["1", "2", "3"], "train": ["9"]}
+    (base / "pid_splits.json").write_text(json.dumps(splits), encoding="utf-8")
+    return base
+
+
+def test_llava_answers_over_the_test_split(tmp_path: Path) -> None:
+    base = _llava_base(tmp_path)
+    answers = [
+        {"question_id": "1", "prompt": "<image>\nq", "text": "B"},
+        {"question_id": "2", "prompt": "q", "text": "A. x"},
+        {"question_id": "3", "prompt": "<image>\nq", "text": "The answer is A"},
+    ]
+    path = tmp_path / "answers.jsonl"
+    path.write_text("\n".join(json.dumps(a) for a in answers) + "\n", encoding="utf-8")
+    r = evaluate_task("scienceqa", str(path), annotations=str(base), profile="llava")
+    # hand-derived: B right; "A. x" right ('X. ' first); "The answer is A" fails (no char after)
+    assert r.scores == [1.0, 1.0, 0.0]
+    assert r.metrics["Accuracy"] == 2 / 3 * 100  # correct / total * 100, as the script
+    assert r.metrics["IMG-Accuracy"] == 50.0 and r.metrics["n_img"] == 2
+    later = evaluate_task("scienceqa", str(path), annotations=str(base), profile="llava-5200b75")
+    assert later.scores == [1.0, 1.0, 1.0]  # 5200b75 also reads 'The answer is X' undotted
+    # a missing answer is LLaVA's FAILED: an error unless --allow-missing, then a miss
+    path.write_text(json.dumps(answers[0]) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="allow.missing"):
+        evaluate_task("scienceqa", str(path), annotations=str(base), profile="llava")
+    r = evaluate_task(
+        "scienceqa", str(path), annotations=str(base), profile="llava", allow_missing=True
+    )
+    assert r.scores == [1.0, 0.0, 0.0] and r.data.n_missing == 2

@@ -15,14 +15,19 @@ Profiles (spec ``mcq-reasoning.md`` §8):
 
 Inputs: a VLMEvalKit sheet (its ``_acc.csv`` and ``_{judge}_result.xlsx`` beside it are read);
 an lmms-eval ``--log_samples`` file, with ``doc`` (every profile) or without it (only
-``target``: the ``lmms-eval`` profile, which needs no options).
+``target``: the ``lmms-eval`` profile, which needs no options); LLaVA's answer file with
+ScienceQA's ``problems.json`` / ``pid_splits.json`` (the whole test split; IMG-Accuracy over the
+prompts with ``<image>``).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
@@ -143,14 +148,16 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
 
 
 def _llava_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """``eval_science_qa.py``: ``Accuracy = correct / total * 100`` (every item here has an
-    image, so its IMG-Accuracy is the same number), printed with 2 decimals."""
-    return Aggregate(
-        metrics={"Accuracy": _percent_of(scores), "n": len(scores)},
-        headline="Accuracy",
-        units="percent",
-        digits=2,
-    )
+    """``eval_science_qa.py``: ``Accuracy = correct / total * 100`` and ``IMG-Accuracy`` over
+    the prompts that contain ``<image>``, printed with 2 decimals. Only LLaVA's own answer file
+    carries the prompts; elsewhere every item is an IMG item and only Accuracy is given."""
+    metrics: dict[str, float | int] = {"Accuracy": _percent_of(scores), "n": len(scores)}
+    flags = [it.fields.get("is_multimodal") for it in items]
+    if any(f is not None for f in flags):
+        img = [s for f, s in zip(flags, scores, strict=True) if f]
+        metrics["IMG-Accuracy"] = _percent_of(img)
+        metrics["n_img"] = len(img)
+    return Aggregate(metrics=metrics, headline="Accuracy", units="percent", digits=2)
 
 
 def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -277,11 +284,94 @@ def _lmms_items(inputs: TaskInputs, records: Records) -> TaskData | None:
     return without_questions(data, inputs)
 
 
+def _problems(inputs: TaskInputs) -> tuple[dict[str, Any], list[str], str]:
+    """ScienceQA's ``problems.json`` and the test ids of ``pid_splits.json`` (LLaVA's
+    ``--base-dir``): ``--annotations`` is the folder or ``problems.json`` beside it."""
+    base = Path(os.fspath(inputs.annotations))
+    problems_path = base / "problems.json" if base.is_dir() else base
+    splits_path = problems_path.parent / "pid_splits.json"
+    for path in (problems_path, splits_path):
+        if not path.is_file():
+            raise InputError(
+                f"{path}: not found; --annotations is ScienceQA's data folder (problems.json "
+                "and pid_splits.json, LLaVA's --base-dir) or its problems.json"
+            )
+    try:
+        problems = json.loads(problems_path.read_text(encoding="utf-8"))
+        splits = json.loads(splits_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{problems_path.parent}: not JSON ({exc.msg})") from None
+    if not isinstance(problems, dict) or not isinstance(splits, dict) or "test" not in splits:
+        raise InputError(
+            f"{problems_path}: expected {{pid: problem}} and pid_splits.json with a 'test' list"
+        )
+    return problems, [str(p) for p in splits["test"]], str(problems_path)
+
+
+def _read_llava(inputs: TaskInputs, records: Records) -> TaskData:
+    """LLaVA's ``model_vqa_science.py`` answers (``question_id``, ``prompt``, ``text``) scored
+    over ScienceQA's test split as ``eval_science_qa.py`` does (all 4,241 problems)."""
+    problems, test_ids, source = _problems(inputs)
+    by_id: dict[str, tuple[str, str]] = {}
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        text, prompt = row.get("text"), row.get("prompt")
+        if not isinstance(text, str):
+            raise InputError(f"{where}: 'text' must be the model's answer text")
+        qid = str(row.get("question_id"))
+        if qid in by_id and inputs.on_duplicate == "error":
+            raise InputError(f"{where}: duplicate question_id {qid!r}")
+        by_id[qid] = (text, prompt if isinstance(prompt, str) else "")
+    items = []
+    missing = 0
+    for pid in test_ids:
+        prob = problems.get(pid)
+        if not isinstance(prob, dict):
+            raise InputError(f"{source}: test problem {pid!r} is not in problems.json")
+        choices, answer = prob.get("choices"), prob.get("answer")
+        if not isinstance(choices, list) or not isinstance(answer, int):
+            raise InputError(f"{source}: problem {pid!r} needs 'choices' and an 'answer' index")
+        fields: dict[str, Any] = {
+            "options": {chr(ord("A") + i): str(c) for i, c in enumerate(choices)},
+            **{f: prob[f] for f in ("subject", "grade", "topic", "category") if prob.get(f)},
+        }
+        pred = by_id.get(pid)
+        if pred is None:
+            missing += 1
+            fields["is_multimodal"] = False  # LLaVA: prompt 'Unknown'
+        else:
+            fields["is_multimodal"] = "<image>" in pred[1]
+        gold = "ABCDE"[answer] if 0 <= answer < 5 else str(answer)
+        items.append(Item(pid, None if pred is None else pred[0], (gold,), fields))
+    if missing and not inputs.allow_missing:
+        raise InputError(
+            f"{records.source}: no answer for {missing} of the {len(test_ids)} test problems "
+            "(LLaVA scores them FAILED, a miss: pass --allow-missing to do the same)"
+        )
+    extra = set(by_id) - set(test_ids)
+    notes = []
+    if extra:
+        notes.append(f"{len(extra)} answer(s) for problems outside the test split were ignored")
+    if missing:
+        notes.append(f"{missing} test problem(s) had no answer and scored 0 (LLaVA: FAILED)")
+    return TaskData(
+        items,
+        (source, records.source),
+        ("llava-answers",),
+        tuple(notes),
+        reported_scores(inputs),
+        n_missing=missing,
+        n_extra_ignored=len(extra),
+    )
+
+
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     lmms = _lmms_items(inputs, records)
     if lmms is not None:
         return lmms
+    if inputs.annotations is not None and {"question_id", "text"} <= set(records.columns):
+        return _read_llava(inputs, records)
     return read_mcq_sheet(inputs, fields=_FIELDS, records=records)
 
 
@@ -389,6 +479,8 @@ TASK = register_task(
             "category, prediction), its _acc.csv and _{judge}_result.xlsx beside it",
             "lmms-eval --log_samples JSONL of scienceqa_img (with doc; without doc: "
             "--profile lmms-eval, scored against target)",
+            "LLaVA answers JSONL (question_id, prompt, text) + --annotations ScienceQA's "
+            "folder (problems.json, pid_splits.json): the whole test split, as LLaVA scores it",
         ),
         aliases=("scienceqa-img", "scienceqa_img", "sqa"),
         annotations_optional=True,
