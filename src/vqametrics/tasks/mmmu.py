@@ -81,6 +81,9 @@ class _Rules:
     seed: int | None
     #: the signature's words for the open-question rule
     open_rule: str
+    #: QUIRK rounded-return (lmms-eval): the task returns ``round(Overall, 5)`` itself, so the
+    #: number in ``results.json`` is already rounded
+    returns_rounded: bool = False
 
 
 def _gold(references: Sequence[str]) -> str | list[str]:
@@ -141,8 +144,12 @@ def _aggregator(rules: _Rules) -> Callable[[Sequence[Item], Sequence[float]], Ag
             subject_order=rules.subject_order,
         )
         n_random = sum(1 for it in items if it.fields.get("decided_at_random"))
+        overall = agg.overall[0]
+        metrics: dict[str, float | int] = {"Overall": overall}
+        if rules.returns_rounded:
+            metrics = {"Overall": round(overall, rules.digits), "Overall_unrounded": overall}
         return Aggregate(
-            metrics={"Overall": agg.overall[0], "n": agg.overall[1], "random": n_random},
+            metrics={**metrics, "n": agg.overall[1], "random": n_random},
             headline="Overall",
             units="fraction",
             digits=rules.digits,
@@ -167,10 +174,16 @@ OFFICIAL_RULES = _Rules(
     mmmu_official, official_open_correct, 3, "official", OFFICIAL_SEED, "official eval_open"
 )
 LMMS_RULES = _Rules(
-    lmms_eval_mmmu, lmms_eval_open_correct, 5, "first-seen", None, "all-zero(736454b-bug)"
+    lmms_eval_mmmu, lmms_eval_open_correct, 5, "first-seen", None, "all-zero(736454b-bug)", True
 )
 PR1471_RULES = _Rules(
-    lmms_eval_mmmu, official_open_correct, 5, "first-seen", None, "official eval_open(pr1471)"
+    lmms_eval_mmmu,
+    official_open_correct,
+    5,
+    "first-seen",
+    None,
+    "official eval_open(pr1471)",
+    True,
 )
 _RULES: dict[str, _Rules] = {}
 
