@@ -195,9 +195,14 @@ def test_lmms_eval_log(tmp_path: Path) -> None:
     ]
     path = tmp_path / "20260101_samples_mmmu_val.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    # what lmms-eval's results.json holds for 2 right of 3: round(2 / 3, 5)
+    results = {"results": {"mmmu_val": {"mmmu_acc,none": 0.66667}}}
+    (tmp_path / "20260101_results.json").write_text(json.dumps(results), encoding="utf-8")
     r = evaluate_task("mmmu", str(path), profile="lmms-eval")
     # B. dog: letter-dot tier; zzz: the log's recorded draw C replayed; open: the bug
     assert r.scores == [1.0, 1.0, 0.0]
+    assert r.data.reported is not None
+    assert r.metrics["Overall"] == r.data.reported["values"]["mmmu_val"]["mmmu_acc,none"]
     assert "open:all-zero(736454b-bug)" in r.signature.format()
     assert "replayed:1" in r.signature.format()
     assert any("recorded" in n for n in r.notes)
