@@ -138,7 +138,7 @@ def render() -> str:
     w(
         "vqametrics draws from an explicit generator. The `official` profile uses "
         "`random.Random(42)` in the official parse order and reproduces the official draws; "
-        "the signature records `seed:` and `random:` (how many items were drawn). For the "
+        "the signature records `fallback-seed:` and `random:` (how many items were drawn). For the "
         "unseeded toolkits the draws are counted and said, never silently resolved: an "
         "lmms-eval log's own recorded letter is used when the log has one (`replayed:` in the "
         "signature), `--fallback-seed N` draws them, and otherwise they score 0 with a note."

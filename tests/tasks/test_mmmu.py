@@ -128,7 +128,7 @@ def test_draws_follow_the_official_parse_order(tmp_path: Path) -> None:
     assert [per[f"validation_Accounting_{i}"]["parsed"] for i in (1, 3)] == draws[:2]
     assert per["validation_Pharmacy_1"]["parsed"] == draws[2]
     assert r.metrics["random"] == 3
-    assert "seed:42" in r.signature.format() and "random:3" in r.signature.format()
+    assert "fallback-seed:42" in r.signature.format() and "random:3" in r.signature.format()
     assert any("3 multiple-choice response(s)" in n and "Random(42)" in n for n in r.notes)
 
 
@@ -138,10 +138,10 @@ def test_unseeded_profile_counts_and_does_not_resolve(tmp_path: Path) -> None:
     r = evaluate_task("mmmu", path, profile="lmms-eval")
     assert r.scores == [0.0, 1.0]
     assert r.metrics["random"] == 1
-    assert "seed:none" in r.signature.format()
+    assert "fallback-seed:none" in r.signature.format()
     assert any("NOT resolved" in n for n in r.notes)
     seeded = evaluate_task("mmmu", path, profile="lmms-eval", fallback_seed="42")
-    assert "seed:42" in seeded.signature.format()
+    assert "fallback-seed:42" in seeded.signature.format()
     assert seeded.scores[0] == 1.0  # Random(42).choice over ABCD is A (sequence above)
 
 
@@ -354,7 +354,7 @@ def test_cli_prints_three_decimals(shared_data: Path, capsys: pytest.CaptureFixt
     assert main([*argv, "--annotations", str(d / "answer_dict_val.json")]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^Overall\s+0\.367$", out, re.M)
-    assert "mmmu-acc|profile:official|" in out and "seed:42" in out
+    assert "mmmu-acc|profile:official|" in out and "fallback-seed:42" in out
 
 
 # ----- VLMEvalKit: open questions as two-option questions ---------------------------------

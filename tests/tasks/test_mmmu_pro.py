@@ -62,7 +62,9 @@ def test_answer_tail_rule_hand_derived(tmp_path: Path) -> None:
     assert r.scores == [1.0, 1.0, 0.0]
     assert r.metrics["random"] == 1
     assert any("UNSEEDED" in n for n in r.notes)
-    assert "seed:none" in r.signature.format() and "setting:standard" in r.signature.format()
+    assert (
+        "fallback-seed:none" in r.signature.format() and "setting:standard" in r.signature.format()
+    )
     assert any("1730" in n for n in r.notes)
 
 
@@ -80,7 +82,7 @@ def test_recorded_draw_is_replayed_and_if_right_checked(tmp_path: Path) -> None:
 def test_seeded_draw(tmp_path: Path) -> None:
     r = evaluate_task("mmmu-pro", _file(tmp_path, [_row(1, "zzz", "A")]), fallback_seed="3")
     want = random.Random(3).choice("ABCDEFGHIJ")
-    assert r.scores == [float(want == "A")] and "seed:3" in r.signature.format()
+    assert r.scores == [float(want == "A")] and "fallback-seed:3" in r.signature.format()
 
 
 def test_bad_rows_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

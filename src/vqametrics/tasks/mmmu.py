@@ -632,7 +632,7 @@ def _evaluator(
     n_random = sum(counts.values())
     signature = task.signature(prof, data).with_fields(
         open=rules.open_rule,
-        seed=seed if seed is not None else "none",
+        **{"fallback-seed": seed if seed is not None else "none"},
         random=n_random,
         replayed=counts["replayed"] or None,
     )

@@ -218,7 +218,7 @@ def _evaluator(
     signature = task.signature(prof, data).with_fields(
         setting=data.extra.get("setting"),
         method=data.extra.get("method"),
-        seed=seed if seed is not None else "none",
+        **{"fallback-seed": seed if seed is not None else "none"},
         random=sum(counts.values()),
         replayed=counts["replayed"] or None,
     )

@@ -445,7 +445,7 @@ def _evaluator(
             )
         data = replace(data, items=items)
         signature_extra = {
-            "seed": seed if seed is not None else "none",
+            "fallback-seed": seed if seed is not None else "none",
             "shots": shots,
             "random": drawn + unresolved,
         }
