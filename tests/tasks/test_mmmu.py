@@ -206,6 +206,8 @@ def test_lmms_eval_log(tmp_path: Path) -> None:
     assert "open:all-zero(736454b-bug)" in r.signature.format()
     assert "replayed:1" in r.signature.format()
     assert any("recorded" in n for n in r.notes)
+    # the parsed letters (B for "B. dog") are checked against the log's parsed_pred
+    assert "the log's recorded letter agrees with ours on all 1 parsed items" in r.notes
     fixed = evaluate_task("mmmu", str(path), profile="lmms-eval-pr1471")
     assert fixed.scores == [1.0, 1.0, 1.0]
     official = evaluate_task("mmmu", str(path))

@@ -607,6 +607,31 @@ def _random_notes(counts: Mapping[str, int], seed: int | None, prof: TaskProfile
     return notes
 
 
+def _recorded_letters_note(items: Sequence[Item], prof: TaskProfile) -> str | None:
+    """An lmms-eval log records each multiple-choice letter it parsed (``mmmu_acc.parsed_pred``):
+    under an lmms-eval profile, the letters our rules read (not drawn) are checked against it."""
+    if not prof.toolkit.startswith("lmms-eval"):
+        return None
+    pairs = [
+        (it.id, it.fields["parsed_pred"], it.fields["recorded_pred"])
+        for it in items
+        if it.fields.get("question_type") == MCQ
+        and "recorded_pred" in it.fields
+        and "parsed_pred" in it.fields
+        and not it.fields.get("decided_at_random")
+    ]
+    if not pairs:
+        return None
+    differ = [(i, ours, theirs) for i, ours, theirs in pairs if ours != theirs]
+    if not differ:
+        return f"the log's recorded letter agrees with ours on all {len(pairs)} parsed items"
+    shown = "; ".join(f"{i!r}: ours {o}, logged {t}" for i, o, t in differ[:3])
+    return (
+        f"the log's recorded letter differs from ours on {len(differ)} of {len(pairs)} parsed "
+        f"items ({shown}): the log may come from another lmms-eval version"
+    )
+
+
 def _evaluator(
     task: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
 ) -> Any:
@@ -626,7 +651,11 @@ def _evaluator(
     rules = _RULES[prof.name]
     seed = _seed_option(inputs, rules.seed)
     items, counts = decide_letters(data.items, rules, seed, replay=prof.name != "official")
-    data = replace(data, items=items, notes=(*data.notes, *_random_notes(counts, seed, prof)))
+    notes = [*data.notes, *_random_notes(counts, seed, prof)]
+    check = _recorded_letters_note(items, prof)
+    if check:
+        notes.append(check)
+    data = replace(data, items=items, notes=tuple(notes))
     scores = _score_all(prof, items, data.sources)
     aggregate = prof.aggregate(items, scores)
     n_random = sum(counts.values())
