@@ -82,3 +82,12 @@ def test_lmms_eval_log_is_refused_where_lmms_eval_has_no_task(tmp_path: Path) ->
     f.write_text(json.dumps(row) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"samples_mmvp\.jsonl: an lmms-eval samples log"):
         evaluate_task("mmvp", f)
+
+
+def test_score_answer_needs_options_under_vlmevalkit() -> None:
+    opts = {"A": "Left", "B": "Straight", "C": "Right"}
+    # can_infer reads the option text when no letter is given
+    assert score_answer("realworldqa", "turn right", ["C"], options=opts) == 1.0
+    assert score_answer("realworldqa", "C.", ["C"], options=opts, profile="vlmevalkit-2024") == 1.0
+    with pytest.raises(ValueError, match="needs options"):
+        score_answer("realworldqa", "C", ["C"])

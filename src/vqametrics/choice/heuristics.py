@@ -388,18 +388,22 @@ def _lineage_fn(name: str) -> Callable[[str, Mapping[str, str]], str | None]:
     return fn
 
 
-for _key, _mmbench_name in (
-    ("vlmevalkit_can_infer", "vlmevalkit"),
-    ("vlmevalkit_can_infer_pre_a67ace5", "vlmevalkit-2025"),
-    ("vlmevalkit_can_infer_2024", "vlmevalkit-2024"),
-    ("lmms_eval_mmbench", "lmms-eval"),
-):
-    _ext = _EXTRACTORS[_mmbench_name]
-    register_lineage(
-        Lineage(
-            name=_key,
-            reproduces=_ext.reproduces,
-            description=f"{_ext.description} ({_ext.period})",
-            fn=_lineage_fn(_mmbench_name),
+def _register() -> None:
+    for key, mmbench_name in (
+        ("vlmevalkit_can_infer", "vlmevalkit"),
+        ("vlmevalkit_can_infer_pre_a67ace5", "vlmevalkit-2025"),
+        ("vlmevalkit_can_infer_2024", "vlmevalkit-2024"),
+        ("lmms_eval_mmbench", "lmms-eval"),
+    ):
+        ext = _EXTRACTORS[mmbench_name]
+        register_lineage(
+            Lineage(
+                name=key,
+                reproduces=ext.reproduces,
+                description=f"{ext.description} ({ext.period})",
+                fn=_lineage_fn(mmbench_name),
+            )
         )
-    )
+
+
+_register()

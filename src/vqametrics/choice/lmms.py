@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ._registry import Lineage, register_lineage
 
@@ -190,10 +190,14 @@ def seedbench_hit(response: str, gold: str) -> bool:
     return seedbench_first_char(response).lower().strip() == gold.lower().strip()
 
 
-def _hitting(test: object) -> object:
+def _hitting(
+    test: Callable[[str, str], bool],
+) -> Callable[[str, Mapping[str, str]], str | None]:
+    """A hit-test as a lineage: the first offered letter that *test* scores correct."""
+
     def fn(response: str, choices: Mapping[str, str]) -> str | None:
         for letter in choices:
-            if test(response, letter):  # type: ignore[operator]
+            if test(response, letter):
                 return letter
         return None
 
@@ -213,28 +217,28 @@ def _register() -> None:
             "lmms_eval_mmstar",
             f"{src}/mmstar/utils.py exact_match",
             "extract_mcq_answer with choices A-D, compared with the gold",
-            _hitting(mmstar_hit),  # type: ignore[arg-type]
+            _hitting(mmstar_hit),
             kind="hit-test",
         ),
         Lineage(
             "lmms_eval_realworldqa",
             f"{src}/realworldqa/utils.py realworldqa_process_results",
             "extract_mcq_answer with choices A-D for a gold A-D, else a lower-cased text match",
-            _hitting(realworldqa_hit),  # type: ignore[arg-type]
+            _hitting(realworldqa_hit),
             kind="hit-test",
         ),
         Lineage(
             "lmms_eval_ai2d",
             f"{src}/ai2d/utils.py MultiChoiceRegexFilter + api/metrics.py exact_match",
             "a leading 'X.' else the response, exact match ignoring case and punctuation",
-            _hitting(ai2d_hit),  # type: ignore[arg-type]
+            _hitting(ai2d_hit),
             kind="hit-test",
         ),
         Lineage(
             "lmms_eval_seedbench",
             f"{src}/seedbench/utils.py seed_process_result + seed_aggregation_result",
             "the first character of the stripped response, compared case-insensitively",
-            _hitting(seedbench_hit),  # type: ignore[arg-type]
+            _hitting(seedbench_hit),
             kind="hit-test",
         ),
     ):

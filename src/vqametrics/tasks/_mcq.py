@@ -19,6 +19,7 @@ Aggregation: :func:`report_acc` (VLMEvalKit: micro ``Overall`` and per group),
 
 from __future__ import annotations
 
+import glob
 import os
 import string
 from collections.abc import Callable, Mapping, Sequence
@@ -114,7 +115,8 @@ def _lower_columns(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def find_judge_record(results: Any) -> Path | None:
-    """``{stem}_{judge}_result.xlsx`` beside a prediction sheet ``{stem}.xlsx`` (``openai``,
+    """``{stem}_{judge}_result.xlsx`` (or ``.tsv``/``.csv``, as VLMEvalKit writes the record in the
+    sheet's format) beside a prediction sheet ``{stem}.xlsx`` (``openai``,
     ``gpt4``, a model name or ``exact_matching``); the first by name when there are several."""
     if not isinstance(results, str | os.PathLike) or os.fspath(results) == "-":
         return None
@@ -122,7 +124,11 @@ def find_judge_record(results: Any) -> Path | None:
     stem = path.name.rsplit(".", 1)[0]
     if stem.endswith("_result"):
         return None
-    found = sorted(path.parent.glob(f"{stem}_*_result.xlsx"))
+    found = sorted(
+        p
+        for p in path.parent.glob(f"{glob.escape(stem)}_*_result.*")
+        if p.suffix in (".xlsx", ".tsv", ".csv")
+    )
     return found[0] if found else None
 
 
@@ -157,13 +163,13 @@ def _record_of(records: Records) -> dict[Any, tuple[str | None, int | None]] | N
     out: dict[Any, tuple[str | None, int | None]] = {}
     for i, row in enumerate(records.rows):
         hit = row.get("hit")
-        if hit is not None and not isinstance(hit, int | float):
+        if isinstance(hit, str) and hit.strip() in ("0", "1"):
+            hit = int(hit)
+        if hit is not None and (isinstance(hit, bool) or not isinstance(hit, int | float)):
             raise InputError(f"{records.where(i)}: column 'hit' holds {hit!r}, expected 0 or 1")
         log = row.get("log")
-        out[row.get("index")] = (
-            None if log is None else str(log),
-            None if hit is None else int(hit),
-        )
+        key = _item_id(row.get("index"), records.where(i))
+        out[key] = (None if log is None else str(log), None if hit is None else int(hit))
     return out
 
 
@@ -220,6 +226,12 @@ def read_mcq_sheet(
                     f"{len(unknown)} row(s) of {rec.source} are not in {records.source} "
                     f"(e.g. {unknown[0]!r}); ignored"
                 )
+    if inputs.annotations is not None:
+        notes.append(
+            f"--annotations ignored: {records.source} carries its questions, options and answers"
+        )
+    if inputs.questions is not None:
+        notes.append(f"--questions ignored: {records.source} carries its questions")
     items: list[Item] = []
     n_nan_pred = 0
     absent_gold: list[Any] = []
@@ -277,6 +289,9 @@ def _item_id(value: Any, where: str) -> str | int:
         raise InputError(f"{where}: the 'index' cell holds {value!r}")
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    # a CSV/TSV index is text: '12' is VLMEvalKit's 12 (pandas reads it as a number)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
     return value if isinstance(value, str | int) else str(value)
 
 

@@ -93,6 +93,6 @@ TASK = register_task(
         default_profile="vlmevalkit",
         annotations_optional=True,
         note="no official scorer exists for generative models; the default is VLMEvalKit's",
-        options=(("judge_record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
+        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

@@ -34,6 +34,6 @@ TASK = register_task(
         default_profile="vlmevalkit",
         annotations_optional=True,
         note="no official scorer was read; the default profile is VLMEvalKit's",
-        options=(("judge_record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
+        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

@@ -83,6 +83,6 @@ TASK = register_task(
         default_profile="vlmevalkit",
         annotations_optional=True,
         note="no official scorer was read; VLMEvalKit's per-source mean is the default",
-        options=(("judge_record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
+        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

@@ -186,7 +186,7 @@ TASK = register_task(
         default_profile="official",
         annotations_optional=True,
         options=(
-            ("judge_record", "VLMEvalKit's _{judge}_result.xlsx (default: beside the sheet)"),
+            ("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside the sheet)"),
         ),
     )
 )

@@ -108,6 +108,6 @@ TASK = register_task(
             "no official generative scorer (the official protocol ranks option likelihoods); "
             "the default profile is VLMEvalKit's"
         ),
-        options=(("judge_record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
+        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )
