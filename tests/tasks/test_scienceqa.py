@@ -300,3 +300,34 @@ def test_llava_answers_over_the_test_split(tmp_path: Path) -> None:
         "scienceqa", str(path), annotations=str(base), profile="llava", allow_missing=True
     )
     assert r.scores == [1.0, 0.0, 0.0] and r.data.n_missing == 2
+
+
+def test_official_result_file_replays_its_draws(tmp_path: Path) -> None:
+    """run_gpt3.py writes the index it decided, its random draws included: they are used,
+    and the result is the script's own accuracy."""
+    base = _llava_base(tmp_path)
+    result = {
+        "acc": 100 * 2 / 3,
+        "results": {"1": 1, "2": 2, "3": 0},
+        # 1: read (B, right); 2: read as A but recorded C (another version?); 3: a draw (A)
+        "outputs": {"1": "The answer is B.", "2": "The answer is A.", "3": "no answer"},
+    }
+    path = tmp_path / "gpt3_test_QCM-ALE_3_seed_10.json"
+    path.write_text(json.dumps(result), encoding="utf-8")
+    r = evaluate_task("scienceqa", str(path), annotations=str(base))
+    # problems: 1 -> B, 2 -> A, 3 -> A; evaluate_acc.py scores the recorded C of item 2
+    assert r.scores == [1.0, 0.0, 1.0]
+    assert "replayed:1" in r.signature.format() and r.metrics["random"] == 1
+    assert any("its result file records it" in n for n in r.notes)
+    assert any("1 recorded prediction(s) differ" in n for n in r.notes)
+    with pytest.raises(InputError, match="--annotations"):
+        evaluate_task("scienceqa", str(path))
+
+
+@pytest.mark.shared
+def test_vila_judge_record_read_directly(shared_data: Path) -> None:
+    pytest.importorskip("openpyxl")
+    record = shared_data / "scienceqa_img/vlmevalkit/vila_8b_ScienceQA_TEST_openai_result.xlsx"
+    r = evaluate_task("scienceqa", str(record), profile="vlmevalkit-2024")
+    assert r.metrics["Overall"] == 0.7258304412493802  # vila_8b_ScienceQA_TEST_acc.csv
+    assert r.data.reported is not None and r.data.reported["source"].endswith("_acc.csv")

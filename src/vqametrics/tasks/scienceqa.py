@@ -365,7 +365,67 @@ def _read_llava(inputs: TaskInputs, records: Records) -> TaskData:
     )
 
 
+def _official_result(inputs: TaskInputs) -> dict[str, Any] | None:
+    """``run_gpt3.py``'s result file (``{acc, correct, count, results: {pid: index}, outputs:
+    {pid: text}}``), or ``None`` when *inputs.results* is not one."""
+    src = inputs.results
+    if not isinstance(src, str | os.PathLike) or os.fspath(src) == "-":
+        return None
+    path = Path(src)
+    if path.suffix.lower() != ".json" or not path.is_file():
+        return None
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    if not isinstance(value, dict) or not {"results", "outputs"} <= set(value):
+        return None
+    ok = isinstance(value["results"], dict) and isinstance(value["outputs"], dict)
+    return value if ok else None
+
+
+def _read_official(inputs: TaskInputs, value: Mapping[str, Any]) -> TaskData:
+    """The official result file with ``--annotations`` ScienceQA's folder: each problem's
+    output, and the index ``run_gpt3.py`` decided (its random draws included)."""
+    source = os.fspath(inputs.results)
+    if inputs.annotations is None:
+        raise InputError(
+            f"{source}: run_gpt3.py's result file holds predicted indices only; pass "
+            "--annotations ScienceQA's data folder (problems.json, pid_splits.json)"
+        )
+    problems, _, problems_source = _problems(inputs)
+    items = []
+    for pid, index in value["results"].items():
+        prob = problems.get(str(pid))
+        if not isinstance(prob, dict):
+            raise InputError(f"{source}: problem {pid!r} is not in {problems_source}")
+        choices, answer = prob.get("choices"), prob.get("answer")
+        if not isinstance(choices, list) or not isinstance(answer, int):
+            raise InputError(f"{problems_source}: problem {pid!r} needs choices and an answer")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InputError(f"{source}: results[{pid!r}] is {index!r}, not an option index")
+        output = value["outputs"].get(pid)
+        if not isinstance(output, str):
+            raise InputError(f"{source}: outputs[{pid!r}] is missing or not text")
+        fields: dict[str, Any] = {
+            "options": {chr(ord("A") + i): str(c) for i, c in enumerate(choices)},
+            "recorded_pred": chr(ord("A") + index) if 0 <= index < 26 else str(index),
+            **{f: prob[f] for f in ("subject", "grade", "topic", "category") if prob.get(f)},
+        }
+        items.append(Item(str(pid), output, (chr(ord("A") + answer),), fields))
+    return TaskData(
+        items,
+        (problems_source, source),
+        ("scienceqa-official-result",),
+        (),
+        reported_scores(inputs),
+    )
+
+
 def _read(inputs: TaskInputs) -> TaskData:
+    official = _official_result(inputs)
+    if official is not None:
+        return _read_official(inputs, official)
     records = read_records(inputs.results, format=inputs.format)
     lmms = _lmms_items(inputs, records)
     if lmms is not None:
@@ -417,21 +477,41 @@ def _evaluator(
         seed, shots = _seed_option(inputs)
         rng: random.Random | None = official_rng(seed, shots) if seed is not None else None
         items = list(data.items)
-        drawn = unresolved = 0
+        drawn = unresolved = replayed = differ = 0
         for i, item in enumerate(items):
             options = item.fields.get("options")
             if item.prediction is None or not options:
                 continue
-            letter = scienceqa_official(item.prediction, options, rng)
+            letter = scienceqa_official(item.prediction, options)
+            recorded = item.fields.get("recorded_pred")
             fields = dict(item.fields)
-            if scienceqa_official(item.prediction, options) == RANDOM:
+            if letter == RANDOM:
                 fields["decided_at_random"] = True
-                if rng is None:
-                    unresolved += 1
-                else:
+                if isinstance(recorded, str):
+                    letter = recorded  # run_gpt3.py's own draw, written in its result file
+                    replayed += 1
+                elif rng is not None:
+                    letter = scienceqa_official(item.prediction, options, rng)
                     drawn += 1
+                else:
+                    unresolved += 1
+            elif isinstance(recorded, str):
+                # evaluate_acc.py scores the recorded index, whatever the output says
+                differ += recorded != letter
+                letter = recorded
             fields["parsed_pred"] = letter
             items[i] = replace(item, fields=fields)
+        if replayed:
+            notes.append(
+                f"{replayed} output(s) gave no 'The answer is X.' in range: run_gpt3.py drew a "
+                "random option for them and its result file records it; that draw was used"
+            )
+        if differ:
+            notes.append(
+                f"{differ} recorded prediction(s) differ from the letter the rule reads in the "
+                "output; the recorded ones are scored, as evaluate_acc.py does (the file may "
+                "come from another version of run_gpt3.py)"
+            )
         if drawn:
             notes.append(
                 f"{drawn} response(s) gave no 'The answer is X.' in range and were decided at "
@@ -447,7 +527,8 @@ def _evaluator(
         signature_extra = {
             "fallback-seed": seed if seed is not None else "none",
             "shots": shots,
-            "random": drawn + unresolved,
+            "random": drawn + unresolved + replayed,
+            "replayed": replayed or None,
         }
     data = replace(data, notes=tuple(notes))
     scores = _score_all(prof, data.items, data.sources)
@@ -481,6 +562,8 @@ TASK = register_task(
             "--profile lmms-eval, scored against target)",
             "LLaVA answers JSONL (question_id, prompt, text) + --annotations ScienceQA's "
             "folder (problems.json, pid_splits.json): the whole test split, as LLaVA scores it",
+            "run_gpt3.py's result JSON (results: pid -> index, outputs) + --annotations "
+            "ScienceQA's folder: its recorded random draws replayed",
         ),
         aliases=("scienceqa-img", "scienceqa_img", "sqa"),
         annotations_optional=True,
