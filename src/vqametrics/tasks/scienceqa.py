@@ -17,7 +17,8 @@ Inputs: a VLMEvalKit sheet (its ``_acc.csv`` and ``_{judge}_result.xlsx`` beside
 an lmms-eval ``--log_samples`` file, with ``doc`` (every profile) or without it (only
 ``target``: the ``lmms-eval`` profile, which needs no options); LLaVA's answer file with
 ScienceQA's ``problems.json`` / ``pid_splits.json`` (the whole test split; IMG-Accuracy over the
-prompts with ``<image>``).
+prompts with ``<image>``); ``run_gpt3.py``'s result JSON with the same folder (its recorded
+indices, random draws included, scored as ``evaluate_acc.py`` does).
 """
 
 from __future__ import annotations
