@@ -183,7 +183,13 @@ def test_hit_tests_name_at_most_the_letters_offered(text: str) -> None:
     ch = {"A": "cat", "B": "dog", "C": "bird"}
     for lin in list_lineages():
         got = lin(text, dict(ch))
-        assert got is None or got in ch or got == "Z" or (lin.name == "lmms_eval_mmbench")
+        assert (
+            got is None
+            or got in ch
+            or got == "Z"
+            or lin.name == "lmms_eval_mmbench"
+            or (lin.draws and got == RANDOM)
+        )
 
 
 def test_kernel_layer_imports_nothing_from_tasks_cli_or_load() -> None:
