@@ -8,6 +8,7 @@ here fails the contract test: adding a benchmark means adding its fixture too.
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,18 @@ class Fixture:
     #: allow_missing, then scored 0 and counted), ``scored`` (a value the official scorer
     #: scores, as MathVista's empty extraction), or ``issue-22`` (read as '' today: a known gap)
     empty_prediction: Literal["missing", "scored", "issue-22"] = "missing"
+    #: how the results file is written: a tab-separated sheet or JSON lines
+    format: Literal["tsv", "jsonl"] = "tsv"
+    #: the results file's name (some layouts are recognized by it)
+    name: str = "results"
+
+    def write(self, folder: Path, rows: list[Row]) -> Path:
+        """*rows* as this fixture's results file in *folder*."""
+        if self.format == "jsonl":
+            path = folder / f"{self.name}.jsonl"
+            path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+            return path
+        return write_sheet(folder / f"{self.name}.tsv", rows)
 
 
 def write_sheet(path: Path, rows: list[Row]) -> Path:
@@ -221,4 +234,47 @@ FIXTURES["cvbench"] = _mcq_fixture(
         source=["ADE20K", "COCO", "Omni3D", "Omni3D"],
         category=["Count", "Count", "Depth", "Depth"],
     )
+)
+
+
+_OPTIONS = ["cat", "dog", "bird", "fish"]
+
+
+def _mmmu(i: int, response: str, answer: str, kind: str = "multiple-choice") -> Row:
+    """One record of MMMU's parsed output (main_parse_and_eval.py ``output.json``)."""
+    row: Row = {"id": f"validation_Art_{i}", "question_type": kind, "answer": answer}
+    if kind == "multiple-choice":
+        row |= {"all_choices": list("ABCD"), "index2ans": dict(zip("ABCD", _OPTIONS, strict=True))}
+    return row | {"response": response}
+
+
+FIXTURES["mmmu"] = Fixture(
+    [
+        _mmmu(1, "A", "A"),
+        _mmmu(2, "The answer is (B)", "C"),
+        _mmmu(3, "D", "D"),
+        _mmmu(4, "It is 12 cm", "12", kind="open"),
+    ],
+    id_column="id",
+    prediction_column="response",
+    format="jsonl",
+    empty_prediction="scored",
+)
+_TEN = str([f"option {k}" for k in range(10)])
+FIXTURES["mmmu-pro"] = Fixture(
+    [
+        {"id": f"test_Art_{i}", "options": _TEN, "answer": answer, "response": response}
+        for i, (response, answer) in enumerate(
+            [("Answer: (E)", "E"), ("Answer: B", "C"), ("Answer: J", "J"), ("Answer: A", "A")]
+        )
+    ],
+    id_column="id",
+    prediction_column="response",
+    format="jsonl",
+    name="m_standard_cot",
+    empty_prediction="scored",
+)
+FIXTURES["scienceqa"] = Fixture(
+    _choice_rows(["A", "The answer is B.", "C", "D"], "ABDD", category=["c1", "c1", "c2", "c2"]),
+    empty_prediction="scored",
 )

@@ -364,20 +364,7 @@ def test_cli_prints_three_decimals(shared_data: Path, capsys: pytest.CaptureFixt
 
 # choice/heuristics.py (branch choice) reads "answer is a" as the lower-case a, not A, where the
 # spec (§14.4 step 5) and this case say A: reported to its owner, kept visible here
-_CAN_INFER_ANSWER_IS_LOWER = pytest.mark.xfail(
-    strict=True, reason="vlmevalkit_can_infer: 'answer is a …' should give A (spec §14.4)"
-)
-
-
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(c, id=c["id"], marks=_CAN_INFER_ANSWER_IS_LOWER)
-        if c["id"] == "answer-is-a-number"
-        else pytest.param(c, id=c["id"])
-        for c in CASES["mmmu_open"]
-    ],
-)
+@pytest.mark.parametrize("case", CASES["mmmu_open"], ids=lambda c: c["id"])
 def test_vlmevalkit_pseudo_mcq(case: dict[str, Any], tmp_path: Path) -> None:
     inp, exp = case["input"], case["expected"]
     rec = _record("validation_Math_1", inp["response"], inp["gold"], qtype="open")

@@ -67,9 +67,10 @@ DEFAULT_EXTRACTOR = "vlmevalkit"
 # VLMEvalKit replaces each of these characters with a space before splitting into tokens.
 _PUNCT_TO_SPACE = str.maketrans(dict.fromkeys(".()[],:;!*#{}", " "))
 
-# QUIRK answer-is-regex: HEAD's last letter-stage step. It is case-insensitive, so ``[ABCD]``
-# also matches a lower-case letter (which is then not an option key and fails), and it has no
-# word boundary, so "the answer is Dog" yields D. Kept because HEAD scores that way.
+# QUIRK answer-is-regex: HEAD's last letter-stage step. It is case-insensitive and its letter
+# is read upper-cased, with no word boundary: "the answer is a 14 cm rod" yields A and "the
+# answer is Dog" yields D (spec mcq-reasoning §14.4; cases mmmu_open/answer-is-a-number).
+# Kept because HEAD scores that way.
 _ANSWER_IS = re.compile(r"(?:correct\s+)?answer\s+is\s+\**([ABCD])\**", re.IGNORECASE)
 
 # Gen1 (OpenCompass 2023 / lmms-eval): prefix/suffix wrappers tried around a letter, in order.
@@ -188,8 +189,8 @@ def _vlmevalkit_letters(
     # a score must not depend on a logging switch. We behave as with VERBOSE unset.
     if answer_regex:
         m = _ANSWER_IS.search(text)
-        if m is not None and m.group(1) in letters:
-            return ExtractionResult(m.group(1), "answer_is_regex")
+        if m is not None and m.group(1).upper() in letters:
+            return ExtractionResult(m.group(1).upper(), "answer_is_regex")
     return _NONE
 
 

@@ -50,7 +50,7 @@ from ..choice.mmmu import (
     official_open_correct,
     subject_of,
 )
-from ..load.join import join_by_id
+from ..load.join import join_by_id, unique_rows
 from ..load.layouts import is_vlmevalkit, predictions_from
 from ..load.records import Records, read_records
 from . import register_task
@@ -429,15 +429,27 @@ def _read_lmms(records: Records, inputs: TaskInputs) -> TaskData | None:
     return without_questions(data, inputs)
 
 
+def _unique(data: TaskData, wheres: Sequence[str], inputs: TaskInputs) -> TaskData:
+    """An MMMU id given twice is an error naming both places (never scored twice), unless
+    ``--on-duplicate last`` keeps the last of each (said in a note)."""
+    ids = [it.id for it in data.items]
+    keep, note = unique_rows(ids, wheres, what="MMMU id", on_duplicate=inputs.on_duplicate)
+    if note is None:
+        return data
+    return replace(data, items=[data.items[i] for i in keep], notes=(*data.notes, note))
+
+
 def _read(inputs: TaskInputs) -> TaskData:
     src = inputs.results
     if isinstance(src, str | os.PathLike) and os.fspath(src) != "-" and Path(src).is_dir():
         items = _output_folder(Path(src))
-        return TaskData(items, (os.fspath(src),), ("mmmu-official output.json folder",))
+        data = TaskData(items, (os.fspath(src),), ("mmmu-official output.json folder",))
+        return _unique(data, [f"{os.fspath(src)}: {it.id}" for it in items], inputs)
     records = read_records(src, format=inputs.format)
+    wheres = [records.where(i) for i in range(len(records.rows))]
     lmms = _read_lmms(records, inputs)
     if lmms is not None:
-        return lmms
+        return _unique(lmms, wheres, inputs)
     if is_vlmevalkit(records):
         data = read_mcq_sheet(inputs, fields=_SHEET_FIELDS, records=records)
         return replace(data, extra={**data.extra, "vlmevalkit_sheet": True})
@@ -445,7 +457,8 @@ def _read(inputs: TaskInputs) -> TaskData:
         return _read_flat(records, inputs)
     if {"id", "response", "question_type"} <= set(records.columns):
         items = _read_output_records(records)
-        return TaskData(items, (records.source,), ("mmmu-official output.json",))
+        data = TaskData(items, (records.source,), ("mmmu-official output.json",))
+        return _unique(data, wheres, inputs)
     raise InputError(
         f"{records.source}: not an MMMU results layout: expected the official {{id: answer}} "
         "JSON (with --annotations answer_dict_val.json), main_parse_and_eval.py's output.json "

@@ -28,6 +28,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..choice import RANDOM, get_lineage
 from ..choice.mmmu import mmmu_pro_official
+from ..load.join import unique_rows
 from ..load.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
@@ -126,7 +127,12 @@ def _read(inputs: TaskInputs) -> TaskData:
                 fields[key] = row[key]
         key_id = row.get("id")
         items.append(Item(str(key_id), response, (answer,), fields))
-    notes = []
+    wheres = [records.where(i) for i in range(len(records.rows))]
+    keep, repeated = unique_rows(
+        [it.id for it in items], wheres, what="id", on_duplicate=inputs.on_duplicate
+    )
+    items = [items[i] for i in keep]
+    notes = [repeated] if repeated else []
     if len(items) != EXPECTED_ROWS:
         notes.append(
             f"{len(items)} rows: evaluate.py skips a file without exactly {EXPECTED_ROWS} "
