@@ -174,7 +174,7 @@ def _run(args: argparse.Namespace) -> int:
             return _pipe_closed()
         except VqaMetricsError as exc:
             print(f"vqametrics: error: {exc}", file=sys.stderr)
-            return 2
+            return int(getattr(exc, "exit_code", 2))  # 1 for a runtime failure (the judge)
         except KeyboardInterrupt:
             print("vqametrics: interrupted", file=sys.stderr)
             return 1
