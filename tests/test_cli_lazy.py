@@ -28,8 +28,8 @@ def _imported_after(argv: list[str], tmp: Path) -> list[str]:
     code = (
         "import sys, json, contextlib, io\n"
         "from vqametrics.cli import main\n"
-        "quiet = contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO())\n"
-        "with quiet[0], quiet[1]:\n"
+        "out, err = io.StringIO(), io.StringIO()\n"
+        "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
         "    try:\n"
         f"        main({argv!r})\n"
         "    except SystemExit:\n"
