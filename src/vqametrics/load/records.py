@@ -270,10 +270,15 @@ def _parse_delimited(name: str, data: bytes, suffix: str, rows_key: str, delimit
     except UnicodeDecodeError as exc:
         raise InputError(f"{name}: not UTF-8 text (byte {exc.start}): {exc.reason}") from None
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    # a field of any length (a long generation): the csv module refuses fields beyond 128 KiB
+    # by default; the limit is raised for this read only
+    limit = csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     try:
         table = list(reader)
     except csv.Error as exc:
         raise InputError(f"{name}: line {reader.line_num}: malformed {suffix} ({exc})") from None
+    finally:
+        csv.field_size_limit(limit)
     kind = "tsv" if delimiter == "\t" else "csv"
     return _table_records(name, table, kind)
 
