@@ -181,3 +181,59 @@ def test_a_damaged_member_is_one_line_naming_the_file(
     message = str(err.value)
     assert message.startswith(f"{path}: not a readable .xlsx workbook")
     assert "\n" not in message
+
+
+def _pope_sheet(tmp_path: Path) -> Path:
+    """A VLMEvalKit-style sheet whose row 3 prediction is a formula never calculated and whose
+    rows 4-5 share one merged prediction cell (D4:D5)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["index", "question", "answer", "prediction"])
+    ws.append([1, "Is there a dog?", "yes", "yes"])
+    ws.append([2, "Is there a cat?", "no", '=CONCAT("n","o")'])  # openpyxl stores no value
+    ws.append([3, "Is there a car?", "no", "no"])
+    ws.append([4, "Is there a bus?", "no", "no"])
+    ws.merge_cells("D4:D5")
+    path = tmp_path / "sheet.xlsx"
+    wb.save(path)
+    return path
+
+
+def _one_row(rec: records.Records, i: int) -> records.Records:
+    return records.Records(
+        rec.rows[i : i + 1], rec.source, rec.layout, rec.lines[i : i + 1] if rec.lines else None,
+        cell_notes=rec.cell_notes,
+    )  # fmt: skip
+
+
+def test_a_formula_without_a_value_is_named_not_called_empty(tmp_path: Path) -> None:
+    from vqametrics.load.layouts import predictions_from
+
+    rec = read_records(_pope_sheet(tmp_path))
+    assert rec.rows[1]["prediction"] is None  # as openpyxl reads it: no stored value
+    with pytest.raises(InputError) as err:
+        predictions_from(_one_row(rec, 1))
+    message = str(err.value)
+    assert "row 3: column 'prediction' has no value" in message
+    assert "a formula (D3) with no stored value" in message
+    assert predictions_from(_one_row(rec, 1), allow_missing_answer=True).texts == [None]
+
+
+def test_a_merged_cell_is_named_not_called_empty(tmp_path: Path) -> None:
+    from vqametrics.load.layouts import predictions_from
+
+    rec = read_records(_pope_sheet(tmp_path))
+    assert predictions_from(_one_row(rec, 2)).texts == ["no"]  # D4 holds the value
+    with pytest.raises(InputError, match=r"row 5: .*part of the merged cells D4:D5 \(only D4"):
+        predictions_from(_one_row(rec, 3))
+
+
+def test_a_plain_empty_cell_is_still_empty(tmp_path: Path) -> None:
+    from vqametrics.load.layouts import predictions_from
+
+    path = tmp_path / "plain.xlsx"
+    path.write_bytes(_book([["index", "prediction"], [1, None], [2, "x"]]))
+    rec = read_records(path)
+    assert rec.cell_notes is None
+    with pytest.raises(InputError, match=r"row 2: column 'prediction' is empty$"):
+        predictions_from(rec)

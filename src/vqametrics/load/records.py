@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .._exceptions import InputError
@@ -59,12 +59,17 @@ class Records:
     #: the layout forced with ``--input-format`` (``vlmevalkit``, ``llava-answers``, …;
     #: recognition is then skipped), or ``None``
     forced: str | None = None
+    #: spreadsheet cells read as empty that are not: row number -> column -> what the cell is
+    #: (a formula with no stored value, part of merged cells), for the "is empty" message
+    cell_notes: Mapping[int, Mapping[str, str]] | None = None
 
     def where(self, i: int) -> str:
         """``file: line N`` / ``file: row N`` / ``file: item N`` for row *i* (0-based)."""
         if self.lines is not None:
             unit = "line" if self.layout.startswith("jsonl") else "row"
-            return f"{self.source}: {unit} {self.lines[i]}"
+            text = f"{self.source}: {unit} {self.lines[i]}"
+            notes = self.cell_notes.get(self.lines[i]) if self.cell_notes else None
+            return _Where(text, notes) if notes else text
         return f"{self.source}: item {i + 1}"
 
     @property
@@ -78,6 +83,18 @@ class Records:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+class _Where(str):
+    """A row's place in messages that also knows which of its empty cells are not empty in
+    the sheet (a formula, merged cells): :func:`cell_text` names them so."""
+
+    notes: Mapping[str, str]
+
+    def __new__(cls, text: str, notes: Mapping[str, str]) -> _Where:
+        self = super().__new__(cls, text)
+        self.notes = notes
+        return self
 
 
 def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
@@ -334,7 +351,93 @@ def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
     table = _calamine_table(data)
     if table is None:
         table = _openpyxl_table(name, data)
-    return _table_records(name, table, "xlsx")
+    records = _table_records(name, table, "xlsx")
+    notes = _cell_notes(data, table[0] if table else [])
+    return replace(records, cell_notes=notes) if notes else records
+
+
+_SHEET = re.compile(rb"<sheet\b[^>]*>")
+_RELATION = re.compile(rb"<Relationship\b[^>]*>")
+_CELL = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"[^>]*?(?:/>|>(.*?)</c>)', re.DOTALL)
+_MERGED = re.compile(rb'<mergeCell\b[^>]*?\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
+_STORED = re.compile(rb"<v(?:\s[^>]*)?>[^<]")
+_DIMENSION = re.compile(rb'<dimension\b[^>]*?\bref="([A-Z]+)(\d+)')
+
+
+def _column_number(letters: bytes) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ch - 64
+    return n
+
+
+def _first_worksheet(archive: Any) -> str | None:
+    """The member of the workbook's first worksheet (what openpyxl's ``worksheets[0]`` is)."""
+    targets = {}
+    for m in _RELATION.finditer(archive.read("xl/_rels/workbook.xml.rels")):
+        rid = re.search(rb'\bId="([^"]+)"', m.group(0))
+        target = re.search(rb'\bTarget="([^"]+)"', m.group(0))
+        if rid and target:
+            targets[rid.group(1)] = target.group(1).decode()
+    for m in _SHEET.finditer(archive.read("xl/workbook.xml")):
+        sheet_id = re.search(rb':id="([^"]+)"', m.group(0))
+        path = targets.get(sheet_id.group(1)) if sheet_id else None
+        if path and "worksheets/" in path:
+            return path.lstrip("/") if path.startswith("/") else f"xl/{path}"
+    return None
+
+
+def _cell_notes(data: bytes, header: list[Any]) -> dict[int, dict[str, str]]:
+    """Cells of the first worksheet that read as empty but are not: a formula whose value
+    was never stored (a workbook saved without calculating), or a cell of merged cells other
+    than the first (its value is the first's). Keyed by row number as :attr:`Records.lines`."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            member = _first_worksheet(archive)
+            xml = archive.read(member) if member else b""
+    except Exception:  # the reader read it: notes are a courtesy
+        return {}
+    if b"<f" not in xml and b"<mergeCell" not in xml:
+        return {}
+    dim = _DIMENSION.search(xml)
+    col0, row0 = (_column_number(dim.group(1)), int(dim.group(2))) if dim else (1, 1)
+    names = [str(h) if h is not None else "" for h in header]
+
+    def place(col: int, row: int) -> tuple[int, str] | None:
+        j = col - col0
+        name = names[j] if 0 <= j < len(names) else ""
+        return (row - row0 + 1, name) if name else None
+
+    notes: dict[int, dict[str, str]] = {}
+    if b"<f" in xml:
+        for m in _CELL.finditer(xml):
+            body = m.group(3) or b""
+            if b"<f" in body and _STORED.search(body) is None:  # no <v>, or an empty one
+                at = place(_column_number(m.group(1)), int(m.group(2)))
+                if at is not None:
+                    ref = (m.group(1) + m.group(2)).decode()
+                    notes.setdefault(at[0], {})[at[1]] = (
+                        f"a formula ({ref}) with no stored value: the workbook was saved "
+                        "without calculating it; open and save it in a spreadsheet program, "
+                        "or export its values"
+                    )
+    for m in _MERGED.finditer(xml):
+        c1, r1, c2, r2 = (_column_number(m.group(1)), int(m.group(2)),
+                          _column_number(m.group(3)), int(m.group(4)))  # fmt: skip
+        first = (m.group(1) + m.group(2)).decode()
+        span = f"{first}:{(m.group(3) + m.group(4)).decode()}"
+        if (c2 - c1 + 1) * (r2 - r1 + 1) > 1_000_000:
+            continue  # a whole-sheet merge: not worth naming cell by cell
+        for row in range(r1, r2 + 1):
+            for col in range(c1, c2 + 1):
+                at = place(col, row) if (row, col) != (r1, c1) else None
+                if at is not None:
+                    notes.setdefault(at[0], {}).setdefault(
+                        at[1], f"part of the merged cells {span} (only {first} holds a value)"
+                    )
+    return notes
 
 
 # in a worksheet's XML: a number written with a point or an exponent (openpyxl reads a float,
@@ -526,6 +629,9 @@ def cell_text(value: Any, where: str, *, column: str, allow_missing: bool = Fals
     if value is None or (isinstance(value, float) and value != value):
         if allow_missing:
             return None
+        note = getattr(where, "notes", {}).get(column)
+        if note is not None:  # not empty in the sheet: say what it is
+            raise InputError(f"{where}: column {column!r} has no value: the cell is {note}")
         raise InputError(f"{where}: column {column!r} is empty")
     if isinstance(value, str):
         return value
