@@ -29,7 +29,10 @@ __all__ = ["main"]
 _COMMANDS: dict[str, tuple[str, str]] = {
     "vqa": ("vqa", "score VQA predictions (official-exact soft accuracy)"),
     "score": ("score", "score a results file of any benchmark (TextVQA, POPE, MME, …)"),
-    "explain": ("explain", "explain how one prediction scores against its human answers"),
+    "explain": (
+        "explain",
+        "explain how one prediction scores against its answers (any task), or one item of a run",
+    ),
     "profiles": (
         "profiles",
         "list the scoring profiles, or show why they score a results file differently",
