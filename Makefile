@@ -4,21 +4,28 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DEMO_STAMP := $(VENV)/.demo-stamp
+PIP    := $(BIN)/python -m pip --disable-pip-version-check
+# one pytest worker per core (pytest-xdist)
+PYTEST := $(BIN)/python -m pytest -n auto
+# bytecode is cached, so the suite's many `python -m vqametrics` subprocesses and the second
+# worker do not compile the same modules again
+unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test lint bench screenshots clean
+.PHONY: demo test test-slow lint bench screenshots clean
 
+# pip >= 21.3 installs editable pyproject packages; a newer pip is fetched only when needed
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(PIP) install --quiet 'pip>=21.3'
 
-# the test toolchain (and every extra): make test, lint, bench, screenshots
+# the test toolchain (and every extra): make test, test-slow, lint, bench, screenshots
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(PIP) install --quiet -e '.[test]'
 	touch $(STAMP)
 
 # only what the demo needs (no test toolchain, no browser)
 $(DEMO_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e '.[demo]'
+	$(PIP) install --quiet -e '.[demo]'
 	touch $(DEMO_STAMP)
 
 demo: $(DEMO_STAMP)
@@ -29,8 +36,15 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks scripts docs
 	$(BIN)/mypy
 
+# the suite a developer runs often: everything but the `slow` tests, property tests on a fifth of
+# their examples (tests/conftest.py)
 test: lint
-	$(BIN)/python -m pytest
+	$(PYTEST) -m "not slow"
+
+# what `make test` leaves out: the `slow` tests (kill, browser, statistical power and coverage,
+# ...) and every property test on all its examples; .ci/run runs `make test` then this
+test-slow: $(STAMP)
+	VQM_HYPOTHESIS=thorough $(PYTEST) -m "slow or hypothesis"
 
 screenshots: $(STAMP)
 	VQM_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q tests/browser
