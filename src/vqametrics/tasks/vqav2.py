@@ -18,6 +18,7 @@ from ..profiles import Profile, list_profiles
 from ..score.accuracy import vqa_accuracy
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._explain import vqa_profile_explainer
 
 __all__ = ["evaluation_to_task", "vqa_task_profiles"]
 
@@ -71,6 +72,7 @@ def vqa_task_profiles() -> tuple[TaskProfile, ...]:
             toolkit=p.toolkit,
             score=_scorer(p),
             aggregate=_aggregate,
+            explain=vqa_profile_explainer(p),
         )
         for p in list_profiles()
     )
