@@ -13,7 +13,7 @@ PYTEST := $(BIN)/python -m pytest -n auto
 # subprocesses and the second worker do not compile the same modules again
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test test-slow lint bench screenshots clean
+.PHONY: demo test test-fast test-slow lint style types bench screenshots clean
 
 # pip >= 21.3 installs editable pyproject packages; a newer pip is fetched only when needed
 $(VENV)/bin/python:
@@ -33,14 +33,22 @@ $(DEMO_STAMP): pyproject.toml | $(VENV)/bin/python
 demo: $(DEMO_STAMP)
 	$(BIN)/vqametrics demo
 
-lint: $(STAMP)
+lint: style types
+
+style: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts docs
 	$(BIN)/ruff format --check src tests benchmarks scripts docs
+
+types: $(STAMP)
 	$(BIN)/mypy
 
-# the suite a developer runs often: everything but the `slow` tests, property tests on a fifth of
-# their examples (tests/conftest.py)
-test: lint
+# the suite a developer runs often: ruff, then mypy beside the tests (alone, mypy leaves a core
+# idle), the tests without the `slow` ones and property tests on a fifth of their examples
+# (tests/conftest.py)
+test: style
+	@$(MAKE) --no-print-directory -j2 types test-fast
+
+test-fast: $(STAMP)
 	$(PYTEST) -m "not slow"
 
 # what `make test` leaves out: the `slow` tests (kill, browser, statistical power and coverage,
