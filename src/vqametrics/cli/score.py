@@ -124,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
     inputs = (*(r for r in args.results if r != "-"), args.annotations, args.questions)
     if args.out:
         from ..report.output import check_out_dir
-        from ..report.task_files import TASK_OUTPUTS
+        from ..report.task_files import task_output_files
 
-        check_out_dir(args.out, TASK_OUTPUTS, inputs)  # before any work
+        check_out_dir(args.out, task_output_files(task), inputs)  # before any work
     options = _task_options(task, getattr(args, "extra", []))
     client = judge_from_args(args)  # bad judge settings fail before any file is read
 

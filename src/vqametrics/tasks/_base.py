@@ -83,6 +83,8 @@ class TaskData:
     extra: Mapping[str, Any] = field(default_factory=dict)
     n_missing: int = 0
     n_extra_ignored: int = 0
+    #: predictions given twice for one item, of which the last was kept (``on_duplicate="last"``)
+    n_duplicates: int = 0
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,14 @@ class Task:
     #: a toolkit's reported metric name → ours, where the names differ (lmms-eval's
     #: ``pope_f1_score`` is our ``f1``); used to set its ``results.json`` beside our numbers
     reported_names: Mapping[str, str] = field(default_factory=dict)
+    #: ``explain(evaluation, index) -> object``: how one item of an evaluation is explained,
+    #: when the task has more to show than its per-item record (VQA v2: every normalization
+    #: step and the leave-one-out table); used by ``TaskEvaluation.explain``
+    explain: Callable[[Any, int], Any] | None = None
+    #: the task's own output files (``score --out``), written by ``write_outputs(evaluation,
+    #: out_dir, inputs=...)``; by default ``metrics.json``, ``per_item.jsonl``, ``signature.txt``
+    output_files: tuple[str, ...] = ()
+    write_outputs: Callable[..., Any] | None = None
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""

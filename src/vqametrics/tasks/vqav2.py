@@ -15,6 +15,7 @@ from typing import Any
 
 from ..evaluate import VQAEvaluation, evaluate_vqa
 from ..profiles import Profile, list_profiles
+from ..report.files import VQA_OUTPUTS
 from ..score.accuracy import vqa_accuracy
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
@@ -76,8 +77,22 @@ def vqa_task_profiles() -> tuple[TaskProfile, ...]:
     )
 
 
-def evaluation_to_task(task: Task, prof: TaskProfile, ev: VQAEvaluation) -> Any:
-    """A :class:`~vqametrics.tasks._run.TaskEvaluation` of the whole-run VQA evaluation."""
+def evaluation_to_task(
+    task: Task,
+    prof: TaskProfile,
+    ev: VQAEvaluation,
+    *,
+    metrics: Sequence[str] = (),
+    intervals: Any = None,
+    judge_summary: Any = None,
+) -> Any:
+    """The :class:`~vqametrics.tasks._run.TaskEvaluation` of a whole-run VQA evaluation.
+
+    *metrics* (``em``, ``em-any``) add EM / EM-any beside the VQA accuracy (``metrics`` and
+    every breakdown group, unrounded percent, with their own signatures); *intervals* is a
+    ``stats.BootstrapResult`` of the accuracy.
+    """
+    from ..toolkit_check import check_toolkit
     from ._run import TaskEvaluation
 
     d = ev.dataset
@@ -108,19 +123,84 @@ def evaluation_to_task(task: Task, prof: TaskProfile, ev: VQAEvaluation) -> Any:
         (ev.layout,),
         ev.notes,
         ev.reported,
+        extra={"vqa": ev},
         n_missing=len(ev.matched.missing),
         n_extra_ignored=len(ev.matched.extra),
+        n_duplicates=ev.matched.duplicates,
     )
+    aggregate = _aggregate(items, ev.scores)
+    signatures: dict[str, str] = {}
+    wanted = [m.strip().lower().replace("_", "-") for m in metrics]
+    wanted = [m for m in ("em", "em-any") if m in wanted]
+    if wanted:
+        aggregate, signatures = _with_exact_match(items, aggregate, ev, wanted)
+    signature = ev.signature
+    if intervals is not None:
+        s = intervals.settings()
+        signature = signature.with_fields(bootstrap=s["n_bootstrap"], seed=s["seed"])
     return TaskEvaluation(
         task,
         prof,
         data,
         ev.scores,
-        _aggregate(items, ev.scores),
-        ev.signature,
+        aggregate,
+        signature,
         diagnostics=ev.diagnostics,
         extraction=ev.extraction,
+        intervals=intervals,
+        toolkit_check=check_toolkit(ev),
+        signatures=signatures,
+        judge_summary=judge_summary,
     )
+
+
+def _with_exact_match(
+    items: Sequence[Item], agg: Aggregate, ev: VQAEvaluation, wanted: Sequence[str]
+) -> tuple[Aggregate, dict[str, str]]:
+    """*agg* with ``em`` / ``em_any`` (unrounded percent) in ``metrics`` and in every breakdown
+    group, and their signatures."""
+    from dataclasses import replace
+
+    from ..score.exact_match import METRIC_KEYS, exact_match_scores
+
+    scores = exact_match_scores(ev.dataset, ev.predictions, ev.profile)
+    metrics = dict(agg.metrics)
+    breakdowns = {k: {g: dict(m) for g, m in v.items()} for k, v in agg.breakdowns.items()}
+    signatures = {}
+    for name in wanted:
+        key = METRIC_KEYS[name]
+        other = _aggregate(items, scores.em if key == "em" else scores.em_any)
+        metrics[key] = other.metrics["overall"]
+        for b, groups in other.breakdowns.items():
+            for g, values in groups.items():
+                breakdowns[b][g][key] = values["accuracy"]
+        signatures[key] = scores.signature("em" if key == "em" else "em-any").format()
+    return replace(agg, metrics=metrics, breakdowns=breakdowns), signatures
+
+
+def _vqa_of(evaluation: Any) -> VQAEvaluation:
+    ev: VQAEvaluation = evaluation.data.extra["vqa"]
+    return ev
+
+
+def _explain(evaluation: Any, i: int) -> Any:
+    """:func:`vqametrics.explain` of item *i* with the evaluation's profile and answer
+    records, so that its ``score`` equals ``evaluation.scores[i]``."""
+    from .._notebook import evaluation_explain
+
+    ev = _vqa_of(evaluation)
+    return evaluation_explain(ev, ev.dataset.question_ids[i])
+
+
+def _write_outputs(evaluation: Any, out_dir: Any, *, inputs: Sequence[Any] = ()) -> Any:
+    """The official ``accuracy``/``evalQA``/``evalQuesType``/``evalAnsType`` files, with
+    ``per_question.jsonl`` and ``signature.txt`` (``report/files.py``)."""
+    from ..report.files import write_vqa_outputs
+
+    ev = _vqa_of(evaluation)
+    from dataclasses import replace
+
+    return write_vqa_outputs(replace(ev, signature=evaluation.signature), out_dir, inputs=inputs)
 
 
 def _evaluator(
@@ -140,7 +220,21 @@ def _evaluator(
         reported=inputs.reported,
         extract=extract,
     )
-    return evaluation_to_task(task, prof, ev)
+    metrics = str(inputs.options.get("metrics") or "vqa")
+    return evaluation_to_task(task, prof, ev, metrics=_metric_names(metrics))
+
+
+def _metric_names(text: str) -> list[str]:
+    """``--metrics vqa,em,em-any`` (``em_any`` accepted); an unknown name is an error."""
+    from .._exceptions import UnknownNameError
+
+    names = [t.strip().lower().replace("_", "-") for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in ("vqa", "em", "em-any")]
+    if bad or not names:
+        raise UnknownNameError(
+            f"unknown metric {bad[0] if bad else text!r}; valid metrics: vqa, em, em-any"
+        )
+    return names
 
 
 def _read(inputs: TaskInputs) -> TaskData:  # pragma: no cover - the evaluator replaces it
@@ -156,6 +250,8 @@ _LAYOUTS = (
     "without doc: doc_id joined to the annotations by position)",
 )
 
+_OPTIONS = (("metrics", "comma-separated metrics: vqa, em, em-any (default: vqa)"),)
+
 VQAV2 = register_task(
     Task(
         name="vqav2",
@@ -169,6 +265,10 @@ VQAV2 = register_task(
         annotations_optional=True,
         note="same numbers as `vqametrics vqa`",
         evaluator=_evaluator,
+        options=_OPTIONS,
+        explain=_explain,
+        output_files=VQA_OUTPUTS,
+        write_outputs=_write_outputs,
     )
 )
 
@@ -185,5 +285,9 @@ OKVQA = register_task(
         annotations_optional=True,
         note="OK-VQA is scored with the official VQA v2 script",
         evaluator=_evaluator,
+        options=_OPTIONS,
+        explain=_explain,
+        output_files=VQA_OUTPUTS,
+        write_outputs=_write_outputs,
     )
 )
