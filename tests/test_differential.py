@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from reference import official_vqa as ref
 from vqametrics.aggregate import breakdown, official_outputs
-from vqametrics.evaluate import evaluate_vqa, score_dataset
 from vqametrics.load import _bulk
 from vqametrics.load.vqa import as_dataset, load_annotations, load_results
+from vqametrics.pipeline.vqa import evaluate_vqa, score_dataset
 from vqametrics.profiles import get_profile
 from vqametrics.report.files import write_vqa_outputs
 from vqametrics.score import _fast

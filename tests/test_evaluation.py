@@ -6,6 +6,7 @@ Expected numbers come from the official script's outputs bundled with the 5-ques
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -121,20 +122,18 @@ def test_explain_a_vqa_question_as_the_script_scored_it(fixture_5q: Path) -> Non
 def test_explain_falls_back_to_the_item_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import vqametrics.explain
-
-    monkeypatch.delattr(vqametrics.explain, "explain_item", raising=False)
+    module = importlib.import_module("vqametrics.explain")
+    monkeypatch.delattr(module, "explain_item", raising=False)
     ev = _ocrvqa(tmp_path)
     rec = ev.explain(2)
     assert rec["prediction"] == "a dog" and rec["score"] == 0.0 and rec["references"] == ["dog"]
 
 
 def test_explain_delegates_to_explain_item(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import vqametrics.explain
-
+    module = importlib.import_module("vqametrics.explain")
     seen: list[Any] = []
     monkeypatch.setattr(
-        vqametrics.explain, "explain_item", lambda ev, i: seen.append(i) or "told", raising=False
+        module, "explain_item", lambda ev, i: seen.append(i) or "told", raising=False
     )
     assert _ocrvqa(tmp_path).explain("3") == "told" and seen == ["3"]
 

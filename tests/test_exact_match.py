@@ -187,17 +187,12 @@ def test_cli_vqa_metrics_json(
     code = main([*args, "--results", str(hand_results), "--metrics", "vqa,em,em-any", "--json"])
     payload = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert payload["em"]["overall"] == 40.0
-    assert payload["em_any"]["overall"] == 80.0
-    assert (
-        set(payload["em"])
-        == set(payload["accuracy"])
-        == {
-            "overall",
-            "perQuestionType",
-            "perAnswerType",
-        }
-    )
+    assert payload["metrics"]["em"] == 40.0
+    assert payload["metrics"]["em_any"] == 80.0
+    # EM and EM-any in every group of both breakdowns, beside the VQA accuracy
+    assert set(payload["breakdowns"]) == {"answer_type", "question_type"}
+    for groups in payload["breakdowns"].values():
+        assert all({"accuracy", "em", "em_any", "n"} == set(v) for v in groups.values())
 
 
 def test_cli_vqa_metrics_table(

@@ -79,8 +79,8 @@ __all__ = [
 
 
 class VQAEvaluation(Protocol):
-    """What the functions here read of a :class:`vqametrics.VQAEvaluation` (a protocol, so
-    that ``evaluate`` may import this module for ``evaluate_vqa(ci=True)``)."""
+    """What the functions here read of a :class:`vqametrics.pipeline.vqa.VQAEvaluation` (a
+    protocol, so that ``evaluate`` may import this module for ``evaluate_vqa(ci=True)``)."""
 
     @property
     def scores(self) -> list[float]: ...

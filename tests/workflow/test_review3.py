@@ -158,7 +158,7 @@ def test_score_mmbench_without_the_benchmark_says_so(
     ],
 )
 def test_answer_extractor_drops_an_ideographic_full_stop(raw: str, expected: str) -> None:
-    from vqametrics import extract_answer
+    from vqametrics.extract import extract_answer
 
     assert extract_answer(raw).text == expected
 
@@ -259,7 +259,8 @@ def test_reward_of_one_answer_tasks_is_unchanged() -> None:
 
 
 def test_vqa_metric_warns_on_one_answer_references() -> None:
-    from vqametrics import AnswerCountWarning, VQAAccuracy
+    from vqametrics import AnswerCountWarning
+    from vqametrics.metrics import VQAAccuracy
 
     m = VQAAccuracy()
     with pytest.warns(AnswerCountWarning, match="1 reference"):

@@ -116,7 +116,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from .._exceptions import InputError
     from ..tasks import get_task
-    from ..tasks._run import evaluate_task
+    from ..tasks._run import evaluate as evaluate_one
 
     task = get_task(args.task)
     if not args.results:
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     client = judge_from_args(args)  # bad judge settings fail before any file is read
 
     def evaluate(results: str) -> TaskEvaluation:
-        result = evaluate_task(
+        result = evaluate_one(
             task,
             results,
             annotations=args.annotations,

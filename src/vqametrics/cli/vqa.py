@@ -24,7 +24,7 @@ from ._systems import run_vqa_systems
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
-    from ..evaluate import VQAEvaluation
+    from ..pipeline.vqa import VQAEvaluation
     from ..signature import Signature
     from ..stats import BootstrapResult
 

@@ -13,7 +13,7 @@ from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._check import SampleCheck, check_samples
 
-__all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate_task"]
+__all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task"]
 
 #: The version of the JSON document of :meth:`TaskEvaluation.as_dict`
 #: (``vqametrics/schema/evaluation-1.json``)
@@ -108,9 +108,7 @@ class TaskEvaluation:
         i = self.index(item_id)
         if self.task.explain is not None:
             return self.task.explain(self, i)
-        from .. import explain as explain_module
-
-        explain_item = getattr(explain_module, "explain_item", None)
+        explain_item = getattr(_explain_module(), "explain_item", None)
         if explain_item is not None:
             return explain_item(self, item_id)
         return self.record(i)
@@ -217,6 +215,18 @@ class TaskEvaluation:
         return out
 
 
+def _explain_module() -> Any:
+    """``vqametrics.explain`` (the module), leaving the package's ``explain`` the function."""
+    import importlib
+    import sys
+
+    module = importlib.import_module("..explain", __package__)
+    package = sys.modules[module.__name__.rpartition(".")[0]]
+    if getattr(package, "explain", None) is module:  # bound by this first import: put it back
+        setattr(package, "explain", module.explain)  # noqa: B010
+    return module
+
+
 def _as_int(x: Any) -> int | None:
     try:
         return int(x)
@@ -228,7 +238,7 @@ def _plain(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
-def evaluate_task(
+def evaluate(
     task: str | Task,
     results: Any,
     *,
@@ -246,7 +256,8 @@ def evaluate_task(
     judge: Any = None,
     **options: Any,
 ) -> TaskEvaluation:
-    """Score a results file (or in-memory predictions) of *task*.
+    """Score a results file (or in-memory predictions) of *task*: the one entry point, for
+    every registered task (VQA v2, OK-VQA, TextVQA, POPE, MME, MMBench, …).
 
     Parameters
     ----------
@@ -351,6 +362,11 @@ def evaluate_task(
         stats,
         sample_check=check_samples(t, prof, items, scores),
     )
+
+
+def evaluate_task(task: str | Task, results: Any, **kwargs: Any) -> TaskEvaluation:
+    """An alias of :func:`evaluate` (its earlier name), with the same arguments and result."""
+    return evaluate(task, results, **kwargs)
 
 
 def _judge_other(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..evaluate import VQAEvaluation, evaluate_vqa
+from ..pipeline.vqa import VQAEvaluation, evaluate_vqa
 from ..profiles import Profile, list_profiles
 from ..report.files import VQA_OUTPUTS
 from ..score.accuracy import vqa_accuracy

@@ -11,17 +11,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
-from .aggregate import Breakdown, breakdown, official_outputs
-from .load._json import PathLike
-from .load.results import (
+from .._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
+from ..aggregate import Breakdown, breakdown, official_outputs
+from ..load._json import PathLike
+from ..load.results import (
     ResultsFile,
     describe_reported,
     ground_truth_disagreements,
     read_results,
     resolve_positions,
 )
-from .load.vqa import (
+from ..load.vqa import (
     Matched,
     QuestionId,
     ReadAhead,
@@ -32,18 +32,18 @@ from .load.vqa import (
     load_questions,
     match_predictions,
 )
-from .profiles import Profile, get_profile
-from .score.question import QuestionNormalizer
-from .score.vqa import leave_one_out_values, score_normalized
-from .signature import Signature
+from ..profiles import Profile, get_profile
+from ..score.question import QuestionNormalizer
+from ..score.vqa import leave_one_out_values, score_normalized
+from ..signature import Signature
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from .explain import Explanation
-    from .score._fast import FastScores
-    from .stats import BootstrapResult
+    from ..explain import Explanation
+    from ..score._fast import FastScores
+    from ..stats import BootstrapResult
 
     IntArray = npt.NDArray[np.int64]
 
@@ -93,25 +93,25 @@ class VQAEvaluation:
     intervals: BootstrapResult | None = None
 
     def __repr__(self) -> str:
-        from ._notebook import evaluation_repr
+        from .._notebook import evaluation_repr
 
         return evaluation_repr(self, dict(self.extra_metrics), self.intervals)
 
     def _repr_html_(self) -> str:
-        from ._notebook import evaluation_html
+        from .._notebook import evaluation_html
 
         return evaluation_html(self, dict(self.extra_metrics), self.intervals)
 
     def explain(self, question_id: QuestionId) -> Explanation:
         """:func:`vqametrics.explain` of one question, as this evaluation scored it."""
-        from ._notebook import evaluation_explain
+        from .._notebook import evaluation_explain
 
         return evaluation_explain(self, question_id)
 
     def to_pandas(self) -> Any:
         """One row per question (id, types, raw and normalized prediction, the human
         answers, m, score) as a pandas DataFrame (``pip install 'vqametrics[pandas]'``)."""
-        from ._notebook import evaluation_frame
+        from .._notebook import evaluation_frame
 
         return evaluation_frame(self)
 
@@ -133,7 +133,7 @@ class VQAEvaluation:
         """``accuracy``, ``evalQA``, ``evalQuesType``, ``evalAnsType`` in the official shapes."""
         d = self.dataset
         if self._fast is not None:
-            from .aggregate._bulk import fast_official_outputs
+            from ..aggregate._bulk import fast_official_outputs
 
             return fast_official_outputs(
                 d.question_ids,
@@ -260,7 +260,7 @@ def _score(
     dataset: VQADataset, predictions: Sequence[str | None], prof: Profile
 ) -> tuple[list[float], Any]:
     """Scores, and the vectorized scorer's findings when it ran (else ``None``)."""
-    from .score import _fast
+    from ..score import _fast
 
     n = len(dataset)
     if n >= _fast.MIN_QUESTIONS and len(predictions) == n and _fast.have_numpy():
@@ -331,7 +331,9 @@ def evaluate_vqa(
     metrics: Sequence[str] = ("vqa",),
     ci: bool | int = False,
 ) -> VQAEvaluation:
-    """Score a results file against an annotations file, as the official script does.
+    """Score a results file against an annotations file, as the official script does: the VQA
+    v2 pipeline that ``vqametrics.evaluate("vqav2", ...)`` runs (prefer that entry point; this
+    older one keeps its own arguments and returns the :class:`VQAEvaluation`).
 
     Parameters
     ----------
@@ -405,7 +407,7 @@ def evaluate_vqa(
         return result
     from dataclasses import replace
 
-    from ._notebook import extra_metrics, interval_of
+    from .._notebook import extra_metrics, interval_of
 
     return replace(
         result, extra_metrics=extra_metrics(result, metrics), intervals=interval_of(result, ci)
@@ -428,7 +430,7 @@ def _evaluate(
     answer_field: str | None = None,
     reported: PathLike | None = None,
 ) -> VQAEvaluation:
-    from .extract import apply_extractor, diagnose, get_answer_extractor
+    from ..extract import apply_extractor, diagnose, get_answer_extractor
 
     prof = get_profile(profile)
     if extract is not None:
@@ -529,7 +531,7 @@ def _evaluate(
 
 def _breakdown(scores: list[float], dataset: VQADataset, digits: int, fast: Any) -> Breakdown:
     if fast is not None:
-        from .aggregate._bulk import fast_breakdown
+        from ..aggregate._bulk import fast_breakdown
 
         return fast_breakdown(
             scores, dataset.question_types, dataset.answer_types, digits, fast.groups
