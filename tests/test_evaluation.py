@@ -192,3 +192,52 @@ def test_score_vqav2_out_writes_the_official_files(
         assert ours == json.loads((fixture_5q / f"official_{name}.json").read_text())
     assert (out / "per_question.jsonl").read_text().count("\n") == 5
     assert (out / "signature.txt").read_text().startswith("vqa-acc|profile:official|")
+
+
+def test_intervals_and_paired_tests_on_any_task(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from vqametrics import diff_results, evaluate, evaluation_ci, paired_test
+
+    ann = DATA / "textvqa_val_sample" / "annotations.json"
+    res = DATA / "textvqa_val_sample" / "results_vila-1.5-8b.json"
+    a = evaluate("textvqa", res, annotations=ann, ci=200, seed=1)
+    lo, hi = a.intervals.ci95()["overall"]
+    # the interval is of the mean item score in percent: the headline is that mean, a fraction
+    assert lo <= 100 * a.headline <= hi and hi - lo < 30
+    assert a.signature.format().endswith("|bootstrap:200|seed:1|vqametrics:0.1.0")
+    assert a.intervals.ci95() == evaluation_ci(a, n_bootstrap=200, seed=1).ci95()
+    # B answers every question "yes": the paired difference is A − B, exactly
+    items = json.loads(res.read_text())
+    other = tmp_path / "yes.json"
+    other.write_text(json.dumps([{**r, "answer": "yes"} for r in items]), encoding="utf-8")
+    b = evaluate("textvqa", other, annotations=ann)
+    test = paired_test(a.scores, b.scores, n_bootstrap=100, n_permutations=100)
+    assert test.overall.delta == pytest.approx(100 * (a.headline - b.headline))
+    d = diff_results(a, b, n_bootstrap=100, n_permutations=100)
+    assert d.test.overall.delta == test.overall.delta
+    changed = [i for i, (x, y) in enumerate(zip(a.scores, b.scores, strict=True)) if x != y]
+    assert len(d.flips) == len(changed) > 0
+    assert {f["question_id"] for f in d.flips} == {a.data.items[i].id for i in changed}
+    with pytest.raises(InputError, match="different tasks"):
+        diff_results(a, _ocrvqa_like(a, tmp_path))
+
+
+def _ocrvqa_like(a: TaskEvaluation, tmp_path: Path) -> TaskEvaluation:
+    from dataclasses import replace
+
+    from vqametrics import get_task
+
+    return replace(a, task=get_task("ocrvqa"))
+
+
+def test_score_ci_json_is_the_document_with_intervals(
+    fixture_5q: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("numpy")
+    files = ["--annotations", str(fixture_5q / "annotations.json")]
+    files += ["--results", str(fixture_5q / "results.json"), "--bootstrap", "40", "--json"]
+    vqa = _json(["vqa", *files], capsys)
+    score = _json(["score", "vqav2", *files], capsys)
+    assert vqa == score
+    _validate(score)
+    assert list(score["intervals"]["ci95"]) == ["overall", "answer_type", "question_type"]

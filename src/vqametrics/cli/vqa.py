@@ -222,13 +222,16 @@ def _stdout_text(
 
         task = get_task("vqav2")
         evaluation = evaluation_to_task(
-            task,
-            task.profile(result.profile.name),
-            result,
-            metrics=metrics,
-            intervals=intervals,
-            judge_summary=judged,
+            task, task.profile(result.profile.name), result, metrics=metrics, judge_summary=judged
         )
+        if intervals is not None:  # the same interval, by the task's breakdown names
+            from dataclasses import replace
+
+            from ..stats import evaluation_ci
+
+            s = intervals.settings()
+            again = evaluation_ci(evaluation, n_bootstrap=s["n_bootstrap"], seed=s["seed"])
+            evaluation = replace(evaluation, intervals=again)
         doc = evaluation.as_dict()
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
     check = check_toolkit(result)

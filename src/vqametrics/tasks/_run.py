@@ -13,7 +13,7 @@ from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._check import SampleCheck, check_samples
 
-__all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task"]
+__all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
 
 #: The version of the JSON document of :meth:`TaskEvaluation.as_dict`
 #: (``vqametrics/schema/evaluation-1.json``)
@@ -254,6 +254,8 @@ def evaluate(
     reported: Any = None,
     extract: str | None = None,
     judge: Any = None,
+    ci: bool | int = False,
+    seed: int | None = None,
     **options: Any,
 ) -> TaskEvaluation:
     """Score a results file (or in-memory predictions) of *task*: the one entry point, for
@@ -289,8 +291,12 @@ def evaluate(
         Yes/no tasks only: answers the profile's parser leaves ``other`` are read by the LLM
         judge (as VLMEvalKit does for POPE/MME); a decided answer is scored as ``yes``/``no``,
         an unjudged one stays as written. In the signature as ``judge:<model>``.
+    ci : bool or int, default=False
+        ``True`` (or a number of bootstrap replicates): 95% intervals of the mean per-item
+        score and of every breakdown in ``intervals`` (:func:`vqametrics.evaluation_ci`;
+        ``seed`` default 12345); recorded in the signature.
     options
-        Task-specific options (e.g. GQA's ``choices=``).
+        Task-specific options (e.g. GQA's ``choices=``, VQA v2's ``metrics="em,em-any"``).
 
     Returns
     -------
@@ -323,6 +329,31 @@ def evaluate(
             f"the LLM judge reads yes/no answers; task {t.name!r} (profile {prof.name!r}) has "
             "no yes/no parser"
         )
+    result = _run(t, prof, inputs, extract=extract, judge=judge)
+    if ci is False or ci is None:
+        return result
+    return with_intervals(result, None if ci is True else int(ci), seed)
+
+
+def with_intervals(
+    result: TaskEvaluation, n_bootstrap: int | None = None, seed: int | None = None
+) -> TaskEvaluation:
+    """*result* with its bootstrap intervals (``intervals``) and their settings in the
+    signature (``bootstrap:N|seed:S``)."""
+    from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, evaluation_ci
+
+    n = DEFAULT_BOOTSTRAP if n_bootstrap is None else n_bootstrap
+    s = DEFAULT_SEED if seed is None else seed
+    intervals = evaluation_ci(result, n_bootstrap=n, seed=s)
+    return replace(
+        result, intervals=intervals, signature=result.signature.with_fields(bootstrap=n, seed=s)
+    )
+
+
+def _run(
+    t: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
+) -> TaskEvaluation:
+    """read → extract → judge → score → aggregate → signature."""
     if t.evaluator is not None:
         result: TaskEvaluation = t.evaluator(t, prof, inputs, extract=extract, judge=judge)
         return result

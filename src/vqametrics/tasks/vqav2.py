@@ -83,14 +83,13 @@ def evaluation_to_task(
     ev: VQAEvaluation,
     *,
     metrics: Sequence[str] = (),
-    intervals: Any = None,
     judge_summary: Any = None,
 ) -> Any:
     """The :class:`~vqametrics.tasks._run.TaskEvaluation` of a whole-run VQA evaluation.
 
     *metrics* (``em``, ``em-any``) add EM / EM-any beside the VQA accuracy (``metrics`` and
-    every breakdown group, unrounded percent, with their own signatures); *intervals* is a
-    ``stats.BootstrapResult`` of the accuracy.
+    every breakdown group, unrounded percent, with their own signatures); *judge_summary* is
+    the open-ended judge's summary (``vqa --judge-url``), beside the score.
     """
     from ..toolkit_check import check_toolkit
     from ._run import TaskEvaluation
@@ -134,20 +133,15 @@ def evaluation_to_task(
     wanted = [m for m in ("em", "em-any") if m in wanted]
     if wanted:
         aggregate, signatures = _with_exact_match(items, aggregate, ev, wanted)
-    signature = ev.signature
-    if intervals is not None:
-        s = intervals.settings()
-        signature = signature.with_fields(bootstrap=s["n_bootstrap"], seed=s["seed"])
     return TaskEvaluation(
         task,
         prof,
         data,
         ev.scores,
         aggregate,
-        signature,
+        ev.signature,
         diagnostics=ev.diagnostics,
         extraction=ev.extraction,
-        intervals=intervals,
         toolkit_check=check_toolkit(ev),
         signatures=signatures,
         judge_summary=judge_summary,
