@@ -47,7 +47,15 @@ if TYPE_CHECKING:
 
     IntArray = npt.NDArray[np.int64]
 
-__all__ = ["VQAEvaluation", "evaluate_vqa", "score_dataset", "steps_changed"]
+__all__ = [
+    "VQAEvaluation",
+    "VQARead",
+    "evaluate_vqa",
+    "read_vqa",
+    "score_dataset",
+    "score_question",
+    "steps_changed",
+]
 
 _CHUNK = 1 << 15
 
@@ -279,6 +287,26 @@ def _score(
     return scores, None
 
 
+def score_question(
+    prediction: str | None,
+    answers: Sequence[str],
+    groups: Sequence[int] | None,
+    prof: Profile,
+) -> float:
+    """One question's score: the per-question loop of :func:`score_dataset` for one row
+    (*groups*: the answers' leave-one-out records, ``None`` for one per answer)."""
+    if prediction is None:
+        return 0.0
+    norm = _NORMALIZERS.get(prof.name)
+    if norm is None or norm[0] is not prof:
+        norm = _NORMALIZERS[prof.name] = (prof, QuestionNormalizer(prof))
+    pred, ans, _ = norm[1].question(prediction, answers)
+    return score_normalized(pred, ans, groups, prof)
+
+
+_NORMALIZERS: dict[str, tuple[Profile, QuestionNormalizer]] = {}
+
+
 def _score_rows(
     dataset: VQADataset,
     predictions: Sequence[str | None],
@@ -414,27 +442,56 @@ def evaluate_vqa(
     )
 
 
-def _evaluate(
+@dataclass(frozen=True, eq=False)
+class VQARead:
+    """What :func:`read_vqa` read and joined: the ground truth, the aligned predictions and
+    what the reader recognized (the reading half of :func:`evaluate_vqa`)."""
+
+    dataset: VQADataset
+    #: one per question of ``dataset``, ``None`` where missing
+    predictions: list[str | None]
+    matched: Matched
+    layout: str
+    reported: Mapping[str, Any] | None
+    sample_metrics: Mapping[str, Mapping[QuestionId, float]]
+    #: the reader's notes (the results layout, a ground truth read from the results file)
+    notes: tuple[str, ...]
+
+    def all_notes(self, prof: Profile) -> tuple[str, ...]:
+        """The reader's notes, then those of scoring under *prof* (warned as well)."""
+        counts = Counter(map(len, self.dataset.answers))
+        return (*self.notes, *_notes(self.dataset, prof, self.matched, counts))
+
+    def signature(self, prof: Profile, extract: str | None, n_missing: int) -> Signature:
+        """``vqa-acc|profile|toolkit|extract|answers|n|missing``."""
+        counts = Counter(map(len, self.dataset.answers))
+        n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
+        return Signature(
+            "vqa-acc",
+            (
+                *prof.signature_fields(),
+                ("extract", extract),
+                ("answers", n_answers),
+                ("n", len(self.dataset)),
+                ("missing", n_missing or None),
+            ),
+        )
+
+
+def read_vqa(
     annotations: Annotations,
     results: Predictions,
     *,
-    questions: PathLike | None,
-    profile: str | Profile,
-    allow_missing: bool,
-    ignore_extra: bool,
-    on_duplicate: Literal["error", "last"],
-    digits: int,
-    extract: str | None,
+    questions: PathLike | None = None,
+    allow_missing: bool = False,
+    ignore_extra: bool = False,
+    on_duplicate: Literal["error", "last"] = "error",
     input_format: str | None = None,
     id_field: str | None = None,
     answer_field: str | None = None,
     reported: PathLike | None = None,
-) -> VQAEvaluation:
-    from ..extract import apply_extractor, diagnose, get_answer_extractor
-
-    prof = get_profile(profile)
-    if extract is not None:
-        get_answer_extractor(extract)  # an unknown name fails before any file is read
+) -> VQARead:
+    """Read and join a VQA run (arguments as :func:`evaluate_vqa`), without scoring it."""
     read: dict[str, Any] = {
         "input_format": input_format,
         "id_field": id_field,
@@ -481,15 +538,59 @@ def _evaluate(
                 "specially (official: the unanimity rule) can score differently than against "
                 "the annotations: pass --annotations for the official number"
             )
-    res = rfile.results
     matched = match_predictions(
         dataset,
-        res,
+        rfile.results,
         allow_missing=allow_missing,
         ignore_extra=ignore_extra,
         on_duplicate=on_duplicate,
     )
-    predictions = matched.predictions
+    return VQARead(
+        dataset,
+        matched.predictions,
+        matched,
+        rfile.layout,
+        rfile.reported,
+        rfile.sample_metrics,
+        (*rfile.notes, *([gt_note] if gt_note else [])),
+    )
+
+
+def _evaluate(
+    annotations: Annotations,
+    results: Predictions,
+    *,
+    questions: PathLike | None,
+    profile: str | Profile,
+    allow_missing: bool,
+    ignore_extra: bool,
+    on_duplicate: Literal["error", "last"],
+    digits: int,
+    extract: str | None,
+    input_format: str | None = None,
+    id_field: str | None = None,
+    answer_field: str | None = None,
+    reported: PathLike | None = None,
+) -> VQAEvaluation:
+    from ..extract import apply_extractor, diagnose, get_answer_extractor
+
+    prof = get_profile(profile)
+    if extract is not None:
+        get_answer_extractor(extract)  # an unknown name fails before any file is read
+    r = read_vqa(
+        annotations,
+        results,
+        questions=questions,
+        allow_missing=allow_missing,
+        ignore_extra=ignore_extra,
+        on_duplicate=on_duplicate,
+        input_format=input_format,
+        id_field=id_field,
+        answer_field=answer_field,
+        reported=reported,
+    )
+    dataset, matched = r.dataset, r.matched
+    predictions = r.predictions
     # the same per-question limit as every task (score TASK): one count per file
     diagnostics = diagnose(predictions, references=dataset.answers)
     extraction = None
@@ -497,33 +598,21 @@ def _evaluate(
         extraction = apply_extractor(extract, predictions)
         predictions = extraction.texts
     scores, fast = _score(dataset, predictions, prof)
-    counts = Counter(map(len, dataset.answers))
-    notes = [*rfile.notes, *([gt_note] if gt_note else []), *_notes(dataset, prof, matched, counts)]
-    n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
-    signature = Signature(
-        "vqa-acc",
-        (
-            *prof.signature_fields(),
-            ("extract", extract),
-            ("answers", n_answers),
-            ("n", len(scores)),
-            ("missing", len(matched.missing) or None),
-        ),
-    )
+    notes = r.all_notes(prof)
     return VQAEvaluation(
         profile=prof,
         dataset=dataset,
         predictions=predictions,
         scores=scores,
         accuracy=_breakdown(scores, dataset, digits, fast),
-        signature=signature,
+        signature=r.signature(prof, extract, len(matched.missing)),
         matched=matched,
         digits=digits,
-        notes=tuple(notes),
+        notes=notes,
         _fast=fast,
-        layout=rfile.layout,
-        reported=rfile.reported,
-        sample_metrics=rfile.sample_metrics,
+        layout=r.layout,
+        reported=r.reported,
+        sample_metrics=r.sample_metrics,
         diagnostics=diagnostics,
         extraction=extraction,
     )
@@ -549,7 +638,7 @@ def _notes(dataset: VQADataset, prof: Profile, matched: Matched, counts: Counter
                 f"distinct answer_id; profile {prof.name!r} leaves equal records out together, "
                 "as the official script does, which lowers their scores (spec §4)"
             )
-            warnings.warn(msg, LeaveOneOutWarning, stacklevel=4)
+            warnings.warn(msg, LeaveOneOutWarning, stacklevel=5)
             notes.append(msg)
     odd = {n: c for n, c in sorted(counts.items()) if n != 10}
     if odd:
@@ -558,7 +647,7 @@ def _notes(dataset: VQADataset, prof: Profile, matched: Matched, counts: Counter
             f"{sum(odd.values())} question(s) do not have 10 answers ({desc}); "
             "scored with the general leave-one-out formula"
         )
-        warnings.warn(msg, AnswerCountWarning, stacklevel=4)
+        warnings.warn(msg, AnswerCountWarning, stacklevel=5)
         notes.append(msg)
     if matched.missing:
         notes.append(f"{len(matched.missing)} question(s) had no prediction and scored 0")

@@ -64,6 +64,9 @@ class TaskInputs:
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the toolkit's own scores (``--reported FILE``); by default looked for beside the results
     reported: Any = None
+    #: the profile being scored, for a reader whose notes depend on it (VQA v2's
+    #: leave-one-out warning); readers of every other task ignore it
+    profile: str | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,10 @@ class TaskProfile:
     context: tuple[str, ...] = ()
     parse: Callable[[str], str] | None = None
     detail: Callable[[Item], Mapping[str, Any]] | None = None
+    #: ``score_batch(items, data) -> scores``: every item's score at once (vectorized), equal
+    #: to :meth:`score_item` of each item bit for bit (a differential test per task says so);
+    #: the runner uses it when given (VQA v2's bulk scorer)
+    score_batch: Callable[[Sequence[Item], TaskData], list[float]] | None = None
 
     def item_detail(self, item: Item) -> Mapping[str, Any]:
         """What the per-item output shows beside the score: ``detail(item)``, or for a yes/no
@@ -197,6 +204,12 @@ class Task:
     #: out_dir, inputs=...)``; by default ``metrics.json``, ``per_item.jsonl``, ``signature.txt``
     output_files: tuple[str, ...] = ()
     write_outputs: Callable[..., Any] | None = None
+    #: ``signature_for(profile, data, extract) -> Signature`` when the task's signature has
+    #: its own field order (VQA v2: ``extract`` before ``answers``); default :meth:`signature`
+    signature_for: Callable[[TaskProfile, TaskData, str | None], Signature] | None = None
+    #: ``finish(evaluation, inputs) -> evaluation``: the task's last step after the aggregate
+    #: (VQA v2: EM / EM-any with ``metrics=``, and its toolkit check)
+    finish: Callable[[Any, TaskInputs], Any] | None = None
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""

@@ -317,6 +317,7 @@ def evaluate(
         on_duplicate=on_duplicate,
         options=options,
         reported=reported,
+        profile=prof.name,
     )
     if extract is not None:
         from ..extract import get_answer_extractor
@@ -373,14 +374,20 @@ def _run(
     if judge is not None and prof.parse is not None:
         items, judgements, stats = _judge_other(items, prof.parse, judge)
         data = replace(data, items=items)
-    scores = _score_all(prof, items, data.sources)
+    if prof.score_batch is not None:
+        scores = prof.score_batch(items, data)
+    else:
+        scores = _score_all(prof, items, data.sources)
     aggregate = prof.aggregate(items, scores)
-    signature = t.signature(prof, data)
-    if extraction is not None:
-        signature = signature.with_fields(extract=extraction.name)
+    if t.signature_for is not None:
+        signature = t.signature_for(prof, data, extract)
+    else:
+        signature = t.signature(prof, data)
+        if extraction is not None:
+            signature = signature.with_fields(extract=extraction.name)
     if judge is not None:
         signature = signature.with_fields(judge=judge.model)
-    return TaskEvaluation(
+    evaluation = TaskEvaluation(
         t,
         prof,
         data,
@@ -393,6 +400,10 @@ def _run(
         stats,
         sample_check=check_samples(t, prof, items, scores),
     )
+    if t.finish is not None:
+        finished: TaskEvaluation = t.finish(evaluation, inputs)
+        return finished
+    return evaluation
 
 
 def evaluate_task(task: str | Task, results: Any, **kwargs: Any) -> TaskEvaluation:
