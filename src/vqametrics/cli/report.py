@@ -5,15 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from ._chat import add_extract_option, warn_verbose
-from ._common import (
-    add_matching_options,
-    add_profile_option,
-    add_reader_options,
-    nonnegative_int,
-)
+from ._common import add_matching_options, add_reader_options, nonnegative_int
 
 __all__ = ["ProgressBar", "register"]
 
@@ -32,7 +27,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "HTML file: headline VQA accuracy, EM and EM-any; the distribution of per-question "
         "scores; per answer and question type; what each normalization rule changed; the "
         "results under every profile; 'why this score' cards for the lowest-scoring "
-        "questions; and, with two or more results files, a comparison of the models.",
+        "questions; and, with two or more results files, a comparison of the models. "
+        "With --task TASK (any benchmark: textvqa, pope, mme, …): one results file, with the "
+        "task's headline and signature, its splits and categories, the distribution of "
+        "per-item scores, the toolkit's reported numbers beside ours, and the lowest-scoring "
+        "items with their explanation.",
+    )
+    p.add_argument(
+        "--task",
+        metavar="TASK",
+        help="the benchmark (default: VQA v2; vqametrics score --help lists them)",
     )
     p.add_argument(
         "--annotations",
@@ -48,7 +52,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="results file; repeat to compare several models (A − B as vqametrics diff)",
     )
     p.add_argument("--questions", metavar="Q", help="official questions file (texts on cards)")
-    add_profile_option(p)
+    p.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="scoring profile (default: the task's official one; vqametrics profiles lists them)",
+    )
     p.add_argument(
         "-o",
         "--output",
@@ -71,10 +79,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="'why this score' cards per model (default 12)",
     )
-    add_reader_options(p, reported=False)
+    add_reader_options(p)
     add_matching_options(p)
     add_extract_option(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, takes_extra=True)
 
 
 class ProgressBar:
@@ -119,12 +127,14 @@ def run(args: argparse.Namespace) -> int:
 
     inputs = [args.annotations, *args.results, args.questions]
     check_not_input(args.output, inputs)  # before any work
+    if args.task is not None and args.task.lower() not in _VQA_REPORT:
+        return _run_task(args, inputs)
+    _check_vqa_inputs(args)
     bar = ProgressBar()
     try:
         model = build_report(
             args.annotations,
             args.results,
-            profile=args.profile,
             questions=args.questions,
             allow_missing=args.allow_missing,
             ignore_extra=args.ignore_extra,
@@ -136,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
             answer_field=args.answer_field,
             extract=args.extract,
             names=args.name,
+            profile=args.profile or "official",
         )
         text = render_report(model)
     finally:
@@ -149,3 +160,87 @@ def run(args: argparse.Namespace) -> int:
         )
     print(f"wrote {args.output}", file=sys.stderr)
     return 0
+
+
+#: tasks whose report is VQA v2's (every profile, the normalization rules, EM, comparisons)
+_VQA_REPORT = ("vqav2", "vqa", "vqa-v2", "vqa2", "okvqa", "ok-vqa")
+
+
+def _check_vqa_inputs(args: argparse.Namespace) -> None:
+    """Without ``--task`` the VQA v2 script scores the files: a file that names another
+    benchmark (its file name, its ``dataset_name``) is refused rather than silently scored
+    with the wrong script; so are options only a task report takes."""
+    from .._exceptions import InputError
+    from ..report.task_html import guess_task
+    from ..tasks import get_task
+
+    if args.extra:
+        raise InputError(f"report: unrecognized arguments: {' '.join(args.extra)}")
+    if args.reported is not None:
+        raise InputError("report: --reported is read with --task TASK")
+    if args.task is not None:
+        return
+    guess = guess_task([*args.results, args.annotations])
+    if guess is not None and guess[0] not in _VQA_REPORT:
+        name, path, why = guess
+        title = get_task(name).title
+        raise InputError(
+            f"{path}: looks like a {title} file ({why}), and report without --task scores "
+            f"VQA v2: pass --task {name} for {title}'s own scorer (or --task vqav2 to score "
+            "it with the VQA v2 script anyway)"
+        )
+
+
+def _run_task(args: argparse.Namespace, inputs: list[Any]) -> int:
+    """``report --task TASK``: one run of any task, as one HTML file."""
+    from .._exceptions import InputError
+    from ..report.output import write_output_file
+    from ..report.task_html import render_task_report
+    from ..tasks import get_task
+    from ..tasks._run import evaluate_task
+
+    task = get_task(args.task)
+    if len(args.results) > 1:
+        raise InputError(f"report --task {task.name}: one --results per report")
+    if args.name:
+        raise InputError("report --task: --name labels several results files; give one")
+    options = _task_options(task, args.extra)
+    ev = evaluate_task(
+        task,
+        args.results[0],
+        annotations=args.annotations,
+        questions=args.questions,
+        profile=args.profile,
+        format=args.input_format,
+        id_field=args.id_field,
+        answer_field=args.answer_field,
+        reported=args.reported,
+        allow_missing=args.allow_missing,
+        ignore_extra=args.ignore_extra,
+        on_duplicate=args.on_duplicate,
+        extract=args.extract,
+        **options,
+    )
+    warn_verbose(ev.diagnostics, extracted=args.extract is not None)
+    text = render_task_report(ev, n_cards=args.cards)
+    write_output_file(args.output, text.encode("utf-8"), inputs=inputs)
+    print(f"{task.title}: {ev.aggregate.headline} {ev.headline!r}  {ev.signature.format()}")
+    print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def _task_options(task: object, extra: list[str]) -> dict[str, str]:
+    """The task's own options (``Task.options``) among the arguments left unparsed."""
+    from .._exceptions import InputError
+
+    names = list(getattr(task, "options", ()))
+    parser = argparse.ArgumentParser(prog="vqametrics report", add_help=False)
+    for name, text in names:
+        parser.add_argument(f"--{name}", metavar="V", help=text)
+    values, unknown = parser.parse_known_args(extra)
+    if unknown:
+        known = ", ".join(f"--{n}" for n, _ in names) or "none"
+        raise InputError(
+            f"report: unrecognized arguments: {' '.join(unknown)} (task options: {known})"
+        )
+    return {k: v for k, v in vars(values).items() if v is not None}

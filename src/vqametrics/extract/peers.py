@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ._base import AnswerExtractor, Extraction, _Trace, register_answer_extractor
 
 __all__ = [
@@ -29,8 +31,8 @@ __all__ = [
     "extract_vlmevalkit",
 ]
 
-LMMS_EVAL = "EvolvingLMMs-Lab/lmms-eval@75571cfe"
-VLMEVALKIT = "open-compass/VLMEvalKit@e8e78f05"
+LMMS_EVAL = LMMS_EVAL_PIN.at()
+VLMEVALKIT = VLMEVALKIT_PIN.at()
 EVALSCOPE = "modelscope/evalscope@fde259d2"
 
 #: lmms-eval's default ``--reasoning_tags`` (``lmms_eval/__main__.py``).

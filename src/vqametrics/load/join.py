@@ -14,7 +14,7 @@ from typing import Literal
 
 from .._exceptions import InputError, MissingPredictionError
 
-__all__ = ["Joined", "check_unique", "disagreement_note", "join_by_id"]
+__all__ = ["Joined", "check_unique", "disagreement_note", "join_by_id", "unique_rows"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,42 @@ def check_unique(
         j = first.setdefault(key, i)
         if j != i:
             raise InputError(f"{wheres[i]}: duplicate {what} {key!r} (first at {wheres[j]})")
+
+
+def unique_rows(
+    ids: Sequence[Hashable],
+    wheres: Sequence[str],
+    *,
+    what: str = "question id",
+    on_duplicate: Literal["error", "last"] = "error",
+) -> tuple[list[int], str | None]:
+    """The rows to keep of a file whose rows are its items (ground truth inside), by the one
+    rule for repeated ids: an error naming both places, or with ``on_duplicate="last"`` the
+    last row of each id, kept at the place of the first; with a note counting them.
+
+    Ids written ``12`` and ``"12"`` are the same item.
+    """
+    first: dict[Hashable, int] = {}
+    last: dict[int, int] = {}
+    for i, key in enumerate(ids):
+        text = _text(key)
+        norm: Hashable = text if text else key
+        j = first.setdefault(norm, i)
+        if j != i:
+            if on_duplicate == "error":
+                raise InputError(
+                    f"{wheres[i]}: duplicate {what} {key!r} (first at {wheres[j]}; pass "
+                    "--on-duplicate last to keep the last one)"
+                )
+            last[j] = i
+    keep = [last.get(j, j) for j in sorted(first.values())]
+    if not last:
+        return keep, None
+    dropped = len(ids) - len(keep)
+    return (
+        keep,
+        f"{dropped} repeated {what} row(s): the last of each was kept (--on-duplicate last)",
+    )
 
 
 def disagreement_note(differ: Sequence[Hashable], what: str, truth: str) -> str | None:

@@ -23,6 +23,8 @@ from ..normalize import evalscope as _es
 from ..normalize import lmms_eval as _lmms
 from ..normalize import official as _off
 from ..normalize import vlmevalkit as _vlm
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ._profile import Profile, Step, register_profile
 
 __all__ = [
@@ -75,8 +77,8 @@ LMMS_EVAL_VQAV2 = register_profile(
         name="lmms-eval-vqav2",
         description="lmms-eval's VQAv2 task: official steps always on both sides (no unanimity "
         "rule), leave-one-out by record inequality, exact mean.",
-        reproduces="lmms-eval 0.7.3 (EvolvingLMMs-Lab/lmms-eval@75571cf)",
-        toolkit="lmms-eval@0.7.3",
+        reproduces=f"lmms-eval {LMMS_EVAL_PIN.release} ({LMMS_EVAL_PIN.at()})",
+        toolkit=LMMS_EVAL_PIN.token,
         prediction_steps=_LMMS_VQAV2_STEPS,
         answer_steps=_LMMS_VQAV2_STEPS,
         unanimity_rule=False,
@@ -100,8 +102,8 @@ LMMS_EVAL_TEXTVQA = register_profile(
         description="lmms-eval's TextVQA, VizWiz and OK-VQA tasks: the EvalAI answer processor "
         "(lowercase, drop , and ?, split 's) then official steps on both sides; leave-one-out "
         "by position, exact mean.",
-        reproduces="lmms-eval 0.7.3 (EvolvingLMMs-Lab/lmms-eval@75571cf)",
-        toolkit="lmms-eval@0.7.3",
+        reproduces=f"lmms-eval {LMMS_EVAL_PIN.release} ({LMMS_EVAL_PIN.at()})",
+        toolkit=LMMS_EVAL_PIN.token,
         prediction_steps=_LMMS_TEXTVQA_STEPS,
         answer_steps=_LMMS_TEXTVQA_STEPS,
         unanimity_rule=False,
@@ -119,8 +121,8 @@ VLMEVALKIT = register_profile(
         name="vlmevalkit",
         description="VLMEvalKit's VQA heuristic: official steps always on both sides with a "
         "corrected period rule (2. keeps its period); leave-one-out by position, numpy mean.",
-        reproduces="VLMEvalKit (open-compass/VLMEvalKit@e8e78f0, 2025)",
-        toolkit="VLMEvalKit@e8e78f0",
+        reproduces=f"VLMEvalKit ({VLMEVALKIT_PIN.at()}, 2025)",
+        toolkit=VLMEVALKIT_PIN.token,
         prediction_steps=_VLM_STEPS,
         answer_steps=_VLM_STEPS,
         unanimity_rule=False,

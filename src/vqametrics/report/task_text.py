@@ -56,11 +56,12 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     source = reported.get("source", "?")
     lmms = reported.get("toolkit") == "lmms-eval"
     if not reported_comparable(result, reported):
-        names = [p.name for p in result.task.profiles if _is_vlmevalkit(p)]
+        names = list(reported.get("profiles") or ())
+        names = names or [p.name for p in result.task.profiles if _is_vlmevalkit(p)]
         hint = f"; compare with --profile {' or '.join(names)}" if names else ""
         head = (
-            f"reported by VLMEvalKit ({source}): not compared under profile "
-            f"{result.profile.name}{hint}"
+            f"reported by {reported.get('toolkit', 'VLMEvalKit')} ({source}): not compared "
+            f"under profile {result.profile.name}{hint}"
         )
         shown = [
             [key if group == "all" else f"{group} / {key}", theirs]
@@ -85,7 +86,12 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     out = head + ":\n" + table(cells, header, digits)
     if any(diff != "0" for *_, diff in rows):
         same = _is_vlmevalkit if not lmms else (lambda p: p.toolkit.startswith("lmms-eval"))
-        others = [p for p in result.task.profiles if same(p) and p is not result.profile]
+        named = reported.get("profiles")
+        others = [
+            p
+            for p in result.task.profiles
+            if (p.name in named if named is not None else same(p)) and p is not result.profile
+        ]
         if others:
             alts = "; ".join(f"--profile {p.name} ({p.description})" for p in others)
             out += (
@@ -98,7 +104,10 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
 def reported_comparable(result: TaskEvaluation, reported: Mapping[str, Any]) -> bool:
     """Whether *reported* is set beside *result*'s numbers: lmms-eval's always (its task names
     its metrics), VLMEvalKit's only under a VLMEvalKit profile (else a difference would be the
-    toolkits' disagreement, not a reproduction check)."""
+    toolkits' disagreement, not a reproduction check); a record naming its ``profiles`` (an
+    official score file) only under those."""
+    if reported.get("profiles") is not None:
+        return result.profile.name in reported["profiles"]
     return reported.get("toolkit") == "lmms-eval" or _is_vlmevalkit(result.profile)
 
 
@@ -116,7 +125,9 @@ def reported_pairs(
             # lmms-eval: "<metric>,<filter>" per task, as fractions
             mine = _lmms_counterpart(result, ours, group, key, n_groups)
             if mine is not None:
-                scale = 100.0 if result.aggregate.units == "percent" else 1.0
+                # lmms-eval's metrics are fractions, unless the record says they are percent
+                percent = result.aggregate.units == "percent" and reported.get("units") != "percent"
+                scale = 100.0 if percent else 1.0
                 rows.append((f"{group} / {key}", theirs * scale, float(mine)))
             continue
         mine = ours.get((group, key))

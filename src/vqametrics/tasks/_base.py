@@ -118,7 +118,10 @@ class TaskProfile:
     ``dataset_name``). ``parse`` (yes/no tasks) maps a response to ``yes``/``no``/``other``.
     ``detail`` returns what the per-item output should show for an item (normalized strings)
     — for explanation only, never used for the score; a yes/no profile shows what ``parse``
-    read (``parsed``) without declaring it.
+    read (``parsed``) without declaring it. ``explain`` (optional) returns how the item's
+    score was made, step by step, for :func:`vqametrics.explain.explain_item`: ``steps``,
+    ``table`` and ``why`` (the keys are described in ``tasks/_explain.py``); never used for
+    the score.
     """
 
     name: str
@@ -130,6 +133,10 @@ class TaskProfile:
     context: tuple[str, ...] = ()
     parse: Callable[[str], str] | None = None
     detail: Callable[[Item], Mapping[str, Any]] | None = None
+    explain: Callable[[Item], Mapping[str, Any]] | None = None
+    #: multiple-choice tasks: the choice lineage ``(response, options, *, rng=None) -> letter |
+    #: None | "Z" | "random"`` the profile reads letters with (``parse_choice``)
+    choice: Callable[..., str | None] | None = None
     #: ``score_batch(items, data) -> scores``: every item's score at once (vectorized), equal
     #: to :meth:`score_item` of each item bit for bit (a differential test per task says so);
     #: the runner uses it when given (VQA v2's bulk scorer)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note, join_by_id
+from ..load.join import disagreement_note, join_by_id, unique_rows
 from ..load.layouts import (
     is_vlmevalkit,
     locate_reported,
@@ -146,12 +146,17 @@ def read_vlmevalkit(
                 "pass --annotations"
             )
         items = _own_items(records, preds.ids, preds.texts, preds.wheres, fields, list_answers)
-        check_unique([it.id for it in items], preds.wheres, what="index")
+        keep, dup_note = unique_rows(
+            [it.id for it in items], preds.wheres, what="index", on_duplicate=inputs.on_duplicate
+        )
+        items = [items[i] for i in keep]
+        wheres = [preds.wheres[i] for i in keep]
+        notes += [dup_note] if dup_note else []
         missing = sum(1 for it in items if it.prediction is None)
         if missing and not inputs.allow_missing:
             first = next(i for i, it in enumerate(items) if it.prediction is None)
             raise InputError(
-                f"{preds.wheres[first]}: empty prediction (pass --allow-missing to score "
+                f"{wheres[first]}: empty prediction (pass --allow-missing to score "
                 f"the {missing} empty prediction(s) 0)"
             )
         if missing:

@@ -27,10 +27,15 @@ from ..score.anls import (
     anls_pix2struct,
     anls_stvqa_2019,
     anls_vlmevalkit,
+    levenshtein,
 )
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import QWEN_VL as QWEN_VL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._explain import Steps, per_reference, run_steps
 from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
 
 __all__ = ["TYPE_FIELDS", "UndefinedScoreError"]
@@ -79,6 +84,86 @@ def _per_answer(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
         return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
 
     return detail
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+def _lower_strip(text: str) -> str:
+    return text.lower().strip()
+
+
+def _upper_len(p: str, a: str) -> int:
+    return max(len(a.upper()), len(p.upper()))
+
+
+#: per scorer: the prediction's steps, the answers' normalization, the length L(raw
+#: prediction, raw answer) the distance is divided by, and when a similarity is kept
+_FORMS: dict[Any, tuple[Steps, Callable[[str], str], Callable[[str, str], int], str]] = {
+    anls_official: (
+        (("strip, lower, collapse spaces", _collapse),),
+        _collapse,
+        _upper_len,
+        "L = the longer RAW string's .upper() length; NLS = 1 - d/L kept when >= 0.5",
+    ),
+    anls_lmms_eval: (
+        (("strip", str.strip), ("strip, lower, collapse spaces", _collapse)),
+        _collapse,
+        lambda p, a: _upper_len(p.strip(), a),
+        "L = the longer .upper() length (prediction stripped first); NLS kept when >= 0.5",
+    ),
+    anls_stvqa_2019: (
+        (("lower", str.lower),),
+        str.lower,
+        _upper_len,
+        "L = the longer RAW string's .upper() length; NLS kept when >= 0.5",
+    ),
+    anls_mmf: (
+        (("lower + strip", _lower_strip),),
+        _lower_strip,
+        lambda p, a: max(len(_lower_strip(p)), len(_lower_strip(a))),
+        "L = the longer stripped string's length; NLS kept when >= 0.5",
+    ),
+    anls_pix2struct: (
+        (("lower", str.lower),),
+        str.lower,
+        lambda p, a: max(len(p.lower()), len(a.lower())),
+        "L = the longer lowered string's length; kept only when d/L < 0.5 (0.5 gives 0)",
+    ),
+    anls_paper: (
+        (("strip, lower, collapse spaces", _collapse),),
+        _collapse,
+        lambda p, a: max(len(_collapse(p).upper()), len(_collapse(a).upper())),
+        "L = the longer normalized string's .upper() length; kept only when d/L < 0.5",
+    ),
+}
+_FORMS[anls_vlmevalkit] = _FORMS[anls_official]
+
+
+def _explain_anls(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
+    """Per reference: the edit distance d of the normalized strings, the length L, the
+    similarity NLS = 1 - d/L and the scorer's value (NLS, or 0 below the threshold 0.5)."""
+    steps, ref, length, rule = _FORMS[score]
+
+    def distance(p: str, a: str) -> int:
+        return levenshtein(run_steps(p, steps)[0], ref(a))
+
+    def nls(p: str, a: str) -> str:
+        n = length(p, a)
+        return "—" if n == 0 else f"{1 - distance(p, a) / n:.4f}"
+
+    def hook(item: Item) -> Mapping[str, Any]:
+        return per_reference(
+            item,
+            score,
+            prediction_steps=steps,
+            reference=ref,
+            columns=(("d", distance), ("L", length), ("NLS", nls)),
+            rule=f"threshold 0.5: {rule}",
+        )
+
+    return hook
 
 
 # --- aggregation ---------------------------------------------------------------------------
@@ -185,24 +270,27 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             score=official,
             aggregate=_official_aggregate,
             detail=_per_answer(official),
+            explain=_explain_anls(official),
         ),
         _Profile(
             name="lmms-eval",
             description="lmms-eval anls: the RRC formula on the stripped generation; mean",
-            reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf api/metrics.py anls + api/task.py",
-            toolkit="lmms-eval@0.7.3",
+            reproduces=LMMS_EVAL_PIN.at("api/metrics.py anls + api/task.py"),
+            toolkit=LMMS_EVAL_PIN.token,
             score=anls_lmms_eval,
             aggregate=_mean_aggregate("anls"),
             detail=_per_answer(anls_lmms_eval),
+            explain=_explain_anls(anls_lmms_eval),
         ),
         _Profile(
             name="vlmevalkit",
             description="VLMEvalKit anls_compute + hit_calculate: the RRC formula; np.mean × 100",
-            reproduces="open-compass/VLMEvalKit@e8e78f0 vqa_eval.py anls_compute, hit_calculate",
-            toolkit="VLMEvalKit@e8e78f0",
+            reproduces=VLMEVALKIT_PIN.at("vqa_eval.py anls_compute, hit_calculate"),
+            toolkit=VLMEVALKIT_PIN.token,
             score=anls_vlmevalkit,
             aggregate=_vlmevalkit_aggregate,
             detail=_per_answer(anls_vlmevalkit),
+            explain=_explain_anls(anls_vlmevalkit),
         ),
         _Profile(
             name="mmf",
@@ -213,6 +301,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             score=anls_mmf,
             aggregate=_mean_aggregate("ANLS"),
             detail=_per_answer(anls_mmf),
+            explain=_explain_anls(anls_mmf),
         ),
         _Profile(
             name="pix2struct",
@@ -223,6 +312,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             score=anls_pix2struct,
             aggregate=_pix2struct_aggregate,
             detail=_per_answer(anls_pix2struct),
+            explain=_explain_anls(anls_pix2struct),
         ),
         _Profile(
             name="paper",
@@ -233,11 +323,14 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
             score=anls_paper,
             aggregate=_mean_aggregate("ANLS"),
             detail=_per_answer(anls_paper),
+            explain=_explain_anls(anls_paper),
         ),
     )
 
 
-RRC_SOURCE = "rrc-anls@Qwen-VL-aa00ed0 eval_mm/infographicsvqa_eval.py (docvqa.org, RRC ch=17)"
+RRC_SOURCE = (
+    f"rrc-anls@Qwen-VL-{QWEN_VL_PIN.commit} eval_mm/infographicsvqa_eval.py (docvqa.org, RRC ch=17)"
+)
 RRC_TEXT = (
     "RRC script: distance on stripped/lower/collapsed strings over the raw .upper() length; "
     "0.5 kept; Σ/N"

@@ -25,10 +25,14 @@ from .._exceptions import InputError
 from ..load.join import disagreement_note
 from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
 from ..load.records import parse_list_cell, read_records
-from ..score.relaxed import relaxed_correctness
+from ..score.relaxed import relaxed_correctness, to_float
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import QWEN_VL as QWEN_VL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean, numpy_mean, read_vlmevalkit, reported_scores, vlmevalkit_breakdown
+from ._explain import per_reference
 from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, no_doc_error, positional_items
 
 __all__ = [
@@ -174,7 +178,53 @@ def _profile(
         assert item.prediction is not None
         return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
 
-    return TaskProfile(name, description, reproduces, toolkit, score, aggregate, detail=detail)
+    return TaskProfile(
+        name,
+        description,
+        reproduces,
+        toolkit,
+        score,
+        aggregate,
+        detail=detail,
+        explain=_explain_relaxed(score),
+    )
+
+
+def _explain_relaxed(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
+    """Per answer: both sides as pix2struct's ``_to_float`` reads them, the relative change
+    and the 5 % tolerance, or the case-insensitive string comparison."""
+    swapped = score is relaxed_swapped
+    strip = score is not relaxed_official
+
+    def sides(p: str, a: str) -> tuple[str, str]:
+        p = p.strip() if strip else p
+        return (p, a) if swapped else (a, p)  # (target, prediction) as the call passes them
+
+    def numbers(p: str, a: str) -> str:
+        t, q = sides(p, a)
+        return f"{to_float(t)!r} vs {to_float(q)!r}"
+
+    def change(p: str, a: str) -> str:
+        t, q = sides(p, a)
+        x, y = to_float(t), to_float(q)
+        if x is None or y is None or not x:
+            return "strings: " + ("equal" if q.lower() == t.lower() else "differ") + " (lower)"
+        rel = abs(y - x) / abs(x)
+        return f"{rel:.6g} {'<=' if rel <= 0.05 else '>'} 0.05"
+
+    target = "the prediction" if swapped else "the answer"
+
+    def hook(item: Item) -> Mapping[str, Any]:
+        return per_reference(
+            item,
+            score,
+            prediction_steps=(("strip", str.strip),) if strip else (),
+            columns=(("target vs prediction (float)", numbers), ("relative change", change)),
+            rule=f"numbers within 5 % of {target} (the target) are right, anything else (or a "
+            "zero target) must equal it ignoring case",
+        )
+
+    return hook
 
 
 PROFILES = (
@@ -189,16 +239,16 @@ PROFILES = (
     _profile(
         "lmms-eval",
         "lmms-eval chartqa: correct order on the stripped generation; mean per split",
-        "EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/chartqa/utils.py",
-        "lmms-eval@0.7.3",
+        LMMS_EVAL_PIN.at("lmms_eval/tasks/chartqa/utils.py"),
+        LMMS_EVAL_PIN.token,
         relaxed_stripped,
         _lmms_eval_aggregate,
     ),
     _profile(
         "vlmevalkit",
         "VLMEvalKit since 677e30a (2025-09-01): (target, pred.strip()); np.mean × 100",
-        "open-compass/VLMEvalKit@e8e78f0 vqa_eval.py process_line('relaxed_accuracy')",
-        "VLMEvalKit@e8e78f0",
+        VLMEVALKIT_PIN.at("vqa_eval.py process_line('relaxed_accuracy')"),
+        VLMEVALKIT_PIN.token,
         relaxed_stripped,
         _vlmevalkit_aggregate,
     ),
@@ -213,8 +263,8 @@ PROFILES = (
     _profile(
         "qwen-vl",
         "Qwen-VL evaluate_relaxed_accuracy: (answer.strip(), annotation) swapped; Σ/N",
-        "QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py",
-        "Qwen-VL@aa00ed0",
+        QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
+        QWEN_VL_PIN.token,
         relaxed_swapped,
         _qwen_vl_aggregate,
     ),

@@ -23,9 +23,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import QWEN_VL as QWEN_VL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean, numpy_mean, vlmevalkit_breakdown
+from ._explain import Steps, per_reference
 from ._gqa_read import LMMS_EVAL_REPORTED, read_gqa
 
 __all__ = [
@@ -357,6 +361,27 @@ def _detail_with(front: Callable[[str], str]) -> Callable[[Item], Mapping[str, A
     return detail
 
 
+def _explain_with(
+    score: Callable[[str, Sequence[str]], float],
+    steps: Steps,
+    reference: Callable[[str], str] | None,
+    rule: str,
+    combine: str = "max",
+) -> Callable[[Item], Mapping[str, Any]]:
+    def hook(item: Item) -> Mapping[str, Any]:
+        return per_reference(
+            item, score, prediction_steps=steps, reference=reference, rule=rule, combine=combine
+        )
+
+    return hook
+
+
+def _fold(text: str) -> str:
+    return text.strip().lower()
+
+
+_EQUAL = "1 when the compared strings are equal, else 0"
+
 OFFICIAL = TaskProfile(
     name="official",
     description="eval.py v1.1: raw == over balanced questions; the full metric suite",
@@ -364,6 +389,7 @@ OFFICIAL = TaskProfile(
     toolkit="gqa-eval@1.1",
     score=exact_match_official,
     aggregate=_suite(None, patched=False),
+    explain=_explain_with(exact_match_official, (), None, "raw == (nothing normalized)"),
 )
 
 LLAVA = TaskProfile(
@@ -374,36 +400,54 @@ LLAVA = TaskProfile(
     score=exact_match_llava,
     aggregate=_suite(llava_convert, patched=True),
     detail=_detail_with(llava_convert),
+    explain=_explain_with(
+        exact_match_llava, (("rstrip('.') + lower", llava_convert),), None, _EQUAL
+    ),
 )
 
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval gqa: strip, exact_match ignoring case and ASCII punctuation; mean",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf tasks/gqa/gqa.yaml + exact_match_hf_evaluate",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("tasks/gqa/gqa.yaml + exact_match_hf_evaluate"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=exact_match_lmms_eval,
     aggregate=_accuracy_only("exact_match", 1.0, mean, 4),
     detail=_detail_with(lambda p: _lmms_clean(p.strip())),
+    explain=_explain_with(
+        exact_match_lmms_eval,
+        (("strip", str.strip), ("lower, delete ASCII punctuation", _lmms_clean)),
+        _lmms_clean,
+        _EQUAL,
+    ),
 )
 
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit GQA_TestDev_Balanced: strip + lower exact match, np.mean × 100",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vqa_eval.py process_line(method='accuracy')",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vqa_eval.py process_line(method='accuracy')"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=exact_match_vlmevalkit,
     aggregate=_aggregate_vlmevalkit,
     detail=_detail_with(lambda p: p.strip().lower()),
+    explain=_explain_with(
+        exact_match_vlmevalkit, (("strip + lower", _fold),), _fold, _EQUAL, combine="mean"
+    ),
 )
 
 QWEN_VL = TaskProfile(
     name="qwen-vl",
     description="Qwen-VL gqa_testdev: first clause, article/copula substring cuts, exact match",
-    reproduces="QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py",
-    toolkit="Qwen-VL@aa00ed0",
+    reproduces=QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
+    toolkit=QWEN_VL_PIN.token,
     score=exact_match_qwen_vl,
     aggregate=_accuracy_only("accuracy", 1.0, mean, 4),
     detail=_detail_with(qwen_vl_clean),
+    explain=_explain_with(
+        exact_match_qwen_vl,
+        (("Qwen-VL clean-up", qwen_vl_clean), ("strip + lower", _fold)),
+        _fold,
+        _EQUAL,
+    ),
 )
 
 TASK = register_task(

@@ -41,6 +41,59 @@ def _row_scorer(extractor: str) -> Any:
     return score
 
 
+def _explain(extractor: str) -> Any:
+    """One row with its options: the letter the extractor reads and the stage that decided;
+    one question of a run: each circular pass (a question is right only when all are)."""
+
+    def hook(item: Item) -> Mapping[str, Any]:
+        options = item.fields.get("options")
+        passes = item.fields.get("passes")
+        answer = item.references[0] if item.references else None
+        if isinstance(options, Mapping) and options:
+            from ..mmbench import explain_choice
+
+            got = explain_choice(item.prediction or "", options, extractor)
+            right = got.letter is not None and got.letter in item.references
+            why = f"the extracted letter {got.letter!r} is {'' if right else 'not '}the answer"
+            if got.letter is None:
+                why += " (undecided: the toolkit asks its LLM judge; strict scoring counts 0)"
+            return {
+                "steps": [
+                    ["options", "; ".join(f"{k}. {v}" for k, v in options.items())],
+                    [f"extract letter ({extractor})", f"{got.letter!r} (stage {got.stage})"],
+                    ["answer", repr(answer)],
+                ],
+                "why": why,
+                "letter": got.letter,
+                "stage": got.stage,
+            }
+        if passes:
+            rows = [
+                [
+                    p["index"],
+                    repr(p["prediction"]),
+                    p["letter"] or "-",
+                    p["stage"],
+                    p["answer"],
+                    "yes" if p["letter"] == p["answer"] else "",
+                ]
+                for p in passes
+            ]
+            n = sum(1 for r in rows if r[-1])
+            return {
+                "table": {
+                    "header": ["row", "prediction", "letter", "stage", "answer", "right"],
+                    "rows": rows,
+                },
+                "why": f"CircularEval: the question is right only when every circular pass is "
+                f"right ({n} of {len(rows)} are; extractor {extractor})",
+                "passes": [dict(p) for p in passes],
+            }
+        return {"why": f"the letter read by {extractor} against the answer {answer!r}"}
+
+    return hook
+
+
 def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """CircularEval (or VanillaEval pass-0) accuracy as a fraction, per split and category."""
     total = 0.0
@@ -76,6 +129,7 @@ def _profiles() -> tuple[TaskProfile, ...]:
             score=_row_scorer(name),
             aggregate=_aggregate,
             context=("options",),
+            explain=_explain(name),
         )
         for name, text in _EXTRACTORS.items()
     )
@@ -123,7 +177,12 @@ def _evaluator(
             q.index,
             q.passes[0].prediction,
             (q.passes[0].answer,),
-            {"split": q.split, "category": q.category, "l2_category": q.l2_category},
+            {
+                "split": q.split,
+                "category": q.category,
+                "l2_category": q.l2_category,
+                "passes": tuple(p.as_dict() for p in q.passes),  # for explain
+            },
         )
         for q in questions
     ]

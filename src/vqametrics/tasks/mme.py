@@ -32,9 +32,12 @@ from functools import lru_cache
 from typing import Any
 
 from .._exceptions import InputError
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
+from ._explain import yes_no
 from ._mme_read import (
     COGNITION,
     GROUP_OF,
@@ -314,6 +317,46 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     )
 
 
+#: how one answer counts in MME's numbers
+_MME_NOTE = "acc counts each question; acc+ counts the image only when both its questions are right"
+
+
+def _explain_official(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_official,
+        str.lower,
+        "lower; yes/no as is, else 'yes' or 'no' found in the first 4 characters",
+        "lower",
+        confusion=False,
+        note=_MME_NOTE,
+    )
+
+
+def _explain_lmms(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_lmms_eval,
+        lambda gt: gt.lower().strip().replace(".", ""),
+        "lower, strip, delete '.'; y/n; else the 4-character rule",
+        "lower, strip, delete '.'",
+        confusion=False,
+        note=_MME_NOTE,
+    )
+
+
+def _explain_vlm(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_vlmevalkit,
+        lambda gt: gt.strip().lower(),
+        "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
+        "strip + lower",
+        confusion=False,
+        note=_MME_NOTE,
+    )
+
+
 OFFICIAL = TaskProfile(
     name="official",
     description="MME eval_tool calculation.py: 4-character rule, acc + acc+ per task, points",
@@ -323,6 +366,7 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
+    explain=_explain_official,
 )
 
 LLAVA = TaskProfile(
@@ -334,26 +378,29 @@ LLAVA = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
+    explain=_explain_official,
 )
 
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval mme: strip + single-letter y/n parse, per-image acc + acc+ averaged",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/mme/utils.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mme/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
+    explain=_explain_lmms,
 )
 
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit MME_rating: YOrN word membership, no judge; groups by image_path",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/yorn.py MME_rating",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py MME_rating"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,
+    explain=_explain_vlm,
 )
 
 

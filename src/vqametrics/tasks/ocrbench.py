@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._ocrbench_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_ocrbench
@@ -323,8 +325,48 @@ def _profile(
 ) -> TaskProfile:
     detail = _detail(by_category=name == "vlmevalkit", fold=name == "lmms-eval")
     return TaskProfile(
-        name, description, reproduces, toolkit, score, aggregate, _CONTEXT, detail=detail
+        name,
+        description,
+        reproduces,
+        toolkit,
+        score,
+        aggregate,
+        _CONTEXT,
+        detail=detail,
+        explain=_explain(score, detail),
     )
+
+
+def _explain(
+    score: Callable[..., float], detail: Callable[[Item], Mapping[str, Any]]
+) -> Callable[[Item], Mapping[str, Any]]:
+    """The compared strings (HME100k's rule or the plain one) and, per answer, whether it is
+    contained in the prediction (the scorer's value against that answer alone)."""
+
+    def hook(item: Item) -> Mapping[str, Any]:
+        d = detail(item)
+        ctx = {k: item.fields.get(k) for k in _CONTEXT}
+        rule = (
+            "HME100k: strip, newline to space, every space removed (case kept)"
+            if d["hme_rule"]
+            else "lower, strip, newline to space"
+        )
+        rows = [
+            [i + 1, repr(a), repr(n), f"{score(item.prediction or '', [a], **ctx):g}"]
+            for i, (a, n) in enumerate(zip(item.references, d["compared_answers"], strict=True))
+        ]
+        return {
+            "steps": [
+                ["normalization", rule],
+                ["compared prediction", repr(d["compared_prediction"])],
+            ],
+            "table": {"header": ["#", "answer", "normalized", "contained"], "rows": rows},
+            "why": "1 when some normalized answer is a substring of the normalized prediction "
+            "(containment, not equality: '1' is in '10'); OCRBench sums these per category",
+            **d,
+        }
+
+    return hook
 
 
 OFFICIAL = _profile(
@@ -338,8 +380,8 @@ OFFICIAL = _profile(
 LMMS_EVAL = _profile(
     "lmms-eval",
     "lmms-eval: example.py's rule on the stripped prediction, full-width ASCII folded",
-    "EvolvingLMMs-Lab/lmms-eval@75571cf tasks/ocrbench/utils.py (fold since bbddc79)",
-    "lmms-eval@0.7.3",
+    LMMS_EVAL_PIN.at("tasks/ocrbench/utils.py (fold since bbddc79)"),
+    LMMS_EVAL_PIN.token,
     score_lmms_eval,
     _aggregate_lmms_eval,
 )
@@ -354,8 +396,8 @@ LMMS_EVAL_2025 = _profile(
 VLMEVALKIT = _profile(
     "vlmevalkit",
     "VLMEvalKit OCRBench.evaluate: HME by category, Final Score and Final Score Norm",
-    "open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/image_vqa.py OCRBench.evaluate",
-    "VLMEvalKit@e8e78f0",
+    VLMEVALKIT_PIN.at("vlmeval/dataset/image_vqa.py OCRBench.evaluate"),
+    VLMEVALKIT_PIN.token,
     score_vlmevalkit,
     _aggregate_vlmevalkit,
 )

@@ -11,14 +11,19 @@ lmms-eval samples log given here is refused in one line rather than guessed at.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .._exceptions import InputError
 from ..load.layouts import is_vlmevalkit, predictions_from
 from ..load.records import read_records
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import QWEN_VL as QWEN_VL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._explain import per_reference
 from ._lmms import is_lmms_eval
 
 __all__ = ["exact_match_stripped"]
@@ -42,6 +47,19 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     )
 
 
+def _explain(item: Item) -> Mapping[str, Any]:
+    def fold(s: str) -> str:
+        return s.strip().lower()
+
+    return per_reference(
+        item,
+        exact_match_stripped,
+        prediction_steps=(("strip + lower", fold),),
+        reference=fold,
+        rule="1 when the stripped, lower-cased strings are equal, else 0",
+    )
+
+
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     if not is_vlmevalkit(records):
@@ -54,7 +72,8 @@ def _read(inputs: TaskInputs) -> TaskData:
         if is_lmms_eval(preds):
             raise InputError(
                 f"{records.source}: an lmms-eval samples log, but lmms-eval has no OCR-VQA task "
-                "(none at lmms-eval@75571cf, 0.7.3), so its dataset row and metric are unknown; "
+                f"(none at lmms-eval@{LMMS_EVAL_PIN.commit}, {LMMS_EVAL_PIN.release}), "
+                "so its dataset row and metric are unknown; "
                 "ocrvqa reads VLMEvalKit OCRVQA_TEST/TESTCORE spreadsheets"
             )
     return read_vlmevalkit(inputs, fields=("category", "question"), records=records)
@@ -63,19 +82,21 @@ def _read(inputs: TaskInputs) -> TaskData:
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit OCRVQA_TEST/TESTCORE: strip + lower exact match, np.mean × 100",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vqa_eval.py process_line(method='accuracy')",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vqa_eval.py process_line(method='accuracy')"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=exact_match_stripped,
     aggregate=_aggregate,
+    explain=_explain,
 )
 
 QWEN_VL = TaskProfile(
     name="qwen-vl",
     description="Qwen-VL evaluate_exact_match_accuracy: the same strip + lower exact match",
-    reproduces="QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py",
-    toolkit="Qwen-VL@aa00ed0",
+    reproduces=QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
+    toolkit=QWEN_VL_PIN.token,
     score=exact_match_stripped,
     aggregate=_aggregate,
+    explain=_explain,
 )
 
 TASK = register_task(

@@ -31,9 +31,12 @@ from functools import lru_cache
 from typing import Any
 
 from .._exceptions import InputError
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
+from ._explain import yes_no
 from ._pope_read import LMMS_EVAL_REPORTED, read_pope
 from ._yesno import parse_vlmevalkit
 
@@ -379,6 +382,36 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     )
 
 
+def _explain_official(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_official,
+        lambda label: "no" if label == "no" else "yes",
+        "first sentence; 'no' if No/no/not is a token, else 'yes'",
+        "anything but exactly 'no' is 'yes' (QUIRK label-not-no-is-yes)",
+    )
+
+
+def _explain_lmms(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_lmms_eval,
+        _lmms_gt,
+        "lower + strip, exactly 'yes' or 'no' (else 'other')",
+        "lower + strip",
+    )
+
+
+def _explain_vlm(item: Item) -> Mapping[str, Any]:
+    return yes_no(
+        item,
+        parse_vlmevalkit,
+        str.lower,
+        "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
+        "lower",
+    )
+
+
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     labels = data.extra.get("labels")
     splits = sorted(s for s in _by_split(data.items) if s is not None)
@@ -393,6 +426,7 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     parse=parse_official,
+    explain=_explain_official,
 )
 
 LLAVA = TaskProfile(
@@ -403,26 +437,29 @@ LLAVA = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_llava,
     parse=parse_official,
+    explain=_explain_official,
 )
 
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval pope: exact 'yes'/'no' token; yes-ratio over the ground truth (bug)",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/pope/utils.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/pope/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=_score_lmms,
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
+    explain=_explain_lmms,
 )
 
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit POPE_rating: YOrN word membership, no judge; F1 of pooled P/R × 100",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/yorn.py POPE_rating",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py POPE_rating"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     parse=parse_vlmevalkit,
+    explain=_explain_vlm,
 )
 
 TASK = register_task(

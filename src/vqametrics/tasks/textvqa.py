@@ -36,6 +36,9 @@ from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
 from ..score.accuracy import vqa_accuracy
 from ..score.vqa import average, leave_one_out_values
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import QWEN_VL as QWEN_VL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
@@ -45,6 +48,7 @@ from ._common import (
     reported_scores,
     vlmevalkit_breakdown,
 )
+from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, vqa_profile_explainer
 from ._lmms import has_docs, lmms_eval_items, positional_items
 
 __all__ = [
@@ -223,6 +227,23 @@ def _vlm_detail(item: Item) -> Mapping[str, Any]:
 def _vlm_2024_detail(item: Item) -> Mapping[str, Any]:
     assert item.prediction is not None
     return {"normalized": _vlm_process_2024(item.prediction)}
+
+
+def _explain_mmf(item: Item) -> Mapping[str, Any]:
+    # MMF: the processor on both sides, left-to-right sum / 10
+    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "naive")
+
+
+def _explain_lmms(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "exact")
+
+
+def _explain_vlm(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, VLM_STEPS, VLM_STEPS, "numpy")
+
+
+def _explain_vlm_2024(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, VLM_2024_STEPS, VLM_2024_STEPS, "numpy")
 
 
 # ----------------------------------------------------------------------------------- reading
@@ -561,6 +582,7 @@ OFFICIAL = TaskProfile(
     aggregate=_official_aggregate,
     context=("question_id",),
     detail=_mmf_detail,
+    explain=_explain_mmf,
 )
 
 LLAVA = TaskProfile(
@@ -573,28 +595,31 @@ LLAVA = TaskProfile(
     aggregate=_llava_aggregate,
     context=("question_id",),
     detail=_mmf_detail,
+    explain=_explain_mmf,
 )
 
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval textvqa: the same processor, statistics.mean per question (exact), "
     "no answer-count assert; metric exact_match, a fraction",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/textvqa/utils.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/textvqa/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=lmms_eval_accuracy,
     aggregate=_lmms_aggregate,
     detail=_mmf_detail,
+    explain=_explain_lmms,
 )
 
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit TextVQA_VAL at HEAD: process_answer on both sides (real "
     "look-behind period rule), np.mean per question, Overall = np.mean × 100",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/vqa_eval.py (401916c)",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/vqa_eval.py (401916c)"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=vlmevalkit_accuracy,
     aggregate=_vlm_aggregate,
     detail=_vlm_detail,
+    explain=_explain_vlm,
 )
 
 VLMEVALKIT_2024 = TaskProfile(
@@ -606,16 +631,18 @@ VLMEVALKIT_2024 = TaskProfile(
     score=vlmevalkit_2024_accuracy,
     aggregate=_vlm_aggregate,
     detail=_vlm_2024_detail,
+    explain=_explain_vlm_2024,
 )
 
 QWEN_VL = TaskProfile(
     name="qwen-vl",
     description="Qwen-VL evaluate_vqa.py textvqa_val: the pre-2021 VQA v2 script (prediction "
     "always normalized, raw answers unless not unanimous); percent",
-    reproduces="QwenLM/Qwen-VL@aa00ed0 eval_mm/evaluate_vqa.py + eval_mm/vqa_eval.py",
-    toolkit="Qwen-VL@aa00ed0",
+    reproduces=QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py + eval_mm/vqa_eval.py"),
+    toolkit=QWEN_VL_PIN.token,
     score=qwen_vl_accuracy,
     aggregate=_qwen_aggregate,
+    explain=vqa_profile_explainer("official-2017"),
 )
 
 TASK = register_task(

@@ -28,9 +28,12 @@ from typing import Any
 from .._exceptions import InputError
 from ..normalize.vizwiz import prediction as vizwiz_prediction
 from ..score.vqa import average, leave_one_out_values, pairwise_sum
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean_aggregate, numpy_mean
+from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy
 from ._vizwiz_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_vizwiz
 from .textvqa import (
     lmms_eval_accuracy,
@@ -197,6 +200,28 @@ def _official_detail(item: Item) -> Mapping[str, Any]:
     return {"normalized": vizwiz_prediction(item.prediction), "evalQA": round(100 * acc, 2)}
 
 
+def _explain_official(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(
+        item,
+        (("VizWiz normalization (2015 curly contractions)", vizwiz_prediction),),
+        (),
+        "naive",
+        answers_note="compared as written (QUIRK raw-ground-truth)",
+    )
+
+
+def _explain_lmms(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "exact")
+
+
+def _explain_vlm(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, VLM_STEPS, VLM_STEPS, "numpy")
+
+
+def _explain_vlm_2024(item: Item) -> Mapping[str, Any]:
+    return soft_accuracy(item, VLM_2024_STEPS, VLM_2024_STEPS, "numpy")
+
+
 # ------------------------------------------------------------------------------------ profiles
 
 OFFICIAL = TaskProfile(
@@ -210,26 +235,29 @@ OFFICIAL = TaskProfile(
     aggregate=_official_aggregate,
     context=("image",),
     detail=_official_detail,
+    explain=_explain_official,
 )
 
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval vizwiz_vqa: MMF's answer processor on both sides, position "
     "leave-one-out, statistics.mean; exact_match, a fraction; no answerability",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/vizwiz_vqa/utils.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/vizwiz_vqa/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=lmms_eval_vizwiz_accuracy,
     aggregate=_lmms_aggregate,
+    explain=_explain_lmms,
 )
 
 VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit VizWiz at HEAD: process_answer on both sides (real look-behind "
     "period rule), np.mean per question, Overall = np.mean × 100",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 dataset/image_vqa.py VizWiz",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("dataset/image_vqa.py VizWiz"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=vlmevalkit_accuracy,
     aggregate=_vlm_aggregate,
+    explain=_explain_vlm,
 )
 
 VLMEVALKIT_2024 = TaskProfile(
@@ -240,6 +268,7 @@ VLMEVALKIT_2024 = TaskProfile(
     toolkit="VLMEvalKit@pre-928a95b",
     score=vlmevalkit_2024_accuracy,
     aggregate=_vlm_aggregate,
+    explain=_explain_vlm_2024,
 )
 
 TASK = register_task(

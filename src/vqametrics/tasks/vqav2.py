@@ -20,6 +20,7 @@ from ..report.files import VQA_OUTPUTS
 from ..signature import Signature
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._explain import vqa_profile_explainer
 
 __all__ = ["evaluation_to_task", "vqa_items", "vqa_task_profiles", "vqa_view"]
 
@@ -101,6 +102,7 @@ def vqa_task_profiles() -> tuple[TaskProfile, ...]:
             aggregate=_aggregate,
             context=("answer_groups",),
             score_batch=_batch(p),
+            explain=vqa_profile_explainer(p),
         )
         for p in list_profiles()
     )

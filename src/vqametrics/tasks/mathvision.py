@@ -1,0 +1,427 @@
+"""MathVision (MATH-V, test 3,040 / testmini 304): the official rule-based scorer, VLMEvalKit's.
+
+The official ``evaluate.py`` needs no judge: it extracts the answer from the response by rules
+and compares it with ``is_equal`` (values rounded to 2 decimals; ``score/mathvision.py``, spec
+``mcq-reasoning.md`` §10). VLMEvalKit compares its judge's recorded ``res`` with a ``1e-6``
+tolerance. Inputs: the official ``outputs/*.jsonl`` (``id``, ``response``, and after scoring
+``model_answer``, ``correct``) with the dataset's ``test.jsonl``/``testmini.jsonl`` as
+``--annotations`` when the lines lack the problem, or a VLMEvalKit ``<model>_MathVision_<judge>
+.xlsx`` (``res``, ``log``). The official ``<file>_result.json`` and VLMEvalKit's ``_score.csv``
+are shown beside ours; stored ``correct`` verdicts that differ from ours are named.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.join import unique_rows
+from ..load.layouts import is_vlmevalkit
+from ..load.records import Records, read_records
+from ..score.mathvision import official_correct, official_model_answer, vlmevalkit_post_check
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from . import register_task
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._common import reported_scores
+
+__all__ = ["TASK"]
+
+_STORED = "stored_correct"
+_NO_RES = "res_absent"
+_RESULT_ENTRY = re.compile(r"^(\d+)/(\d+)=(.*)$")
+
+
+def _official_score(
+    prediction: str,
+    references: Sequence[str],
+    *,
+    options: Sequence[str] | None = None,
+) -> float:
+    _, correct = official_correct(prediction, references[0], list(options or ()))
+    return 1.0 if correct else 0.0
+
+
+def _vlmevalkit_score(
+    prediction: str,
+    references: Sequence[str],
+    *,
+    options: Sequence[str] | None = None,
+    res: Any = None,
+    res_absent: bool | None = None,
+) -> float:
+    if res_absent:
+        raise InputError(
+            "no 'res' (the judge's extraction VLMEvalKit compares): produce it with VLMEvalKit's "
+            "MathVision judge step (<model>_MathVision_<judge>.xlsx), or score the responses "
+            "with --profile official (rule-based, no judge)"
+        )
+    given = prediction if res is None else res
+    return 1.0 if vlmevalkit_post_check(given, references[0], list(options or ())) else 0.0
+
+
+def _counts(
+    items: Sequence[Item], scores: Sequence[float], key: Callable[[Item], str | None]
+) -> dict[str, dict[str, float | int]]:
+    counts: dict[str, list[int]] = {}
+    for item, s in zip(items, scores, strict=True):
+        k = key(item)
+        if k is None:
+            continue
+        c = counts.setdefault(k, [0, 0])
+        c[0] += s == 1.0
+        c[1] += 1
+    return {
+        k: {"accuracy": c / t * 100, "correct": c, "total": t}
+        for k, (c, t) in sorted(counts.items())
+    }
+
+
+def _level(item: Item) -> str | None:
+    level = item.fields.get("level")
+    return None if level is None else f"level{level}"
+
+
+def _subject(item: Item) -> str | None:
+    subject = item.fields.get("subject")
+    return None if subject is None else str(subject)
+
+
+def _subject_level(item: Item) -> str | None:
+    s, lv = _subject(item), _level(item)
+    return None if s is None or lv is None else f"{s}_{lv}"
+
+
+def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -> tuple[str, ...]:
+    stored = [
+        (it.id, it.fields[_STORED], s == 1.0)
+        for it, s in zip(items, scores, strict=True)
+        if isinstance(it.fields.get(_STORED), bool)
+    ]
+    differ = [d for d in stored if d[1] != d[2]]
+    if not differ:
+        return ()
+    shown = "; ".join(f"{i!r}: stored {st}, recomputed {ours}" for i, st, ours in differ[:5])
+    more = f"; and {len(differ) - 5} more" if len(differ) > 5 else ""
+    return (
+        f"{len(differ)} of the {len(stored)} verdicts stored in the file (correct) differ "
+        f"from profile {profile}'s: {shown}{more}",
+    )
+
+
+def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``math_level_subject_acc``: correct / total per ``-all``, level, subject and
+    subject × level (keys sorted), the accuracy in percent (the file rounds it to 2 dp)."""
+    total = len(scores)
+    correct = sum(1 for s in scores if s == 1.0)
+    return Aggregate(
+        metrics={
+            "accuracy": correct / total * 100 if total else 0.0,
+            "correct": correct,
+            "total": total,
+        },
+        headline="accuracy",
+        units="percent",
+        digits=2,
+        breakdowns={
+            "level": _counts(items, scores, _level),
+            "subject": _counts(items, scores, _subject),
+            "subject_level": _counts(items, scores, _subject_level),
+        },
+        notes=_stored_note(items, scores, "official"),
+    )
+
+
+def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``MATH_V_acc``: per ``Overall`` and category (sorted by name): ``tot``, ``prefetch``,
+    ``hit``, ``prefetch_rate``, ``acc`` = hit / tot × 100."""
+    tot: dict[str, int] = {}
+    fetch: dict[str, int] = {}
+    hit: dict[str, int] = {}
+    for item, s in zip(items, scores, strict=True):
+        prefetched = item.fields.get("log") == "Prefetch succeed"
+        for k in ("Overall", _subject(item)):
+            if k is None:
+                continue
+            tot[k] = tot.get(k, 0) + 1
+            fetch[k] = fetch.get(k, 0) + prefetched
+            hit[k] = hit.get(k, 0) + (s == 1.0)
+    rows: dict[str, dict[str, float | int]] = {
+        k: {
+            "tot": tot[k],
+            "prefetch": fetch[k],
+            "hit": hit[k],
+            "prefetch_rate": fetch[k] / tot[k] * 100,
+            "acc": hit[k] / tot[k] * 100,
+        }
+        for k in sorted(tot)
+    }
+    overall = rows.get("Overall", {"acc": 0.0, "hit": 0, "tot": 0})
+    return Aggregate(
+        metrics={"Overall": overall["acc"], "hit": overall["hit"], "tot": overall["tot"]},
+        headline="Overall",
+        units="percent",
+        digits=2,
+        breakdowns={"Subject": rows},
+        notes=_stored_note(items, scores, "vlmevalkit"),
+    )
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def _options(value: Any, where: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        try:
+            value = ast.literal_eval(value.strip()) if value.strip() else []
+        except (ValueError, SyntaxError):
+            raise InputError(f"{where}: options is not a list literal: {value[:80]!r}") from None
+    if not isinstance(value, list | tuple):
+        raise InputError(f"{where}: options is {type(value).__name__}, expected a list")
+    return [str(v) for v in value]
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _problem(row: Mapping[str, Any], where: str, options_key: str) -> tuple[str, dict[str, Any]]:
+    answer = row.get("answer")
+    if answer is None:
+        raise InputError(
+            f"{where}: no 'answer': pass --annotations with the dataset's data/test.jsonl "
+            "(or testmini.jsonl), as evaluate.py reads it"
+        )
+    fields: dict[str, Any] = {"options": _options(row.get(options_key), where)}
+    subject = row.get("subject", row.get("category"))
+    if subject is not None:
+        fields["subject"] = str(subject)
+    level = row.get("level")
+    if level is not None:
+        fields["level"] = int(level) if isinstance(level, float) and level.is_integer() else level
+    return _text(answer), fields
+
+
+def _unique(
+    items: list[Item], records: Records, what: str, inputs: TaskInputs
+) -> tuple[list[Item], tuple[str, ...]]:
+    """A problem given twice is an error naming both rows (never scored twice), unless
+    ``--on-duplicate last`` keeps the last row of each (said in the returned note)."""
+    wheres = [records.where(i) for i in range(len(items))]
+    ids = [it.id for it in items]
+    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=inputs.on_duplicate)
+    return [items[i] for i in keep], (note,) if note else ()
+
+
+def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
+    gt: dict[str, Mapping[str, Any]] = {}
+    sources: tuple[str, ...] = (records.source,)
+    if inputs.annotations is not None:
+        ann = read_records(inputs.annotations)
+        gt = {str(r["id"]): r for r in ann.rows if r.get("id") is not None}
+        sources = (ann.source, records.source)
+    items: list[Item] = []
+    missing = 0
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        if row.get("id") is None:
+            raise InputError(f"{where}: no 'id' (official MathVision outputs carry one per line)")
+        pid = str(row["id"])
+        if gt and pid not in gt:
+            raise InputError(f"{where}: id {pid!r} is not in {sources[0]}")
+        problem = {**row, **gt[pid]} if gt else row
+        where = f"{records.source}: id {pid!r}"
+        answer, fields = _problem(problem, where, "options")
+        response = row.get("response")
+        if response is None:
+            if not inputs.allow_missing:
+                raise InputError(
+                    f"{where}: no 'response' (the model output evaluate.py extracts the answer "
+                    "from); pass --allow-missing to score it 0"
+                )
+            missing += 1
+        if isinstance(row.get("correct"), bool):
+            fields[_STORED] = row["correct"]
+        fields[_NO_RES] = True
+        pred = None if response is None else _text(response)
+        items.append(Item(pid, pred, (answer,), fields))
+    items, repeated = _unique(items, records, "id", inputs)
+    if gt:
+        absent = len(gt) - len(items)
+        if absent > 0 and not inputs.allow_missing:
+            raise InputError(
+                f"{records.source}: {absent} problem(s) of {sources[0]} have no output line; "
+                "pass --allow-missing to score them 0"
+            )
+    notes = [f"{missing} problem(s) had no response and scored 0"] if missing else []
+    notes += repeated
+    reported = _official_reported(inputs)
+    if reported is not None:
+        notes.append(
+            f"{reported['source']} writes each accuracy as 2-decimal text: its correct/total "
+            "counts are set beside ours"
+        )
+    return TaskData(
+        items,
+        sources,
+        ("mathvision-official-output (jsonl)",),
+        tuple(notes),
+        reported,
+        n_missing=missing,
+    )
+
+
+def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
+    has_res = "res" in records.columns
+    items: list[Item] = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        index = row.get("index")
+        if index is None:
+            raise InputError(f"{where}: no 'index'")
+        key: str | int = int(index) if isinstance(index, float) else index
+        answer, fields = _problem(row, where, "choices")
+        if row.get("log") is not None:
+            fields["log"] = str(row["log"])
+        if has_res:
+            # an empty res is what VLMEvalKit writes when all judge tries failed: pandas reads
+            # it as NaN and post_check compares str(NaN) = "nan"
+            res = row.get("res")
+            fields["res"] = "nan" if res is None else (res if isinstance(res, str) else _text(res))
+        else:
+            fields[_NO_RES] = True
+        pred = row.get("prediction")
+        items.append(Item(key, "nan" if pred is None else _text(pred), (answer,), fields))
+    items, notes = _unique(items, records, "index", inputs)
+    return TaskData(
+        items,
+        (records.source,),
+        ("vlmevalkit-mathvision (" + records.layout + ")",),
+        notes,
+        reported_scores(inputs),
+    )
+
+
+def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:
+    """``<file>_result.json`` (``--reported`` or beside the output): ``{"-all": "c/t=acc%",
+    "-level1": …, subject: …, "<subject>_level<k>": …}``."""
+    path: Path | None = None
+    if inputs.reported is not None:
+        path = Path(inputs.reported)
+    elif isinstance(inputs.results, str | os.PathLike) and os.fspath(inputs.results) != "-":
+        res = Path(inputs.results)
+        cand = res.with_name(res.name.removesuffix(".jsonl") + "_result.json")
+        path = cand if cand.is_file() and cand != res else None
+    if path is None:
+        return None
+    import orjson
+
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable MathVision result file ({exc})") from None
+    if not isinstance(data, dict) or "-all" not in data:
+        raise InputError(f"{path}: no '-all' entry (not a MathVision <file>_result.json)")
+    values: dict[str, dict[str, Any]] = {}
+    for key, text in data.items():
+        m = _RESULT_ENTRY.match(str(text))
+        if m is None:
+            raise InputError(f"{path}: entry {key!r} is not 'correct/total=acc%': {text!r}")
+        if key.startswith("-level") and "_" in key:
+            continue  # "-level<k>_<subject>" repeats "<subject>_level<k>"
+        group = "all" if key == "-all" else key.removeprefix("-")
+        values[group] = {
+            "correct": float(m.group(1)),
+            "total": float(m.group(2)),
+            "accuracy_text": m.group(3),
+        }
+    return {
+        "source": os.fspath(path),
+        "toolkit": "MATH-V",
+        "profiles": ("official",),
+        "values": values,
+    }
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    records = read_records(inputs.results, format=inputs.format)
+    if is_vlmevalkit(records):
+        return _vlmevalkit_items(records, inputs)
+    cols = set(records.columns)
+    if {"doc_id", "filtered_resps"} <= cols:
+        raise InputError(
+            f"{records.source}: an lmms-eval samples log; lmms-eval's mathvision task is not "
+            "reproduced here (its post-processing was not analysed), so it is not scored; "
+            "mathvision reads the official outputs/*.jsonl or a VLMEvalKit MathVision sheet"
+        )
+    if "id" in cols and ("response" in cols or "model_answer" in cols):
+        return _official_items(records, inputs)
+    have = ", ".join(sorted(cols)[:15]) or "none"
+    raise InputError(
+        f"{records.source}: not a MathVision results file (fields: {have}); mathvision reads "
+        "the official outputs/*.jsonl (id, response) or a VLMEvalKit MathVision sheet"
+    )
+
+
+def _detail(item: Item) -> Mapping[str, Any]:
+    if item.prediction is None:
+        return {}
+    return {"model_answer": official_model_answer(item.prediction)}
+
+
+OFFICIAL = TaskProfile(
+    name="official",
+    description="evaluate.py: rule-based answer extraction, is_equal with values rounded to "
+    "2 decimals (3.14159 = 3.14, 2\\pi = 6.28)",
+    reproduces="mathllm/MATH-V@a1f5cc3 evaluation/evaluate.py + evaluation/utils.py is_equal",
+    toolkit="MATH-V@a1f5cc3",
+    score=_official_score,
+    aggregate=_official_aggregate,
+    context=("options",),
+    detail=_detail,
+)
+
+VLMEVALKIT = TaskProfile(
+    name="vlmevalkit",
+    description="VLMEvalKit post_check on the judge's res: can_infer for options, else equal "
+    "text or values within 1e-6",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/mathv.py post_check"),
+    toolkit=VLMEVALKIT_PIN.token,
+    score=_vlmevalkit_score,
+    aggregate=_vlmevalkit_aggregate,
+    context=("options", "res", "res_absent"),
+)
+
+
+def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
+    # the official scorer uses no judge; VLMEvalKit's res is a recorded judge output
+    recorded = any("res" in it.fields for it in data.items)
+    return (("judge", "recorded" if recorded else None),)
+
+
+TASK = register_task(
+    Task(
+        name="mathvision",
+        title="MathVision (MATH-V)",
+        metric="mathvision-acc",
+        description="competition math with visual contexts (test 3,040 / testmini 304)",
+        profiles=(OFFICIAL, VLMEVALKIT),
+        read=_read,
+        layouts=(
+            "official outputs/*.jsonl (id, response[, model_answer, correct]) + test.jsonl",
+            "VLMEvalKit <model>_MathVision_<judge>.xlsx (res, log)",
+        ),
+        aliases=("math-v", "mathvision-mini", "mathvision_testmini"),
+        annotations_optional=True,
+        signature_fields=_signature_fields,
+        note="official: rules, no judge; VLMEvalKit: its judge's recorded res",
+    )
+)

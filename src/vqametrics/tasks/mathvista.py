@@ -1,0 +1,649 @@
+"""MathVista (testmini): scored from recorded extractions, as each toolkit post-processes them.
+
+MathVista's only judge step is the answer extraction (a GPT call); what follows is
+deterministic and differs by toolkit (``score/mathvista.py``, spec ``mcq-reasoning.md`` §9).
+The extraction is therefore an input: the official ``output_<model>.json`` (``extraction``),
+a VLMEvalKit ``<model>_MathVista_MINI_<judge>.xlsx`` (``res``) or an lmms-eval samples log
+(``llm_as_judge_eval.extraction``). The signature says ``judge:recorded``.
+
+The score file written beside the output (the official ``scores_<model>.json``, VLMEvalKit's
+``_score.csv``, lmms-eval's ``results.json``) is shown beside ours; the verdicts a file stores
+per problem (``true_false``) are checked against the recomputed ones and named where they differ.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.join import unique_rows
+from ..load.layouts import is_vlmevalkit
+from ..load.records import Records, read_records
+from ..score.mathvista import (
+    MathVistaCrash,
+    lmms_eval_equal,
+    normalize_lmms_eval,
+    normalize_official,
+    official_equal,
+    vlmevalkit_post_check,
+)
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from . import register_task
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._common import reported_scores
+from ._lmms import TOOLKIT_SCORE
+
+__all__ = ["BREAKDOWN_KEYS", "TASK"]
+
+#: the official score file's breakdowns, in its order (``skills`` is multi-label)
+BREAKDOWN_KEYS = (
+    "question_type",
+    "answer_type",
+    "language",
+    "source",
+    "category",
+    "task",
+    "context",
+    "grade",
+    "skills",
+)
+_METADATA = ("split", "language", "source", "category", "task", "context", "grade", "skills")
+_CONTEXT = ("question_type", "answer_type", "choices", "precision")
+_STORED = "stored_true_false"
+_PRODUCE = (
+    "produce it with MathVista's evaluation/extract_answer.py (the GPT extraction), or score "
+    "the VLMEvalKit sheet its judge wrote (<model>_MathVista_MINI_<judge>.xlsx, column 'res')"
+)
+
+
+# -- per-item scorers -----------------------------------------------------------------------
+
+
+def _crash_hint(exc: MathVistaCrash) -> MathVistaCrash:
+    return MathVistaCrash(f"{exc}; --profile lmms-eval scores such a problem (text unchanged)")
+
+
+def _official_score(
+    round_as_given: bool,
+) -> Callable[..., float]:
+    def score(
+        prediction: str,
+        references: Sequence[str],
+        *,
+        question_type: str | None = None,
+        answer_type: str | None = None,
+        choices: Sequence[str] | None = None,
+        precision: Any = None,
+        ignore_empty_extractions: bool | None = None,
+    ) -> float:
+        try:
+            pred = normalize_official(
+                prediction,
+                choices,
+                question_type,
+                answer_type,
+                precision,
+                ignore_empty_extractions=bool(ignore_empty_extractions),
+                round_precision_as_given=round_as_given,
+            )
+        except MathVistaCrash as exc:
+            raise _crash_hint(exc) from None
+        return 1.0 if official_equal(pred, references[0]) else 0.0
+
+    return score
+
+
+def _lmms_score(
+    prediction: str,
+    references: Sequence[str],
+    *,
+    question_type: str | None = None,
+    answer_type: str | None = None,
+    choices: Sequence[str] | None = None,
+    precision: Any = None,
+) -> float:
+    pred = normalize_lmms_eval(prediction, choices, question_type, answer_type, precision)
+    return 1.0 if lmms_eval_equal(pred, references[0]) else 0.0
+
+
+def _vlmevalkit_score(
+    prediction: str,
+    references: Sequence[str],
+    *,
+    question_type: str | None = None,
+    answer_type: str | None = None,
+    choices: Sequence[str] | None = None,
+    precision: Any = None,
+    answer_option: str | None = None,
+) -> float:
+    ok = vlmevalkit_post_check(
+        prediction, references[0], question_type, answer_type, choices, answer_option
+    )
+    return 1.0 if ok else 0.0
+
+
+def _detail(
+    normalize: Callable[[Item], Any],
+) -> Callable[[Item], Mapping[str, Any]]:
+    def detail(item: Item) -> Mapping[str, Any]:
+        try:
+            return {"normalized": normalize(item)}
+        except MathVistaCrash:
+            return {}
+
+    return detail
+
+
+def _ctx(item: Item) -> tuple[Any, ...]:
+    f = item.fields
+    return f.get("choices"), f.get("question_type"), f.get("answer_type"), f.get("precision")
+
+
+# -- aggregation ----------------------------------------------------------------------------
+
+
+def _values(item: Item, key: str) -> list[str]:
+    value = item.fields.get(key)
+    if value is None:
+        return []
+    if key == "skills" and isinstance(value, list | tuple):
+        return [str(v) for v in value]
+    return [str(value)]
+
+
+def _official_breakdowns(
+    items: Sequence[Item], scores: Sequence[float]
+) -> dict[str, dict[str, dict[str, float | int]]]:
+    """Per key, ``{value: {accuracy, correct, total}}`` sorted by accuracy, highest first (the
+    score file's order; equal accuracies stay in first-seen order)."""
+    out: dict[str, dict[str, dict[str, float | int]]] = {}
+    for key in BREAKDOWN_KEYS:
+        counts: dict[str, list[int]] = {}
+        for item, s in zip(items, scores, strict=True):
+            for v in _values(item, key):
+                c = counts.setdefault(v, [0, 0])
+                c[0] += s == 1.0
+                c[1] += 1
+        if not counts:
+            continue
+        groups = {
+            v: {"accuracy": c / t * 100, "correct": c, "total": t} for v, (c, t) in counts.items()
+        }
+        out[key] = dict(sorted(groups.items(), key=lambda kv: -kv[1]["accuracy"]))
+    return out
+
+
+def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -> tuple[str, ...]:
+    stored = [
+        (it.id, bool(it.fields[_STORED]), s == 1.0)
+        for it, s in zip(items, scores, strict=True)
+        if isinstance(it.fields.get(_STORED), bool)
+    ]
+    differ = [(i, st, ours) for i, st, ours in stored if st != ours]
+    if not differ:
+        return ()
+    shown = "; ".join(f"{i!r}: stored {st}, recomputed {ours}" for i, st, ours in differ[:5])
+    return (
+        f"{len(differ)} of the {len(stored)} verdicts stored in the file (true_false) differ "
+        f"from profile {profile}'s: {shown}"
+        + (f"; and {len(differ) - 5} more" if len(differ) > 5 else ""),
+    )
+
+
+def _official_aggregate(profile: str, lmms: bool = False) -> Callable[..., Aggregate]:
+    def aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+        total = len(scores)
+        correct = sum(1 for s in scores if s == 1.0)
+        acc = correct / total * 100 if total else 0.0
+        notes = _stored_note(items, scores, profile)
+        if lmms and correct == 0:
+            notes += ("lmms-eval's aggregate returns None (not 0) when the accuracy is 0",)
+        return Aggregate(
+            metrics={"accuracy": acc, "correct": correct, "total": total},
+            headline="accuracy",
+            units="percent",
+            digits=2,
+            breakdowns=_official_breakdowns(items, scores),
+            notes=notes,
+        )
+
+    return aggregate
+
+
+def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``MathVista_acc``: per ``Overall``, skill and task (in VLMEvalKit's first-seen order,
+    skills before the task of each row): ``tot``, ``prefetch``, ``hit``, ``prefetch_rate``,
+    ``acc`` = hit / tot × 100."""
+    tot: dict[str, int] = {}
+    fetch: dict[str, int] = {}
+    hit: dict[str, int] = {}
+    for item, s in zip(items, scores, strict=True):
+        keys = ["Overall", *_values(item, "skills"), *_values(item, "task")]
+        prefetched = item.fields.get("log") == "Prefetch succeed"
+        for k in keys:
+            tot[k] = tot.get(k, 0) + 1
+            fetch[k] = fetch.get(k, 0) + prefetched
+            hit[k] = hit.get(k, 0) + (s == 1.0)
+    rows: dict[str, dict[str, float | int]] = {
+        k: {
+            "tot": tot[k],
+            "prefetch": fetch[k],
+            "hit": hit[k],
+            "prefetch_rate": fetch[k] / tot[k] * 100,
+            "acc": hit[k] / tot[k] * 100,
+        }
+        for k in tot
+    }
+    overall = rows.get("Overall", {"acc": 0.0, "hit": 0, "tot": 0, "prefetch": 0})
+    return Aggregate(
+        metrics={
+            "Overall": overall["acc"],
+            "hit": overall["hit"],
+            "tot": overall["tot"],
+            "prefetch": overall["prefetch"],
+        },
+        headline="Overall",
+        units="percent",
+        digits=2,
+        breakdowns={"Task&Skill": rows},
+        notes=_stored_note(items, scores, "vlmevalkit"),
+    )
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def _choices(value: Any, where: str) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        # VLMEvalKit writes the list as a Python literal; a literal is parsed, never evaluated
+        try:
+            value = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            raise InputError(f"{where}: choices is not a list literal: {value[:80]!r}") from None
+    if not isinstance(value, list | tuple):
+        raise InputError(f"{where}: choices is {type(value).__name__}, expected a list")
+    return [str(c) for c in value]
+
+
+def _skills(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            parsed = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return [value]
+        value = parsed
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value]
+    return [str(value)]
+
+
+_NULL_NOTE = (
+    "{n} extraction(s) are null: scored as the text 'None', as the scorers do (str(None) for "
+    "choices and lists; int/float refuse it)"
+)
+
+
+def _recorded_text(value: Any) -> str:
+    """A recorded extraction as the scorers see it: ``str()`` of a non-string (the official
+    code calls ``str(extraction)``; ``float(str(x))`` is ``float(x)`` for a number)."""
+    return value if isinstance(value, str) else str(value)
+
+
+def _unique(
+    items: list[Item], records: Records, what: str, inputs: TaskInputs
+) -> tuple[list[Item], tuple[str, ...]]:
+    """A problem given twice is an error naming both rows (never scored twice), unless
+    ``--on-duplicate last`` keeps the last row of each (said in the returned note)."""
+    wheres = [records.where(i) for i in range(len(items))]
+    ids = [it.id for it in items]
+    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=inputs.on_duplicate)
+    return [items[i] for i in keep], (note,) if note else ()
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "0", "false", "no")
+    return bool(value)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _problem_fields(problem: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The fields a problem's score and breakdowns need, from a problem record."""
+    for key in ("question_type", "answer_type"):
+        if not isinstance(problem.get(key), str):
+            raise InputError(f"{where}: no {key!r} (every MathVista problem carries it)")
+    fields: dict[str, Any] = {
+        "question_type": problem["question_type"],
+        "answer_type": problem["answer_type"],
+        "choices": _choices(problem.get("choices"), where),
+        "precision": problem.get("precision"),
+    }
+    meta = problem.get("metadata")
+    source: Mapping[str, Any] = meta if isinstance(meta, Mapping) else problem
+    for key in _METADATA:
+        value = source.get(key, problem.get(key))
+        if key == "skills":
+            value = _skills(value)
+        if value is not None:
+            fields[key] = value
+    if fields["question_type"] == "multi_choice" and fields["choices"] is None:
+        raise InputError(f"{where}: a multi_choice problem without 'choices'")
+    return fields
+
+
+def _gold(problem: Mapping[str, Any], where: str) -> str:
+    answer = problem.get("answer")
+    if answer is None:
+        raise InputError(
+            f"{where}: no 'answer' (MathVista's scorer takes it from the dataset): pass "
+            "--annotations with the testmini problems (data/testmini.json)"
+        )
+    return answer if isinstance(answer, str) else _text(answer)
+
+
+def _annotation_problems(inputs: TaskInputs) -> dict[str, Mapping[str, Any]]:
+    if inputs.annotations is None:
+        return {}
+    records = read_records(inputs.annotations)
+    out: dict[str, Mapping[str, Any]] = {}
+    for row in records.rows:
+        key = row.get("pid", row.get("question_id"))
+        if key is not None:
+            out[str(key)] = row
+    return out
+
+
+def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
+    """``output_<model>.json``: pid → problem + ``response``, ``extraction`` (and, once scored,
+    ``prediction`` and ``true_false``)."""
+    gt = _annotation_problems(inputs)
+    items: list[Item] = []
+    missing = nulls = 0
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        pid = row.get("pid", row.get("question_id"))
+        if pid is None:
+            raise InputError(f"{where}: no 'pid' (an official MathVista output is keyed by pid)")
+        pid = str(pid)
+        where = f"{records.source}: pid {pid!r}"
+        # the file's own fields win, as calculate_score.py reads the dataset only for a
+        # missing answer
+        problem = {**gt.get(pid, {}), **row}
+        fields = _problem_fields(problem, where)
+        extraction = row.get("extraction")
+        if "extraction" not in row:
+            if not inputs.allow_missing:
+                raise InputError(
+                    f"{where}: no 'extraction' (the GPT extraction every profile scores); "
+                    + _PRODUCE
+                )
+            missing += 1
+        if isinstance(row.get("true_false"), bool):
+            fields[_STORED] = row["true_false"]
+        pred = _recorded_text(extraction) if "extraction" in row else None
+        nulls += "extraction" in row and extraction is None
+        if _flag(inputs.options.get("ignore_empty_extractions")):
+            fields["ignore_empty_extractions"] = True
+        items.append(Item(pid, pred, (_gold(problem, where),), fields))
+    items, repeated = _unique(items, records, "pid", inputs)
+    notes = [f"{missing} problem(s) had no extraction and scored 0"] if missing else []
+    notes += repeated
+    if nulls:
+        notes.append(_NULL_NOTE.format(n=nulls))
+    reported = _official_reported(inputs)
+    if reported is not None and any("accuracy_text" in v for v in reported["values"].values()):
+        notes.append(
+            f"{reported['source']} writes its accuracies as 2-decimal text: its correct and "
+            "total counts are set beside ours (they fix the accuracy)"
+        )
+    return TaskData(
+        items,
+        (records.source,),
+        ("mathvista-official-output (json)",),
+        tuple(notes),
+        reported,
+        n_missing=missing,
+    )
+
+
+def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
+    """``<model>_MathVista_MINI_<judge>.xlsx``: the sheet rows plus the judge's ``res``."""
+    if "res" not in records.columns:
+        raise InputError(
+            f"{records.source}: no 'res' column (the judge's extraction): this is the prediction "
+            "sheet; score the <model>_MathVista_MINI_<judge>.xlsx VLMEvalKit's judge step wrote "
+            "beside it"
+        )
+    items: list[Item] = []
+    missing = 0
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        index = row.get("index")
+        if index is None:
+            raise InputError(f"{where}: no 'index'")
+        key: str | int = int(index) if isinstance(index, float) else index
+        fields = _problem_fields(row, where)
+        if row.get("answer_option") is not None:
+            fields["answer_option"] = str(row["answer_option"])
+        if row.get("log") is not None:
+            fields["log"] = str(row["log"])
+        res = row.get("res")
+        # an empty res cell is what VLMEvalKit writes when all five judge tries failed: it
+        # is a recorded (failed) extraction, scored as pandas reads it (NaN), never dropped
+        pred = "nan" if res is None else (res if isinstance(res, str) else _text(res))
+        items.append(Item(key, pred, (_gold(row, where),), fields))
+    items, notes = _unique(items, records, "index", inputs)
+    if "precision" not in records.columns and any(
+        it.fields["answer_type"] == "float" for it in items
+    ):
+        notes += (
+            f"{records.source} has no 'precision' column: under the official and lmms-eval "
+            "profiles its float problems cannot be rounded and are wrong (VLMEvalKit needs none)",
+        )
+    return TaskData(
+        items,
+        (records.source,),
+        ("vlmevalkit-mathvista-judge (" + records.layout + ")",),
+        notes,
+        reported_scores(inputs),
+        n_missing=missing,
+    )
+
+
+def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
+    """lmms-eval ``--log_samples``: each record's ``llm_as_judge_eval`` holds the problem, the
+    ``extraction`` and lmms-eval's own ``true_false``."""
+    items: list[Item] = []
+    nulls = 0
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        rec = row.get("llm_as_judge_eval") or row.get("submission")
+        if not isinstance(rec, Mapping):
+            raise InputError(
+                f"{where}: no 'llm_as_judge_eval' record (the per-sample extraction lmms-eval's "
+                "mathvista task writes)"
+            )
+        raw_doc = row.get("doc")
+        doc: Mapping[str, Any] = raw_doc if isinstance(raw_doc, Mapping) else {}
+        problem = {**doc, **rec}
+        pid = rec.get("question_id", doc.get("pid", row.get("doc_id")))
+        where = f"{records.source}: pid {pid!r}"
+        if "extraction" not in rec:
+            raise InputError(f"{where}: no 'extraction' in llm_as_judge_eval; " + _PRODUCE)
+        fields = _problem_fields(problem, where)
+        if isinstance(rec.get("true_false"), bool):
+            fields[TOOLKIT_SCORE] = float(rec["true_false"])
+        pred = _recorded_text(rec["extraction"])
+        nulls += rec["extraction"] is None
+        item_id: str | int = pid if isinstance(pid, str | int) else str(pid)
+        items.append(Item(item_id, pred, (_gold(problem, where),), fields))
+    rep = reported_scores(inputs)
+    if rep is not None and rep.get("toolkit") == "lmms-eval":
+        # lmms-eval's mathvista aggregate is already a percentage (round(c / t * 100, 2))
+        rep = {**rep, "units": "percent"}
+    items, notes = _unique(items, records, "question_id", inputs)
+    notes += (_NULL_NOTE.format(n=nulls),) if nulls else ()
+    return TaskData(items, (records.source,), ("lmms-eval-samples (jsonl)",), notes, rep)
+
+
+def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:
+    """The official ``scores_<model>.json`` (``--reported`` or beside ``output_<model>.json``),
+    as ``{group: {accuracy, correct, total}}`` in percent (the 2023 file writes ``"38.89"``,
+    the 2024 file a fraction)."""
+    path: Path | None = None
+    if inputs.reported is not None:
+        path = Path(inputs.reported)
+    elif isinstance(inputs.results, str | os.PathLike) and os.fspath(inputs.results) != "-":
+        res = Path(inputs.results)
+        if res.name.startswith("output_"):
+            cand = res.with_name("scores_" + res.name[len("output_") :])
+            path = cand if cand.is_file() else None
+    if path is None:
+        return None
+    import orjson
+
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable MathVista score file ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("average"), dict):
+        raise InputError(f"{path}: no 'average' (not a MathVista scores_<model>.json)")
+    values: dict[str, dict[str, Any]] = {"all": _score_row(data["average"], path)}
+    for key in BREAKDOWN_KEYS:
+        for group, row in (data.get(key) or {}).items():
+            values[str(group)] = _score_row(row, path)
+    return {
+        "source": os.fspath(path),
+        "toolkit": "MathVista",
+        "profiles": ("official", "official-2024"),
+        "values": values,
+    }
+
+
+def _score_row(row: Any, path: Path) -> dict[str, Any]:
+    if not isinstance(row, Mapping):
+        raise InputError(f"{path}: a score entry is {type(row).__name__}, expected an object")
+    acc = row.get("accuracy")
+    out: dict[str, Any] = {
+        k: float(row[k]) for k in ("correct", "total") if isinstance(row.get(k), int)
+    }
+    if isinstance(acc, str):
+        # 2023: a percentage as text, "{:.2f}" (the average: str(round(, 2))); kept as text so
+        # it is shown, not set beside our unrounded number (correct and total are)
+        out["accuracy_text"] = acc
+    elif isinstance(acc, int | float):
+        out["accuracy"] = float(acc) * 100  # 2024 on: the fraction correct / total
+    return out
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    records = read_records(inputs.results, format=inputs.format)
+    cols = set(records.columns)
+    if "llm_as_judge_eval" in cols or {"doc_id", "filtered_resps"} <= cols:
+        return _lmms_items(records, inputs)
+    if is_vlmevalkit(records):
+        return _vlmevalkit_items(records, inputs)
+    if cols & {"extraction", "response", "pid"}:
+        return _official_items(records, inputs)
+    have = ", ".join(sorted(cols)[:15]) or "none"
+    raise InputError(
+        f"{records.source}: not a MathVista results file (fields: {have}); mathvista reads the "
+        "official output_<model>.json, a VLMEvalKit MathVista _<judge>.xlsx or an lmms-eval "
+        "mathvista samples log"
+    )
+
+
+def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
+    return (("judge", "recorded"),)
+
+
+OFFICIAL = TaskProfile(
+    name="official",
+    description="calculate_score.py at HEAD: truncate integers, round floats to int(precision), "
+    "letter or nearest choice (Levenshtein), plain ==",
+    reproduces="lupantech/MathVista@53d5258 evaluation/calculate_score.py (file e999481)",
+    toolkit="MathVista@53d5258",
+    score=_official_score(round_as_given=False),
+    aggregate=_official_aggregate("official"),
+    context=(*_CONTEXT, "ignore_empty_extractions"),
+    detail=_detail(lambda it: normalize_official(it.prediction, *_ctx(it))),
+)
+
+OFFICIAL_2024 = TaskProfile(
+    name="official-2024",
+    description="calculate_score.py before its 2024-11 fix: round(x, precision) raises for a "
+    "float precision, so every such float problem is wrong",
+    reproduces="lupantech/MathVista@fb7fae1 evaluation/calculate_score.py (before e999481)",
+    toolkit="MathVista@fb7fae1",
+    score=_official_score(round_as_given=True),
+    aggregate=_official_aggregate("official-2024"),
+    context=(*_CONTEXT, "ignore_empty_extractions"),
+    detail=_detail(
+        lambda it: normalize_official(it.prediction, *_ctx(it), round_precision_as_given=True)
+    ),
+)
+
+LMMS_EVAL = TaskProfile(
+    name="lmms-eval",
+    description="lmms-eval mathvista: the 2023 official normalisation (float precision -> None), "
+    "text returned unchanged, str().strip() equality",
+    reproduces=LMMS_EVAL_PIN.at("tasks/mathvista/mathvista_evals.py"),
+    toolkit=LMMS_EVAL_PIN.token,
+    score=_lmms_score,
+    aggregate=_official_aggregate("lmms-eval", lmms=True),
+    context=_CONTEXT,
+    detail=_detail(lambda it: normalize_lmms_eval(it.prediction, *_ctx(it))),
+)
+
+VLMEVALKIT = TaskProfile(
+    name="vlmevalkit",
+    description="VLMEvalKit post_check: can_infer for choices, exact int()/float() equality, "
+    "every list and text answer wrong",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/mathvista.py post_check"),
+    toolkit=VLMEVALKIT_PIN.token,
+    score=_vlmevalkit_score,
+    aggregate=_vlmevalkit_aggregate,
+    context=(*_CONTEXT, "answer_option"),
+)
+
+TASK = register_task(
+    Task(
+        name="mathvista",
+        title="MathVista testmini",
+        metric="mathvista-acc",
+        description="math reasoning in visual contexts, scored from recorded answer extractions",
+        profiles=(OFFICIAL, OFFICIAL_2024, LMMS_EVAL, VLMEVALKIT),
+        read=_read,
+        layouts=(
+            "official output_<model>.json (pid -> problem, response, extraction)",
+            "VLMEvalKit <model>_MathVista_MINI_<judge>.xlsx (res, log)",
+            "lmms-eval mathvista samples log (llm_as_judge_eval)",
+        ),
+        aliases=("mathvista-testmini", "mathvista_testmini"),
+        annotations_optional=True,
+        signature_fields=_signature_fields,
+        note="the extraction is a recorded GPT output; everything after it is deterministic",
+        options=(
+            (
+                "ignore-empty-extractions",
+                "official profiles: an empty multi_choice extraction is None (wrong), as "
+                "calculate_score.py --ignore_empty_extractions",
+            ),
+        ),
+        reported_names={"llm_as_judge_eval": "accuracy"},
+    )
+)

@@ -1,0 +1,546 @@
+"""MM-Vet: 218 open questions graded 0–1 by an LLM judge, reported per capability and overall.
+
+Every scorer needs the judge (spec mcq-reasoning §12), so vqametrics scores **recorded**
+grades: VLMEvalKit's ``<model>_MMVet_<judge>.xlsx`` (``score``, ``log``), the official
+``<model>_<gpt>-grade-<n>runs.json`` (per id ``{model, content, score}`` lists, with
+``mm-vet.json`` as ``--annotations`` for the capabilities), or an lmms-eval log
+(``gpt_eval_score.score``). Records that carry the judge's raw replies instead
+(``judge_reply``: one reply or the list of successive tries) are replayed through the profile's
+own reading of a reply (``score.mmvet``): the three toolkits disagree on ``0.8 because …``,
+`` 0.7`` and ``nan``.
+
+Aggregations: official — per capability Σ/count × 100 and ``total`` = Σ/n × 100, averaged over
+runs, rounded to 1 decimal in its CSV; VLMEvalKit — the same sums with capability membership by
+substring of the ``category`` string, rows rec … math, Overall; lmms-eval — ``sum/n × 100``.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import InputError
+from ..load.layouts import is_vlmevalkit, locate_reported
+from ..load.records import read_records
+from ..score.mmvet import (
+    CAPABILITIES,
+    MmvetScoreError,
+    Retry,
+    Toolkit,
+    is_nan,
+    lmms_eval_reply,
+    lmms_eval_scores,
+    official_capability_scores,
+    official_reply,
+    read_replies,
+    vlmevalkit_acc,
+    vlmevalkit_reply,
+)
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from . import register_task
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._common import read_vlmevalkit
+from ._lmms import lmms_eval_predictions, without_questions
+
+__all__ = [
+    "CAPABILITIES",
+    "MmvetScoreError",
+    "Retry",
+    "lmms_eval_reply",
+    "official_reply",
+    "read_replies",
+    "vlmevalkit_reply",
+]
+
+_HOW = (
+    "MM-Vet is graded by an LLM judge and vqametrics scores recorded grades: pass VLMEvalKit's "
+    "<model>_MMVet_<judge>.xlsx (its 'score' column), the official <model>_<gpt>-grade-<n>runs"
+    ".json with --annotations mm-vet.json, an lmms-eval mmvet log, or records with the judge's "
+    "replies in 'judge_reply'"
+)
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def _caps(value: Any) -> tuple[str, ...]:
+    """A capability cell as a tuple: a list (official) or a ``rec,ocr`` string."""
+    if isinstance(value, list | tuple):
+        return tuple(str(v).strip() for v in value)
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    return ()
+
+
+def _grade(value: Any, where: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise InputError(f"{where}: the judge grade {value!r} is not a number")
+    try:
+        return float(value)
+    except ValueError:
+        raise InputError(f"{where}: the judge grade {value!r} is not a number") from None
+
+
+def _replies(value: Any) -> tuple[str, ...] | None:
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    if isinstance(value, list | tuple):
+        return tuple(str(v) for v in value)
+    return (str(value),)
+
+
+def _with_grades(item: Item, row: Mapping[str, Any], where: str) -> Item:
+    """*item* with its recorded grade(s) (``score``: a number, or the official per-run list)
+    and judge replies (``judge_reply``) in its fields."""
+    fields = dict(item.fields)
+    score = row.get("score")
+    if isinstance(score, list):
+        runs = tuple(_grade(s, where) for s in score)
+        if runs and all(r is not None for r in runs):
+            fields["grades"] = runs
+            fields["grade"] = runs[0]
+    else:
+        g = _grade(score, where)
+        if g is not None:
+            fields["grade"] = g
+    replies = _replies(row.get("judge_reply"))
+    if replies is not None:
+        fields["judge_replies"] = replies
+    content = row.get("content")
+    if isinstance(content, list) and content:
+        fields["recorded_content"] = tuple(str(c) for c in content)
+    model = row.get("model") or row.get("eval_model")
+    if isinstance(model, list) and model:
+        model = model[0]
+    if isinstance(model, str) and model:
+        fields["judge_model"] = model
+    fields.pop("score", None)
+    return replace(item, fields=fields)
+
+
+def _read_vlmevalkit_sheet(inputs: TaskInputs, records: Any) -> TaskData:
+    data = read_vlmevalkit(
+        inputs, fields=("category", "question", "log"), list_answers=False, records=records
+    )
+    rows = {str(r.get("index")): (r, records.where(i)) for i, r in enumerate(records.rows)}
+    items = []
+    for item in data.items:
+        row, where = rows.get(str(item.id), ({}, records.source))
+        item = _with_grades(item, row, where)
+        fields = dict(item.fields)
+        if "score" in row and row["score"] is None and "grade" not in fields:
+            # an empty cell: what a NaN grade (a 'nan' reply) becomes in the sheet, and what
+            # pandas reads back as NaN for MMVet_acc
+            fields["grade"] = float("nan")
+        fields["capabilities"] = _caps(fields.get("category"))
+        fields["graded_by"] = "vlmevalkit"
+        items.append(replace(item, fields=fields))
+    judge = _judge_from_name(inputs.results)
+    if judge is not None:
+        items = [replace(it, fields={"judge_model": judge, **it.fields}) for it in items]
+    return replace(data, items=items)
+
+
+def _judge_from_name(results: Any) -> str | None:
+    """The judge of ``<model>_MMVet_<judge>.xlsx`` (VLMEvalKit names its storage so)."""
+    if not isinstance(results, str | os.PathLike):
+        return None
+    stem = Path(results).stem
+    if "_MMVet_" in stem:
+        return stem.rsplit("_MMVet_", 1)[1] or None
+    return None
+
+
+def _annotations(inputs: TaskInputs) -> dict[str, dict[str, Any]]:
+    """``mm-vet.json``: ``{id: {question, answer, capability, imagename}}``."""
+    recs = read_records(inputs.annotations)
+    out = {}
+    for i, row in enumerate(recs.rows):
+        if "capability" not in row or "answer" not in row:
+            raise InputError(
+                f"{recs.where(i)}: not an mm-vet.json entry (needs 'capability' and 'answer')"
+            )
+        out[str(row["question_id"])] = {**row, "where": recs.where(i)}
+    return out
+
+
+def _read_grade_file(inputs: TaskInputs, records: Any) -> TaskData:
+    """The official grade file joined to ``mm-vet.json`` by id (grade-file order, as the
+    official sums run); the model's answers are not in it (the judge read them)."""
+    if inputs.annotations is None:
+        raise InputError(
+            f"{records.source}: an official MM-Vet grade file holds no capabilities; pass "
+            "--annotations mm-vet.json (the benchmark's metadata)"
+        )
+    meta = _annotations(inputs)
+    items = []
+    seen = set()
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        key = str(row.get("question_id"))
+        if key not in meta:
+            if inputs.ignore_extra:
+                continue
+            raise InputError(f"{where}: {key!r} is not in the annotations ({len(meta)} ids)")
+        seen.add(key)
+        m = meta[key]
+        fields = {
+            "capabilities": _caps(m["capability"]),
+            "question": m.get("question"),
+            "graded_by": "official",
+        }
+        item = Item(key, "", (str(m["answer"]),), fields)
+        items.append(_with_grades(item, row, where))
+    absent = [k for k in meta if k not in seen]
+    if absent and not inputs.allow_missing:
+        raise InputError(
+            f"{records.source}: {len(absent)} of the {len(meta)} annotated questions have no "
+            f"grade (first: {absent[0]!r}); pass --allow-missing to leave them out"
+        )
+    notes = ["the grade file holds the judge's grades, not the model's answers"]
+    if absent:
+        notes.append(f"{len(absent)} annotated question(s) have no grade and were left out")
+    return TaskData(
+        items,
+        (str(inputs.annotations), records.source),
+        (f"mmvet-grade-file ({records.layout})",),
+        tuple(notes),
+        _official_reported(inputs.results),
+        n_missing=0,
+    )
+
+
+def _official_reported(results: Any) -> dict[str, Any] | None:
+    """``<model>_<gpt>-cap-score-<n>runs.csv`` beside ``<model>_<gpt>-grade-<n>runs.json``."""
+    if not isinstance(results, str | os.PathLike):
+        return None
+    path = Path(results)
+    if "-grade-" not in path.name:
+        return None
+    cand = path.with_name(path.name.replace("-grade-", "-cap-score-")).with_suffix(".csv")
+    if not cand.is_file():
+        return None
+    with open(cand, newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    values: dict[str, Any] = {}
+    for row in rows[1:2]:
+        for head, cell in zip(rows[0][1:], row[1:], strict=False):
+            try:
+                values[head] = float(cell)
+            except ValueError:
+                values[head] = cell
+    return {
+        "source": os.fspath(cand),
+        "toolkit": "MM-Vet",
+        "values": {"all": values},
+        "profiles": ("official",),
+    }
+
+
+def _percent(inputs: TaskInputs) -> dict[str, Any] | None:
+    """lmms-eval's ``results.json`` beside the log, marked as percent (its mmvet aggregation
+    multiplies by 100, unlike most lmms-eval metrics)."""
+    rep = locate_reported(inputs.results, inputs.reported)
+    if rep is not None and rep.get("toolkit") == "lmms-eval":
+        rep["units"] = "percent"
+    return rep
+
+
+def _read_lmms(inputs: TaskInputs, records: Any) -> TaskData | None:
+    preds = lmms_eval_predictions(records, inputs)
+    if preds is None:
+        return None
+    items = []
+    for row, text, where in zip(records.rows, preds.texts, preds.wheres, strict=True):
+        doc = row.get("doc")
+        rec = row.get("gpt_eval_score")
+        if not isinstance(doc, dict):
+            raise InputError(f"{where}: no 'doc' (the MM-Vet row: question_id, capability)")
+        key = doc.get("question_id", row.get("doc_id"))
+        caps = doc.get("capability", rec.get("capabilities") if isinstance(rec, dict) else None)
+        fields: dict[str, Any] = {
+            "capabilities": _caps(caps),
+            "capability": caps,
+            "question": doc.get("question"),
+            "graded_by": "lmms-eval",
+        }
+        item = Item(str(key), text, (str(doc.get("answer", "")),), fields)
+        items.append(_with_grades(item, rec if isinstance(rec, dict) else row, where))
+    data = TaskData(items, (records.source,), (preds.layout,), (), _percent(inputs))
+    return without_questions(data, inputs)
+
+
+def _read_records(inputs: TaskInputs, records: Any) -> TaskData:
+    """Plain records: ``question_id``/``id``, ``capability``, ``prediction``/``answer`` and a
+    grade (``score``) or the judge's replies (``judge_reply``)."""
+    items = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        key = row.get("question_id", row.get("id"))
+        if key is None:
+            raise InputError(f"{where}: no question_id")
+        caps = row.get("capability", row.get("category"))
+        fields = {"capabilities": _caps(caps), "capability": caps}
+        pred = row.get("prediction", "")
+        gt = row.get("gt_answer", row.get("answer", ""))
+        item = Item(str(key), str(pred), (str(gt),), fields)
+        items.append(_with_grades(item, row, where))
+    rep = locate_reported(inputs.results, inputs.reported)
+    return TaskData(items, (records.source,), (f"records ({records.layout})",), (), rep)
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    records = read_records(inputs.results, format=inputs.format)
+    if is_vlmevalkit(records):
+        return _read_vlmevalkit_sheet(inputs, records)
+    lmms = _read_lmms(inputs, records)
+    if lmms is not None:
+        return lmms
+    cols = set(records.columns)
+    if records.layout == "json-mapping" and "score" in cols and "content" in cols:
+        return _read_grade_file(inputs, records)
+    return _read_records(inputs, records)
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def _scorer(toolkit: Toolkit) -> Any:
+    def score(
+        prediction: str,
+        references: Sequence[str],
+        grade: Any = None,
+        judge_replies: Any = None,
+    ) -> float:
+        """The judge's grade: the replies replayed through the toolkit's reading (the first
+        accepted, 0.0 when it gives up), else the recorded grade."""
+        if judge_replies:
+            return read_replies(tuple(judge_replies), toolkit)[0]
+        if grade is None:
+            raise InputError(f"no judge grade ('score') and no 'judge_reply': {_HOW}")
+        return float(grade)
+
+    return score
+
+
+def _capability_lists(items: Sequence[Item]) -> list[tuple[str, ...]]:
+    out = []
+    for item in items:
+        caps = item.fields.get("capabilities")
+        if not caps:
+            raise InputError(f"item {item.id!r}: no capability (MM-Vet groups by it)")
+        out.append(tuple(caps))
+    return out
+
+
+def _nan_notes(scores: Sequence[float]) -> list[str]:
+    n = sum(1 for s in scores if is_nan(s))
+    if not n:
+        return []
+    return [
+        f"{n} grade(s) are NaN (a judge reply 'nan' passes the official and VLMEvalKit range "
+        "checks; an empty 'score' cell of a VLMEvalKit sheet reads as NaN): every mean they "
+        "enter is NaN, as in the toolkit"
+    ]
+
+
+def _replay_notes(items: Sequence[Item], toolkit: Toolkit, scores: Sequence[float]) -> list[str]:
+    """Where a recorded grade differs from the one the recorded replies give under this
+    toolkit's rule (e.g. a VLMEvalKit grade replayed under the official rule)."""
+    replayed = [it for it in items if it.fields.get("judge_replies")]
+    differ = [
+        str(it.id)
+        for it, s in zip(items, scores, strict=True)
+        if it.fields.get("judge_replies")
+        and it.fields.get("grade") is not None
+        and not (is_nan(s) and is_nan(it.fields["grade"]))
+        and float(it.fields["grade"]) != s
+    ]
+    notes = []
+    others = {
+        str(it.fields["graded_by"])
+        for it in items
+        if it.fields.get("graded_by") not in (None, toolkit) and not it.fields.get("judge_replies")
+    }
+    for other in sorted(others):
+        notes.append(
+            f"the recorded grades were read from the judge's replies by {other}'s rule, not "
+            f"{toolkit}'s (they differ on replies such as '0.8 because …' and ' 0.7'); only "
+            "the replies themselves ('judge_reply') can be re-read"
+        )
+    if replayed:
+        notes.append(
+            f"{len(replayed)} grade(s) replayed from the recorded judge replies under the "
+            f"{toolkit} reading of a reply"
+        )
+    if differ:
+        shown = ", ".join(repr(q) for q in differ[:3])
+        notes.append(
+            f"{len(differ)} recorded grade(s) differ from the replayed ones (e.g. {shown}); "
+            "the replayed ones were used"
+        )
+    contents = [
+        str(it.id)
+        for it in items
+        if toolkit == "official"
+        and it.fields.get("recorded_content")
+        and it.fields.get("grades")
+        and any(
+            not isinstance(official_reply(c), Retry) and official_reply(c) != g
+            for c, g in zip(it.fields["recorded_content"], it.fields["grades"], strict=False)
+            if not is_nan(g)
+        )
+    ]
+    if contents:
+        shown = ", ".join(repr(q) for q in contents[:3])
+        notes.append(
+            f"{len(contents)} stored grade(s) differ from the official reading of the reply "
+            f"stored beside them ('content'; e.g. {shown}); the stored grades were used"
+        )
+    return notes
+
+
+def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """Per capability and ``total``; ``std`` over runs and the per-run totals when the grade
+    file has several runs (``--num_run``)."""
+    caps = _capability_lists(items)
+    n_runs = {len(it.fields.get("grades") or (0,)) for it in items}
+    multi = len(n_runs) == 1 and next(iter(n_runs)) > 1
+    if multi and not any(it.fields.get("judge_replies") for it in items):
+        runs = [tuple(float(g) for g in it.fields["grades"]) for it in items]
+    else:
+        runs = [(s,) for s in scores]
+    values, combos, totals = official_capability_scores(caps, runs)
+    metrics: dict[str, float | int] = {"total": values["total"], "n": len(items)}
+    if multi:
+        import numpy as np
+
+        metrics["std"] = float(np.array(totals).std())
+        metrics["runs"] = len(totals)
+    counts = {c: sum(1 for x in caps if c in x) for c in values if c != "total"}
+    by_cap = {c: {"score": v, "n": counts[c]} for c, v in values.items() if c != "total"}
+    return Aggregate(
+        metrics=metrics,
+        headline="total",
+        units="percent",
+        digits=1,
+        breakdowns={
+            "capability": by_cap,
+            "capability_integration": {k: {"score": v, "n": n} for k, (v, n) in combos.items()},
+        },
+        notes=tuple(_nan_notes(scores) + _replay_notes(items, "official", scores)),
+    )
+
+
+def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    cats = []
+    for item in items:
+        cat = item.fields.get("category")
+        if cat is None:
+            cat = ",".join(item.fields.get("capabilities") or ())
+        if not cat:
+            raise InputError(f"item {item.id!r}: no 'category' (MMVet_acc groups by it)")
+        cats.append(str(cat))
+    # QUIRK shared-counter (see vlmevalkit_acc): a one-capability item counts twice
+    by_cap, fine = vlmevalkit_acc(cats, scores)
+    overall = by_cap["Overall"]
+    return Aggregate(
+        metrics={"Overall": overall[0], "n": overall[1]},
+        headline="Overall",
+        units="percent",
+        digits=2,
+        breakdowns={
+            "capability": {k: {"acc": a, "tot": t} for k, (a, t) in by_cap.items()},
+            "category": {k: {"acc": a, "tot": t} for k, (a, t) in fine.items()},
+        },
+        notes=tuple(_nan_notes(scores) + _replay_notes(items, "vlmevalkit", scores)),
+    )
+
+
+def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    caps: list[str | Sequence[str]] = []
+    for item in items:
+        raw = item.fields.get("capability")
+        caps.append(raw if isinstance(raw, str) else tuple(item.fields.get("capabilities") or ()))
+    overall, by_cap = lmms_eval_scores(caps, scores)
+    return Aggregate(
+        metrics={"Overall": overall, "n": len(items)},
+        headline="Overall",
+        units="percent",
+        digits=2,
+        breakdowns={"capability": {k: {"score": v, "n": n} for k, (v, n) in by_cap.items()}},
+        notes=tuple(_nan_notes(scores) + _replay_notes(items, "lmms-eval", scores)),
+    )
+
+
+OFFICIAL = TaskProfile(
+    name="official",
+    description="MM-Vet mm-vet_evaluator.py: first token of the reply; per capability and "
+    "total = Σ/n × 100, mean over runs, 1 decimal",
+    reproduces="yuweihao/MM-Vet@acde843 mm-vet_evaluator.py",
+    toolkit="MM-Vet@acde843",
+    score=_scorer("official"),
+    aggregate=_aggregate_official,
+    context=("grade", "judge_replies"),
+)
+
+VLMEVALKIT = TaskProfile(
+    name="vlmevalkit",
+    description="VLMEvalKit MMVet_auxeval/MMVet_acc: float() of the whole reply; capability "
+    "by substring of 'category'",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/mmvet.py"),
+    toolkit=VLMEVALKIT_PIN.token,
+    score=_scorer("vlmevalkit"),
+    aggregate=_aggregate_vlm,
+    context=("grade", "judge_replies"),
+)
+
+LMMS_EVAL = TaskProfile(
+    name="lmms-eval",
+    description="lmms-eval mmvet: first token of the stripped reply, nan rejected; sum/n × 100",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mmvet/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
+    score=_scorer("lmms-eval"),
+    aggregate=_aggregate_lmms,
+    context=("grade", "judge_replies"),
+)
+
+
+def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
+    models = {it.fields.get("judge_model") for it in data.items} - {None}
+    return (
+        ("judge", "recorded"),
+        ("judge_model", next(iter(models)) if len(models) == 1 else None),
+    )
+
+
+TASK = register_task(
+    Task(
+        name="mmvet",
+        title="MM-Vet",
+        metric="mmvet",
+        description="open questions graded 0–1 by an LLM judge (recorded): per capability and "
+        "overall",
+        profiles=(OFFICIAL, VLMEVALKIT, LMMS_EVAL),
+        read=_read,
+        layouts=(
+            "VLMEvalKit <model>_MMVet_<judge>.xlsx (index, category, answer, prediction, score, "
+            "log)",
+            "official <model>_<gpt>-grade-<n>runs.json + --annotations mm-vet.json",
+            "lmms-eval --log_samples JSONL of mmvet (doc, gpt_eval_score)",
+            "records with question_id, capability and 'score' or 'judge_reply' (the replies)",
+        ),
+        aliases=("mm-vet",),
+        annotations_optional=True,
+        signature_fields=_signature_fields,
+        reported_names={"gpt_eval_score": "Overall"},
+        note="every score needs an LLM judge's grades: recorded ones are scored, none is made",
+    )
+)

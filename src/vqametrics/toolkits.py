@@ -1,0 +1,40 @@
+"""The toolkit versions vqametrics reproduces, one constant each: every profile names its pin
+from here, so that a new pin is one line.
+
+``token`` is what a signature shows (``lmms-eval@0.7.3``, ``VLMEvalKit@e8e78f0``); ``at(path)``
+says where a rule was read (``open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/yorn.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["LMMS_EVAL", "QWEN_VL", "VLMEVALKIT", "Pin"]
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One toolkit at one commit (and its release, where the commit is a release's)."""
+
+    name: str
+    repository: str
+    commit: str
+    release: str | None = None
+
+    @property
+    def token(self) -> str:
+        """The signature's ``toolkit:`` value: the release when there is one, else the commit."""
+        return f"{self.name}@{self.release or self.commit}"
+
+    def at(self, path: str = "") -> str:
+        """``repository@commit``, followed by *path* (a file and the function in it)."""
+        where = f"{self.repository}@{self.commit}"
+        return f"{where} {path}" if path else where
+
+
+#: lmms-eval 0.7.3, the release our lmms-eval profiles reproduce
+LMMS_EVAL = Pin("lmms-eval", "EvolvingLMMs-Lab/lmms-eval", "75571cf", "0.7.3")
+#: VLMEvalKit HEAD as read for the profiles named ``vlmevalkit``
+VLMEVALKIT = Pin("VLMEvalKit", "open-compass/VLMEvalKit", "e8e78f0")
+#: Qwen-VL's evaluation scripts (``eval_mm/``)
+QWEN_VL = Pin("Qwen-VL", "QwenLM/Qwen-VL", "aa00ed0")
