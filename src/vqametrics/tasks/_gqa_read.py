@@ -22,7 +22,7 @@ from typing import Any
 
 from .._exceptions import InputError, MissingPredictionError
 from ..load._json import parse_json_or_jsonl
-from ..load.join import check_unique, disagreement_note, join_by_id
+from ..load.join import disagreement_note, join_by_id, unique_rows
 from ..load.layouts import Predictions, predictions_from
 from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
@@ -35,6 +35,8 @@ from ._lmms import (
     no_doc_error,
     positional_items,
     sample_score,
+    unique_samples,
+    with_notes,
 )
 
 __all__ = [
@@ -210,13 +212,16 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
     qsource = inputs.questions if inputs.questions is not None else inputs.annotations
     records = read_records(inputs.results, format=inputs.format)
     lmms = lmms_eval_predictions(records, inputs)
+    dup_note = None
+    if lmms is not None:
+        lmms, dup_note = unique_samples(lmms, inputs.on_duplicate)
     if qsource is None:
         if lmms is not None:
-            return _read_lmms_eval_alone(inputs, lmms)
+            return with_notes(_read_lmms_eval_alone(inputs, lmms), dup_note)
         return _read_vlmevalkit_alone(inputs, records)
     questions, qname, balanced = _load_questions(qsource)
 
-    notes: list[str] = []
+    notes: list[str] = [dup_note] if dup_note else []
     toolkit: dict[str, float] = {}
     if lmms is None:
         preds = predictions_from(
@@ -339,10 +344,12 @@ def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
         fields=("question", "imageId"),
         sample_metrics=LMMS_EVAL_METRICS,
     )
-    check_unique([it.id for it in items], preds.wheres, what="doc.id")
-    return TaskData(
-        items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,), reported_scores(inputs)
+    keep, note = unique_rows(
+        [it.id for it in items], preds.wheres, what="doc.id", on_duplicate=inputs.on_duplicate
     )
+    items = [items[k] for k in keep]
+    notes = (_NO_QUESTIONS_NOTE, *([note] if note else []))
+    return TaskData(items, (preds.source,), (preds.layout,), notes, reported_scores(inputs))
 
 
 def _read_vlmevalkit_alone(inputs: TaskInputs, records: Records) -> TaskData:

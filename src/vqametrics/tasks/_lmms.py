@@ -10,10 +10,11 @@ run can be checked against the toolkit sample by sample (``TaskEvaluation.toolki
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from .._exceptions import InputError
 from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
@@ -29,6 +30,8 @@ __all__ = [
     "no_doc_error",
     "positional_items",
     "sample_score",
+    "unique_samples",
+    "with_notes",
     "without_questions",
 ]
 
@@ -56,6 +59,68 @@ def lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions |
         return None
     preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
     return preds if is_lmms_eval(preds) else None
+
+
+def unique_samples(
+    preds: Predictions, on_duplicate: Literal["error", "last"] = "error"
+) -> tuple[Predictions, str | None]:
+    """*preds* with each logged sample once, by the one rule for repeated rows.
+
+    A record that repeats an earlier one — the same ``doc_id`` and, when logged, the same
+    ``doc`` (a log concatenated with itself, a resumed run appended to its file) — is an
+    error naming both lines; with ``on_duplicate="last"`` the last of each is kept, at the
+    place of the first, and a note counts them. Records that share a ``doc_id`` but log
+    different docs come from different tasks (``pope_adv`` + ``pope_pop``): they are left to
+    the task's own id checks.
+    """
+    first: dict[Hashable, int] = {}
+    last: dict[int, int] = {}
+    for i, row in enumerate(preds.records.rows):
+        doc_id = row.get("doc_id", preds.ids[i])
+        if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
+            doc_id = preds.ids[i]
+        doc = row.get("doc")
+        fingerprint = (
+            json.dumps(doc, sort_keys=True, ensure_ascii=False, default=repr)
+            if isinstance(doc, dict)
+            else ""
+        )
+        j = first.setdefault((str(doc_id).strip(), fingerprint), i)
+        if j == i:
+            continue
+        if on_duplicate == "error":
+            raise InputError(
+                f"{preds.wheres[i]}: duplicate sample, doc_id {doc_id!r} again (first at "
+                f"{preds.wheres[j]}; a log concatenated twice?); pass --on-duplicate last to "
+                "keep the last one"
+            )
+        last[j] = i
+    if not last:
+        return preds, None
+    keep = [last.get(j, j) for j in sorted(first.values())]
+    rows = [preds.records.rows[k] for k in keep]
+    lines = preds.records.lines
+    records = replace(
+        preds.records, rows=rows, lines=[lines[k] for k in keep] if lines is not None else None
+    )
+    kept = replace(
+        preds,
+        ids=[preds.ids[k] for k in keep],
+        texts=[preds.texts[k] for k in keep],
+        wheres=[preds.wheres[k] for k in keep],
+        records=records,
+    )
+    dropped = len(preds.ids) - len(keep)
+    return kept, (
+        f"{dropped} repeated sample(s) in {preds.source} (the same doc_id and doc): the last "
+        "of each was kept (--on-duplicate last)"
+    )
+
+
+def with_notes(data: TaskData, *notes: str | None) -> TaskData:
+    """*data* with *notes* (those not ``None``) added after its own."""
+    more = tuple(n for n in notes if n)
+    return replace(data, notes=(*data.notes, *more)) if more else data
 
 
 def no_doc_error(source: str, need: str) -> InputError:

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note
+from ..load.join import check_unique, disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
@@ -21,6 +21,8 @@ from ._lmms import (
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
+    unique_samples,
+    with_notes,
 )
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_ocrbench"]
@@ -43,7 +45,8 @@ def read_ocrbench(inputs: TaskInputs) -> TaskData:
     cols = set(records.columns)
     preds = lmms_eval_predictions(records, inputs)
     if preds is not None:
-        return _read_lmms_eval(inputs, preds)
+        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+        return with_notes(_read_lmms_eval(inputs, preds), dup_note)
     if inputs.annotations is not None:
         raise InputError(
             "ocrbench: the results file carries the answers (OCRBench.json with 'predict', "
@@ -85,8 +88,7 @@ def _ocrbench_row(row: Mapping[str, Any], where: str) -> tuple[tuple[str, ...], 
 def _read_ocrbench_json(records: Records, inputs: TaskInputs) -> TaskData:
     """OCRBench.json with example.py's ``predict`` added to each item."""
     items: list[Item] = []
-    seen: dict[Any, str] = {}
-    missing: list[str] = []
+    wheres: list[str] = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
         refs, fields = _ocrbench_row(row, where)
@@ -98,13 +100,15 @@ def _read_ocrbench_json(records: Records, inputs: TaskInputs) -> TaskData:
             )
         raw = row.get("id")
         key: str | int = raw if isinstance(raw, str | int) and not isinstance(raw, bool) else i + 1
-        if key in seen:
-            raise InputError(f"{where}: duplicate id {key!r} (first at {seen[key]})")
-        seen[key] = where
-        if pred is None:
-            missing.append(where)
         items.append(Item(key, pred, refs, fields))
-    notes: list[str] = []
+        wheres.append(where)
+    keep, dup_note = unique_rows(
+        [it.id for it in items], wheres, what="id", on_duplicate=inputs.on_duplicate
+    )
+    items = [items[k] for k in keep]
+    kept = [wheres[k] for k in keep]
+    missing = [w for it, w in zip(items, kept, strict=True) if it.prediction is None]
+    notes: list[str] = [dup_note] if dup_note else []
     if missing and not inputs.allow_missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
         raise InputError(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .._exceptions import InputError
-from ..load.join import disagreement_note
+from ..load.join import disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
@@ -25,6 +25,8 @@ from ._lmms import (
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
+    unique_samples,
+    with_notes,
     without_questions,
 )
 
@@ -168,7 +170,8 @@ def read_pope(inputs: TaskInputs) -> TaskData:
     # with --answer-field the file is read as answers to pair with the labels, never as a log
     preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
     if preds is not None:
-        return without_questions(_read_lmms_eval(preds, inputs), inputs)
+        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+        return with_notes(without_questions(_read_lmms_eval(preds, inputs), inputs), dup_note)
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
@@ -209,6 +212,16 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
     )
     answers = _answers(records, field, questions, inputs.questions, folder)
+    dup_note = None
+    if all("question_id" in row for row in records.rows):
+        # LLaVA's answers name their question: one answered twice would shift every pairing
+        keep, dup_note = unique_rows(
+            [a.key for a in answers],
+            [records.where(a.row) for a in answers],
+            what="question_id",
+            on_duplicate=inputs.on_duplicate,
+        )
+        answers = [answers[k] for k in keep]
     if folder and any(a.split is None for a in answers):
         raise InputError(
             f"{records.source}: the answers carry no split, so they cannot be paired with a "
@@ -218,7 +231,7 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
 
     items: list[Item] = []
     versions: list[str] = []
-    notes: list[str] = []
+    notes: list[str] = [dup_note] if dup_note else []
     sources = [records.source]
     used: set[int] = set()
     for split, source in label_files:
@@ -372,10 +385,17 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     if has_docs(preds):
         items = _doc_items(preds)
         if inputs.annotations is None:
+            keep, note = unique_rows(
+                [it.id for it in items],
+                preds.wheres,
+                what="question (split/question_id)",
+                on_duplicate=inputs.on_duplicate,
+            )
             return TaskData(
-                items,
+                [items[k] for k in keep],
                 (preds.source,),
                 (preds.layout,),
+                (note,) if note else (),
                 reported=reported_scores(inputs),
             )
         return _join_docs(preds, items, inputs)
@@ -479,6 +499,8 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
     for k, t in enumerate(truth):
         by_qid.setdefault(str(t.id).rsplit("/", 1)[-1], []).append(k)
     joined: dict[int, Item] = {}
+    first_at: dict[int, str] = {}
+    repeated = 0
     extra: list[str] = []
     differ: list[str | int] = []
     for doc, where in zip(docs, preds.wheres, strict=True):
@@ -499,7 +521,13 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
             continue
         k = fits[0]
         if k in joined:
-            raise InputError(f"{where}: a second record for question {doc.id!r}")
+            if inputs.on_duplicate == "error":
+                raise InputError(
+                    f"{where}: a second record for question {doc.id!r} (first at {first_at[k]}; "
+                    "pass --on-duplicate last to keep the last one)"
+                )
+            repeated += 1
+        first_at.setdefault(k, where)
         base = truth[k]
         ltext, dtext = base.fields.get("question"), doc.fields.get("question")
         if (
@@ -523,6 +551,11 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
         f"the labels of --annotations were used: {preds.source} was joined to them by each "
         "doc's category (split) and question_id, and every question text checked"
     ]
+    if repeated:
+        notes.append(
+            f"{repeated} repeated record(s) of a question: the last of each was kept "
+            "(--on-duplicate last)"
+        )
     if extra:
         if not inputs.ignore_extra:
             raise InputError(

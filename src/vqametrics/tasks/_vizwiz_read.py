@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note, join_by_id
+from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
 from ..load.layouts import Predictions, find_reported, predictions_from
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
@@ -24,6 +24,8 @@ from ._lmms import (
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
+    unique_samples,
+    with_notes,
 )
 from .textvqa import require_answers
 
@@ -86,7 +88,8 @@ def read_vizwiz(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     preds = lmms_eval_predictions(records, inputs)
     if preds is not None:
-        return require_answers(_read_lmms_eval(inputs, preds), "image")
+        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+        return with_notes(require_answers(_read_lmms_eval(inputs, preds), "image"), dup_note)
     if inputs.annotations is None:
         return require_answers(_read_vlmevalkit_sheet(inputs, records), "index")
     return require_answers(_read_official(inputs, records), "image")
@@ -276,10 +279,13 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         replace(it, id=image, fields={**it.fields, "image": image})
         for it, image in zip(own, images, strict=True)
     ]
-    check_unique(images, preds.wheres, what="image (doc.question_id)")
     if inputs.annotations is None:
-        note = _PROCESSED_NOTE.format(source=source)
-        return TaskData(own, (source,), (preds.layout,), (note,), reported_scores(inputs))
+        keep, dup_note = unique_rows(
+            images, preds.wheres, what="image (doc.question_id)", on_duplicate=inputs.on_duplicate
+        )
+        own = [own[k] for k in keep]
+        own_notes = (_PROCESSED_NOTE.format(source=source), *([dup_note] if dup_note else []))
+        return TaskData(own, (source,), (preds.layout,), own_notes, reported_scores(inputs))
     keyed = replace(preds, ids=list(images))
     data = _read_official(inputs, preds.records, keyed)
     by_image = {it.id: it for it in own}

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note, join_by_id
-from ..load.layouts import is_vlmevalkit, predictions_from
-from ..load.records import parse_list_cell, read_records
+from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
+from ..load.records import Records, parse_list_cell, read_records
 from ..score.anls import (
     UndefinedScoreError,
     anls_lmms_eval,
@@ -36,7 +36,14 @@ from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
 from ._explain import Steps, per_reference, run_steps
-from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
+from ._lmms import (
+    has_docs,
+    is_lmms_eval,
+    lmms_eval_items,
+    positional_items,
+    unique_samples,
+    with_notes,
+)
 
 __all__ = ["TYPE_FIELDS", "UndefinedScoreError"]
 
@@ -398,10 +405,22 @@ def _read(inputs: TaskInputs) -> TaskData:
                 "single string per question"
             )
     preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    dup_note = None
+    if is_lmms_eval(preds):
+        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+    return with_notes(_read_predictions(inputs, preds.records, preds), dup_note)
+
+
+def _read_predictions(inputs: TaskInputs, records: Records, preds: Predictions) -> TaskData:
+    """A submission or an lmms-eval log (*preds*, read from *records*), joined to the ground
+    truth by questionId (by position for a log without ``doc``)."""
     if has_docs(preds) and inputs.annotations is None:
         items = lmms_eval_items(preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS)
-        check_unique([it.id for it in items], preds.wheres)
-        return TaskData(items, (records.source,), (preds.layout,))
+        keep, note = unique_rows(
+            [it.id for it in items], preds.wheres, on_duplicate=inputs.on_duplicate
+        )
+        items = [items[k] for k in keep]
+        return TaskData(items, (records.source,), (preds.layout,), (note,) if note else ())
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: a submission ({preds.layout}) carries no ground truth; pass "

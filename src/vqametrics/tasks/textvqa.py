@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, join_by_id
+from ..load.join import check_unique, join_by_id, unique_rows
 from ..load.layouts import is_lmms_eval_log, predictions_from
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
@@ -49,7 +49,7 @@ from ._common import (
     vlmevalkit_breakdown,
 )
 from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, vqa_profile_explainer
-from ._lmms import has_docs, lmms_eval_items, positional_items
+from ._lmms import has_docs, lmms_eval_items, positional_items, unique_samples
 
 __all__ = [
     "AnswerCountError",
@@ -468,6 +468,8 @@ def _keep_lmms_eval(data: TaskData, lmms: TaskData) -> TaskData:
         items=items,
         sources=(*data.sources[:-1], *lmms.sources),
         layouts=("textvqa-json", *lmms.layouts),
+        # the log's notes but the first (its processed answers: the annotations were used)
+        notes=(*data.notes, *lmms.notes[1:]),
         reported=data.reported or lmms.reported,
     )
 
@@ -481,6 +483,7 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
     preds = predictions_from(records, allow_missing_answer=True)
     if has_docs(preds):
         return None
+    preds, dup_note = unique_samples(preds, inputs.on_duplicate)
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: this lmms-eval log has no 'doc' (the dataset rows), so no "
@@ -499,7 +502,7 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
         joined,
         (*gt_sources, records.source),
         ("textvqa-json", preds.layout),
-        (note,),
+        (note, *([dup_note] if dup_note else [])),
         reported_scores(inputs),
         n_missing=n_absent,
     )
@@ -513,6 +516,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
     preds = predictions_from(records, allow_missing_answer=True)
     if not has_docs(preds):
         return None
+    preds, dup_note = unique_samples(preds, inputs.on_duplicate)
 
     def answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
         value = doc.get("answers")
@@ -527,7 +531,10 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         fields=("question", "image_id"),
         sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
     )
-    check_unique([it.id for it in items], preds.wheres, what="question_id")
+    keep, id_note = unique_rows(
+        [it.id for it in items], preds.wheres, what="question_id", on_duplicate=inputs.on_duplicate
+    )
+    items = [items[k] for k in keep]
     missing = [it.id for it in items if it.prediction is None]
     if missing and not inputs.allow_missing:
         raise InputError(
@@ -546,7 +553,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         items,
         (records.source,),
         (preds.layout,),
-        (processed,),
+        (processed, *(n for n in (dup_note, id_note) if n)),
         reported_scores(inputs),
         n_missing=len(missing),
     )
