@@ -291,3 +291,127 @@ def test_pope_llava_answer_given_twice(tmp_path: Path) -> None:
         evaluate_task("pope", str(res), annotations=str(labels))
     ev = evaluate_task("pope", str(res), annotations=str(labels), on_duplicate="last")
     assert ev.scores == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("task", sorted(LOGS))
+def test_an_empty_sample_is_missing_by_the_one_rule(task: str, tmp_path: Path) -> None:
+    # a log scored alone: its records are the items; an empty one is scored 0 and counted
+    docs, answers = LOGS[task]
+    rows = _log(docs, answers)
+    rows[1]["filtered_resps"] = [None]
+    log = _jsonl(tmp_path / f"samples_{task}.jsonl", rows)
+    with pytest.raises(InputError, match=r"line 2: empty prediction .*allow.missing"):
+        evaluate_task(task, str(log))
+    ev = evaluate_task(task, str(log), allow_missing=True)
+    assert len(ev.scores) == 4 and ev.scores[1] == 0.0
+    assert ev.data.n_missing == 1
+    assert "missing:1" in ev.signature.format()
+
+
+def test_an_empty_positional_sample_is_missing(tmp_path: Path) -> None:
+    truth = tmp_path / "test_human.json"
+    truth.write_text(json.dumps([{"query": "q", "label": "1"}, {"query": "r", "label": "2"}]))
+    rows = [{"doc_id": 0, "filtered_resps": ["1"]}, {"doc_id": 1, "filtered_resps": [None]}]
+    log = _jsonl(tmp_path / "s.jsonl", rows)
+    with pytest.raises(InputError, match=r"line 2: empty prediction .*allow.missing"):
+        evaluate_task("chartqa", str(log), annotations=str(truth))
+    ev = evaluate_task("chartqa", str(log), annotations=str(truth), allow_missing=True)
+    assert ev.scores == [1.0, 0.0] and ev.data.n_missing == 1
+
+
+def _textvqa_gt(path: Path) -> Path:
+    rows = [
+        {"question_id": i, "question": f"what is {i}?", "image_id": f"im{i}", "answers": _TEN}
+        for i in range(2)
+    ]
+    path.write_text(json.dumps({"dataset_name": "textvqa", "data": rows}), encoding="utf-8")
+    return path
+
+
+def _empty_answer_cases(tmp: Path) -> dict[str, tuple[str, Path, Path, dict[str, Any]]]:
+    """One joined layout per task whose reader refused a null answer without naming the
+    option: ``(task, results, annotations, options)``; the second answer is null."""
+    tv = _textvqa_gt(tmp / "TextVQA_val.json")
+    llava = [
+        {"question_id": f"im{i}", "prompt": f"What is {i}?\nAnswer briefly.", "text": t}
+        for i, t in enumerate(["cat", None])
+    ]
+    vizwiz_gt = tmp / "val.json"
+    vizwiz_gt.write_text(
+        json.dumps([{"image": f"{i}.jpg", "question": "q", "answers": _TEN} for i in range(2)])
+    )
+    docvqa_gt = tmp / "val_v1.0.json"
+    docvqa_gt.write_text(
+        json.dumps(
+            {
+                "dataset_name": "docvqa",
+                "data": [{"questionId": i, "answers": ["cat"]} for i in range(2)],
+            }
+        )
+    )
+    labels = _jsonl(
+        tmp / "coco_pope_random.json",
+        [{"question_id": i + 1, "image": f"{i}.jpg", "text": "q", "label": "yes"} for i in (0, 1)],
+    )
+    return {
+        "textvqa-llava": ("textvqa", _jsonl(tmp / "llava.jsonl", llava), tv, {}),
+        "vizwiz": (
+            "vizwiz",
+            _jsonl(
+                tmp / "vizwiz.jsonl",
+                [{"image": f"{i}.jpg", "answer": a} for i, a in enumerate(["cat", None])],
+            ),
+            vizwiz_gt,
+            {},
+        ),
+        "docvqa": (
+            "docvqa",
+            _jsonl(
+                tmp / "docvqa.jsonl",
+                [{"questionId": i, "answer": a} for i, a in enumerate(["cat", None])],
+            ),
+            docvqa_gt,
+            {},
+        ),
+        "pope": (
+            "pope",
+            _jsonl(tmp / "pope.jsonl", [{"question": "q", "answer": a} for a in ["yes", None]]),
+            labels,
+            {},
+        ),
+    }
+
+
+@pytest.mark.parametrize("case", ["textvqa-llava", "vizwiz", "docvqa", "pope"])
+def test_a_null_answer_in_a_joined_layout_is_missing(case: str, tmp_path: Path) -> None:
+    task, results, annotations, options = _empty_answer_cases(tmp_path)[case]
+    with pytest.raises(InputError, match=r"line 2: empty .*allow.missing"):
+        evaluate_task(task, str(results), annotations=str(annotations), **options)
+    ev = evaluate_task(
+        task, str(results), annotations=str(annotations), allow_missing=True, **options
+    )
+    assert len(ev.scores) == 2 and ev.scores[0] == 1.0 and ev.scores[1] == 0.0
+    assert ev.data.n_missing == 1
+
+
+def test_mme_null_llava_answer_is_missing(tmp_path: Path) -> None:
+    more = [
+        "2.jpg\tIs it a castle? Please answer yes or no.\tYes\n",
+        "2.jpg\tIs it a lake? Please answer yes or no.\tNo\n",
+    ]
+    gt = _your_results(tmp_path / "Your_Results", {"landmark": _GT["landmark"] + more})
+    res = _llava_answers(
+        tmp_path / "answers.jsonl",
+        [
+            ("landmark/1.jpg", "Is it a tower?", "Yes"),
+            ("landmark/1.jpg", "Is it a bridge?", "No"),
+            ("landmark/2.jpg", "Is it a castle?", None),  # type: ignore[list-item]
+            ("landmark/2.jpg", "Is it a lake?", None),  # type: ignore[list-item]
+        ],
+    )
+    with pytest.raises(InputError, match=r"line 3: empty answer .*allow.missing"):
+        evaluate_task("mme", str(res), annotations=str(gt))
+    # as questions without an answer: left out, as convert_answer_to_mme.py leaves them
+    ev = evaluate_task("mme", str(res), annotations=str(gt), allow_missing=True)
+    assert ev.data.n_missing == 2 and len(ev.scores) == 2
+    assert ev.aggregate.breakdowns["task"]["landmark"]["score"] == 200.0

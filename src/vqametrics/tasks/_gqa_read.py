@@ -29,14 +29,14 @@ from ._base import Item, TaskData, TaskInputs
 from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores
 from ._lmms import (
     TOOLKIT_SCORE,
+    clean_samples,
+    drop_empty,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
     sample_score,
-    unique_samples,
-    with_notes,
 )
 
 __all__ = [
@@ -212,21 +212,33 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
     qsource = inputs.questions if inputs.questions is not None else inputs.annotations
     records = read_records(inputs.results, format=inputs.format)
     lmms = lmms_eval_predictions(records, inputs)
-    dup_note = None
     if lmms is not None:
-        lmms, dup_note = unique_samples(lmms, inputs.on_duplicate)
+        lmms, finish = clean_samples(lmms, inputs, alone=qsource is None)
+        if qsource is None:
+            return finish(_read_lmms_eval_alone(inputs, lmms))
+        return finish(_read_with_questions(inputs, records, lmms, qsource))
     if qsource is None:
-        if lmms is not None:
-            return with_notes(_read_lmms_eval_alone(inputs, lmms), dup_note)
         return _read_vlmevalkit_alone(inputs, records)
+    return _read_with_questions(inputs, records, None, qsource)
+
+
+def _read_with_questions(
+    inputs: TaskInputs, records: Records, lmms: Predictions | None, qsource: Any
+) -> TaskData:
+    """The predictions of *records* (or the lmms-eval log *lmms*) joined to the questions
+    file *qsource* by question id (a log without ``doc`` by position)."""
     questions, qname, balanced = _load_questions(qsource)
 
-    notes: list[str] = [dup_note] if dup_note else []
+    notes: list[str] = []
     toolkit: dict[str, float] = {}
     if lmms is None:
         preds = predictions_from(
-            records, id_field=inputs.id_field, answer_field=inputs.answer_field
+            records,
+            id_field=inputs.id_field,
+            answer_field=inputs.answer_field,
+            allow_missing_answer=True,
         )
+        preds = drop_empty(preds, inputs.allow_missing)
     elif has_docs(lmms):
         preds, note = _keyed_by_doc(lmms, questions, qname, toolkit)
         if note:

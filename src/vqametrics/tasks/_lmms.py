@@ -23,6 +23,9 @@ from ._base import Item, TaskData, TaskInputs
 
 __all__ = [
     "TOOLKIT_SCORE",
+    "clean_samples",
+    "drop_empty",
+    "empty_error",
     "has_docs",
     "is_lmms_eval",
     "lmms_eval_items",
@@ -57,7 +60,12 @@ def lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions |
     ``--id-field``/``--answer-field``; ``None`` for any other layout."""
     if is_vlmevalkit(records) or not is_lmms_eval_log(records):
         return None
-    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    preds = predictions_from(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=True,  # an empty answer is refused by clean_samples, or counted
+    )
     return preds if is_lmms_eval(preds) else None
 
 
@@ -121,6 +129,73 @@ def with_notes(data: TaskData, *notes: str | None) -> TaskData:
     """*data* with *notes* (those not ``None``) added after its own."""
     more = tuple(n for n in notes if n)
     return replace(data, notes=(*data.notes, *more)) if more else data
+
+
+def empty_error(preds: Predictions, empty: Sequence[int]) -> InputError:
+    """The one refusal of empty predictions (a null or an empty cell): where the first is, how
+    many there are, and the option that scores them 0."""
+    more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+    return InputError(
+        f"{preds.wheres[empty[0]]}: empty prediction ({preds.answer_field!r} is null or an "
+        f"empty cell){more}; pass --allow-missing to score the {len(empty)} empty "
+        "prediction(s) 0"
+    )
+
+
+def drop_empty(preds: Predictions, allow_missing: bool) -> Predictions:
+    """*preds* to be joined to a ground truth, by the one rule for empty predictions: an error
+    unless *allow_missing*; then left out, so the join counts their items as having no
+    prediction (scored 0, or left out where the official script leaves them out)."""
+    empty = [i for i, t in enumerate(preds.texts) if t is None]
+    if not empty:
+        return preds
+    if not allow_missing:
+        raise empty_error(preds, empty)
+    keep = [i for i, t in enumerate(preds.texts) if t is not None]
+    lines = preds.records.lines
+    records = replace(
+        preds.records,
+        rows=[preds.records.rows[k] for k in keep],
+        lines=[lines[k] for k in keep] if lines is not None else None,
+    )
+    return replace(
+        preds,
+        ids=[preds.ids[k] for k in keep],
+        texts=[preds.texts[k] for k in keep],
+        wheres=[preds.wheres[k] for k in keep],
+        records=records,
+    )
+
+
+def clean_samples(
+    preds: Predictions, inputs: TaskInputs, *, alone: bool
+) -> tuple[Predictions, Callable[[TaskData], TaskData]]:
+    """An lmms-eval log's records by the rules every task shares: each sample once
+    (:func:`unique_samples`), and empty predictions an error unless ``--allow-missing``.
+
+    With it, a log scored *alone* (its records are the items) keeps them, scored 0; a log
+    joined to annotations leaves them out so the join counts them (:func:`drop_empty`).
+    Returns the records and what to apply to the task data read from them: the notes, and
+    the empty predictions kept added to its count of missing items.
+    """
+    preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+    empty = [i for i, t in enumerate(preds.texts) if t is None]
+    if empty and not inputs.allow_missing:
+        raise empty_error(preds, empty)
+    kept = 0
+    if empty and alone:
+        kept = len(empty)
+    elif empty:
+        preds = drop_empty(preds, allow_missing=True)
+
+    def finish(data: TaskData) -> TaskData:
+        data = with_notes(data, dup_note)
+        if not kept:
+            return data
+        note = f"{kept} sample(s) with an empty prediction scored 0 (--allow-missing)"
+        return replace(data, notes=(*data.notes, note), n_missing=data.n_missing + kept)
+
+    return preds, finish
 
 
 def no_doc_error(source: str, need: str) -> InputError:

@@ -20,13 +20,12 @@ from ._base import Item, TaskData, TaskInputs
 from ._common import read_vlmevalkit, reported_scores
 from ._lmms import (
     TOOLKIT_SCORE,
+    clean_samples,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
-    unique_samples,
-    with_notes,
     without_questions,
 )
 
@@ -183,8 +182,9 @@ def read_mme(inputs: TaskInputs) -> TaskData:
     # with --answer-field the file is read as answers to pair with the labels, never as a log
     preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
     if preds is not None:
-        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
-        return with_notes(without_questions(_read_lmms_eval(preds, inputs), inputs), dup_note)
+        alone = has_docs(preds) and inputs.annotations is None
+        preds, finish = clean_samples(preds, inputs, alone=alone)
+        return finish(without_questions(_read_lmms_eval(preds, inputs), inputs))
     return _read_llava(records, inputs)
 
 
@@ -372,8 +372,15 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
         where = records.where(i)
         qid = cell_text(row.get("question_id"), where, column="question_id")
         prompt = cell_text(row.get("prompt"), where, column="prompt")
-        text = cell_text(row.get("text"), where, column="text")
-        assert qid is not None and prompt is not None and text is not None
+        text = cell_text(row.get("text"), where, column="text", allow_missing=True)
+        assert qid is not None and prompt is not None
+        if text is None:
+            if not inputs.allow_missing:
+                raise InputError(
+                    f"{where}: empty answer ('text' is null or an empty cell); pass "
+                    "--allow-missing to leave out such answers, as questions without one"
+                )
+            continue  # its question has no answer: left out, and counted, below
         task = qid.split("/")[0]
         stem = qid.split("/")[-1].split(".")[0]
         question = _llava_question(prompt, (task, stem), gt)

@@ -16,13 +16,12 @@ from ..load.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import read_vlmevalkit, reported_scores
 from ._lmms import (
+    clean_samples,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
-    unique_samples,
-    with_notes,
 )
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_ocrbench"]
@@ -45,8 +44,8 @@ def read_ocrbench(inputs: TaskInputs) -> TaskData:
     cols = set(records.columns)
     preds = lmms_eval_predictions(records, inputs)
     if preds is not None:
-        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
-        return with_notes(_read_lmms_eval(inputs, preds), dup_note)
+        preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
+        return finish(_read_lmms_eval(inputs, preds))
     if inputs.annotations is not None:
         raise InputError(
             "ocrbench: the results file carries the answers (OCRBench.json with 'predict', "

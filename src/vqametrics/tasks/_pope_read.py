@@ -20,13 +20,12 @@ from ._base import Item, TaskData, TaskInputs
 from ._common import read_vlmevalkit, reported_scores
 from ._lmms import (
     TOOLKIT_SCORE,
+    clean_samples,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
-    unique_samples,
-    with_notes,
     without_questions,
 )
 
@@ -72,7 +71,8 @@ class _Answer(NamedTuple):
     """One answer of a results file, before it is paired with a label line."""
 
     split: str | None
-    text: str
+    #: ``None`` for an empty answer (a null or an empty cell; kept under --allow-missing)
+    text: str | None
     #: the question it answers, when the results carry it (LLaVA's ``prompt``, ``question``)
     question: str | None
     key: str | int
@@ -170,8 +170,9 @@ def read_pope(inputs: TaskInputs) -> TaskData:
     # with --answer-field the file is read as answers to pair with the labels, never as a log
     preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
     if preds is not None:
-        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
-        return with_notes(without_questions(_read_lmms_eval(preds, inputs), inputs), dup_note)
+        alone = has_docs(preds) and inputs.annotations is None
+        preds, finish = clean_samples(preds, inputs, alone=alone)
+        return finish(without_questions(_read_lmms_eval(preds, inputs), inputs))
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
@@ -212,6 +213,13 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
     )
     answers = _answers(records, field, questions, inputs.questions, folder)
+    empty = [a.row for a in answers if a.text is None]
+    if empty and not inputs.allow_missing:
+        more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+        raise InputError(
+            f"{records.where(empty[0])}: empty answer ({field!r} is null or an empty cell)"
+            f"{more}; pass --allow-missing to score the {len(empty)} empty answer(s) wrong"
+        )
     dup_note = None
     if all("question_id" in row for row in records.rows):
         # LLaVA's answers name their question: one answered twice would shift every pairing
@@ -266,12 +274,16 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
                     "--ignore-extra to leave them out"
                 )
             notes.append(f"{len(extra)} answer(s) of split(s) {splits} were ignored")
+    n_empty = sum(1 for it in items if it.prediction is None)
+    if n_empty:
+        notes.append(f"{n_empty} empty answer(s) scored wrong (--allow-missing)")
     return TaskData(
         items,
         tuple(sources),
         (f"{layout} ({records.layout})", "pope-labels"),
         tuple(notes),
         extra={"labels": "+".join(dict.fromkeys(versions))},
+        n_missing=sum(1 for it in items if it.prediction is None),
         n_extra_ignored=len(answers) - len(items),
     )
 
@@ -291,7 +303,7 @@ def _answers(
             raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
         text = row[field]
         if not isinstance(text, str):
-            text = str(cell_text(text, records.where(i), column=field))
+            text = cell_text(text, records.where(i), column=field, allow_missing=True)
         qid = row.get("question_id")
         split: str | None = None
         qtext: str | None = None

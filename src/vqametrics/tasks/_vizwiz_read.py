@@ -19,13 +19,13 @@ from ._base import Item, TaskData, TaskInputs
 from ._common import read_vlmevalkit, reported_scores
 from ._lmms import (
     TOOLKIT_SCORE,
+    clean_samples,
+    drop_empty,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
-    unique_samples,
-    with_notes,
 )
 from .textvqa import require_answers
 
@@ -88,8 +88,9 @@ def read_vizwiz(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     preds = lmms_eval_predictions(records, inputs)
     if preds is not None:
-        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
-        return with_notes(require_answers(_read_lmms_eval(inputs, preds), "image"), dup_note)
+        alone = has_docs(preds) and inputs.annotations is None
+        preds, finish = clean_samples(preds, inputs, alone=alone)
+        return finish(require_answers(_read_lmms_eval(inputs, preds), "image"))
     if inputs.annotations is None:
         return require_answers(_read_vlmevalkit_sheet(inputs, records), "index")
     return require_answers(_read_official(inputs, records), "image")
@@ -128,8 +129,13 @@ def _read_official(
     gt_items, gt_sources = _read_annotations(inputs)
     if preds is None:
         preds = predictions_from(
-            records, id_field=inputs.id_field, answer_field=inputs.answer_field
+            records,
+            id_field=inputs.id_field,
+            answer_field=inputs.answer_field,
+            allow_missing_answer=True,
         )
+        preds = drop_empty(preds, inputs.allow_missing)
+    records = preds.records  # the rows the predictions were kept from
     joined = join_by_id(
         [it.id for it in gt_items],
         preds.ids,

@@ -37,12 +37,12 @@ from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, Task
 from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
 from ._explain import Steps, per_reference, run_steps
 from ._lmms import (
+    clean_samples,
+    drop_empty,
     has_docs,
     is_lmms_eval,
     lmms_eval_items,
     positional_items,
-    unique_samples,
-    with_notes,
 )
 
 __all__ = ["TYPE_FIELDS", "UndefinedScoreError"]
@@ -404,11 +404,18 @@ def _read(inputs: TaskInputs) -> TaskData:
                 f"{records.where(i)}: 'answer' is a list; the official script requires a "
                 "single string per question"
             )
-    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
-    dup_note = None
+    preds = predictions_from(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=True,
+    )
     if is_lmms_eval(preds):
-        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
-    return with_notes(_read_predictions(inputs, preds.records, preds), dup_note)
+        alone = has_docs(preds) and inputs.annotations is None
+        preds, finish = clean_samples(preds, inputs, alone=alone)
+        return finish(_read_predictions(inputs, preds.records, preds))
+    preds = drop_empty(preds, inputs.allow_missing)
+    return _read_predictions(inputs, preds.records, preds)
 
 
 def _read_predictions(inputs: TaskInputs, records: Records, preds: Predictions) -> TaskData:

@@ -34,13 +34,12 @@ from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, Task
 from ._common import mean, numpy_mean, read_vlmevalkit, reported_scores, vlmevalkit_breakdown
 from ._explain import per_reference
 from ._lmms import (
+    clean_samples,
     has_docs,
     is_lmms_eval,
     lmms_eval_items,
     no_doc_error,
     positional_items,
-    unique_samples,
-    with_notes,
 )
 
 __all__ = [
@@ -314,10 +313,15 @@ def _read(inputs: TaskInputs) -> TaskData:
             for it in data.items
         ]
         return replace(data, items=items)
-    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    preds = predictions_from(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=True,
+    )
     if is_lmms_eval(preds):
-        preds, dup_note = unique_samples(preds, inputs.on_duplicate)
-        return with_notes(_read_lmms_eval(preds, inputs), dup_note)
+        preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
+        return finish(_read_lmms_eval(preds, inputs))
     raise InputError(
         f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
         "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"

@@ -49,7 +49,13 @@ from ._common import (
     vlmevalkit_breakdown,
 )
 from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, vqa_profile_explainer
-from ._lmms import has_docs, lmms_eval_items, positional_items, unique_samples
+from ._lmms import (
+    clean_samples,
+    drop_empty,
+    has_docs,
+    lmms_eval_items,
+    positional_items,
+)
 
 __all__ = [
     "AnswerCountError",
@@ -337,7 +343,11 @@ def _join_llava(
 ) -> TaskData:
     """LLaVA's join (spec §15): key = (image id in ``question_id``, the question recovered
     from ``prompt``, lower-cased) against (``image_id``, ``question.lower()``)."""
-    preds = predictions_from(records, id_field="question_id", answer_field="text")
+    preds = predictions_from(
+        records, id_field="question_id", answer_field="text", allow_missing_answer=True
+    )
+    preds = drop_empty(preds, inputs.allow_missing)
+    records = preds.records  # the rows the predictions were kept from
     keys: list[tuple[str, str]] = []
     for i, row in enumerate(records.rows):
         prompt = row.get("prompt")
@@ -483,7 +493,7 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
     preds = predictions_from(records, allow_missing_answer=True)
     if has_docs(preds):
         return None
-    preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+    preds, finish = clean_samples(preds, inputs, alone=False)
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: this lmms-eval log has no 'doc' (the dataset rows), so no "
@@ -498,13 +508,15 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
         sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
         allow_missing=inputs.allow_missing,
     )
-    return TaskData(
-        joined,
-        (*gt_sources, records.source),
-        ("textvqa-json", preds.layout),
-        (note, *([dup_note] if dup_note else [])),
-        reported_scores(inputs),
-        n_missing=n_absent,
+    return finish(
+        TaskData(
+            joined,
+            (*gt_sources, records.source),
+            ("textvqa-json", preds.layout),
+            (note,),
+            reported_scores(inputs),
+            n_missing=n_absent,
+        )
     )
 
 
@@ -516,7 +528,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
     preds = predictions_from(records, allow_missing_answer=True)
     if not has_docs(preds):
         return None
-    preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+    preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
 
     def answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
         value = doc.get("answers")
@@ -535,12 +547,6 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         [it.id for it in items], preds.wheres, what="question_id", on_duplicate=inputs.on_duplicate
     )
     items = [items[k] for k in keep]
-    missing = [it.id for it in items if it.prediction is None]
-    if missing and not inputs.allow_missing:
-        raise InputError(
-            f"{records.source}: question {missing[0]!r} has no prediction (pass --allow-missing "
-            f"to score the {len(missing)} empty prediction(s) 0)"
-        )
     # QUIRK processed-doc: lmms-eval's textvqa_process_results rewrites doc["answers"] in
     # place with the EvalAI processor before the record is logged (evaluator.py saves the doc
     # afterwards): the answers here are processed ones, not TextVQA's
@@ -549,14 +555,15 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         "rewrote them, so profiles other than lmms-eval score against processed answers; pass "
         "--annotations (TextVQA's own file) for the official number"
     )
-    return TaskData(
+    # the first note must stay the processed-answers one (_keep_lmms_eval drops it)
+    data = TaskData(
         items,
         (records.source,),
         (preds.layout,),
-        (processed, *(n for n in (dup_note, id_note) if n)),
+        (processed, *([id_note] if id_note else [])),
         reported_scores(inputs),
-        n_missing=len(missing),
     )
+    return finish(data)
 
 
 def require_answers(data: TaskData, id_field: str = "question_id") -> TaskData:
