@@ -415,3 +415,48 @@ def test_mme_null_llava_answer_is_missing(tmp_path: Path) -> None:
     ev = evaluate_task("mme", str(res), annotations=str(gt), allow_missing=True)
     assert ev.data.n_missing == 2 and len(ev.scores) == 2
     assert ev.aggregate.breakdowns["task"]["landmark"]["score"] == 200.0
+
+
+# ----------------------------------------------------------------------------------------
+# 3. the newcomer's messages: say what was found
+
+
+def test_textvqa_answers_stored_under_answer_are_named(tmp_path: Path) -> None:
+    # the repro: "the test split has no answers", though the ten answers were there
+    gt = tmp_path / "gt.json"
+    row = {"question_id": 1, "question": "what?", "image_id": "a", "answer": _TEN}
+    gt.write_text(json.dumps({"dataset_name": "textvqa", "data": [row]}), encoding="utf-8")
+    res = _jsonl(tmp_path / "res.jsonl", [{"question_id": 1, "answer": "cat"}])
+    with pytest.raises(InputError) as err:
+        evaluate_task("textvqa", str(res), annotations=str(gt))
+    msg = str(err.value)
+    assert "'answer' holds a list of 10: did you mean 'answers'" in msg
+    assert "test split" not in msg
+
+
+def test_textvqa_test_split_without_answers_is_still_said(tmp_path: Path) -> None:
+    gt = tmp_path / "gt.json"
+    row = {"question_id": 1, "question": "what?", "image_id": "a"}
+    gt.write_text(json.dumps({"dataset_name": "textvqa", "data": [row]}), encoding="utf-8")
+    res = _jsonl(tmp_path / "res.jsonl", [{"question_id": 1, "answer": "cat"}])
+    with pytest.raises(InputError, match=r"the test split has no answers"):
+        evaluate_task("textvqa", str(res), annotations=str(gt))
+
+
+@pytest.mark.parametrize("task", ["infographicvqa", "docvqa"])
+def test_anls_answers_stored_under_answer_are_named(task: str, tmp_path: Path) -> None:
+    gt = tmp_path / "gt.json"
+    gt.write_text(json.dumps({"dataset_name": task, "data": [{"questionId": 1, "answer": ["x"]}]}))
+    res = _jsonl(tmp_path / "res.jsonl", [{"questionId": 1, "answer": "x"}])
+    with pytest.raises(InputError) as err:
+        evaluate_task(task, str(res), annotations=str(gt))
+    assert "'answer' holds a list of 1: did you mean 'answers'" in str(err.value)
+    assert "test-split" not in str(err.value)
+
+
+def test_vizwiz_answers_stored_under_another_name_are_named(tmp_path: Path) -> None:
+    gt = tmp_path / "val.json"
+    gt.write_text(json.dumps([{"image": "0.jpg", "question": "q", "gt_answers": _TEN}]))
+    res = _jsonl(tmp_path / "res.jsonl", [{"image": "0.jpg", "answer": "cat"}])
+    with pytest.raises(InputError, match=r"'gt_answers' holds a list of 10: did you mean"):
+        evaluate_task("vizwiz", str(res), annotations=str(gt))

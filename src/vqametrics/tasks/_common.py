@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
@@ -19,6 +19,7 @@ from ._base import Aggregate, Aggregator, Item, TaskData, TaskInputs, Units
 
 __all__ = [
     "NoGroundTruthError",
+    "found_instead",
     "group_means",
     "mean",
     "mean_aggregate",
@@ -31,6 +32,30 @@ __all__ = [
 
 class NoGroundTruthError(InputError):
     """The results file carries no ground truth and no annotations were given."""
+
+
+#: field names that hold a ground truth in some file, when another name is expected
+_TRUTH_NAMES = ("answer", "answers", "label", "labels", "gt", "gt_answer", "gt_answers")
+
+
+def found_instead(row: Mapping[str, Any], wanted: str) -> str:
+    """What a row holds where the field *wanted* was expected: ``"; 'answer' holds a list of
+    10: did you mean 'answers'?"`` when another field looks like the ground truth, else
+    ``""`` — so a file that has its answers under another name is not told it has none."""
+    for key, value in row.items():
+        name = str(key)
+        if name == wanted or not (name.lower() in _TRUTH_NAMES or "answer" in name.lower()):
+            continue
+        if value is None:
+            continue
+        if isinstance(value, list):
+            what = f"a list of {len(value)}"
+        elif isinstance(value, str):
+            what = f"the text {value[:40]!r}"
+        else:
+            what = f"{type(value).__name__} {str(value)[:40]}"
+        return f"; {name!r} holds {what}: did you mean {wanted!r} (rename the field)?"
+    return ""
 
 
 def numpy_mean(values: Sequence[float]) -> float:

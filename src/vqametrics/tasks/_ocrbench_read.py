@@ -14,7 +14,7 @@ from ..load.join import check_unique, disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit, reported_scores
+from ._common import found_instead, read_vlmevalkit, reported_scores
 from ._lmms import (
     clean_samples,
     has_docs,
@@ -80,6 +80,8 @@ def _ocrbench_row(row: Mapping[str, Any], where: str) -> tuple[tuple[str, ...], 
     for column in ("dataset_name", "type"):
         if not isinstance(row.get(column), str):
             raise InputError(f"{where}: {column!r} is missing or not text")
+    if row.get("answers") is None and (instead := found_instead(row, "answers")):
+        raise InputError(f"{where}: no 'answers'{instead}")
     refs = _answers(row.get("answers"), where, "'answers'")
     return refs, {"dataset_name": row["dataset_name"], "category": row["type"]}
 

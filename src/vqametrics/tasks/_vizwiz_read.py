@@ -16,7 +16,7 @@ from ..load.layouts import Predictions, find_reported, predictions_from
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit, reported_scores
+from ._common import found_instead, read_vlmevalkit, reported_scores
 from ._lmms import (
     TOOLKIT_SCORE,
     clean_samples,
@@ -61,8 +61,9 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
         where = records.where(i)
         for key in ("image", "answers"):
             if key not in row:
+                hint = found_instead(row, key) if key == "answers" else ""
                 raise InputError(
-                    f"{where}: no {key!r} field; expected VizWiz's annotation list "
+                    f"{where}: no {key!r} field{hint}; expected VizWiz's annotation list "
                     "[{image, question, answers, answer_type, answerable}]"
                 )
         image = row["image"]

@@ -34,7 +34,7 @@ from ..toolkits import QWEN_VL as QWEN_VL_PIN
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._common import found_instead, mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
 from ._explain import Steps, per_reference, run_steps
 from ._lmms import (
     clean_samples,
@@ -349,8 +349,11 @@ _ID_KEYS = ("questionId", "question_id")
 _GT_FIELDS = ("question", *TYPE_FIELDS)
 
 
-def _answers(value: Any, where: str) -> tuple[str, ...]:
+def _answers(value: Any, where: str, row: Mapping[str, Any] | None = None) -> tuple[str, ...]:
     if value is None:
+        instead = found_instead(row, "answers") if row is not None else ""
+        if instead:
+            raise InputError(f"{where}: no 'answers'{instead}")
         raise InputError(f"{where}: no 'answers' (a test-split ground truth without answers?)")
     answers = tuple(parse_list_cell(value, where))
     if not answers:
@@ -378,7 +381,7 @@ def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str
             raise InputError(
                 f"{where}: no questionId (fields: {', '.join(row)}); is this the ground truth?"
             )
-        refs = _answers(row.get("answers"), f"{where} (question {key!r})")
+        refs = _answers(row.get("answers"), f"{where} (question {key!r})", row)
         fields = {f: row[f] for f in _GT_FIELDS if row.get(f) is not None}
         items.append(Item(key, None, refs, fields))
         wheres.append(where)

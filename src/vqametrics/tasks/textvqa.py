@@ -42,6 +42,7 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
+    found_instead,
     mean_aggregate,
     numpy_mean,
     read_vlmevalkit,
@@ -275,7 +276,9 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
         where = records.where(i)
         for key in ("question_id", "answers"):
             if key not in row:
-                hint = " (the test split has no answers)" if key == "answers" else ""
+                hint = found_instead(row, key) if key == "answers" else ""
+                if key == "answers" and not hint:
+                    hint = " (the test split has no answers)"
                 raise InputError(
                     f"{where}: no {key!r} field{hint}; expected TextVQA's official layout "
                     '{"data": [{question_id, question, image_id, answers}]}'
