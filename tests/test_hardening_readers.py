@@ -460,3 +460,100 @@ def test_vizwiz_answers_stored_under_another_name_are_named(tmp_path: Path) -> N
     res = _jsonl(tmp_path / "res.jsonl", [{"image": "0.jpg", "answer": "cat"}])
     with pytest.raises(InputError, match=r"'gt_answers' holds a list of 10: did you mean"):
         evaluate_task("vizwiz", str(res), annotations=str(gt))
+
+
+# ----------------------------------------------------------------------------------------
+# 4. valid input taken: ids by value, --answer-field / --id-field win
+
+
+_SHEET = [
+    {"index": i + 1, "question": "q", "answer": a, "prediction": p, "split": "test_human"}
+    for i, (a, p) in enumerate([("12", "12"), ("red", "blue"), ("3.5", "3.6")])
+]
+
+
+def _sheets(tmp: Path, rows: list[dict[str, Any]], name: str) -> list[Path]:
+    """The same rows saved as .csv, .tsv and .xlsx (pandas, as VLMEvalKit writes them)."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("openpyxl")
+    df = pd.DataFrame(rows)
+    paths = [tmp / f"{name}.csv", tmp / f"{name}.tsv", tmp / f"{name}.xlsx"]
+    df.to_csv(paths[0], index=False)
+    df.to_csv(paths[1], sep="\t", index=False)
+    df.to_excel(paths[2], index=False)
+    return paths
+
+
+@pytest.mark.parametrize("task", ["chartqa", "ocrvqa", "docvqa"])
+def test_one_sheet_in_three_formats_gives_the_same_items(task: str, tmp_path: Path) -> None:
+    # the repro: the same ChartQA data as CSV and as XLSX was "not the same items" (ids
+    # "1" vs 1)
+    rows = [dict(r) for r in _SHEET]
+    if task == "docvqa":
+        for r in rows:
+            r["answer"] = str([r["answer"]])
+    evs = [evaluate_task(task, str(p)) for p in _sheets(tmp_path, rows, f"m_{task}")]
+    ids = [[it.id for it in ev.data.items] for ev in evs]
+    assert ids[0] == ids[1] == ids[2] == [1, 2, 3]
+    assert evs[0].scores == evs[1].scores == evs[2].scores
+
+
+def test_csv_and_xlsx_results_compare_as_one_system_pair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vqametrics.cli import main
+
+    csv, _, xlsx = _sheets(tmp_path, _SHEET, "m_ChartQA_TEST")
+    assert main(["score", "chartqa", "--results", str(csv), "--results", str(xlsx)]) == 0
+    assert "not the same items" not in capsys.readouterr().err
+
+
+def test_ids_that_only_look_like_numbers_stay_text(tmp_path: Path) -> None:
+    rows = [dict(r, index=k) for r, k in zip(_SHEET, ["007", "12a", " 5"], strict=True)]
+    path = tmp_path / "m.tsv"
+    cols = list(rows[0])
+    path.write_text(
+        "\n".join("\t".join(str(r[c]) for c in cols) for r in [{c: c for c in cols}, *rows]) + "\n",
+        encoding="utf-8",
+    )
+    ev = evaluate_task("chartqa", str(path))
+    assert [it.id for it in ev.data.items] == ["007", "12a", " 5"]
+
+
+def test_infographicvqa_predict_beside_the_ground_truth(tmp_path: Path) -> None:
+    # the repro: `predict` beside the ground truth `answer` (a list) could not be scored at all
+    rows = [
+        {"questionId": 1, "question": "q", "answer": ["total", "sum"], "predict": "total"},
+        {"questionId": 2, "question": "q", "answer": ["blue"], "predict": "red"},
+    ]
+    res = _jsonl(tmp_path / "infographicvqa_results.jsonl", rows)
+    ev = evaluate_task("infographicvqa", str(res), answer_field="predict")
+    assert ev.scores == [1.0, 0.0] and ev.metrics["ANLS"] == 0.5
+    gt = tmp_path / "infographicVQA_val_v1.0.json"
+    data = [{"questionId": r["questionId"], "answers": r["answer"]} for r in rows]
+    gt.write_text(json.dumps({"dataset_name": "infographicVQA", "data": data}))
+    joined = evaluate_task("infographicvqa", str(res), annotations=str(gt), answer_field="predict")
+    assert joined.scores == [1.0, 0.0]
+
+
+def test_ocrbench_answer_and_id_fields_win(tmp_path: Path) -> None:
+    rows = [
+        {"qid": k, "dataset_name": "IIIT5K", "type": "Regular Text Recognition"}
+        | {"answers": [w], "predict": "zzz", "output": w}
+        for k, w in (("a", "cat"), ("b", "dog"))
+    ]
+    res = tmp_path / "OCRBench.json"
+    res.write_text(json.dumps(rows))
+    ev = evaluate_task("ocrbench", str(res), answer_field="output", id_field="qid")
+    assert ev.scores == [1.0, 1.0] and [it.id for it in ev.data.items] == ["a", "b"]
+
+
+def test_mme_llava_answer_field_wins(tmp_path: Path) -> None:
+    gt = _your_results(tmp_path / "Your_Results", _GT)
+    rows = [
+        {"question_id": "landmark/1.jpg", "prompt": p, "text": "maybe", "answer": a}
+        for p, a in (("Is it a tower?", "Yes"), ("Is it a bridge?", "No"))
+    ]
+    res = _jsonl(tmp_path / "answers.jsonl", rows)
+    ev = evaluate_task("mme", str(res), annotations=str(gt), answer_field="answer")
+    assert ev.aggregate.breakdowns["task"]["landmark"]["score"] == 200.0

@@ -21,6 +21,7 @@ __all__ = [
     "NoGroundTruthError",
     "found_instead",
     "group_means",
+    "id_key",
     "mean",
     "mean_aggregate",
     "numpy_mean",
@@ -221,12 +222,14 @@ def read_vlmevalkit(
     n_missing = len(joined.missing) + len(empty)
     if is_vlmevalkit(records) and "answer" in records.columns:
         own = {
-            it.id: it.references
+            id_key(it.id): it.references
             for it in _own_items(
                 records, preds.ids, preds.texts, preds.wheres, fields, list_answers
             )
         }
-        differ = [it.id for it in gt_items if it.id in own and own[it.id] != it.references]
+        differ = [
+            it.id for it in gt_items if id_key(it.id) in own and own[id_key(it.id)] != it.references
+        ]
         note = disagreement_note(
             differ, f"ground truth(s) carried by {records.source}", "the annotations"
         )
@@ -268,9 +271,27 @@ def _own_items(
         else:
             refs = (str(cell_text(row["answer"], where, column="answer")),)
         extra = {f: row[f] for f in fields if f in row and row[f] is not None}
-        items.append(Item(_hashable_id(key), text, refs, extra))
+        items.append(Item(_hashable_id(key, records.layout), text, refs, extra))
     return items
 
 
-def _hashable_id(key: Hashable) -> str | int:
+def _hashable_id(key: Hashable, layout: str = "") -> str | int:
+    """An item id of a sheet's row: the same value whatever format the sheet was saved in —
+    a CSV/TSV cell ``"12"`` is the id ``12`` an XLSX cell or pandas gives (leading zeros,
+    signs and spaces keep it text)."""
+    if (
+        isinstance(key, str)
+        and layout.startswith(("csv", "tsv"))
+        and key.isascii()
+        and key.isdigit()
+        and (key == "0" or not key.startswith("0"))
+    ):
+        return int(key)
     return key if isinstance(key, str | int) else str(key)
+
+
+def id_key(key: Any) -> Any:
+    """An id as compared across files and formats: ``12`` and ``"12"`` are one id."""
+    if isinstance(key, str | int) and not isinstance(key, bool):
+        return str(key).strip()
+    return key

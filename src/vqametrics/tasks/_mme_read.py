@@ -357,7 +357,10 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
         )
     ann, gt = _your_results(inputs.annotations)
     cols = set(records.columns)
-    for need in ("question_id", "prompt", "text"):
+    # --id-field / --answer-field name the columns that hold LLaVA's question_id and text
+    id_col = inputs.id_field or "question_id"
+    text_col = inputs.answer_field or "text"
+    for need in (id_col, "prompt", text_col):
         if need not in cols:
             raise InputError(
                 f"{records.source}: no {need!r} field: expected LLaVA's answers.jsonl "
@@ -370,14 +373,14 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
     repeated = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        qid = cell_text(row.get("question_id"), where, column="question_id")
+        qid = cell_text(row.get(id_col), where, column=id_col)
         prompt = cell_text(row.get("prompt"), where, column="prompt")
-        text = cell_text(row.get("text"), where, column="text", allow_missing=True)
+        text = cell_text(row.get(text_col), where, column=text_col, allow_missing=True)
         assert qid is not None and prompt is not None
         if text is None:
             if not inputs.allow_missing:
                 raise InputError(
-                    f"{where}: empty answer ('text' is null or an empty cell); pass "
+                    f"{where}: empty answer ({text_col!r} is null or an empty cell); pass "
                     "--allow-missing to leave out such answers, as questions without one"
                 )
             continue  # its question has no answer: left out, and counted, below

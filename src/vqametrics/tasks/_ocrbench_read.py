@@ -90,16 +90,19 @@ def _read_ocrbench_json(records: Records, inputs: TaskInputs) -> TaskData:
     """OCRBench.json with example.py's ``predict`` added to each item."""
     items: list[Item] = []
     wheres: list[str] = []
+    # --answer-field / --id-field name the prediction and id columns (example.py: predict, id)
+    pred_col = inputs.answer_field or "predict"
+    id_col = inputs.id_field or "id"
     for i, row in enumerate(records.rows):
         where = records.where(i)
         refs, fields = _ocrbench_row(row, where)
-        pred = row.get("predict")
+        pred = row.get(pred_col)
         if pred is not None and not isinstance(pred, str):
             raise InputError(
-                f"{where}: 'predict' is {type(pred).__name__}, expected text "
+                f"{where}: {pred_col!r} is {type(pred).__name__}, expected text "
                 "(example.py calls .strip() on it)"
             )
-        raw = row.get("id")
+        raw = row.get(id_col)
         key: str | int = raw if isinstance(raw, str | int) and not isinstance(raw, bool) else i + 1
         items.append(Item(key, pred, refs, fields))
         wheres.append(where)
@@ -113,11 +116,11 @@ def _read_ocrbench_json(records: Records, inputs: TaskInputs) -> TaskData:
     if missing and not inputs.allow_missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
         raise InputError(
-            f"{missing[0]}: no 'predict'{more} (example.py skips such items, i.e. counts them "
+            f"{missing[0]}: no {pred_col!r}{more} (example.py skips such items, i.e. counts them "
             "0: pass --allow-missing to do the same)"
         )
     if missing:
-        notes.append(f"{len(missing)} item(s) without 'predict' counted 0, as example.py does")
+        notes.append(f"{len(missing)} item(s) without {pred_col!r} counted 0, as example.py does")
     return TaskData(
         items,
         (records.source,),

@@ -43,6 +43,7 @@ from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
     found_instead,
+    id_key,
     mean_aggregate,
     numpy_mean,
     read_vlmevalkit,
@@ -469,10 +470,12 @@ def _keep_lmms_eval(data: TaskData, lmms: TaskData) -> TaskData:
     numbers lmms-eval reported beside it."""
     from ._lmms import TOOLKIT_SCORE
 
-    recorded = {it.id: it.fields[TOOLKIT_SCORE] for it in lmms.items if TOOLKIT_SCORE in it.fields}
+    recorded = {
+        id_key(it.id): it.fields[TOOLKIT_SCORE] for it in lmms.items if TOOLKIT_SCORE in it.fields
+    }
     items = [
-        replace(it, fields={**it.fields, TOOLKIT_SCORE: recorded[it.id]})
-        if it.id in recorded
+        replace(it, fields={**it.fields, TOOLKIT_SCORE: recorded[id_key(it.id)]})
+        if id_key(it.id) in recorded
         else it
         for it in data.items
     ]
