@@ -557,3 +557,67 @@ def test_mme_llava_answer_field_wins(tmp_path: Path) -> None:
     res = _jsonl(tmp_path / "answers.jsonl", rows)
     ev = evaluate_task("mme", str(res), annotations=str(gt), answer_field="answer")
     assert ev.aggregate.breakdowns["task"]["landmark"]["score"] == 200.0
+
+
+# ----------------------------------------------------------------------------------------
+# 5. a JSON answer that is not a string is refused, never coerced
+
+
+def _number_answer_cases(tmp: Path) -> dict[str, tuple[str, Path, Path | None]]:
+    """One JSON layout per reader, its first answer the number 1: ``(task, results,
+    annotations)``."""
+    tv = _textvqa_gt(tmp / "TextVQA_val.json")
+    docs, _ = LOGS["chartqa"]
+    log = [dict(r, filtered_resps=[1]) for r in _log(docs[:1], ["x"])]
+    vizwiz_gt = tmp / "val.json"
+    vizwiz_gt.write_text(json.dumps([{"image": "0.jpg", "question": "q", "answers": _TEN}]))
+    labels = _jsonl(
+        tmp / "coco_pope_random.json",
+        [{"question_id": 1, "image": "0.jpg", "text": "q", "label": "yes"}],
+    )
+    gt = _your_results(tmp / "Your_Results", _GT)
+    return {
+        "textvqa-llava": (
+            "textvqa",
+            _jsonl(
+                tmp / "llava.jsonl",
+                [{"question_id": "im0", "prompt": "What is 0?\nAnswer briefly.", "text": 1}],
+            ),
+            tv,
+        ),
+        "textvqa-official": (
+            "textvqa",
+            _jsonl(tmp / "official.jsonl", [{"question_id": 0, "answer": 1}]),
+            tv,
+        ),
+        "chartqa-lmms-eval": ("chartqa", _jsonl(tmp / "samples.jsonl", log), None),
+        "vizwiz": ("vizwiz", _jsonl(tmp / "v.jsonl", [{"image": "0.jpg", "answer": 1}]), vizwiz_gt),
+        "pope": ("pope", _jsonl(tmp / "p.jsonl", [{"question": "q", "answer": True}]), labels),
+        "mme-llava": (
+            "mme",
+            _jsonl(
+                tmp / "a.jsonl",
+                [{"question_id": "landmark/1.jpg", "prompt": "Is it a tower?", "text": 1}],
+            ),
+            gt,
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["textvqa-llava", "textvqa-official", "chartqa-lmms-eval", "vizwiz", "pope", "mme-llava"],
+)
+def test_a_number_answer_in_json_is_refused(case: str, tmp_path: Path) -> None:
+    # the repro: a LLaVA answer with "text": 1 was coerced to "1" and scored
+    task, results, annotations = _number_answer_cases(tmp_path)[case]
+    with pytest.raises(InputError, match=r"line 1: '\w+' is (int 1|bool True), expected text"):
+        evaluate_task(task, str(results), annotations=annotations and str(annotations))
+
+
+def test_a_number_cell_in_a_sheet_is_still_its_text(tmp_path: Path) -> None:
+    # a spreadsheet cell 12 is the text it shows (VLMEvalKit reads sheets with pandas)
+    _, _, xlsx = _sheets(tmp_path, [dict(r, prediction=12) for r in _SHEET], "m_ChartQA_TEST")
+    ev = evaluate_task("chartqa", str(xlsx))
+    assert [it.prediction for it in ev.data.items] == ["12", "12", "12"]
+    assert ev.scores[0] == 1.0

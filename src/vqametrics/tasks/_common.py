@@ -8,6 +8,7 @@ from typing import Any
 from .._exceptions import InputError
 from ..load.join import disagreement_note, join_by_id, unique_rows
 from ..load.layouts import (
+    Predictions,
     is_vlmevalkit,
     locate_reported,
     nan_note,
@@ -24,9 +25,12 @@ __all__ = [
     "id_key",
     "mean",
     "mean_aggregate",
+    "not_text_error",
     "numpy_mean",
     "read_vlmevalkit",
     "reported_scores",
+    "text_predictions",
+    "typed",
     "vlmevalkit_breakdown",
 ]
 
@@ -57,6 +61,41 @@ def found_instead(row: Mapping[str, Any], wanted: str) -> str:
             what = f"{type(value).__name__} {str(value)[:40]}"
         return f"; {name!r} holds {what}: did you mean {wanted!r} (rename the field)?"
     return ""
+
+
+#: record layouts whose values carry their JSON type (a number there is not text)
+_TYPED_LAYOUTS = ("json", "jsonl", "list", "mapping")
+
+
+def typed(records: Records) -> bool:
+    """Whether *records* came from JSON (or Python objects), where an answer's type is the
+    file's own — not from a sheet, where a number cell is the text it shows."""
+    return records.layout.removesuffix("+gzip").startswith(_TYPED_LAYOUTS)
+
+
+def not_text_error(where: str, column: str, value: Any) -> InputError:
+    """The refusal of a JSON answer that is not a string (``"text": 1``)."""
+    return InputError(
+        f"{where}: {column!r} is {type(value).__name__} {str(value)[:40]}, expected text (a "
+        "model's answer is a string; write it in quotes if that is what the model said)"
+    )
+
+
+def text_predictions(records: Records, **options: Any) -> Predictions:
+    """:func:`predictions_from` (same options) with the one rule for answer types: in a JSON
+    file each answer is a string or null (an lmms-eval ``filtered_resps`` list holds one);
+    a number or a boolean there is an error, never text made from it."""
+    preds = predictions_from(records, **options)
+    if not typed(records):
+        return preds
+    column = preds.answer_field
+    for row, where in zip(records.rows, preds.wheres, strict=True):
+        value = row.get(column)
+        while isinstance(value, list) and value:
+            value = value[0]
+        if value is not None and not isinstance(value, str):
+            raise not_text_error(where, column, value)
+    return preds
 
 
 def numpy_mean(values: Sequence[float]) -> float:
@@ -145,7 +184,7 @@ def read_vlmevalkit(
     """
     if records is None:
         records = read_records(inputs.results, format=inputs.format)
-    preds = predictions_from(
+    preds = text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,

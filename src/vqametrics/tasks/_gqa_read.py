@@ -23,10 +23,10 @@ from typing import Any
 from .._exceptions import InputError, MissingPredictionError
 from ..load._json import parse_json_or_jsonl
 from ..load.join import disagreement_note, join_by_id, unique_rows
-from ..load.layouts import Predictions, predictions_from
+from ..load.layouts import Predictions
 from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores
+from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (
     TOOLKIT_SCORE,
     clean_samples,
@@ -232,7 +232,7 @@ def _read_with_questions(
     notes: list[str] = []
     toolkit: dict[str, float] = {}
     if lmms is None:
-        preds = predictions_from(
+        preds = text_predictions(
             records,
             id_field=inputs.id_field,
             answer_field=inputs.answer_field,

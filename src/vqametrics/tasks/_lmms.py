@@ -17,9 +17,10 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from .._exceptions import InputError
-from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
 from ..load.records import Records
 from ._base import Item, TaskData, TaskInputs
+from ._common import text_predictions
 
 __all__ = [
     "TOOLKIT_SCORE",
@@ -60,7 +61,7 @@ def lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions |
     ``--id-field``/``--answer-field``; ``None`` for any other layout."""
     if is_vlmevalkit(records) or not is_lmms_eval_log(records):
         return None
-    preds = predictions_from(
+    preds = text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,

@@ -17,7 +17,7 @@ from ..load.join import disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit, reported_scores
+from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
     clean_samples,
@@ -375,7 +375,10 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
         where = records.where(i)
         qid = cell_text(row.get(id_col), where, column=id_col)
         prompt = cell_text(row.get("prompt"), where, column="prompt")
-        text = cell_text(row.get(text_col), where, column=text_col, allow_missing=True)
+        raw = row.get(text_col)
+        if raw is not None and not isinstance(raw, str) and typed(records):
+            raise not_text_error(where, text_col, raw)
+        text = cell_text(raw, where, column=text_col, allow_missing=True)
         assert qid is not None and prompt is not None
         if text is None:
             if not inputs.allow_missing:

@@ -17,7 +17,7 @@ from ..load.join import disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit, reported_scores
+from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
     clean_samples,
@@ -302,6 +302,8 @@ def _answers(
         if field not in row:
             raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
         text = row[field]
+        if text is not None and not isinstance(text, str) and typed(records):
+            raise not_text_error(records.where(i), field, text)
         if not isinstance(text, str):
             text = cell_text(text, records.where(i), column=field, allow_missing=True)
         qid = row.get("question_id")

@@ -12,11 +12,11 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
-from ..load.layouts import Predictions, find_reported, predictions_from
+from ..load.layouts import Predictions, find_reported
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
 from ._base import Item, TaskData, TaskInputs
-from ._common import found_instead, read_vlmevalkit, reported_scores
+from ._common import found_instead, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (
     TOOLKIT_SCORE,
     clean_samples,
@@ -129,7 +129,7 @@ def _read_official(
     *preds*, the results' predictions keyed by image when the caller has read them)."""
     gt_items, gt_sources = _read_annotations(inputs)
     if preds is None:
-        preds = predictions_from(
+        preds = text_predictions(
             records,
             id_field=inputs.id_field,
             answer_field=inputs.answer_field,

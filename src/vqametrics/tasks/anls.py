@@ -16,7 +16,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
-from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, parse_list_cell, read_records
 from ..score.anls import (
     UndefinedScoreError,
@@ -34,7 +34,15 @@ from ..toolkits import QWEN_VL as QWEN_VL_PIN
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._common import found_instead, id_key, mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._common import (
+    found_instead,
+    id_key,
+    mean,
+    numpy_mean,
+    read_vlmevalkit,
+    text_predictions,
+    vlmevalkit_breakdown,
+)
 from ._explain import Steps, per_reference, run_steps
 from ._lmms import (
     clean_samples,
@@ -410,7 +418,7 @@ def _read(inputs: TaskInputs) -> TaskData:
                 f"{records.where(i)}: {answer_column!r} is a list; the official script requires "
                 "a single string per question"
             )
-    preds = predictions_from(
+    preds = text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,

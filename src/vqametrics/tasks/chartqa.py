@@ -23,7 +23,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import disagreement_note, unique_rows
-from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import parse_list_cell, read_records
 from ..score.relaxed import relaxed_correctness, to_float
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
@@ -31,7 +31,14 @@ from ..toolkits import QWEN_VL as QWEN_VL_PIN
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean, numpy_mean, read_vlmevalkit, reported_scores, vlmevalkit_breakdown
+from ._common import (
+    mean,
+    numpy_mean,
+    read_vlmevalkit,
+    reported_scores,
+    text_predictions,
+    vlmevalkit_breakdown,
+)
 from ._explain import per_reference
 from ._lmms import (
     clean_samples,
@@ -313,7 +320,7 @@ def _read(inputs: TaskInputs) -> TaskData:
             for it in data.items
         ]
         return replace(data, items=items)
-    preds = predictions_from(
+    preds = text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,

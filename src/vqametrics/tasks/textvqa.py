@@ -28,7 +28,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique, join_by_id, unique_rows
-from ..load.layouts import is_lmms_eval_log, predictions_from
+from ..load.layouts import is_lmms_eval_log
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
 from ..normalize.official import clean, digits_articles
@@ -48,6 +48,7 @@ from ._common import (
     numpy_mean,
     read_vlmevalkit,
     reported_scores,
+    text_predictions,
     vlmevalkit_breakdown,
 )
 from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, vqa_profile_explainer
@@ -347,7 +348,7 @@ def _join_llava(
 ) -> TaskData:
     """LLaVA's join (spec §15): key = (image id in ``question_id``, the question recovered
     from ``prompt``, lower-cased) against (``image_id``, ``question.lower()``)."""
-    preds = predictions_from(
+    preds = text_predictions(
         records, id_field="question_id", answer_field="text", allow_missing_answer=True
     )
     preds = drop_empty(preds, inputs.allow_missing)
@@ -496,7 +497,7 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
     note; ``None`` for any other file."""
     if not is_lmms_eval_log(records):
         return None
-    preds = predictions_from(records, allow_missing_answer=True)
+    preds = text_predictions(records, allow_missing_answer=True)
     if has_docs(preds):
         return None
     preds, finish = clean_samples(preds, inputs, alone=False)
@@ -531,7 +532,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
     ``question_id``, ``question``, ``answers``): its own ground truth; ``None`` otherwise."""
     if not is_lmms_eval_log(records):
         return None
-    preds = predictions_from(records, allow_missing_answer=True)
+    preds = text_predictions(records, allow_missing_answer=True)
     if not has_docs(preds):
         return None
     preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
