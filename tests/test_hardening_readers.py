@@ -621,3 +621,22 @@ def test_a_number_cell_in_a_sheet_is_still_its_text(tmp_path: Path) -> None:
     ev = evaluate_task("chartqa", str(xlsx))
     assert [it.prediction for it in ev.data.items] == ["12", "12", "12"]
     assert ev.scores[0] == 1.0
+
+
+def test_pope_question_file_ids_match_by_value(tmp_path: Path) -> None:
+    # LLaVA's answers name question 1, the question file "1": the same question
+    labels = _jsonl(
+        tmp_path / "coco_pope_random.json",
+        [{"question_id": 1, "image": "0.jpg", "text": "Is there a cat?", "label": "yes"}],
+    )
+    questions = _jsonl(
+        tmp_path / "llava_pope_test.jsonl",
+        [{"question_id": "1", "image": "0.jpg", "text": "Is there a cat?", "category": "random"}],
+    )
+    answers = _jsonl(
+        tmp_path / "answers.jsonl", [{"question_id": 1, "prompt": "Is there a cat?", "text": "Yes"}]
+    )
+    ev = evaluate_task(
+        "pope", str(answers), annotations=str(labels.parent), questions=str(questions)
+    )
+    assert ev.scores == [1.0] and ev.data.items[0].fields["split"] == "random"

@@ -17,7 +17,7 @@ from ..load.join import disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
+from ._common import id_key, not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
     clean_samples,
@@ -156,7 +156,11 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
                 f"{records.where(i)}: a POPE question file needs 'question_id' and 'category' "
                 "(LLaVA's llava_pope_test.jsonl)"
             )
-        out[row["question_id"]] = (str(row["category"]), _question_text(row.get("text", "")))
+        # keyed by value: an answer's question_id 12 finds the question file's "12"
+        out[id_key(row["question_id"])] = (
+            str(row["category"]),
+            _question_text(row.get("text", "")),
+        )
     return out
 
 
@@ -316,12 +320,12 @@ def _answers(
         if questions is not None:
             if qid is None:
                 raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
-            if qid not in questions:
+            if id_key(qid) not in questions:
                 raise InputError(
                     f"{records.where(i)}: question_id {qid!r} is not in the question file "
                     f"{questions_source}"
                 )
-            split, qq = questions[qid]
+            split, qq = questions[id_key(qid)]
             if qtext is None:
                 qtext = qq
         elif folder and "category" in row:
@@ -370,7 +374,7 @@ def _check_pairing(
         raise InputError(
             f"{results.source}: {len(answers)} answers for {what} but {label_records.source} has "
             f"{len(labels)} labels{version}: answers and labels are paired by position, so "
-            f"this would misalign{hint}"
+            f"this would misalign (--allow-missing cannot place absent answers){hint}"
         )
     for pos, ans in enumerate(answers):
         qtext = ans.question
