@@ -640,3 +640,13 @@ def test_pope_question_file_ids_match_by_value(tmp_path: Path) -> None:
         "pope", str(answers), annotations=str(labels.parent), questions=str(questions)
     )
     assert ev.scores == [1.0] and ev.data.items[0].fields["split"] == "random"
+
+
+def test_vizwiz_sheet_with_answers_keeps_its_format(tmp_path: Path) -> None:
+    # VLMEvalKit's VizWiz sheet names its ground truth 'answers'; a number cell is its text
+    rows = [{"index": 1, "question": "q", "answers": str(["12"] * 10), "prediction": 12}]
+    _, tsv, xlsx = _sheets(tmp_path, rows, "m_VizWiz")
+    for path in (tsv, xlsx):
+        ev = evaluate_task("vizwiz", str(path))
+        assert ev.scores == [1.0] and [it.id for it in ev.data.items] == [1]
+        assert ev.data.layouts == (f"vlmevalkit ({path.suffix[1:]})",)

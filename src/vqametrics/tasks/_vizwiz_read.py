@@ -12,7 +12,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
-from ..load.layouts import Predictions, find_reported
+from ..load.layouts import Predictions
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
 from ._base import Item, TaskData, TaskInputs
@@ -106,20 +106,13 @@ def _read_vlmevalkit_sheet(inputs: TaskInputs, records: Records) -> TaskData:
 
     VLMEvalKit's ``VizWiz.tsv`` names that column ``answers`` (``VizWiz.evaluate`` asserts it
     and copies it to ``answer``); a sheet with ``answers`` and no ``answer`` is read the same
-    way, its rows handed on in memory with the file still named as the source.
+    way: its rows renamed, the file (its format, lines and name) kept.
     """
     columns = set(records.columns)
     if "answers" not in columns or "answer" in columns:
         return read_vlmevalkit(inputs, fields=_SHEET_FIELDS, records=records)
     rows = [{("answer" if k == "answers" else k): v for k, v in r.items()} for r in records.rows]
-    data = read_vlmevalkit(replace(inputs, results=rows, format=None), fields=_SHEET_FIELDS)
-    reported = find_reported(inputs.results)
-    return replace(
-        data,
-        sources=(records.source,),
-        layouts=(f"vlmevalkit ({records.layout})",),
-        reported={"source": reported[0], "values": reported[1]} if reported else None,
-    )
+    return read_vlmevalkit(inputs, fields=_SHEET_FIELDS, records=replace(records, rows=rows))
 
 
 def _read_official(

@@ -426,6 +426,7 @@ def _read(inputs: TaskInputs) -> TaskData:
             "LLaVA answers file carries its prompts (LLaVA's question file is not needed)"
         )
     custom = bool(inputs.id_field or inputs.answer_field)
+    sheet: Records | None = None  # the rows read already, handed on (keeping their format)
     if not _spreadsheet(inputs.results) and not custom:
         # a LLaVA answers file is joined its own way; everything else by id (below)
         records = read_records(inputs.results, format=inputs.format)
@@ -441,6 +442,7 @@ def _read(inputs: TaskInputs) -> TaskData:
             # standard input can be read only once: hand on the rows already read (a forced
             # layout still applies to them; a file format means nothing in memory)
             inputs = replace(inputs, results=records.rows)
+        sheet = records
         positional = _lmms_eval_by_position(inputs, records)
         if positional is not None:
             return require_answers(positional)
@@ -458,7 +460,9 @@ def _read(inputs: TaskInputs) -> TaskData:
             return require_answers(_keep_lmms_eval(data, lmms))
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
-    data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
+    data = read_vlmevalkit(
+        inputs, fields=("category", "split"), annotations_reader=reader, records=sheet
+    )
     if reader is not None:
         # name the annotations' layout too, as the LLaVA join does
         data = replace(data, layouts=("textvqa-json", *data.layouts))
