@@ -14,8 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vqametrics._exceptions import InputError
+from vqametrics.load.records import read_records
+from vqametrics.tasks._base import TaskInputs
+from vqametrics.tasks._lmms import lmms_eval_predictions, unique_samples
 from vqametrics.tasks._mme_read import QUESTIONS
 from vqametrics.tasks._run import evaluate_task
 
@@ -650,3 +655,26 @@ def test_vizwiz_sheet_with_answers_keeps_its_format(tmp_path: Path) -> None:
         ev = evaluate_task("vizwiz", str(path))
         assert ev.scores == [1.0] and [it.id for it in ev.data.items] == [1]
         assert ev.data.layouts == (f"vlmevalkit ({path.suffix[1:]})",)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=20))
+def test_unique_samples_keeps_each_sample_once_the_last_of_it(doc_ids: list[int]) -> None:
+    # the rule as a dict would apply it: first-seen order, the last value of each key
+    rows = [
+        {"doc_id": d, "doc": {"q": d}, "filtered_resps": [f"a{k}"]} for k, d in enumerate(doc_ids)
+    ]
+    preds = lmms_eval_predictions(read_records(rows), TaskInputs(results=rows))
+    assert preds is not None
+    order = list(dict.fromkeys(doc_ids))
+    last = {d: f"a{k}" for k, d in enumerate(doc_ids)}
+    kept, note = unique_samples(preds, "last")
+    assert [r["doc_id"] for r in kept.records.rows] == order
+    assert kept.texts == [last[d] for d in order]
+    assert len(kept.wheres) == len(kept.ids) == len(order)
+    if len(order) == len(doc_ids):
+        assert note is None and unique_samples(preds)[0] is preds
+    else:
+        assert note is not None and note.startswith(f"{len(doc_ids) - len(order)} repeated")
+        with pytest.raises(InputError, match="duplicate sample"):
+            unique_samples(preds)
