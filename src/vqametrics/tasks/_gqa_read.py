@@ -211,7 +211,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         )
     qsource = inputs.questions if inputs.questions is not None else inputs.annotations
     records = read_records(inputs.results, format=inputs.format)
-    lmms = lmms_eval_predictions(records, inputs)
+    lmms = lmms_eval_predictions(records, inputs, allow_empty=True)
     if lmms is not None:
         lmms, finish = clean_samples(lmms, inputs, alone=qsource is None)
         if qsource is None:

@@ -55,17 +55,21 @@ def has_docs(preds: Predictions) -> bool:
     )
 
 
-def lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions | None:
+def lmms_eval_predictions(
+    records: Records, inputs: TaskInputs, *, allow_empty: bool = False
+) -> Predictions | None:
     """The predictions of *records* when they are an lmms-eval samples log (recognized, or
     forced with ``--input-format``) and not a VLMEvalKit sheet, read with the user's
-    ``--id-field``/``--answer-field``; ``None`` for any other layout."""
+    ``--id-field``/``--answer-field``; ``None`` for any other layout. An answer that is not
+    text is an error; an empty one too, unless *allow_empty* (the caller then applies the one
+    rule for them: :func:`clean_samples`)."""
     if is_vlmevalkit(records) or not is_lmms_eval_log(records):
         return None
     preds = text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
-        allow_missing_answer=True,  # an empty answer is refused by clean_samples, or counted
+        allow_missing_answer=allow_empty,
     )
     return preds if is_lmms_eval(preds) else None
 

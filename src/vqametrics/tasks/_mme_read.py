@@ -180,7 +180,9 @@ def read_mme(inputs: TaskInputs) -> TaskData:
     if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs, records)
     # with --answer-field the file is read as answers to pair with the labels, never as a log
-    preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
+    preds = (
+        None if inputs.answer_field else lmms_eval_predictions(records, inputs, allow_empty=True)
+    )
     if preds is not None:
         alone = has_docs(preds) and inputs.annotations is None
         preds, finish = clean_samples(preds, inputs, alone=alone)

@@ -42,7 +42,7 @@ def read_ocrbench(inputs: TaskInputs) -> TaskData:
         raise InputError("ocrbench: --questions is not used (the answers carry the questions)")
     records = read_records(inputs.results, format=inputs.format)
     cols = set(records.columns)
-    preds = lmms_eval_predictions(records, inputs)
+    preds = lmms_eval_predictions(records, inputs, allow_empty=True)
     if preds is not None:
         preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
         return finish(_read_lmms_eval(inputs, preds))
