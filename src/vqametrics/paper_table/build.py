@@ -1,0 +1,673 @@
+"""Build the paper table: score every run found, set each cell beside the toolkit's number,
+and tell which profile reproduces a number that differs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from .._exceptions import InputError, UnknownNameError
+from .benchmarks import BENCHMARKS, Benchmark, Measure, benchmark
+from .discover import Found, Run, find_runs
+
+if TYPE_CHECKING:
+    from ..tasks._run import TaskEvaluation
+
+__all__ = ["Cell", "Column", "PaperTable", "build_table", "parse_profiles"]
+
+Status = Literal["reproduced", "differs", "no-reported", "missing"]
+#: units a cell is printed in, and its default digits (MME in points, OCRBench a count)
+DISPLAY_DIGITS = {"percent": 1, "points": 1, "count": 0}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One printed column: a benchmark and one of its measures (``MME-P``, ``TextVQA``)."""
+
+    benchmark: Benchmark
+    measure: Measure
+
+    @property
+    def id(self) -> str:
+        b, m = self.benchmark, self.measure
+        return b.title if not m.label else f"{b.title}-{m.label}"
+
+
+@dataclass
+class Cell:
+    """One model's number for one column, with everything behind it.
+
+    ``value`` is ours, unrounded, in the column's units (``units``: percent, points, count);
+    ``reported`` the toolkit's, in the same units, when its score file had it. ``status``:
+    ``reproduced`` (equal at the printed digits), ``differs``, ``no-reported`` or ``missing``
+    (the model has no run of the benchmark). ``reproduced_by`` names the profile whose number
+    equals the toolkit's when ours differs (``None``: none of the task's profiles does).
+    """
+
+    model: str
+    column: Column
+    evaluation: TaskEvaluation | None = None
+    value: float | None = None
+    units: str = "percent"
+    digits: int = 1
+    reported: float | None = None
+    reported_source: str | None = None
+    status: Status = "missing"
+    reproduced_by: str | None = None
+    tried: tuple[str, ...] = ()
+    file: str | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def profile(self) -> str | None:
+        return self.evaluation.profile.name if self.evaluation is not None else None
+
+    @property
+    def signature(self) -> str | None:
+        return self.evaluation.signature.format() if self.evaluation is not None else None
+
+    def text(self, digits: int | None = None) -> str:
+        """Our number at the printed digits (empty when missing)."""
+        if self.value is None:
+            return ""
+        return f"{self.value:.{self.digits if digits is None else digits}f}"
+
+    def reported_text(self, digits: int | None = None) -> str:
+        if self.reported is None:
+            return ""
+        return f"{self.reported:.{self.digits if digits is None else digits}f}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "column": self.column.id,
+            "benchmark": self.column.benchmark.key,
+            "task": self.column.benchmark.task,
+            "value": self.value,
+            "units": self.units,
+            "digits": self.digits,
+            "reported": self.reported,
+            "reported_source": self.reported_source,
+            "status": self.status,
+            "reproduced_by": self.reproduced_by,
+            "file": self.file,
+            "profile": self.profile,
+            "signature": self.signature,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass
+class PaperTable:
+    """Models × columns, every cell with its evaluation; rendered by ``to_markdown``,
+    ``to_latex``, ``to_csv``, ``to_text``, ``to_json``, ``to_html`` and ``to_pandas``."""
+
+    models: list[str]
+    columns: list[Column]
+    cells: dict[tuple[str, str], Cell]
+    runs: list[Run]
+    unrecognized: list[str]
+    notes: list[str] = field(default_factory=list)
+    averages: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    average_notes: list[str] = field(default_factory=list)
+    digits: int | None = None
+
+    def cell(self, model: str, column: str) -> Cell:
+        """The cell of *model* in the column *column* (its id, e.g. ``MME-P``)."""
+        try:
+            return self.cells[(model, column)]
+        except KeyError:
+            raise UnknownNameError(
+                f"no cell ({model!r}, {column!r}); models: {', '.join(self.models)}; "
+                f"columns: {', '.join(c.id for c in self.columns)}"
+            ) from None
+
+    def evaluations(self) -> dict[tuple[str, str], TaskEvaluation]:
+        """Every run's evaluation, by ``(model, benchmark key)``."""
+        out: dict[tuple[str, str], TaskEvaluation] = {}
+        for c in self.cells.values():
+            if c.evaluation is not None:
+                out[(c.model, c.column.benchmark.key)] = c.evaluation
+        return out
+
+    def differing(self) -> list[Cell]:
+        return [c for c in self._ordered() if c.status == "differs"]
+
+    def _ordered(self) -> list[Cell]:
+        return [self.cells[(m, c.id)] for m in self.models for c in self.columns]
+
+    def to_pandas(self) -> Any:
+        """A DataFrame, models × columns, of our unrounded numbers (``.attrs["reported"]``:
+        the toolkit's, same shape); needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError:
+            from .._exceptions import MissingDependencyError
+            from .._extras import install_hint
+
+            raise MissingDependencyError(
+                f"PaperTable.to_pandas needs pandas: {install_hint('pandas')}"
+            ) from None
+        data = {c.id: [self.cells[(m, c.id)].value for m in self.models] for c in self.columns}
+        for name, values in self.averages.items():
+            data[name] = [values.get(m) for m in self.models]
+        frame = pd.DataFrame(data, index=pd.Index(self.models, name="model"))
+        frame.attrs["reported"] = {
+            c.id: {m: self.cells[(m, c.id)].reported for m in self.models} for c in self.columns
+        }
+        return frame
+
+    def to_markdown(self, *, reported: bool = True) -> str:
+        from .render import markdown
+
+        return markdown(self, reported=reported)
+
+    def to_latex(self, *, reported: bool = False) -> str:
+        from .render import latex
+
+        return latex(self, reported=reported)
+
+    def to_csv(self) -> str:
+        from .render import csv_text
+
+        return csv_text(self)
+
+    def to_text(self, *, reported: bool = True) -> str:
+        from .render import text
+
+        return text(self, reported=reported)
+
+    def as_dict(self) -> dict[str, Any]:
+        from .render import as_dict
+
+        return as_dict(self)
+
+    def to_json(self) -> str:
+        import json
+
+        return json.dumps(self.as_dict(), indent=2, ensure_ascii=False)
+
+    def to_html(self, *, n_cards: int = 6) -> str:
+        from .render import html
+
+        return html(self, n_cards=n_cards)
+
+    def __repr__(self) -> str:
+        return (
+            f"<PaperTable {len(self.models)} model(s) × {len(self.columns)} column(s), "
+            f"{len(self.differing())} differing from the toolkit>"
+        )
+
+    def _repr_html_(self) -> str:
+        from .render import html_table
+
+        return html_table(self)
+
+
+# -- the profiles -------------------------------------------------------------------------
+
+
+def parse_profiles(specs: Iterable[str] | Mapping[str, str] | str | None) -> dict[str, str]:
+    """``["vlmevalkit", "mme=official"]`` → ``{"*": "vlmevalkit", "mme": "official"}``: a bare
+    name applies to every task that has such a profile, ``TASK=NAME`` to one task."""
+    if specs is None:
+        return {}
+    if isinstance(specs, str):
+        specs = [specs]
+    if isinstance(specs, Mapping):
+        return {str(k): str(v) for k, v in specs.items()}
+    from ..tasks import get_task
+
+    out: dict[str, str] = {}
+    for spec in specs:
+        task, sep, name = spec.partition("=")
+        if not sep:
+            if "*" in out:
+                raise InputError(f"--profile {spec}: one profile for every task was given twice")
+            out["*"] = spec
+            continue
+        if not task or not name:
+            raise InputError(f"--profile {spec}: expected NAME or TASK=NAME")
+        t = get_task(task)
+        t.profile(name)  # an unknown profile fails before any file is read
+        out[t.name] = name
+    return out
+
+
+def _is_vlmevalkit(prof: Any) -> bool:
+    return bool(prof.toolkit.startswith("VLMEvalKit") or prof.name.startswith("vlmevalkit"))
+
+
+def _same_toolkit(prof: Any, toolkit: str) -> bool:
+    if toolkit == "lmms-eval":
+        return bool(prof.name.startswith("lmms-eval") or prof.toolkit.startswith("lmms-eval"))
+    return _is_vlmevalkit(prof)
+
+
+# -- numbers --------------------------------------------------------------------------------
+
+
+def _display(value: float | int, units: str) -> tuple[float, str]:
+    """A number in the table's units: fractions as percent; percent, points, counts as is."""
+    if units == "fraction":
+        return float(value) * 100.0, "percent"
+    return float(value), units
+
+
+def our_value(ev: TaskEvaluation, measure: Measure) -> tuple[float, str] | None:
+    """The measure's number in *ev* (first of ``measure.ours`` found), in the table's units."""
+    agg = ev.aggregate
+    for name in measure.ours:
+        value: Any = None
+        if name == "":
+            value = agg.metrics.get(agg.headline)
+        elif "/" in name:
+            group, metric = name.split("/", 1)
+            for groups in agg.breakdowns.values():
+                if group in groups and metric in groups[group]:
+                    value = groups[group][metric]
+                    break
+        else:
+            value = agg.metrics.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return _display(value, agg.units)
+    return None
+
+
+def _raw_value(ev: TaskEvaluation, measure: Measure) -> float | None:
+    found = our_value(ev, measure)
+    if found is None:
+        return None
+    value, units = found
+    return value / 100.0 if ev.aggregate.units == "fraction" else value
+
+
+def _reported_value(
+    ev: TaskEvaluation,
+    bench: Benchmark,
+    measure: Measure,
+    reported: Mapping[str, Any] | None,
+) -> tuple[float, str] | None:
+    """The toolkit's number for *measure* in its reported record, in the table's units, and
+    where it was read."""
+    if not reported:
+        return None
+    source = str(reported.get("source", "?"))
+    if reported.get("toolkit") == "lmms-eval":
+        from ..report.task_text import reported_pairs
+
+        mine = _raw_value(ev, measure)
+        if mine is None:
+            return None
+        for _, theirs, ours in reported_pairs(ev, reported):
+            if ours == mine:
+                return _display(theirs, ev.aggregate.units)[0], source
+        return None
+    values = reported.get("values", {})
+    for path in measure.reported:
+        group, _, metric = path.partition("/")
+        row = values.get(group)
+        if isinstance(row, Mapping) and isinstance(row.get(metric), int | float):
+            return float(row[metric]) * bench.reported_scale, source
+    return None
+
+
+def _same(a: float, b: float, digits: int) -> bool:
+    return f"{a:.{digits}f}" == f"{b:.{digits}f}"
+
+
+# -- reading the toolkit's files ourselves --------------------------------------------------
+
+
+def _read_own_reported(path: Path, toolkit: str) -> dict[str, Any]:
+    """A reported-score file read as the task readers would, plus VLMEvalKit's ``_score.json``
+    (a flat ``{metric: number}`` object, e.g. OCRBench's) that they do not read."""
+    from ..load.layouts import read_reported
+
+    if path.suffix.lower() == ".json" and toolkit == "VLMEvalKit":
+        import json
+
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"{path}: not readable as JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise InputError(f"{path}: expected an object of scores")
+        numbers = {
+            str(k): float(v)
+            for k, v in data.items()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        }
+        return {"source": os.fspath(path), "toolkit": "VLMEvalKit", "values": {"all": numbers}}
+    try:
+        tk, source, values = read_reported(path)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not text ({exc.reason})") from None
+    return {"source": source, "toolkit": tk, "values": values}
+
+
+class _Scorer:
+    """Scores runs, once per (run, profile), with every error one line naming the file."""
+
+    def __init__(self, options: Mapping[str, Mapping[str, Any]]) -> None:
+        self.options = options
+        self.cache: dict[tuple[str, str | None], TaskEvaluation | InputError] = {}
+        self.tmp: list[str] = []
+
+    def evaluate(self, run: Run, profile: str | None, *, hide: Sequence[Path] = ()) -> Any:
+        from ..tasks._run import evaluate_task
+
+        bench = benchmark(run.benchmark)
+        key = (os.fspath(run.path), profile)
+        if key in self.cache:
+            hit = self.cache[key]
+            if isinstance(hit, InputError):
+                raise hit
+            return hit
+        path = run.path
+        if hide:
+            path = self._without(run, hide)
+        try:
+            ev = evaluate_task(
+                bench.task, os.fspath(path), profile=profile, **self.options.get(bench.task, {})
+            )
+        except InputError as exc:
+            self.cache[key] = exc
+            raise
+        except (OSError, UnicodeDecodeError) as exc:
+            err = InputError(f"{run.path}: {exc}")
+            self.cache[key] = err
+            raise err from None
+        self.cache[key] = ev
+        return ev
+
+    def _without(self, run: Run, hide: Sequence[Path]) -> Path:
+        """A temporary folder holding the run's files but *hide* (a reported file that cannot
+        be read), so that the task reader does not trip over it."""
+        folder = tempfile.mkdtemp(prefix="vqametrics-table-")
+        self.tmp.append(folder)
+        for f in (run.path, *run.reported, *run.auxiliary):
+            if f not in hide:
+                target = Path(folder) / f.name
+                try:
+                    target.symlink_to(f.absolute())
+                except OSError:
+                    shutil.copyfile(f, target)
+        return Path(folder) / run.path.name
+
+    def close(self) -> None:
+        for folder in self.tmp:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- the table ------------------------------------------------------------------------------
+
+
+def _columns(found: Sequence[Run], columns: Sequence[str] | None) -> list[Column]:
+    present = {r.benchmark for r in found}
+    if not columns:
+        return [
+            Column(b, m) for b in BENCHMARKS if b.key in present for m in b.measures if m.default
+        ]
+    out: list[Column] = []
+    for spec in columns:
+        wanted = spec.strip().lower()
+        chosen: list[Column] = []
+        for b in BENCHMARKS:
+            names = {b.key.lower(), b.title.lower(), b.task.lower()}
+            if wanted in names:
+                chosen += [Column(b, m) for m in b.measures if m.default]
+                continue
+            for m in b.measures:
+                col = Column(b, m)
+                if wanted in (col.id.lower(), *(f"{n}:{m.key.lower()}" for n in names)):
+                    chosen.append(col)
+        if not chosen:
+            known = ", ".join(
+                Column(b, m).id for b in BENCHMARKS if b.key in present for m in b.measures
+            )
+            raise InputError(f"--columns {spec}: no such column; the runs found have: {known}")
+        # a benchmark named by its task (mmbench) keeps only the benchmarks that were found
+        chosen = [c for c in chosen if c.benchmark.key in present] or chosen
+        out += [c for c in chosen if c not in out]
+    return out
+
+
+def _benchmark_filter(tasks: Sequence[str] | None) -> set[str] | None:
+    """``--task`` names (a task, an alias, a benchmark's title or dataset name) → keys."""
+    if not tasks:
+        return None
+    from ..tasks import get_task
+
+    keep: set[str] = set()
+    for name in tasks:
+        low = name.lower()
+        hits = {b.key for b in BENCHMARKS if low in (b.key.lower(), b.title.lower())}
+        if not hits:
+            task = get_task(name).name  # an unknown name is an error listing the tasks
+            hits = {b.key for b in BENCHMARKS if b.task == task}
+        keep |= hits
+    return keep
+
+
+def build_table(
+    paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
+    *,
+    tasks: Sequence[str] | None = None,
+    profiles: Iterable[str] | Mapping[str, str] | str | None = None,
+    names: Mapping[str, str] | None = None,
+    columns: Sequence[str] | None = None,
+    average: str | Sequence[str] | None = None,
+    digits: int | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> PaperTable:
+    """See :func:`vqametrics.paper_table.table`."""
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]
+    chosen = parse_profiles(profiles)
+    keep = _benchmark_filter(tasks)
+    found: Found = find_runs(paths, names=names, benchmarks=keep)
+    if not found.runs:
+        listed = ", ".join(p.name for p in found.unrecognized[:20]) or "no files"
+        more = f" and {len(found.unrecognized) - 20} more" if len(found.unrecognized) > 20 else ""
+        what = " of the chosen --task" if keep is not None else ""
+        raise InputError(
+            f"no benchmark run{what} recognized in {', '.join(os.fspath(p) for p in paths)}: "
+            f"found {found.n_files} file(s): {listed}{more} (expected VLMEvalKit "
+            "<model>_<DATASET>.xlsx or lmms-eval <date>_samples_<task>.jsonl)"
+        )
+    unscorable = _without_task(found)
+    if not found.runs:
+        raise InputError("no run can be scored here: " + "; ".join(unscorable))
+    cols = _columns(found.runs, columns)
+    models = sorted({r.model for r in found.runs})
+    scorer = _Scorer(options or {})
+    cells: dict[tuple[str, str], Cell] = {}
+    notes: list[str] = list(unscorable)
+    try:
+        runs_by = {(r.model, r.benchmark): r for r in found.runs}
+        evaluations: dict[tuple[str, str], tuple[TaskEvaluation, Run, tuple[str, ...]]] = {}
+        wanted_runs = [r for r in found.runs]
+        for i, run in enumerate(wanted_runs):
+            if progress is not None:
+                progress(i, len(wanted_runs), f"{run.model} {benchmark(run.benchmark).title}")
+            evaluations[(run.model, run.benchmark)] = _score_run(run, chosen, scorer)
+        if progress is not None:
+            progress(len(wanted_runs), len(wanted_runs), "")
+        for col in cols:
+            for model in models:
+                run = runs_by.get((model, col.benchmark.key))
+                if run is None:
+                    cells[(model, col.id)] = Cell(model, col)
+                    continue
+                ev, _, run_notes = evaluations[(model, col.benchmark.key)]
+                cells[(model, col.id)] = _cell(model, col, ev, run, run_notes, scorer, digits)
+        missing = [
+            f"{m} has no {c.benchmark.title} run"
+            for c in cols
+            for m in models
+            if cells[(m, c.id)].status == "missing"
+        ]
+        notes += list(dict.fromkeys(missing))
+    finally:
+        scorer.close()
+    out = PaperTable(
+        models,
+        cols,
+        cells,
+        found.runs,
+        [os.fspath(p) for p in found.unrecognized],
+        notes,
+        digits=digits,
+    )
+    if average:
+        from .averages import add_averages
+
+        add_averages(out, [average] if isinstance(average, str) else list(average), evaluations)
+    return out
+
+
+def _without_task(found: Found) -> list[str]:
+    """Drop the runs of benchmarks whose task this version does not have; one note each."""
+    from ..tasks import get_task
+
+    notes: list[str] = []
+    kept = []
+    for run in found.runs:
+        bench = benchmark(run.benchmark)
+        try:
+            get_task(bench.task)
+        except UnknownNameError:
+            notes.append(
+                f"{run.path.name}: a {bench.title} run, but this vqametrics has no task "
+                f"{bench.task!r} to score it"
+            )
+            continue
+        kept.append(run)
+    found.runs = kept
+    return notes
+
+
+def _score_run(
+    run: Run, chosen: Mapping[str, str], scorer: _Scorer
+) -> tuple[TaskEvaluation, Run, tuple[str, ...]]:
+    """The run scored under its chosen profile (``TASK=NAME``, else a bare ``NAME`` the task
+    has, else the task's default); when the default cannot score the file (an official scorer
+    that needs a judge's verdicts the folder does not hold), the toolkit's own profile does,
+    and a note says so."""
+    from ..tasks import get_task
+
+    bench = benchmark(run.benchmark)
+    task = get_task(bench.task)
+    notes: list[str] = []
+    hide: list[Path] = []
+    for f in run.reported:
+        try:
+            _read_own_reported(f, run.toolkit)
+        except InputError as exc:
+            hide.append(f)
+            run.unreadable.append(f)
+            notes.append(
+                f"{bench.title} ({run.model}): the reported file could not be read "
+                f"({exc}); our number only"
+            )
+    profile = chosen.get(task.name)
+    if profile is None and "*" in chosen and chosen["*"] in {p.name for p in task.profiles}:
+        profile = chosen["*"]
+    if profile is not None:
+        return scorer.evaluate(run, profile, hide=hide), run, tuple(notes)
+    try:
+        return scorer.evaluate(run, None, hide=hide), run, tuple(notes)
+    except InputError as exc:
+        fallback = next(
+            (p for p in task.profiles if _same_toolkit(p, run.toolkit)), None
+        )
+        if fallback is None or fallback.name == task.default_profile:
+            raise
+        ev = scorer.evaluate(run, fallback.name, hide=hide)
+        why = str(exc).split(": ", 1)[-1].split("; ", 1)[0]
+        notes.append(
+            f"{bench.title} ({run.model}): the {task.default_profile} profile cannot score "
+            f"{run.path.name} ({why}); scored with --profile {fallback.name}, the toolkit "
+            "that wrote it"
+        )
+        return ev, run, tuple(notes)
+
+
+def _cell(
+    model: str,
+    col: Column,
+    ev: TaskEvaluation,
+    run: Run,
+    run_notes: tuple[str, ...],
+    scorer: _Scorer,
+    digits: int | None,
+) -> Cell:
+    bench, measure = col.benchmark, col.measure
+    found = our_value(ev, measure)
+    notes = list(run_notes)
+    if found is None:
+        notes.append(
+            f"{col.id} ({model}): profile {ev.profile.name} has no such number "
+            f"(its metrics: {', '.join(ev.aggregate.metrics)})"
+        )
+        return Cell(model, col, ev, file=os.fspath(run.path), notes=tuple(notes))
+    value, units = found
+    d = DISPLAY_DIGITS.get(units, 1) if digits is None else digits
+    reported = ev.data.reported
+    if not reported:
+        for f in (f for f in run.reported if f not in run.unreadable):
+            try:
+                reported = _read_own_reported(f, run.toolkit)
+                break
+            except InputError:
+                continue
+    theirs = _reported_value(ev, bench, measure, reported)
+    cell = Cell(model, col, ev, value, units, d, file=os.fspath(run.path))
+    if theirs is None:
+        cell.status = "no-reported"
+        cell.notes = tuple(notes)
+        return cell
+    cell.reported, cell.reported_source = theirs
+    if _same(value, cell.reported, d):
+        cell.status = "reproduced"
+        cell.notes = tuple(notes)
+        return cell
+    cell.status = "differs"
+    cell.reproduced_by, cell.tried = _reproducing_profile(
+        ev, run, measure, cell.reported, d, scorer, str(reported.get("toolkit", run.toolkit))
+    )
+    cell.notes = tuple(notes)
+    return cell
+
+
+def _reproducing_profile(
+    ev: TaskEvaluation,
+    run: Run,
+    measure: Measure,
+    theirs: float,
+    digits: int,
+    scorer: _Scorer,
+    toolkit: str,
+) -> tuple[str | None, tuple[str, ...]]:
+    """The first profile of the task, of the toolkit that reported the number, whose number
+    equals the toolkit's at the printed digits; and the profiles tried."""
+    tried: list[str] = []
+    for prof in ev.task.profiles:
+        if prof.name == ev.profile.name or not _same_toolkit(prof, toolkit):
+            continue
+        tried.append(prof.name)
+        try:
+            other = scorer.evaluate(run, prof.name)
+        except InputError:
+            continue
+        found = our_value(other, measure)
+        if found is not None and _same(found[0], theirs, digits):
+            return prof.name, tuple(tried)
+    return None, tuple(tried)
