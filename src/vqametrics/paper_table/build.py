@@ -545,7 +545,7 @@ def _without_task(found: Found) -> list[str]:
             get_task(bench.task)
         except UnknownNameError:
             notes.append(
-                f"{run.path.name}: a {bench.title} run, but this vqametrics has no task "
+                f"{run.path.name}: a run of {bench.title}, but this vqametrics has no task "
                 f"{bench.task!r} to score it"
             )
             continue

@@ -76,8 +76,11 @@ def legend(table: PaperTable) -> list[str]:
     if shown:
         lines.append(
             "(in parentheses) the toolkit's reported number; "
-            f"{_MARK} ours differs from it at the printed digits"
-            + (":" if differing else "; every reported number is reproduced")
+            + (
+                f"{_MARK} ours differs from it at the printed digits:"
+                if differing
+                else "each is reproduced at the printed digits"
+            )
         )
     for c in differing:
         assert c.value is not None and c.reported is not None
