@@ -1,8 +1,9 @@
 """Real toolkit files in ../shared/data: layouts recognized, the toolkit's numbers found.
 
 VLMEvalKit sheets are scored by their task (when the task exists on this branch) and show the
-``_acc.csv`` numbers beside ours; the lmms-eval ScienceQA log is read (ScienceQA is not a task
-here, so scoring it is a clear error that still names what lmms-eval reported).
+``_acc.csv`` numbers beside ours; the lmms-eval ScienceQA log is read, and scored by the
+``scienceqa`` task under its lmms-eval profile (the log has no ``doc``, so no options: the other
+profiles refuse it in one line).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ VLMEVALKIT = {
     "pope/vlmevalkit/vila_8b_POPE.xlsx": "pope",
     "mme/vlmevalkit/vila_8b_MME.xlsx": "mme",
     "ccbench/vlmevalkit/vila_8b_CCBench.xlsx": "mmbench",
+    "scienceqa_img/vlmevalkit/vila_8b_ScienceQA_TEST.xlsx": "scienceqa",
 }
 
 
@@ -44,7 +46,7 @@ def test_lmms_eval_log_is_recognized_with_its_reported_numbers(shared_data: Path
     assert sum(per_sample.values()) / 2017 == pytest.approx(0.6950917203767972, rel=1e-12)
 
 
-def test_lmms_eval_scienceqa_is_not_scorable_clear_error(
+def test_lmms_eval_scienceqa_is_scored_by_its_task(
     shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = str(shared_data / LMMS)
@@ -52,8 +54,15 @@ def test_lmms_eval_scienceqa_is_not_scorable_clear_error(
     err = capsys.readouterr().err.strip()
     assert "\n" not in err
     assert "carries no ground truth" in err and "exact_match,none=0.695092" in err
+    # no doc, so no options: the default (official) profile says which profile reads it
     assert main(["score", "scienceqa_img", "--results", path]) == 2
-    assert "unknown task 'scienceqa_img'" in capsys.readouterr().err
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "--profile lmms-eval" in err
+    argv = ["score", "scienceqa_img", "--results", path, "--profile", "lmms-eval", "--json"]
+    assert main(argv) == 0
+    payload = json.loads(capsys.readouterr().out)
+    # the number lmms-eval reported, recomputed from each sample's response and target
+    assert payload["metrics"]["exact_match"] == 0.6950917203767972
 
 
 @pytest.mark.parametrize("relpath", sorted(VLMEVALKIT))

@@ -8,6 +8,7 @@ here fails the contract test: adding a benchmark means adding its fixture too.
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,18 @@ class Fixture:
     #: allow_missing, then scored 0 and counted), ``scored`` (a value the official scorer
     #: scores, as MathVista's empty extraction), or ``issue-22`` (read as '' today: a known gap)
     empty_prediction: Literal["missing", "scored", "issue-22"] = "missing"
+    #: how the results file is written: a tab-separated sheet or JSON lines
+    format: Literal["tsv", "jsonl"] = "tsv"
+    #: the results file's name (some layouts are recognized by it)
+    name: str = "results"
+
+    def write(self, folder: Path, rows: list[Row]) -> Path:
+        """*rows* as this fixture's results file in *folder*."""
+        if self.format == "jsonl":
+            path = folder / f"{self.name}.jsonl"
+            path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+            return path
+        return write_sheet(folder / f"{self.name}.tsv", rows)
 
 
 def write_sheet(path: Path, rows: list[Row]) -> Path:
@@ -177,4 +190,91 @@ FIXTURES["mathvision"] = Fixture(
     ],
     id_column="id",
     prediction_column="response",
+)
+
+
+def _choice_rows(predictions: list[str], answers: str, **columns: list[Any]) -> list[Row]:
+    """A VLMEvalKit multiple-choice sheet: options A–D, the answer letter, the prediction (an
+    empty prediction cell is VLMEvalKit's text 'nan', scored and counted: ``_MCQ_EMPTY``)."""
+    options = {"A": "cat", "B": "dog", "C": "bird", "D": "fish"}
+    rows = []
+    for i, (p, a) in enumerate(zip(predictions, answers, strict=True)):
+        row: Row = {"index": i + 1, "question": f"question {i + 1}?", **options, "answer": a}
+        row.update({k: v[i] for k, v in columns.items()})
+        row["prediction"] = p
+        rows.append(row)
+    return rows
+
+
+def _mcq_fixture(rows: list[Row]) -> Fixture:
+    return Fixture(rows, empty_prediction="scored")
+
+
+_CATEGORIES = {"category": ["coarse perception", "coarse perception", "math", "math"]}
+_MCQ = _choice_rows(["A", "The answer is B", "(C) bird", "D"], "ABDD", **_CATEGORIES)
+FIXTURES["mmstar"] = _mcq_fixture(
+    _choice_rows(
+        ["A", "B", "C", "D"], "ABDD", **_CATEGORIES, l2_category=["scene", "scene", "geo", "geo"]
+    )
+)
+FIXTURES["seedbench"] = _mcq_fixture(
+    _choice_rows(["A", "B", "C", "D"], "ABDD", category=["Scene", "Scene", "Count", "Count"])
+)
+FIXTURES["realworldqa"] = _mcq_fixture(_MCQ)
+FIXTURES["ai2d"] = _mcq_fixture(_MCQ)
+FIXTURES["blink"] = _mcq_fixture(_choice_rows(["A", "B", "C", "A"], "ABDD", category=["Depth"] * 4))
+FIXTURES["mmvp"] = _mcq_fixture(
+    _choice_rows(["A", "B", "C", "A"], "ABDD", question=["q1", "q1", "q2", "q2"])
+)
+FIXTURES["cvbench"] = _mcq_fixture(
+    _choice_rows(
+        ["A", "B", "C", "A"],
+        "ABDD",
+        split=["2D", "2D", "3D", "3D"],
+        source=["ADE20K", "COCO", "Omni3D", "Omni3D"],
+        category=["Count", "Count", "Depth", "Depth"],
+    )
+)
+
+
+_OPTIONS = ["cat", "dog", "bird", "fish"]
+
+
+def _mmmu(i: int, response: str, answer: str, kind: str = "multiple-choice") -> Row:
+    """One record of MMMU's parsed output (main_parse_and_eval.py ``output.json``)."""
+    row: Row = {"id": f"validation_Art_{i}", "question_type": kind, "answer": answer}
+    if kind == "multiple-choice":
+        row |= {"all_choices": list("ABCD"), "index2ans": dict(zip("ABCD", _OPTIONS, strict=True))}
+    return row | {"response": response}
+
+
+FIXTURES["mmmu"] = Fixture(
+    [
+        _mmmu(1, "A", "A"),
+        _mmmu(2, "The answer is (B)", "C"),
+        _mmmu(3, "D", "D"),
+        _mmmu(4, "It is 12 cm", "12", kind="open"),
+    ],
+    id_column="id",
+    prediction_column="response",
+    format="jsonl",
+    empty_prediction="scored",
+)
+_TEN = str([f"option {k}" for k in range(10)])
+FIXTURES["mmmu-pro"] = Fixture(
+    [
+        {"id": f"test_Art_{i}", "options": _TEN, "answer": answer, "response": response}
+        for i, (response, answer) in enumerate(
+            [("Answer: (E)", "E"), ("Answer: B", "C"), ("Answer: J", "J"), ("Answer: A", "A")]
+        )
+    ],
+    id_column="id",
+    prediction_column="response",
+    format="jsonl",
+    name="m_standard_cot",
+    empty_prediction="scored",
+)
+FIXTURES["scienceqa"] = Fixture(
+    _choice_rows(["A", "The answer is B.", "C", "D"], "ABDD", category=["c1", "c1", "c2", "c2"]),
+    empty_prediction="scored",
 )

@@ -26,7 +26,7 @@ from vqametrics.cli import main
 from vqametrics.tasks import Task, list_tasks
 from vqametrics.tasks._run import TaskEvaluation, evaluate_task
 
-from .fixtures import FIXTURES, Fixture, Row, write_sheet
+from .fixtures import FIXTURES, Fixture, Row
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = list_tasks()
@@ -57,7 +57,7 @@ def _fixture(task: Task) -> Fixture:
 def _evaluate(task: Task, tmp: Path, rows: list[Row], **kwargs: Any) -> TaskEvaluation:
     fx = _fixture(task)
     tmp.mkdir(parents=True, exist_ok=True)
-    results = write_sheet(tmp / f"{task.name}_results.tsv", rows)
+    results = fx.write(tmp, rows)
     annotations = fx.annotations(tmp) if fx.annotations else None
     return evaluate_task(
         task, str(results), annotations=annotations and str(annotations), **fx.options, **kwargs
@@ -152,7 +152,7 @@ def test_score_command_prints_the_api_numbers(
 ) -> None:
     fx = _fixture(task)
     ev = _evaluate(task, tmp_path, fx.rows)
-    argv = ["score", task.name, "--results", str(tmp_path / f"{task.name}_results.tsv")]
+    argv = ["score", task.name, "--results", str(fx.write(tmp_path, fx.rows))]
     if fx.annotations:
         argv += ["--annotations", str(fx.annotations(tmp_path))]
     assert main([*argv, "--json"]) == 0

@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import pkgutil
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 
 from .._exceptions import UnknownNameError
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
@@ -25,6 +26,7 @@ __all__ = [
     "TaskProfile",
     "get_task",
     "list_tasks",
+    "parse_choice",
     "parse_yes_no",
     "register_task",
     "score_answer",
@@ -117,3 +119,34 @@ def parse_yes_no(text: str, *, task: str | Task, profile: str | None = None) -> 
     if prof.parse is None:
         raise UnknownNameError(f"task {t.name!r} is not a yes/no task")
     return prof.parse(text)
+
+
+def parse_choice(
+    response: str,
+    options: Mapping[str, str],
+    *,
+    task: str | Task,
+    profile: str | None = "official",
+    rng: random.Random | None = None,
+) -> str | None:
+    """The option letter *task*'s *profile* reads in *response*.
+
+    Returns the letter, ``None`` when the rules find none (VLMEvalKit would then ask its
+    judge), ``"Z"`` where VLMEvalKit answers Z (a refusal, a bare Z), or ``"random"`` where the
+    rules would draw a random letter and no *rng* (a :class:`random.Random`) was given. For a
+    rule that only compares with the gold (MMStar's official test, lmms-eval's SEED and AI2D
+    rules), the letter that would be scored correct. *options* maps letters to option texts.
+    ``profile="official"`` on a task without an official scorer (AI2D, RealWorldQA,
+    SEED-Bench) is the task's default profile.
+
+    >>> parse_choice("Answer: D", {"A": "cat", "B": "dog", "C": "bird", "D": "fish"},
+    ...              task="mmstar")
+    'A'
+    """
+    t = get_task(task)
+    if profile == "official" and not any(p.name == "official" for p in t.profiles):
+        profile = None
+    prof = t.profile(profile)
+    if prof.choice is None:
+        raise UnknownNameError(f"task {t.name!r} is not a multiple-choice task")
+    return prof.choice(response, options, rng=rng)

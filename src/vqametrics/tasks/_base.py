@@ -129,6 +129,9 @@ class TaskProfile:
     parse: Callable[[str], str] | None = None
     detail: Callable[[Item], Mapping[str, Any]] | None = None
     explain: Callable[[Item], Mapping[str, Any]] | None = None
+    #: multiple-choice tasks: the choice lineage ``(response, options, *, rng=None) -> letter |
+    #: None | "Z" | "random"`` the profile reads letters with (``parse_choice``)
+    choice: Callable[..., str | None] | None = None
 
     def item_detail(self, item: Item) -> Mapping[str, Any]:
         """What the per-item output shows beside the score: ``detail(item)``, or for a yes/no

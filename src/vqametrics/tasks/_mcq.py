@@ -1,0 +1,683 @@
+"""Shared machinery of the multiple-choice tasks: VLMEvalKit MCQ sheets, their recorded judge
+decisions, and each toolkit's aggregation (spec mcq-reasoning.md §14, §15, §16).
+
+Reading (:func:`read_mcq_sheet`): a VLMEvalKit prediction sheet ``{model}_{dataset}.xlsx`` or
+its record ``{model}_{dataset}_{judge}_result.xlsx`` (the sheet plus ``hit`` and ``log``).
+Column names other than single capital letters are lower-cased, as VLMEvalKit does; the
+options are the columns ``A``, ``B``, … in order, and an empty cell is an *absent* option
+(VLMEvalKit's ``build_choices`` drops NaN cells; the row stays in the denominator).
+
+Scoring (:func:`vlmevalkit_scorer`): the rules (``can_infer`` of the toolkit's version) decide
+first; a row they cannot read is decided from the record of the judge, replayed through the
+same ``can_infer`` (:func:`vlmevalkit_decision`). The toolkit's own per-row ``hit`` is checked
+against ours (:func:`recorded_hit_note`).
+
+Aggregation: :func:`report_acc` (VLMEvalKit: micro ``Overall`` and per group),
+:func:`macro_over` (lmms-eval MMStar: the mean of per-group means), fixed denominators
+(MMStar's official script, in its task module), :func:`pair_accuracy` (MMVP).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import string
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from .._exceptions import InputError
+from ..load.join import check_unique, unique_rows
+from ..load.layouts import find_reported, locate_reported
+from ..load.records import Records, cell_text, read_records
+from ..signature import Signature
+from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
+from ._common import numpy_mean
+
+__all__ = [
+    "JUDGE_FAILED_PREFETCH",
+    "JUDGE_RANDOM",
+    "ChoiceTask",
+    "Decision",
+    "LmmsDoc",
+    "decision_note",
+    "doc_answer",
+    "find_judge_record",
+    "hit_profile",
+    "macro_over",
+    "mcq_profile",
+    "no_options",
+    "pair_accuracy",
+    "read_mcq",
+    "read_mcq_sheet",
+    "recorded_hit_note",
+    "report_acc",
+    "sheet_choices",
+    "vlmevalkit_decision",
+    "vlmevalkit_profiles",
+    "vlmevalkit_scorer",
+]
+
+#: VLMEvalKit's log when no judge was called (``exact_matching``, or a judge whose ``working()``
+#: check failed: the toolkit only warns): the row is ``Z``, a miss
+JUDGE_FAILED_PREFETCH = "Failed in Prefetch, no GPT-based answer matching under `exact_matching`"
+#: VLMEvalKit's log after three judge replies it could not parse: an unseeded random letter
+JUDGE_RANDOM = "Failed to predict, thus randomly generate one."
+_MATCH_LOG = "Match Log: "
+
+#: how a row was decided: by the rules, by a recorded judge reply, by the toolkit's recorded
+#: random draw, with no judge (the record says so), or not at all (no record: exact matching)
+DecidedBy = Literal["rules", "judge", "random", "no-judge", "unrecorded", "other-rules"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The letter a VLMEvalKit MCQ row ends with, and what decided it."""
+
+    letter: str | None
+    by: DecidedBy
+
+
+class ChoiceTask(Task):
+    """A multiple-choice task: its signature says ``judge:recorded`` when a VLMEvalKit profile
+    replayed a record of the judge (``TaskData.extra["judge_record"]``)."""
+
+    def signature(self, prof: TaskProfile, data: TaskData) -> Signature:
+        sig = super().signature(prof, data)
+        if prof.toolkit.startswith("VLMEvalKit") and data.extra.get("judge_record"):
+            sig = sig.with_fields(judge="recorded")
+        return sig
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def sheet_choices(row: Mapping[str, Any]) -> dict[str, str]:
+    """VLMEvalKit ``build_choices``: the cells ``A``–``Z`` that are not empty, in letter order.
+
+    A number cell becomes ``str(value)``, as ``can_infer_text`` casts it. QUIRK nan-option: an
+    option whose text was the word ``None`` (or ``NA``, ``null``) was read as NaN by pandas
+    before the sheet was written, so it is absent here as it was for VLMEvalKit.
+    """
+    out: dict[str, str] = {}
+    for ch in string.ascii_uppercase:
+        value = row.get(ch)
+        if value is None or (isinstance(value, float) and value != value):
+            continue
+        out[ch] = value if isinstance(value, str) else str(value)
+    return out
+
+
+def _lower_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+    # VLMEvalKit: ``data[k.lower() if k not in ascii_uppercase else k] = data.pop(k)``
+    return {(k if k in string.ascii_uppercase else k.lower()): v for k, v in row.items()}
+
+
+def find_judge_record(results: Any) -> Path | None:
+    """``{stem}_{judge}_result.xlsx`` (or ``.tsv``/``.csv``, as VLMEvalKit writes the record in the
+    sheet's format) beside a prediction sheet ``{stem}.xlsx`` (``openai``,
+    ``gpt4``, a model name or ``exact_matching``); the first by name when there are several."""
+    if not isinstance(results, str | os.PathLike) or os.fspath(results) == "-":
+        return None
+    path = Path(results)
+    stem = path.name.rsplit(".", 1)[0]
+    if stem.endswith("_result"):
+        return None
+    found = sorted(
+        p
+        for p in path.parent.glob(f"{glob.escape(stem)}_*_result.*")
+        if p.suffix in (".xlsx", ".tsv", ".csv")
+    )
+    return found[0] if found else None
+
+
+def _sheet_stem_path(results: Any) -> Any:
+    """The prediction sheet's name for a record ``…_{judge}_result.xlsx`` (its ``_acc.csv`` is
+    named after the sheet, not the record)."""
+    if not isinstance(results, str | os.PathLike) or os.fspath(results) == "-":
+        return results
+    path = Path(results)
+    stem, _, suffix = path.name.rpartition(".")
+    if stem.endswith("_result") and "_" in stem[: -len("_result")]:
+        return path.with_name(stem[: -len("_result")].rsplit("_", 1)[0] + "." + suffix)
+    return results
+
+
+def _reported(inputs: TaskInputs) -> dict[str, Any] | None:
+    if inputs.reported is not None:
+        return locate_reported(inputs.results, inputs.reported)
+    found = locate_reported(inputs.results)
+    if found is None:
+        other = _sheet_stem_path(inputs.results)
+        if other is not inputs.results:
+            vk = find_reported(other)
+            if vk is not None:
+                return {"source": vk[0], "toolkit": "VLMEvalKit", "values": vk[1]}
+    return found
+
+
+def _record_of(records: Records) -> dict[Any, tuple[str | None, int | None]] | None:
+    if "hit" not in records.columns or "log" not in records.columns:
+        return None
+    out: dict[Any, tuple[str | None, int | None]] = {}
+    for i, row in enumerate(records.rows):
+        hit = row.get("hit")
+        if isinstance(hit, str) and hit.strip() in ("0", "1"):
+            hit = int(hit)
+        if hit is not None and (isinstance(hit, bool) or not isinstance(hit, int | float)):
+            raise InputError(f"{records.where(i)}: column 'hit' holds {hit!r}, expected 0 or 1")
+        log = row.get("log")
+        key = _item_id(row.get("index"), records.where(i))
+        out[key] = (None if log is None else str(log), None if hit is None else int(hit))
+    return out
+
+
+def read_mcq_sheet(
+    inputs: TaskInputs,
+    *,
+    fields: Sequence[str] = ("category", "l2-category", "l2_category", "split", "question"),
+    records: Records | None = None,
+) -> TaskData:
+    """A VLMEvalKit MCQ sheet (or its ``_result`` record) as items.
+
+    Each item: ``id`` = ``index``, ``prediction`` = ``str(prediction)`` (an empty cell is
+    ``"nan"``, as VLMEvalKit casts it), ``references`` = ``(answer,)`` (a number cast to
+    text), ``fields``: ``options`` (the present options), the named *fields*, and from a
+    judge record ``judge_log`` and ``recorded_hit``. Items are sorted by ``index`` when every
+    index is an integer, as VLMEvalKit sorts the sheet before scoring.
+    """
+    if records is None:
+        records = read_records(inputs.results, format=inputs.format)
+    rows = [_lower_columns(r) for r in records.rows]
+    columns = {(c if c in string.ascii_uppercase else c.lower()) for c in records.columns}
+    for need in ("index", "prediction", "answer"):
+        if need not in columns:
+            raise InputError(
+                f"{records.source}: no {need!r} column; a VLMEvalKit multiple-choice sheet has "
+                "index, question, A, B, …, answer, prediction"
+            )
+    if "A" not in columns:
+        raise InputError(
+            f"{records.source}: no option columns (A, B, …): not a multiple-choice sheet"
+        )
+    wheres = [records.where(i) for i in range(len(rows))]
+    ids = [_item_id(r.get("index"), w) for r, w in zip(rows, wheres, strict=True)]
+    keep, repeated = unique_rows(ids, wheres, what="index", on_duplicate=inputs.on_duplicate)
+    rows, ids, wheres = [rows[i] for i in keep], [ids[i] for i in keep], [wheres[i] for i in keep]
+    notes: list[str] = [repeated] if repeated else []
+    layouts = ["vlmevalkit-mcq"]
+    record = _record_of(records)
+    record_source: str | None = records.source if record is not None else None
+    if record is not None:
+        layouts = ["vlmevalkit-mcq-result"]
+    else:
+        given = inputs.options.get("judge_record")
+        path = Path(given) if given else find_judge_record(inputs.results)
+        if path is not None:
+            rec = read_records(path)
+            rec = replace(rec, rows=[_lower_columns(r) for r in rec.rows])
+            record = _record_of(rec)
+            if record is None:
+                raise InputError(f"{rec.source}: a judge record needs the 'hit' and 'log' columns")
+            record_source = rec.source
+            unknown = [k for k in record if k not in set(ids)]
+            if unknown:
+                notes.append(
+                    f"{len(unknown)} row(s) of {rec.source} are not in {records.source} "
+                    f"(e.g. {unknown[0]!r}); ignored"
+                )
+    if inputs.annotations is not None:
+        notes.append(
+            f"--annotations ignored: {records.source} carries its questions, options and answers"
+        )
+    if inputs.questions is not None:
+        notes.append(f"--questions ignored: {records.source} carries its questions")
+    items: list[Item] = []
+    n_nan_pred = 0
+    absent_gold: list[Any] = []
+    for row, key, where in zip(rows, ids, wheres, strict=True):
+        pred = row.get("prediction")
+        if pred is None:
+            n_nan_pred += 1
+            text = "nan"
+        else:
+            text = pred if isinstance(pred, str) else str(pred)
+        gold = cell_text(row.get("answer"), where, column="answer")
+        assert gold is not None
+        options = sheet_choices(row)
+        if gold not in options and len(gold) == 1 and gold in string.ascii_uppercase:
+            absent_gold.append(key)
+        extra: dict[str, Any] = {"options": options}
+        for f in fields:
+            if row.get(f) is not None:
+                extra[f] = row[f] if isinstance(row[f], str) else str(row[f])
+        if record is not None and key in record:
+            extra["judge_log"], extra["recorded_hit"] = record[key]
+        items.append(Item(key, text, (gold,), extra))
+    if all(isinstance(it.id, int) for it in items):
+        items.sort(key=lambda it: it.id)
+    if n_nan_pred:
+        notes.append(
+            f"{n_nan_pred} empty prediction cell(s) read as the text 'nan', as VLMEvalKit "
+            "casts them (str(NaN)); they stay in the denominator"
+        )
+    if absent_gold:
+        notes.append(
+            f"{len(absent_gold)} row(s) have an answer letter whose option cell is empty (e.g. "
+            f"index {absent_gold[0]!r}: an option text such as 'None' read as missing): VLMEvalKit "
+            "drops the option, keeps the row in the denominator and can never hit it; so does "
+            "every VLMEvalKit profile here"
+        )
+    sources: tuple[str, ...] = (records.source,)
+    if record_source is not None and record_source != records.source:
+        sources = (records.source, record_source)
+        layouts.append("vlmevalkit-judge-record")
+    return TaskData(
+        items,
+        sources,
+        tuple(layouts),
+        tuple(notes),
+        _reported(inputs),
+        extra={"judge_record": record_source},
+    )
+
+
+def _item_id(value: Any, where: str) -> str | int:
+    if value is None:
+        raise InputError(f"{where}: the 'index' cell is empty")
+    if isinstance(value, bool):
+        raise InputError(f"{where}: the 'index' cell holds {value!r}")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    # a CSV/TSV index is text: '12' is VLMEvalKit's 12 (pandas reads it as a number)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return value if isinstance(value, str | int) else str(value)
+
+
+# --- VLMEvalKit decisions -----------------------------------------------------------------------
+
+
+def _logged(log: str) -> str:
+    """What ``eval_vanilla`` wrapped in ``Match Log: {x}. ``."""
+    text = log[len(_MATCH_LOG) :] if log.startswith(_MATCH_LOG) else log
+    return text[:-2] if text.endswith(". ") else text
+
+
+def vlmevalkit_decision(
+    prediction: str,
+    options: Mapping[str, str],
+    judge_log: str | None,
+    can_infer: Callable[[str, Mapping[str, str]], str | None],
+) -> Decision:
+    """How VLMEvalKit's ``extract_answer_from_item`` ends for one row (spec §14.6, §15).
+
+    The rules first (``can_infer(prediction)``); otherwise the recorded log: the judge's reply
+    is replayed through the same ``can_infer``; ``Failed in Prefetch…`` means no judge answered
+    (``Z``); ``Failed to predict…`` is the toolkit's unseeded random draw. Without a record the
+    row ends as VLMEvalKit's exact matching ends it: ``Z``.
+    """
+    letter = can_infer(prediction, options)
+    if letter:
+        return Decision(letter, "rules")
+    if judge_log is None:
+        return Decision("Z", "unrecorded")
+    logged = _logged(judge_log)
+    if logged.startswith(JUDGE_FAILED_PREFETCH):
+        return Decision("Z", "no-judge")
+    if logged.startswith(JUDGE_RANDOM):
+        return Decision(None, "random")
+    if logged == prediction:
+        # the record's rules read this prediction (its log is the prediction): the sheet was
+        # scored by another version of can_infer; these rules leave it unread (a miss)
+        return Decision(None, "other-rules")
+    replay = can_infer(logged, options)
+    return Decision(replay or None, "judge")
+
+
+def vlmevalkit_scorer(can_infer: Callable[[str, Mapping[str, str]], str | None]) -> ItemScorer:
+    """The per-item scorer of a VLMEvalKit profile: 1.0 when the decided letter is the gold;
+    a recorded random draw scores what the toolkit recorded (its ``hit``)."""
+
+    def score(
+        prediction: str,
+        references: Sequence[str],
+        options: Mapping[str, str] | None = None,
+        judge_log: str | None = None,
+        recorded_hit: int | None = None,
+    ) -> float:
+        if not isinstance(options, Mapping):
+            raise InputError("a VLMEvalKit profile needs options={'A': text, 'B': text, …}")
+        d = vlmevalkit_decision(prediction, options, judge_log, can_infer)
+        if d.by == "random":
+            return float(recorded_hit or 0)
+        return 1.0 if d.letter is not None and d.letter == references[0] else 0.0
+
+    return score
+
+
+def decision_note(
+    items: Sequence[Item], can_infer: Callable[[str, Mapping[str, str]], str | None]
+) -> list[str]:
+    """What decided the rows the rules could not read (say it, never hide it)."""
+    counts: dict[str, list[Any]] = {}
+    for it in items:
+        if it.prediction is None:
+            continue
+        d = vlmevalkit_decision(
+            it.prediction, it.fields.get("options") or {}, it.fields.get("judge_log"), can_infer
+        )
+        counts.setdefault(d.by, []).append(it.id)
+    notes = []
+    if counts.get("judge"):
+        notes.append(
+            f"{len(counts['judge'])} row(s) decided by the recorded judge reply, replayed "
+            "through can_infer"
+        )
+    if counts.get("other-rules"):
+        ids = counts["other-rules"]
+        notes.append(
+            f"{len(ids)} row(s) these rules cannot read were read by the rules of the version "
+            f"that wrote the record (its log is the prediction, e.g. index {ids[0]!r}): scored "
+            "as a miss here; the record comes from another VLMEvalKit version"
+        )
+    if counts.get("no-judge"):
+        ids = counts["no-judge"]
+        notes.append(
+            f"{len(ids)} row(s) the rules could not read were recorded as 'Failed in Prefetch' "
+            f"(e.g. index {ids[0]!r}): VLMEvalKit had no working judge for them and silently "
+            "fell back to exact matching (a miss), whatever the file's judge name says"
+        )
+    if counts.get("random"):
+        ids = counts["random"]
+        notes.append(
+            f"{len(ids)} row(s) were decided by VLMEvalKit's unseeded random letter after three "
+            f"unparseable judge replies (e.g. index {ids[0]!r}); their recorded hit is used"
+        )
+    if counts.get("unrecorded"):
+        ids = counts["unrecorded"]
+        shown = ", ".join(repr(i) for i in ids[:5])
+        notes.append(
+            f"{len(ids)} row(s) the rules could not read would have needed the judge (index "
+            f"{shown}{', …' if len(ids) > 5 else ''}); no judge record was found, so they are "
+            "scored as VLMEvalKit's exact matching scores them (Z, a miss), which VLMEvalKit "
+            "also does silently when its judge is not working"
+        )
+    return notes
+
+
+def recorded_hit_note(items: Sequence[Item], scores: Sequence[float]) -> str | None:
+    """The toolkit's own per-row ``hit`` against ours: agreement, or the rows that differ."""
+    pairs = [
+        (it.id, int(s), it.fields["recorded_hit"])
+        for it, s in zip(items, scores, strict=True)
+        if it.fields.get("recorded_hit") is not None
+    ]
+    if not pairs:
+        return None
+    differ = [(i, ours, theirs) for i, ours, theirs in pairs if ours != theirs]
+    if not differ:
+        return f"the toolkit's recorded hit agrees with ours on all {len(pairs)} recorded rows"
+    shown = "; ".join(f"index {i!r}: ours {o}, recorded {t}" for i, o, t in differ[:5])
+    return (
+        f"the toolkit's recorded hit differs from ours on {len(differ)} of {len(pairs)} rows "
+        f"({shown}{'; …' if len(differ) > 5 else ''}): another VLMEvalKit version's rules? "
+        "try the vlmevalkit-2024 / vlmevalkit-2025 profiles"
+    )
+
+
+# --- aggregation ------------------------------------------------------------------------------
+
+
+def report_acc(
+    items: Sequence[Item],
+    scores: Sequence[float],
+    groups: Sequence[str] = ("l2-category", "category"),
+) -> Aggregate:
+    """VLMEvalKit ``report_acc``: ``Overall = np.mean(hit)`` and ``np.mean`` per value of each
+    group column present (sorted), as fractions; per ``split`` when the sheet has one."""
+    breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
+    for field in groups:
+        buckets: dict[str, list[float]] = {}
+        for it, s in zip(items, scores, strict=True):
+            g = it.fields.get(field)
+            if g is not None:
+                buckets.setdefault(str(g), []).append(s)
+        if buckets:
+            breakdowns[field] = {
+                g: {"accuracy": numpy_mean(buckets[g]), "n": len(buckets[g])}
+                for g in sorted(buckets)
+            }
+    splits: dict[str, list[float]] = {}
+    for it, s in zip(items, scores, strict=True):
+        if it.fields.get("split") is not None:
+            splits.setdefault(str(it.fields["split"]), []).append(s)
+    if len(splits) > 1:
+        breakdowns["split"] = {
+            g: {"Overall": numpy_mean(v), "n": len(v)} for g, v in sorted(splits.items())
+        }
+    return Aggregate(
+        metrics={"Overall": numpy_mean(list(scores)), "n": len(scores)},
+        headline="Overall",
+        units="fraction",
+        digits=4,
+        breakdowns=breakdowns,
+    )
+
+
+def macro_over(items: Sequence[Item], scores: Sequence[float], key: str) -> float:
+    """``sum(group means) / len(groups)`` over the values of *key*, groups and sums in
+    first-seen order with the builtin ``sum`` (lmms-eval ``mmstar_aggregate_results``)."""
+    buckets: dict[str, list[float]] = {}
+    for it, s in zip(items, scores, strict=True):
+        buckets.setdefault(str(it.fields.get(key)), []).append(s)
+    if not buckets:
+        return float("nan")
+    means = [sum(v) / len(v) for v in buckets.values()]
+    return sum(means) / len(means)
+
+
+def pair_accuracy(hits: Sequence[float]) -> tuple[float, float]:
+    """VLMEvalKit ``report_acc_MMVP``: ``(Average, Overall)`` = (the item mean, the share of
+    positional pairs (2i, 2i+1) with both items right), each with ``np.mean``."""
+    if len(hits) % 2:
+        raise InputError(f"MMVP pairs items 2i and 2i+1: {len(hits)} rows is an odd count")
+    both = [float(bool(hits[2 * i]) and bool(hits[2 * i + 1])) for i in range(len(hits) // 2)]
+    return numpy_mean(list(hits)), numpy_mean(both)
+
+
+def mcq_profile(
+    name: str,
+    *,
+    description: str,
+    reproduces: str,
+    toolkit: str,
+    lineage: str,
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None = None,
+) -> TaskProfile:
+    """A VLMEvalKit MCQ profile: the rules of *lineage* (a ``can_infer`` version), the record
+    of the judge, ``report_acc`` (or *aggregate*), and notes on how rows were decided."""
+    from ..choice import get_lineage
+
+    can_infer = get_lineage(lineage)
+    agg = aggregate or report_acc
+
+    def aggregate_with_notes(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+        out = agg(items, scores)
+        notes = list(out.notes) + decision_note(items, can_infer)
+        check = recorded_hit_note(items, scores)
+        if check:
+            notes.append(check)
+        return Aggregate(
+            out.metrics, out.headline, out.units, out.digits, out.breakdowns, tuple(notes)
+        )
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        if item.prediction is None:
+            return {}
+        d = vlmevalkit_decision(
+            item.prediction,
+            item.fields.get("options") or {},
+            item.fields.get("judge_log"),
+            can_infer,
+        )
+        return {"letter": d.letter, "decided_by": d.by}
+
+    return TaskProfile(
+        name=name,
+        description=description,
+        reproduces=reproduces,
+        toolkit=toolkit,
+        score=vlmevalkit_scorer(can_infer),
+        aggregate=aggregate_with_notes,
+        context=("options", "judge_log", "recorded_hit"),
+        detail=detail,
+        choice=can_infer,
+    )
+
+
+#: VLMEvalKit's three ``can_infer`` eras: profile name → (choice lineage, toolkit, period)
+VLMEVALKIT_ERAS = (
+    ("vlmevalkit", "vlmevalkit_can_infer", "VLMEvalKit@e8e78f0", "since a67ace5, Jun 2026"),
+    (
+        "vlmevalkit-2025",
+        "vlmevalkit_can_infer_pre_a67ace5",
+        "VLMEvalKit@c337155",
+        "Aug 2025 - Jun 2026, before a67ace5",
+    ),
+    ("vlmevalkit-2024", "vlmevalkit_can_infer_2024", "VLMEvalKit@c026693", "Dec 2023 - Jul 2025"),
+)
+
+
+def vlmevalkit_profiles(
+    dataset: str,
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None = None,
+    *,
+    reproduces: str = "vlmeval/dataset/utils/multiple_choice.py mcq_vanilla_eval + report_acc",
+) -> tuple[TaskProfile, ...]:
+    """The ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` profiles of a vanilla
+    MCQ dataset: the era's ``can_infer``, the recorded judge, *aggregate* (``report_acc``)."""
+    return tuple(
+        mcq_profile(
+            name,
+            description=f"VLMEvalKit {dataset}: can_infer ({period}), recorded judge, np.mean",
+            reproduces=f"open-compass/{toolkit} {reproduces}",
+            toolkit=toolkit,
+            lineage=lineage,
+            aggregate=aggregate,
+        )
+        for name, lineage, toolkit, period in VLMEVALKIT_ERAS
+    )
+
+
+def hit_profile(
+    name: str,
+    *,
+    description: str,
+    reproduces: str,
+    toolkit: str,
+    hit: Callable[[str, str], bool],
+    lineage: str,
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
+) -> TaskProfile:
+    """A profile whose rule compares the response with the gold letter (lmms-eval's and the
+    official MCQ rules): 1.0 when ``hit(response, gold)``."""
+    from ..choice import get_lineage
+
+    lin = get_lineage(lineage)
+
+    def score(prediction: str, references: Sequence[str], options: Any = None) -> float:
+        return 1.0 if hit(prediction, references[0]) else 0.0
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        if item.prediction is None:
+            return {}
+        return {"letter": lin(item.prediction, item.fields.get("options") or _ABCD)}
+
+    return TaskProfile(
+        name=name,
+        description=description,
+        reproduces=reproduces,
+        toolkit=toolkit,
+        score=score,
+        aggregate=aggregate,
+        context=("options",),
+        detail=detail,
+        choice=lin,
+    )
+
+
+_ABCD = {"A": "", "B": "", "C": "", "D": ""}
+
+
+# --- lmms-eval --log_samples ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LmmsDoc:
+    """How one task's lmms-eval ``doc`` rows are read (spec §16): the id keys, the gold letter,
+    the options (letter → text, possibly none), the fields kept, and the toolkit's own
+    per-sample hit from the record (``None`` when it did not record one)."""
+
+    id_keys: tuple[str, ...]
+    gold: Callable[[Mapping[str, Any], str], str]
+    options: Callable[[Mapping[str, Any]], dict[str, str]]
+    fields: tuple[str, ...] = ()
+    recorded: Callable[[Mapping[str, Any], str], float | None] | None = None
+
+
+def doc_answer(doc: Mapping[str, Any], where: str) -> str:
+    """``doc["answer"]`` as text (a number cast to text); an error naming *where* if absent."""
+    return str(cell_text(doc.get("answer"), where, column="doc.answer"))
+
+
+def no_options(doc: Mapping[str, Any]) -> dict[str, str]:
+    """A ``doc`` without option texts (MMStar, RealWorldQA embed them in the question)."""
+    return {}
+
+
+def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None) -> TaskData:
+    """A VLMEvalKit sheet (:func:`read_mcq_sheet`), or an lmms-eval ``--log_samples`` file
+    whose records carry ``doc`` (read with *lmms*; the toolkit's recorded per-sample score is
+    kept for the sample-by-sample check)."""
+    from ._lmms import TOOLKIT_SCORE, has_docs, lmms_eval_predictions, no_doc_error
+
+    records = read_records(inputs.results, format=inputs.format)
+    preds = lmms_eval_predictions(records, inputs)
+    if preds is None:
+        return read_mcq_sheet(inputs, fields=fields, records=records)
+    if lmms is None:
+        raise InputError(
+            f"{records.source}: an lmms-eval samples log, but this task is not an lmms-eval task "
+            "at lmms-eval@75571cf; it reads VLMEvalKit sheets"
+        )
+    if not has_docs(preds):
+        raise no_doc_error(records.source, "a log written with its dataset rows ('doc')")
+    items = []
+    for row, key, text, where in zip(
+        preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
+    ):
+        doc = row["doc"]
+        item_id: str | int = key if isinstance(key, str | int) else str(key)
+        for k in lmms.id_keys:
+            v = doc.get(k)
+            if isinstance(v, str | int) and not isinstance(v, bool):
+                item_id = v
+                break
+        extra: dict[str, Any] = {"options": lmms.options(doc)}
+        extra.update({f: doc[f] for f in lmms.fields if doc.get(f) is not None})
+        if lmms.recorded is not None:
+            rec = lmms.recorded(row, where)
+            if rec is not None:
+                extra[TOOLKIT_SCORE] = rec
+        pred = "" if text is None else text if isinstance(text, str) else str(text)
+        items.append(Item(item_id, pred, (lmms.gold(doc, where),), extra))
+    check_unique([it.id for it in items], preds.wheres, what="question id")
+    return TaskData(
+        items,
+        (records.source,),
+        (preds.layout,),
+        (),
+        locate_reported(inputs.results, inputs.reported),
+    )

@@ -1,0 +1,98 @@
+"""AI2D (test 3,088): science-diagram multiple choice ("mask": the option letters are drawn
+in the image; "no_mask").
+
+No official scorer exists for generative models (AllenAI ships the data only), so the default
+profile is VLMEvalKit's (spec mcq-reasoning.md §5).
+
+- ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` — ``can_infer`` of the era, the
+  recorded judge, ``report_acc`` (``AI2D_TEST_acc.csv``);
+- ``lmms-eval`` — a leading ``X.`` is kept as the letter, otherwise the whole response, then
+  ``exact_match`` ignoring case and punctuation (``exact_match,flexible-extract``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._exceptions import InputError
+from ..choice.lmms import ai2d_hit
+from . import register_task
+from ._base import Aggregate, Item, TaskData, TaskInputs
+from ._lmms import sample_score
+from ._mcq import ChoiceTask, LmmsDoc, doc_answer, hit_profile, read_mcq, vlmevalkit_profiles
+
+__all__: list[str] = []
+
+
+def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """lmms-eval ``mean`` of the per-sample ``exact_match``: ``sum / len``."""
+    value = sum(scores) / len(scores) if scores else float("nan")
+    return Aggregate(
+        metrics={"exact_match": value, "n": len(scores)},
+        headline="exact_match",
+        units="fraction",
+        digits=4,
+    )
+
+
+def _ai2d_options(doc: Mapping[str, Any]) -> dict[str, str]:
+    opts = doc.get("options")
+    if not isinstance(opts, list):
+        return {}
+    return {chr(ord("A") + i): str(o) for i, o in enumerate(opts)}
+
+
+def _ai2d_gold(doc: Mapping[str, Any], where: str) -> str:
+    """``ai2d_doc_to_target``: the letter of ``options[int(answer)]``."""
+    try:
+        return chr(ord("A") + int(doc_answer(doc, where)))
+    except ValueError:
+        raise InputError(f"{where}: doc.answer is not an option index") from None
+
+
+_LMMS_DOC = LmmsDoc(
+    id_keys=("question_id", "index"),
+    gold=_ai2d_gold,
+    options=_ai2d_options,
+    recorded=lambda row, where: sample_score(row, ("exact_match",)),
+)
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    return read_mcq(inputs, fields=("category", "l2-category", "split", "question"), lmms=_LMMS_DOC)
+
+
+LMMS_EVAL = hit_profile(
+    "lmms-eval",
+    description="lmms-eval ai2d: leading 'X.' filter, exact match ignoring case/punctuation",
+    reproduces=(
+        "EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/ai2d/utils.py MultiChoiceRegexFilter"
+        " + api/metrics.py exact_match_hf_evaluate"
+    ),
+    toolkit="lmms-eval@75571cf",
+    hit=ai2d_hit,
+    lineage="lmms_eval_ai2d",
+    aggregate=_lmms_aggregate,
+)
+
+TASK = register_task(
+    ChoiceTask(
+        name="ai2d",
+        title="AI2D",
+        metric="ai2d-acc",
+        description="science-diagram multiple choice (no official scorer; VLMEvalKit's rule)",
+        profiles=(*vlmevalkit_profiles("AI2D_TEST"), LMMS_EVAL),
+        read=_read,
+        layouts=(
+            "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
+            "VLMEvalKit record {model}_AI2D_TEST_{judge}_result.xlsx (hit, log)",
+            "lmms-eval --log_samples with doc (question, options, answer = an index)",
+        ),
+        aliases=("ai2d-test",),
+        default_profile="vlmevalkit",
+        annotations_optional=True,
+        note="no official scorer exists for generative models; the default is VLMEvalKit's",
+        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
+    )
+)

@@ -1,0 +1,251 @@
+"""MMMU-Pro (1,730 questions, up to 10 options; ``standard`` and ``vision`` settings).
+
+The ``official`` profile is ``MMMU-Benchmark/MMMU@bb0b95a`` ``mmmu-pro/evaluate.py`` (spec
+``mcq-reasoning.md`` §3): one letter after the last ``Answer:``, else lmms-eval's MMMU tiers,
+else an **unseeded** ``random.choice``; accuracy = right / total × 100, printed with 2 decimals.
+
+QUIRK unseeded-random: the script never seeds its generator, so its number is not reproducible
+when a response reaches the fallback. Such items are counted and said, never silently drawn:
+a file the script already scored carries its own draw (``pred_indexs``), which is replayed;
+``--fallback-seed N`` draws from ``Random(N)``; otherwise they score 0 and a note says how many.
+A file the script scored also carries ``if_right``, checked against ours.
+
+Input: the script's ``<model>_<standard|vision>_<cot|direct>.jsonl`` (``id``, ``options``,
+``answer``, ``response``; ``pred_indexs`` and ``if_right`` once scored). The script skips a file
+whose row count is not 1,730; here it is scored and a note says the script would have skipped it.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .._exceptions import InputError
+from ..choice import RANDOM, get_lineage
+from ..choice.mmmu import mmmu_pro_official
+from ..load.join import unique_rows
+from ..load.records import read_records
+from . import register_task
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._common import reported_scores
+
+__all__: list[str] = []
+
+#: the row count ``check_files`` requires (``NUM``)
+EXPECTED_ROWS = 1730
+_NAME = re.compile(r"(?P<model>.+)_(?P<setting>standard|vision)_(?P<method>cot|direct)\.jsonl$")
+
+
+def _score(
+    prediction: str,
+    references: Sequence[str],
+    options: Mapping[str, str] | None = None,
+    parsed_pred: str | None = None,
+) -> float:
+    """1.0 when the letter (``parsed_pred`` when decided already) equals the answer."""
+    letter = parsed_pred
+    if letter is None:
+        if not options:
+            raise InputError("mmmu-pro: needs options={'A': text, …}")
+        letter = mmmu_pro_official(prediction, options)
+        if letter == RANDOM:
+            raise InputError(
+                f"{prediction[:60]!r}: no rule reads a letter and the script draws an unseeded "
+                "random one; parse it with vqametrics.parse_choice(..., rng=...)"
+            )
+    return 1.0 if letter == references[0] else 0.0
+
+
+def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``acc = true_nums / total * 100`` (``{acc:>6.2f}``)."""
+    right = sum(1 for s in scores if s == 1.0)
+    return Aggregate(
+        metrics={
+            "Accuracy": right / len(scores) * 100 if scores else 0,
+            "n": len(scores),
+            "random": sum(1 for it in items if it.fields.get("decided_at_random")),
+        },
+        headline="Accuracy",
+        units="percent",
+        digits=2,
+    )
+
+
+OFFICIAL = TaskProfile(
+    name="official",
+    description="MMMU-Pro evaluate.py: one letter after the last 'Answer:', else lmms-eval's "
+    "tiers, else an unseeded random letter (counted); accuracy x 100",
+    reproduces="MMMU-Benchmark/MMMU@bb0b95a mmmu-pro/evaluate.py",
+    toolkit="MMMU-Pro@bb0b95a",
+    score=_score,
+    aggregate=_aggregate,
+    context=("options", "parsed_pred"),
+    detail=lambda item: {"parsed": item.fields.get("parsed_pred")},
+    choice=get_lineage("mmmu_pro_official"),
+)
+
+
+def _options(value: Any, where: str) -> dict[str, str]:
+    # evaluate.py: ast.literal_eval(str(results["options"]))
+    try:
+        parsed = ast.literal_eval(str(value))
+    except (ValueError, SyntaxError):
+        raise InputError(f"{where}: options {str(value)[:60]!r} is not a list") from None
+    if not isinstance(parsed, list | tuple) or not parsed:
+        raise InputError(f"{where}: options must be a non-empty list")
+    return {chr(ord("A") + i): str(v) for i, v in enumerate(parsed)}
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    records = read_records(inputs.results, format=inputs.format)
+    need = {"id", "options", "answer", "response"}
+    missing = need - set(records.columns)
+    if missing:
+        raise InputError(
+            f"{records.source}: not an MMMU-Pro output file: no {', '.join(sorted(missing))} "
+            "(records of id, options, answer, response)"
+        )
+    items = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        response = row.get("response")
+        if isinstance(response, dict):
+            response = ""  # evaluate.py: a dict response is read as ''
+        if not isinstance(response, str):
+            raise InputError(f"{where}: 'response' must be text, got {type(response).__name__}")
+        answer = row.get("answer")
+        if not isinstance(answer, str):
+            raise InputError(f"{where}: 'answer' must be the option letter")
+        fields: dict[str, Any] = {"options": _options(row.get("options"), where)}
+        for key in ("pred_indexs", "if_right"):
+            if key in row:
+                fields[key] = row[key]
+        key_id = row.get("id")
+        items.append(Item(str(key_id), response, (answer,), fields))
+    wheres = [records.where(i) for i in range(len(records.rows))]
+    keep, repeated = unique_rows(
+        [it.id for it in items], wheres, what="id", on_duplicate=inputs.on_duplicate
+    )
+    items = [items[i] for i in keep]
+    notes = [repeated] if repeated else []
+    if len(items) != EXPECTED_ROWS:
+        notes.append(
+            f"{len(items)} rows: evaluate.py skips a file without exactly {EXPECTED_ROWS} "
+            "(it prints an error and reports nothing); scored here anyway"
+        )
+    name = os.path.basename(records.source)
+    m = _NAME.search(name)
+    if m is None:
+        notes.append(
+            f"{name} is not named <model>_<standard|vision>_<cot|direct>.jsonl: evaluate.py "
+            "would not read it"
+        )
+    extra = {"setting": m.group("setting"), "method": m.group("method")} if m else {}
+    return TaskData(
+        items,
+        (records.source,),
+        ("mmmu-pro jsonl",),
+        tuple(notes),
+        reported_scores(inputs),
+        extra=extra,
+    )
+
+
+def _evaluator(
+    task: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
+) -> Any:
+    from ._run import TaskEvaluation, _score_all
+
+    if extract is not None or judge is not None:
+        raise InputError("score mmmu-pro: --extract and --judge do not apply")
+    data = task.read(inputs)
+    raw = inputs.options.get("fallback_seed")
+    try:
+        seed = None if raw in (None, "", "none") else int(raw)
+    except (TypeError, ValueError):
+        raise InputError(f"--fallback-seed must be an integer or 'none', got {raw!r}") from None
+    rng = random.Random(seed) if seed is not None else None
+    items = list(data.items)
+    counts = {"drawn": 0, "replayed": 0, "unresolved": 0}
+    for i, item in enumerate(items):
+        options = item.fields["options"]
+        letter = mmmu_pro_official(item.prediction or "", options)
+        fields = dict(item.fields)
+        if letter == RANDOM:
+            fields["decided_at_random"] = True
+            recorded = item.fields.get("pred_indexs")
+            if rng is not None:
+                letter = rng.choice(list(options))
+                counts["drawn"] += 1
+            elif isinstance(recorded, str) and recorded in options:
+                letter = recorded
+                counts["replayed"] += 1
+            else:
+                counts["unresolved"] += 1
+        fields["parsed_pred"] = letter
+        items[i] = replace(item, fields=fields)
+    notes = list(data.notes)
+    if counts["drawn"]:
+        notes.append(
+            f"{counts['drawn']} response(s) matched no rule: drawn from random.Random({seed}) "
+            "in file order (the script's own generator is unseeded)"
+        )
+    if counts["replayed"]:
+        notes.append(
+            f"{counts['replayed']} response(s) matched no rule: the script's unseeded draw, "
+            "recorded in the file (pred_indexs), was used"
+        )
+    if counts["unresolved"]:
+        notes.append(
+            f"{counts['unresolved']} response(s) matched no rule and the script draws an "
+            "UNSEEDED random letter there: not resolved, scored 0; pass --fallback-seed N"
+        )
+    scores = _score_all(prof, items, data.sources)
+    theirs = [
+        (it.id, bool(it.fields["if_right"]), s == 1.0)
+        for it, s in zip(items, scores, strict=True)
+        if isinstance(it.fields.get("if_right"), bool)
+    ]
+    if theirs:
+        differ = [i for i, t, o in theirs if t != o]
+        notes.append(
+            f"the file's own if_right agrees with ours on all {len(theirs)} rows"
+            if not differ
+            else f"the file's own if_right differs from ours on {len(differ)} of {len(theirs)} "
+            f"rows (e.g. {differ[0]!r})"
+        )
+    data = replace(data, items=items, notes=tuple(notes))
+    aggregate = prof.aggregate(items, scores)
+    signature = task.signature(prof, data).with_fields(
+        setting=data.extra.get("setting"),
+        method=data.extra.get("method"),
+        **{"fallback-seed": seed if seed is not None else "none"},
+        random=sum(counts.values()),
+        replayed=counts["replayed"] or None,
+    )
+    return TaskEvaluation(task, prof, data, scores, aggregate, signature)
+
+
+TASK = register_task(
+    Task(
+        name="mmmu-pro",
+        title="MMMU-Pro",
+        metric="mmmu-pro-acc",
+        description="10-option multiple choice (standard / vision settings)",
+        profiles=(OFFICIAL,),
+        read=_read,
+        layouts=(
+            "evaluate.py's <model>_<standard|vision>_<cot|direct>.jsonl (id, options, answer, "
+            "response; pred_indexs / if_right once scored)",
+        ),
+        aliases=("mmmu_pro",),
+        annotations_optional=True,
+        options=(("fallback-seed", "seed for the unseeded random letter (default: none)"),),
+        evaluator=_evaluator,
+    )
+)

@@ -1,0 +1,85 @@
+"""RealWorldQA (765): real-world driving and spatial questions with embedded options.
+
+No official scorer exists (xAI ships the data only), so the default profile is VLMEvalKit's
+(spec mcq-reasoning.md §6).
+
+- ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` — ``can_infer`` of the era, the
+  recorded judge, ``report_acc`` (``RealWorldQA_acc.csv``: ``Overall``);
+- ``lmms-eval`` — for a gold A–D, ``extract_mcq_answer`` with choices A–D; for any other gold,
+  ``lower().strip().rstrip('.')`` equality; ``exact_match`` is the mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..choice.lmms import realworldqa_hit
+from . import register_task
+from ._base import Aggregate, Item, TaskData, TaskInputs
+from ._lmms import sample_score
+from ._mcq import (
+    ChoiceTask,
+    LmmsDoc,
+    doc_answer,
+    hit_profile,
+    no_options,
+    read_mcq,
+    vlmevalkit_profiles,
+)
+
+__all__: list[str] = []
+
+
+def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """lmms-eval ``mean``: ``sum(scores) / len(scores)``."""
+    value = sum(scores) / len(scores) if scores else float("nan")
+    return Aggregate(
+        metrics={"exact_match": value, "n": len(scores)},
+        headline="exact_match",
+        units="fraction",
+        digits=4,
+    )
+
+
+_LMMS_DOC = LmmsDoc(
+    id_keys=("question_id", "index"),
+    gold=doc_answer,
+    options=no_options,
+    recorded=lambda row, where: sample_score(row, ("exact_match",)),
+)
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    return read_mcq(inputs, fields=("category", "split", "question"), lmms=_LMMS_DOC)
+
+
+LMMS_EVAL = hit_profile(
+    "lmms-eval",
+    description="lmms-eval realworldqa: extract_mcq_answer (A-D) or a lower-cased text match",
+    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/realworldqa/utils.py",
+    toolkit="lmms-eval@75571cf",
+    hit=realworldqa_hit,
+    lineage="lmms_eval_realworldqa",
+    aggregate=_lmms_aggregate,
+)
+
+TASK = register_task(
+    ChoiceTask(
+        name="realworldqa",
+        title="RealWorldQA",
+        metric="realworldqa-acc",
+        description="real-world multiple choice (no official scorer; VLMEvalKit's rule)",
+        profiles=(*vlmevalkit_profiles("RealWorldQA"), LMMS_EVAL),
+        read=_read,
+        layouts=(
+            "VLMEvalKit sheet (index, question, A-D, answer, prediction)",
+            "VLMEvalKit record {model}_RealWorldQA_{judge}_result.xlsx (hit, log)",
+            "lmms-eval --log_samples with doc (question, answer)",
+        ),
+        aliases=("realworld-qa",),
+        default_profile="vlmevalkit",
+        annotations_optional=True,
+        note="no official scorer exists (xAI ships data only); the default profile is VLMEvalKit's",
+        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
+    )
+)
