@@ -25,8 +25,18 @@ from .._version import __version__
 __all__ = ["main"]
 
 # Subcommand modules, in the order ``--help`` lists them.
-_COMMANDS = ("vqa", "score", "explain", "profiles", "diff", "mmbench", "compare", "report", "demo")
-_COMMANDS += ("table",)  # the paper table (cli/table.py)
+_COMMANDS = (
+    "vqa",
+    "score",
+    "explain",
+    "profiles",
+    "diff",
+    "mmbench",
+    "compare",
+    "report",
+    "table",
+    "demo",
+)
 
 EPILOG = """exit codes: 0 success, 1 runtime failure, 2 usage error or bad input.
 Every score comes with a signature that pins how it was computed; quote it in papers."""

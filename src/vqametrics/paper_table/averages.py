@@ -53,9 +53,15 @@ def add_averages(table: PaperTable, names: Sequence[str], evaluations: Mapping[A
 
 
 def _mean(table: PaperTable) -> None:
-    cols = [c for c in table.columns if all(table.cells[(m, c.id)].units == "percent"
-                                             for m in table.models
-                                             if table.cells[(m, c.id)].value is not None)]
+    cols = [
+        c
+        for c in table.columns
+        if all(
+            table.cells[(m, c.id)].units == "percent"
+            for m in table.models
+            if table.cells[(m, c.id)].value is not None
+        )
+    ]
     left = [c.id for c in table.columns if c not in cols]
     values: dict[str, float | None] = {}
     for m in table.models:

@@ -60,9 +60,7 @@ _MCQ = 100.0  # VLMEvalKit's multiple-choice _acc.csv: fractions
 
 #: every benchmark, in the order a table prints them
 BENCHMARKS: tuple[Benchmark, ...] = (
-    Benchmark(
-        "MMBench_DEV_EN", "MMBench-EN (dev)", "mmbench", _ACC, _MCQ
-    ),
+    Benchmark("MMBench_DEV_EN", "MMBench-EN (dev)", "mmbench", _ACC, _MCQ),
     Benchmark("MMBench_DEV_CN", "MMBench-CN (dev)", "mmbench", _ACC, _MCQ),
     Benchmark("MMBench_DEV_EN_V11", "MMBench-EN v1.1 (dev)", "mmbench", _ACC, _MCQ),
     Benchmark("MMBench_DEV_CN_V11", "MMBench-CN v1.1 (dev)", "mmbench", _ACC, _MCQ),
@@ -88,9 +86,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         "pope",
         (
             Measure("F1", "F1", ("",), ("Overall/Overall",)),
-            Measure(
-                "random", "rand", ("random/f1", "random/Overall"), ("random/Overall",), False
-            ),
+            Measure("random", "rand", ("random/f1", "random/Overall"), ("random/Overall",), False),
             Measure(
                 "popular", "pop", ("popular/f1", "popular/Overall"), ("popular/Overall",), False
             ),

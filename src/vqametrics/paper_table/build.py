@@ -167,7 +167,7 @@ class PaperTable:
 
         return markdown(self, reported=reported)
 
-    def to_latex(self, *, reported: bool = False) -> str:
+    def to_latex(self, *, reported: bool = True) -> str:
         from .render import latex
 
         return latex(self, reported=reported)
@@ -283,7 +283,7 @@ def _raw_value(ev: TaskEvaluation, measure: Measure) -> float | None:
     found = our_value(ev, measure)
     if found is None:
         return None
-    value, units = found
+    value = found[0]
     return value / 100.0 if ev.aggregate.units == "fraction" else value
 
 
@@ -427,13 +427,15 @@ def _columns(found: Sequence[Run], columns: Sequence[str] | None) -> list[Column
                 col = Column(b, m)
                 if wanted in (col.id.lower(), *(f"{n}:{m.key.lower()}" for n in names)):
                     chosen.append(col)
+        # a benchmark named by its task (mmbench) keeps only the benchmarks that were found
+        chosen = [c for c in chosen if c.benchmark.key in present]
         if not chosen:
             known = ", ".join(
                 Column(b, m).id for b in BENCHMARKS if b.key in present for m in b.measures
             )
-            raise InputError(f"--columns {spec}: no such column; the runs found have: {known}")
-        # a benchmark named by its task (mmbench) keeps only the benchmarks that were found
-        chosen = [c for c in chosen if c.benchmark.key in present] or chosen
+            raise InputError(
+                f"--columns {spec}: no such column among the runs found; they have: {known}"
+            )
         out += [c for c in chosen if c not in out]
     return out
 
@@ -502,19 +504,18 @@ def build_table(
             progress(len(wanted_runs), len(wanted_runs), "")
         for col in cols:
             for model in models:
-                run = runs_by.get((model, col.benchmark.key))
-                if run is None:
+                found_run = runs_by.get((model, col.benchmark.key))
+                if found_run is None:
                     cells[(model, col.id)] = Cell(model, col)
                     continue
                 ev, _, run_notes = evaluations[(model, col.benchmark.key)]
-                cells[(model, col.id)] = _cell(model, col, ev, run, run_notes, scorer, digits)
-        missing = [
-            f"{m} has no {c.benchmark.title} run"
-            for c in cols
-            for m in models
-            if cells[(m, c.id)].status == "missing"
-        ]
-        notes += list(dict.fromkeys(missing))
+                cells[(model, col.id)] = _cell(model, col, ev, found_run, run_notes, scorer, digits)
+        for m in models:
+            lacking = dict.fromkeys(
+                c.benchmark.title for c in cols if cells[(m, c.id)].status == "missing"
+            )
+            if lacking:
+                notes.append(f"{m} has no run of {', '.join(lacking)}: empty cells")
     finally:
         scorer.close()
     out = PaperTable(
@@ -585,9 +586,7 @@ def _score_run(
     try:
         return scorer.evaluate(run, None, hide=hide), run, tuple(notes)
     except InputError as exc:
-        fallback = next(
-            (p for p in task.profiles if _same_toolkit(p, run.toolkit)), None
-        )
+        fallback = next((p for p in task.profiles if _same_toolkit(p, run.toolkit)), None)
         if fallback is None or fallback.name == task.default_profile:
             raise
         ev = scorer.evaluate(run, fallback.name, hide=hide)
@@ -640,8 +639,9 @@ def _cell(
         cell.notes = tuple(notes)
         return cell
     cell.status = "differs"
+    toolkit = str((reported or {}).get("toolkit", run.toolkit))
     cell.reproduced_by, cell.tried = _reproducing_profile(
-        ev, run, measure, cell.reported, d, scorer, str(reported.get("toolkit", run.toolkit))
+        ev, run, measure, cell.reported, d, scorer, toolkit
     )
     cell.notes = tuple(notes)
     return cell

@@ -95,6 +95,18 @@ def _vlmevalkit_name(name: str) -> tuple[str, str, str] | None:
     return None
 
 
+def _lmms_model(results: Path) -> str | None:
+    """The model an lmms-eval ``results.json`` names (``model_name``), if it can be read."""
+    import json
+
+    try:
+        data = json.loads(results.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    name = data.get("model_name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
 def find_runs(
     paths: Sequence[str | os.PathLike[str]],
     *,
@@ -141,7 +153,8 @@ def find_runs(
             continue
         m = _LMMS_SAMPLES.match(name)
         if m is not None and m["task"] in LMMS_EVAL_TASKS:
-            run = Run(model_of(f, f.parent.name), LMMS_EVAL_TASKS[m["task"]], f, "lmms-eval")
+            default = _lmms_model(f.with_name(f"{m['date']}_results.json")) or f.parent.name
+            run = Run(model_of(f, default), LMMS_EVAL_TASKS[m["task"]], f, "lmms-eval")
             mains[(f.parent, f"lmms:{m['date']}:{m['task']}")] = run
             add(run)
             continue
@@ -165,10 +178,11 @@ def find_runs(
     unrecognized: list[Path] = []
     for f in rest:
         parsed = _vlmevalkit_name(f.name)
-        run = mains.get((f.parent, f"{parsed[0]}_{parsed[1]}")) if parsed is not None else None
-        if run is None or parsed is None:
+        owner = mains.get((f.parent, f"{parsed[0]}_{parsed[1]}")) if parsed is not None else None
+        if owner is None or parsed is None:
             unrecognized.append(f)
             continue
+        run = owner
         if parsed[2] in _REPORTED_SUFFIXES:
             run.reported.append(f)
         else:
