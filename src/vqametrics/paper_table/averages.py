@@ -15,14 +15,11 @@ table's, under the chosen profiles (``--profile vlmevalkit`` for VLMEvalKit's ow
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._exceptions import InputError
 from .benchmarks import benchmark
-from .build import our_value
-
-if TYPE_CHECKING:
-    from .build import PaperTable
+from .values import our_value
 
 __all__ = ["AVERAGES", "OPENCOMPASS", "add_averages"]
 
@@ -40,7 +37,7 @@ OPENCOMPASS: dict[str, tuple[str, ...]] = {
 AVERAGES = ("mean", "opencompass")
 
 
-def add_averages(table: PaperTable, names: Sequence[str], evaluations: Mapping[Any, Any]) -> None:
+def add_averages(table: Any, names: Sequence[str], evaluations: Mapping[Any, Any]) -> None:
     """Add the averages *names* to *table* (a column each), with a note per model for which
     one cannot be computed, naming what is missing."""
     for name in names:
@@ -52,7 +49,7 @@ def add_averages(table: PaperTable, names: Sequence[str], evaluations: Mapping[A
             raise InputError(f"--average {name}: choose one of: {', '.join(AVERAGES)}")
 
 
-def _mean(table: PaperTable) -> None:
+def _mean(table: Any) -> None:
     cols = [
         c
         for c in table.columns
@@ -97,7 +94,7 @@ def _part(ev: Any, key: str) -> float | None:
     return value if units == "percent" else None
 
 
-def _opencompass(table: PaperTable, evaluations: Mapping[Any, Any]) -> None:
+def _opencompass(table: Any, evaluations: Mapping[Any, Any]) -> None:
     values: dict[str, float | None] = {}
     for m in table.models:
         parts: list[float] = []

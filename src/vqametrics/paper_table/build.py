@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .._exceptions import InputError, UnknownNameError
 from .benchmarks import BENCHMARKS, Benchmark, Measure, benchmark
 from .discover import Found, Run, find_runs
+from .values import DISPLAY_DIGITS, display, our_value
 
 if TYPE_CHECKING:
     from ..tasks._run import TaskEvaluation
@@ -21,8 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["Cell", "Column", "PaperTable", "build_table", "parse_profiles"]
 
 Status = Literal["reproduced", "differs", "no-reported", "missing"]
-#: units a cell is printed in, and its default digits (MME in points, OCRBench a count)
-DISPLAY_DIGITS = {"percent": 1, "points": 1, "count": 0}
 
 
 @dataclass(frozen=True)
@@ -252,33 +251,6 @@ def _same_toolkit(prof: Any, toolkit: str) -> bool:
 # -- numbers --------------------------------------------------------------------------------
 
 
-def _display(value: float | int, units: str) -> tuple[float, str]:
-    """A number in the table's units: fractions as percent; percent, points, counts as is."""
-    if units == "fraction":
-        return float(value) * 100.0, "percent"
-    return float(value), units
-
-
-def our_value(ev: TaskEvaluation, measure: Measure) -> tuple[float, str] | None:
-    """The measure's number in *ev* (first of ``measure.ours`` found), in the table's units."""
-    agg = ev.aggregate
-    for name in measure.ours:
-        value: Any = None
-        if name == "":
-            value = agg.metrics.get(agg.headline)
-        elif "/" in name:
-            group, metric = name.split("/", 1)
-            for groups in agg.breakdowns.values():
-                if group in groups and metric in groups[group]:
-                    value = groups[group][metric]
-                    break
-        else:
-            value = agg.metrics.get(name)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return _display(value, agg.units)
-    return None
-
-
 def _raw_value(ev: TaskEvaluation, measure: Measure) -> float | None:
     found = our_value(ev, measure)
     if found is None:
@@ -306,7 +278,7 @@ def _reported_value(
             return None
         for _, theirs, ours in reported_pairs(ev, reported):
             if ours == mine:
-                return _display(theirs, ev.aggregate.units)[0], source
+                return display(theirs, ev.aggregate.units)[0], source
         return None
     values = reported.get("values", {})
     for path in measure.reported:
