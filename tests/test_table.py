@@ -149,6 +149,10 @@ def test_cells_units_and_reported(tmp_path: Path) -> None:
     assert "| m | 66.7\\* | 75.0 |" in bare and "(70.0)" not in bare
     assert "vs reported 70.0" in bare  # the differing number stays in the legend
     assert table(tmp_path, digits=3).cell("m", "ChartQA").text() == "66.667"
+    quick = table(tmp_path, search=False)
+    assert quick.cell("m", "ChartQA").status == "differs"
+    assert quick.cell("m", "ChartQA").tried == ()
+    assert "profiles not searched (--no-search)" in quick.to_text()
 
 
 def test_profile_per_task_and_for_all(tmp_path: Path) -> None:

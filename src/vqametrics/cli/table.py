@@ -91,6 +91,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="print our numbers only (the toolkit's stay in the legend where they differ)",
     )
     p.add_argument(
+        "--no-search",
+        action="store_true",
+        help="mark a cell that differs from the toolkit's number without scoring the file "
+        "under the other profiles to name the one that reproduces it (faster)",
+    )
+    p.add_argument(
         "-o",
         "--out",
         metavar="DIR",
@@ -152,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
             average=args.average,
             digits=args.digits,
             progress=bar,
+            search=not args.no_search,
         )
     finally:
         bar.close()

@@ -42,6 +42,7 @@ def table(
     digits: int | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    search: bool = True,
 ) -> PaperTable:
     """One row per model, one column per benchmark, from toolkit output folders or files.
 
@@ -73,6 +74,10 @@ def table(
         Task options passed to the task's reader (``score TASK --OPTION``).
     progress : callable, optional
         ``progress(done, total, what)`` while files are found and scored.
+    search : bool, default True
+        For a cell that differs from the toolkit's number, score the file under the task's
+        other profiles of that toolkit to name the one that reproduces it (each a re-read of
+        the file); ``False`` marks the cell without searching.
 
     Returns
     -------
@@ -91,4 +96,5 @@ def table(
         digits=digits,
         options=options,
         progress=progress,
+        search=search,
     )

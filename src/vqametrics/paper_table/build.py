@@ -115,6 +115,8 @@ class PaperTable:
     averages: dict[str, dict[str, float | None]] = field(default_factory=dict)
     average_notes: list[str] = field(default_factory=list)
     digits: int | None = None
+    #: whether differing cells were searched for the profile that reproduces the toolkit
+    searched: bool = True
 
     def cell(self, model: str, column: str) -> Cell:
         """The cell of *model* in the column *column* (its id, e.g. ``MME-P``)."""
@@ -440,6 +442,7 @@ def build_table(
     digits: int | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    search: bool = True,
 ) -> PaperTable:
     """See :func:`vqametrics.paper_table.table`."""
     if isinstance(paths, str | os.PathLike):
@@ -481,7 +484,9 @@ def build_table(
                     cells[(model, col.id)] = Cell(model, col)
                     continue
                 ev, _, run_notes = evaluations[(model, col.benchmark.key)]
-                cells[(model, col.id)] = _cell(model, col, ev, found_run, run_notes, scorer, digits)
+                cells[(model, col.id)] = _cell(
+                    model, col, ev, found_run, run_notes, scorer if search else None, digits
+                )
         for m in models:
             lacking = dict.fromkeys(
                 c.benchmark.title for c in cols if cells[(m, c.id)].status == "missing"
@@ -498,6 +503,7 @@ def build_table(
         [os.fspath(p) for p in found.unrecognized],
         notes,
         digits=digits,
+        searched=search,
     )
     if average:
         from .averages import add_averages
@@ -577,7 +583,7 @@ def _cell(
     ev: TaskEvaluation,
     run: Run,
     run_notes: tuple[str, ...],
-    scorer: _Scorer,
+    scorer: _Scorer | None,
     digits: int | None,
 ) -> Cell:
     bench, measure = col.benchmark, col.measure
@@ -612,6 +618,9 @@ def _cell(
         return cell
     cell.status = "differs"
     toolkit = str((reported or {}).get("toolkit", run.toolkit))
+    if scorer is None:  # search=False
+        cell.notes = tuple(notes)
+        return cell
     cell.reproduced_by, cell.tried = _reproducing_profile(
         ev, run, measure, cell.reported, d, scorer, toolkit
     )

@@ -93,8 +93,10 @@ def legend(table: PaperTable) -> list[str]:
             how = f"--profile {c.reproduced_by} reproduces it"
         elif c.tried:
             how = f"no other profile reproduces it (tried {', '.join(c.tried)})"
+        elif table.searched:
+            how = "no other profile of that toolkit to try"
         else:
-            how = "no profile of that toolkit to try"
+            how = "profiles not searched (--no-search)"
         lines.append(
             f"  {c.model} {c.column.id}: ours {c.text()} ({c.profile}) vs reported "
             f"{c.reported_text()} ({src}), difference {_difference(c.value, c.reported, c.digits)}"
