@@ -308,3 +308,17 @@ def test_lmms_eval_log_beside_a_vlmevalkit_folder(folder: Path) -> None:
     assert cell.reported == pytest.approx(theirs, rel=1e-12)
     assert cell.status == "reproduced"
     assert "ATTRIBUTION.md" in " ".join(t.unrecognized)
+
+
+def test_the_docs_show_this_table(paper: Any) -> None:
+    root = Path(__file__).resolve().parents[1]
+    row = next(ln for ln in paper.to_markdown().splitlines() if ln.startswith(f"| {MODEL} |"))
+    docs = (root / "docs" / "table.md").read_text(encoding="utf-8")
+    assert row in docs
+    for line in paper.to_text().splitlines():
+        if line.startswith(f"  {MODEL} "):
+            assert line.strip() in docs, line
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    small = table(paper.runs[0].path.parents[1], columns=["TextVQA", "MME", "POPE", "OCRBench"])
+    for line in small.to_markdown().splitlines()[:3]:
+        assert line in readme, line

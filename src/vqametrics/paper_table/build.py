@@ -470,7 +470,13 @@ def build_table(
     try:
         runs_by = {(r.model, r.benchmark): r for r in found.runs}
         evaluations: dict[tuple[str, str], tuple[TaskEvaluation, Run, tuple[str, ...]]] = {}
-        wanted_runs = [r for r in found.runs]
+        # the runs shown, and those an average needs
+        needed = {c.benchmark.key for c in cols}
+        if average and "opencompass" in ([average] if isinstance(average, str) else average):
+            from .averages import OPENCOMPASS
+
+            needed |= {k for keys in OPENCOMPASS.values() for k in keys}
+        wanted_runs = [r for r in found.runs if r.benchmark in needed]
         for i, run in enumerate(wanted_runs):
             if progress is not None:
                 progress(i, len(wanted_runs), f"{run.model} {benchmark(run.benchmark).title}")
