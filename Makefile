@@ -4,33 +4,57 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DEMO_STAMP := $(VENV)/.demo-stamp
+PIP    := $(BIN)/python -m pip
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+# one pytest worker per core (pytest-xdist)
+PYTEST := $(BIN)/python -m pytest -n auto
+# bytecode is written as modules are first imported (the test install skips pip's compile of
+# every installed file, about 40% of its time), so the suite's `python -m vqametrics`
+# subprocesses and the second worker do not compile the same modules again
+unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test lint bench screenshots clean
+.PHONY: demo test test-fast test-slow lint style types bench screenshots clean
 
+# pip >= 21.3 installs editable pyproject packages; a newer pip is fetched only when needed
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(PIP) install --quiet 'pip>=21.3'
 
-# the test toolchain (and every extra): make test, lint, bench, screenshots
+# the test toolchain (and every extra): make test, test-slow, lint, bench, screenshots
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(PIP) install --quiet --no-compile -e '.[test]'
 	touch $(STAMP)
 
 # only what the demo needs (no test toolchain, no browser)
 $(DEMO_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e '.[demo]'
+	$(PIP) install --quiet -e '.[demo]'
 	touch $(DEMO_STAMP)
 
 demo: $(DEMO_STAMP)
 	$(BIN)/vqametrics demo
 
-lint: $(STAMP)
+lint: style types
+
+style: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts docs
 	$(BIN)/ruff format --check src tests benchmarks scripts docs
+
+types: $(STAMP)
 	$(BIN)/mypy
 
-test: lint
-	$(BIN)/python -m pytest
+# the suite a developer runs often: ruff, then mypy beside the tests (alone, mypy leaves a core
+# idle), the tests without the `slow` ones and property tests on a fifth of their examples
+# (tests/conftest.py)
+test: style
+	@$(MAKE) --no-print-directory -j2 types test-fast
+
+test-fast: $(STAMP)
+	$(PYTEST) -m "not slow"
+
+# what `make test` leaves out: the `slow` tests (kill, browser, statistical power and coverage,
+# ...) and every property test on all its examples; .ci/run runs `make test` then this
+test-slow: $(STAMP)
+	VQM_HYPOTHESIS=thorough $(PYTEST) -m "slow or hypothesis"
 
 screenshots: $(STAMP)
 	VQM_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q tests/browser

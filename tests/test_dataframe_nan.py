@@ -94,7 +94,7 @@ def test_cli_names_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_real_textvqa_sheet_as_dataframe(shared_data: Path) -> None:
     sheet = shared_data / "textvqa_val" / "vlmevalkit" / "vila_8b_TextVQA_VAL.xlsx"
     pytest.importorskip("openpyxl")
-    frame = pd.read_excel(sheet)
+    frame = pd.read_excel(sheet, engine="openpyxl")  # pandas 3 warns about its future default
     assert int(frame["prediction"].isna().sum()) == 10  # the cells holding the text "nan"
     for profile, expected in (("vlmevalkit", 60.156), ("vlmevalkit-2024", 60.16199999999999)):
         from_frame = evaluate_task("textvqa", frame, profile=profile)

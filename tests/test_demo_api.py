@@ -228,6 +228,7 @@ def test_non_json_body_is_a_400(client: Any) -> None:
 # --------------------------------------------------------------------------- step 3 and the rest
 
 
+@pytest.mark.slow  # the literal port on 4 x 3,427 questions
 def test_yardsticks_vqa_equals_evaluate_vqa(client: Any) -> None:
     from vqametrics.aggregate import percent
     from vqametrics.score.exact_match import exact_match_scores

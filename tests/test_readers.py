@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from reference import official_vqa
 from vqametrics import evaluate_vqa
 from vqametrics.cli import main
 from vqametrics.tasks import get_task, list_tasks, score_answer
@@ -322,19 +323,45 @@ def test_lmms_eval_reported_and_per_sample_metric(
 # --- the task registry: vqav2 / okvqa ---------------------------------------------------------
 
 
-def test_vqav2_task_gives_the_numbers_of_vqa(
-    tmp_path: Path, preds: list[dict[str, Any]], reference: Any
+def _official_port(truth: list[dict[str, Any]], preds: list[dict[str, Any]]) -> list[float]:
+    """Per-question accuracies by the literal port of the official script (tests/reference)."""
+    by_id = {p["question_id"]: p["answer"] for p in preds}
+    return [official_vqa.question_accuracy(a["answers"], by_id[a["question_id"]]) for a in truth]
+
+
+def _port_overall(accs: list[float]) -> float:
+    """The script's rounded overall accuracy (the sample has no question or answer types)."""
+    untyped = ["-"] * len(accs)
+    return float(official_vqa.aggregate(accs, untyped, untyped)["overall"])
+
+
+def test_vqav2_task_gives_the_official_numbers(
+    tmp_path: Path, truth: list[dict[str, Any]], preds: list[dict[str, Any]], fixture_5q: Path
 ) -> None:
+    # the official script's own outputs on the 5-question fixture
+    official = json.loads((fixture_5q / "official_accuracy.json").read_text(encoding="utf-8"))
+    per_question = json.loads((fixture_5q / "official_evalQA.json").read_text(encoding="utf-8"))
+    five = evaluate_task(
+        "vqav2", fixture_5q / "results.json", annotations=fixture_5q / "annotations.json"
+    )
+    assert round(five.metrics["overall"], 2) == official["overall"] == 98.0
+    rounded = zip(five.data.items, five.scores, strict=True)
+    assert {str(it.id): round(100 * s, 2) for it, s in rounded} == per_question
+    # the 3,427-question sample: the literal port of the script, question by question
+    expected = _official_port(truth, preds)
     result = evaluate_task("vqav2", RES, annotations=ANN)
-    assert result.scores == reference.scores
-    assert round(result.metrics["overall"], 2) == reference.accuracy["overall"]
-    assert result.signature.format() == reference.signature.format()
+    assert [it.id for it in result.data.items] == [a["question_id"] for a in truth]
+    assert result.scores == expected
+    assert round(result.metrics["overall"], 2) == _port_overall(expected)
+    assert result.signature.format().startswith(
+        "vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:3427|"
+    )
     assert get_task("vqa") is get_task("vqa-v2") is get_task("vqav2")
     assert get_task("ok-vqa").name == "okvqa"
     names = {t.name for t in list_tasks()}
     assert {"vqav2", "okvqa"} <= names
     csv_path = _write_delimited(tmp_path / "r.csv", preds, ",")
-    assert evaluate_task("okvqa", csv_path, annotations=ANN).scores == reference.scores
+    assert evaluate_task("okvqa", csv_path, annotations=ANN).scores == expected
 
 
 def test_score_answer_vqav2_is_vqa_accuracy() -> None:
@@ -345,12 +372,28 @@ def test_score_answer_vqav2_is_vqa_accuracy() -> None:
     assert score_answer("vqav2", "two", answers, profile="official") == vqa_accuracy("two", answers)
 
 
-def test_score_vqav2_cli_matches_vqa_cli(capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_vqav2_cli_gives_the_official_numbers(
+    fixture_5q: Path,
+    truth: list[dict[str, Any]],
+    preds: list[dict[str, Any]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    official = json.loads((fixture_5q / "official_accuracy.json").read_text(encoding="utf-8"))
+    five = ["--annotations", str(fixture_5q / "annotations.json")]
+    five += ["--results", str(fixture_5q / "results.json"), "--json"]
+    for argv in (["vqa", *five], ["score", "vqav2", *five]):
+        assert main(argv) == 0
+        payload = json.loads(capsys.readouterr().out)
+        overall = payload["accuracy" if argv[0] == "vqa" else "metrics"]["overall"]
+        assert round(overall, 2) == official["overall"], argv[:2]
+    # on the sample, both commands give the literal port's overall and the same signature
+    expected = _official_port(truth, preds)
+    port = _port_overall(expected)
     assert main(["vqa", "--annotations", str(ANN), "--results", str(RES), "--json"]) == 0
     vqa = json.loads(capsys.readouterr().out)
     assert main(["score", "vqav2", "--annotations", str(ANN), "--results", str(RES), "--json"]) == 0
     score = json.loads(capsys.readouterr().out)
-    assert round(score["metrics"]["overall"], 2) == vqa["accuracy"]["overall"]
+    assert vqa["accuracy"]["overall"] == round(score["metrics"]["overall"], 2) == port
     assert score["signature"] == vqa["signature"]
 
 

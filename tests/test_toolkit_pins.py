@@ -11,8 +11,7 @@ from vqametrics.toolkits import LMMS_EVAL, QWEN_VL, VLMEVALKIT
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "vqametrics"
 PINNED = re.compile(r"75571cf|e8e78f0|aa00ed0|lmms-eval@0\.7\.3")
-#: mmbench/extract.py moves into the choice module (issue 19), where it takes its pins from here
-ALLOWED = {"toolkits.py", "mmbench/extract.py"}
+ALLOWED = {"toolkits.py"}
 
 
 def _strings(tree: ast.AST) -> list[ast.Constant]:

@@ -150,11 +150,26 @@ def compute_score(
     Raises
     ------
     UnknownNameError
-        *data_source* names no task; the message lists the available ones.
+        *data_source* names no task (or is not a string); the message lists the available
+        ones.
     InputError
-        *ground_truth* is not a list of strings (or a JSON string of one), or *solution_str*
-        is not a string.
+        *ground_truth* is not a list of strings (or a JSON string of one), *solution_str*
+        is not a string, or *extra_info* is not a mapping.
+
+    Time is linear in the length of *solution_str*, and the extractor scans at most its last
+    :data:`vqametrics.extract.MAX_SCAN_CHARS` characters (131,072): a looping model's output
+    costs a bounded time per rollout.
     """
+    if not isinstance(data_source, str):
+        raise UnknownNameError(
+            f"data_source must name a task, got {type(data_source).__name__}; available: "
+            f"{', '.join(_available())}"
+        )
+    if extra_info is not None and not isinstance(extra_info, Mapping):
+        raise InputError(
+            f"{data_source}: extra_info must be a mapping (or None), got "
+            f"{type(extra_info).__name__}"
+        )
     info = extra_info or {}
     if not isinstance(solution_str, str):
         raise InputError(

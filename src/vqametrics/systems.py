@@ -363,10 +363,12 @@ def compare_task_systems(
     (accuracy-like tasks), otherwise only the headline difference is shown."""
     if not evaluations:
         raise InputError("no results to compare")
+    from .load.join import same_ids
+
     first = evaluations[0]
     ids = [it.id for it in first.data.items]
     for ev in evaluations[1:]:
-        if [it.id for it in ev.data.items] != ids:
+        if not same_ids([it.id for it in ev.data.items], ids):  # "1" (CSV) is 1 (XLSX)
             raise InputError(
                 f"{ev.data.sources[0] if ev.data.sources else 'results'}: not the same items as "
                 f"{first.data.sources[0] if first.data.sources else 'the first results'} "

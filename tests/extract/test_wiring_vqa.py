@@ -80,6 +80,7 @@ def test_judge_needs_url_and_model(wrapped: Path, capsys: pytest.CaptureFixture[
     assert "--judge-url needs --judge-model" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_judge_metric_beside(
     wrapped: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

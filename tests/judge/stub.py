@@ -23,6 +23,10 @@ class Stub:
     fail_first: int = 0  # answer HTTP 500 to the first N requests
     delay: float = 0.0  # seconds to wait before answering
     garbage: bool = False  # answer 200 with a body that is not a completion
+    fail_status: int = 500  # the status of the first fail_first answers
+    retry_after: str | None = None  # a Retry-After header sent with those answers
+    echo_headers: bool = False  # a hostile judge: reply with the request's headers
+    times: list[float] = field(default_factory=list)  # monotonic time of each request
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -38,24 +42,30 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
             with stub.lock:
                 stub.requests.append(body)
                 stub.headers.append(dict(self.headers))
+                stub.times.append(time.monotonic())
                 n = len(stub.requests)
             if stub.delay:
                 time.sleep(stub.delay)
             if self.path != "/v1/chat/completions":
                 self._send(404, b'{"error": "not found"}')
             elif n <= stub.fail_first:
-                self._send(500, b'{"error": "overloaded"}')
+                extra = {"Retry-After": stub.retry_after} if stub.retry_after is not None else {}
+                self._send(stub.fail_status, b'{"error": "overloaded"}', extra)
             elif stub.garbage:
                 self._send(200, b"<html>not json</html>")
             else:
                 text = stub.reply(body["messages"][0]["content"])
+                if stub.echo_headers:
+                    text = f"Yes. You sent: {dict(self.headers)!r}"
                 out = {"choices": [{"message": {"role": "assistant", "content": text}}]}
                 self._send(200, json.dumps(out).encode())
 
-        def _send(self, status: int, data: bytes) -> None:
+        def _send(self, status: int, data: bytes, extra: dict[str, str] | None = None) -> None:
             try:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
+                for name, value in (extra or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -91,11 +91,16 @@ def test_retries_exhausted_is_unjudged(stub: Stub, tmp_path: Path) -> None:
 
 
 def test_timeout_never_hangs(stub: Stub, tmp_path: Path) -> None:
-    stub.delay = 2.0
-    start = time.monotonic()
-    with _client(stub, tmp_path, timeout=0.2, retries=2, concurrency=2) as c:
-        records = judge_yes_no_records(["a", "b", "c"], c)
-    assert time.monotonic() - start < 2.0
+    # the stub holds every reply until the client has returned: a client that waited for a
+    # reply instead of giving up at its timeout would get "Yes" (or never return)
+    release = threading.Event()
+    stub.reply = lambda prompt: "Yes" if release.wait(60) else "never released"
+    try:
+        with _client(stub, tmp_path, timeout=0.2, retries=2, concurrency=2) as c:
+            records = judge_yes_no_records(["a", "b", "c"], c)
+            assert c.calls == 3 * 2  # each prompt tried twice, none answered
+    finally:
+        release.set()
     assert all(r.decision is None and r.error == "timeout after 2 tries" for r in records)
     assert JudgeStats.of("m", records).unjudged == 3
 

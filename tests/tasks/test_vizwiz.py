@@ -122,6 +122,7 @@ def test_average_precision_hand_derived() -> None:
     assert f1_at_half([0, 0], [0.1, 0.2]) == 0.0
 
 
+@pytest.mark.slow
 def test_sklearn_agrees_when_installed() -> None:
     metrics = pytest.importorskip("sklearn.metrics")
     import random

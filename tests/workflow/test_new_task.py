@@ -39,6 +39,7 @@ def copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow  # two nested pytest runs on a copy of the repository
 def test_scaffolded_task_passes_the_contract(copy: Path) -> None:
     written = _scaffold_module().scaffold("demo-bench", "Demo Bench", root=copy)  # type: ignore[attr-defined]
     names = {p.relative_to(copy).as_posix() for p in written}

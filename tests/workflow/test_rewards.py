@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from vqametrics import InputError, UnknownNameError, list_tasks, score_answer, vqa_accuracy
+from vqametrics import InputError, UnknownNameError, list_tasks
 from vqametrics.rewards import DATA_SOURCES, _extract, compute_score
 
 TEN_BLUE = ["blue"] * 10
@@ -27,15 +27,54 @@ def test_fallback_extraction(text: str, answer: str) -> None:
     assert _extract(text) == answer
 
 
+def _left_to_right_mean(values: list[float]) -> float:
+    total = 0.0
+    for v in values:  # the scripts' builtin sum, left to right
+        total += v
+    return total / len(values)
+
+
+PANCAKES = ["pancake"] * 8 + ["pancakes"] * 2
+# leave-one-out over the 10 answers: the 8 "pancake" rows leave 2 matches (2/3 each), the
+# 2 "pancakes" rows leave 1 (1/3 each): (8 * 2/3 + 2 * 1/3) / 10 = 0.6, summed in float
+SIXTY = _left_to_right_mean([2 / 3] * 8 + [1 / 3] * 2)
+
+# per task: (model output, ground truth, reward), each derived by hand from the spec
+# (official-vqa-eval.md §4; vqa-family.md §§2-9) under the task's default (official) profile
+HAND = {
+    "vqav2": ("The answer is pancakes.", PANCAKES, SIXTY),  # §4, the period is punctuation
+    "okvqa": ("Answer: pancakes", PANCAKES, SIXTY),  # the VQA script on OK-VQA
+    "textvqa": ("Answer: pancakes", PANCAKES, SIXTY),  # §2.2: the same position leave-one-out
+    # §3.4 quirk: the ground truth is compared raw, so a capitalized answer is never matched
+    "vizwiz": ("Answer: Blue", ["Blue"] * 10, 0.0),
+    "gqa": ("Answer: Blue", ["blue"], 0.0),  # §4.3: raw string equality
+    "ocrvqa": ("Answer: Fiction", ["Fiction"], 1.0),  # §9.2
+    # §5.1/§5.2: lev("dr lobo", "dr. lobo") = 1 over the raw length 8: 1 - 1/8
+    "docvqa": ("Answer: Dr Lobo", ["Dr. Lobo"], 0.875),
+    "infographicvqa": ("Answer: Dr Lobo", ["Dr. Lobo"], 0.875),
+    "stvqa": ("Answer: Dr Lobo", ["Dr. Lobo"], 0.875),
+    "chartqa": ("Answer: 104", ["100"], 1.0),  # §6.1: |104 - 100| / 100 = 4 % <= 5 %
+    "pope": ("Answer: No, there is not.", ["no"], 1.0),  # §7.1: "not" in the words -> no
+    "mme": ("Answer: Yes", ["Yes"], 1.0),  # §8.1: "yes" after lower()
+    "ocrbench": ("Answer: The genre is Fiction", ["fiction"], 1.0),  # §9.1: a substring test
+}
+
+
 @pytest.mark.parametrize("source", ["vqav2", "okvqa", "HuggingFaceM4/VQAv2", "lmms-lab/VQAv2"])
 @pytest.mark.parametrize("as_json", [False, True])
 def test_vqa_sources(source: str, as_json: bool) -> None:
-    gt = ["pancake"] * 8 + ["pancakes"] * 2
-    truth = json.dumps(gt) if as_json else gt
-    # 2 of 10 answers match: min(1, 0.3 m) = 0.6 (spec §4), summed in float as the script does
+    truth = json.dumps(PANCAKES) if as_json else PANCAKES
     reward = compute_score(source, "The answer is pancakes.", truth)
-    assert reward == vqa_accuracy("pancakes", gt) == pytest.approx(0.6, abs=1e-12)
-    assert compute_score(source, "pancake", truth) == 1.0
+    assert reward == SIXTY == pytest.approx(0.6, abs=1e-12)
+    assert compute_score(source, "pancake", truth) == 1.0  # 8 rows leave 7, 2 leave 8: min(1, ·)
+
+
+@pytest.mark.parametrize("task", sorted(HAND))
+def test_hand_derived_reward_per_task(task: str) -> None:
+    output, truth, expected = HAND[task]
+    assert task in {t.name for t in list_tasks()}, f"{task} is not registered"
+    assert compute_score(task, output, truth) == expected
+    assert compute_score(task, output, json.dumps(truth)) == expected
 
 
 def test_every_registered_task_scores_list_and_json_ground_truth() -> None:
@@ -43,25 +82,24 @@ def test_every_registered_task_scores_list_and_json_ground_truth() -> None:
     assert tasks, "the registry is empty"
     for task in tasks:
         prof = task.profile(None)
-        if set(prof.context) - {"question_id"}:
-            continue  # needs item fields (OCRBench's category)
-        gt = ["Blue"] * 10  # ten human answers: every VQA-style scorer accepts them
-        expected = score_answer(task, "Blue", gt)
-        assert compute_score(task.name, "Answer: Blue", gt) == expected
-        assert compute_score(task.name, "Answer: Blue", json.dumps(gt)) == expected
-        assert isinstance(expected, float)
+        if set(prof.context) - {"question_id", "image", "category", "dataset_name"}:
+            continue  # needs item fields (MMBench's options)
+        # a task without a hand-derived case above still takes both forms of ground truth alike
+        gt = HAND[task.name][1] if task.name in HAND else ["Blue"] * 10
+        output = HAND[task.name][0] if task.name in HAND else "Answer: Blue"
+        reward = compute_score(task.name, output, gt)
+        assert isinstance(reward, float) and 0.0 <= reward <= 1.0
+        assert compute_score(task.name, output, json.dumps(gt)) == reward
 
 
 def test_every_alias_resolves_or_names_an_unbuilt_task() -> None:
-    registered = {t.name for t in list_tasks()} | {"vqav2", "okvqa"}
+    registered = {t.name for t in list_tasks()}
     for source, task in DATA_SOURCES.items():
-        if task in registered:
-            expected = (
-                vqa_accuracy("x", ["x"] * 10)
-                if task in ("vqav2", "okvqa")
-                else score_answer(task, "x", ["x"] * 10)
-            )
-            assert compute_score(source, "x", ["x"] * 10) == expected
+        if task in HAND:
+            output, truth, expected = HAND[task]
+            assert compute_score(source, output, truth) == expected, source
+        elif task in registered:  # a task without a hand case: the alias is the task
+            assert compute_score(source, "x", ["x"] * 10) == compute_score(task, "x", ["x"] * 10)
         else:
             with pytest.raises(UnknownNameError, match=r"available: .*okvqa"):
                 compute_score(source, "x", ["x"])
@@ -71,9 +109,9 @@ def test_ocrvqa_profile_and_raw_string() -> None:
     assert compute_score("ocrvqa", "Answer: Fiction", "Fiction") == 1.0
     # extract=False scores the whole output: strip + lower exact match fails
     assert compute_score("ocrvqa", "Answer: Fiction", ["Fiction"], {"extract": False}) == 0.0
-    assert compute_score("vqav2", "Blue", TEN_BLUE, {"profile": "simple"}) == vqa_accuracy(
-        "Blue", TEN_BLUE, "simple"
-    )
+    # the textbook profile lowercases and has no leave-one-out: min(1, 10 / 3) = 1, and 0 matches
+    assert compute_score("vqav2", "Blue", TEN_BLUE, {"profile": "simple"}) == 1.0
+    assert compute_score("vqav2", "Red", TEN_BLUE, {"profile": "simple"}) == 0.0
 
 
 def test_bad_inputs_are_clear() -> None:

@@ -26,6 +26,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .._exceptions import InputError, UnknownNameError
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ._registry import Lineage, register_lineage
 
 __all__ = [
@@ -231,7 +233,7 @@ _EXTRACTORS: dict[str, Extractor] = {
     for e in (
         Extractor(
             name="vlmevalkit",
-            reproduces="open-compass/VLMEvalKit@e8e78f05 (HEAD, PR #1552)",
+            reproduces=VLMEVALKIT_PIN.at("(HEAD, PR #1552)"),
             period="Jun 2026 onward",
             description="2025 rules plus an 'answer is X' regex as the last letter step",
             none_letter="Z",
@@ -255,7 +257,7 @@ _EXTRACTORS: dict[str, Extractor] = {
         ),
         Extractor(
             name="lmms-eval",
-            reproduces="EvolvingLMMs-Lab/lmms-eval@75571cfe (OpenCompass 2023 eval_mmbench.py)",
+            reproduces=LMMS_EVAL_PIN.at("(OpenCompass 2023 eval_mmbench.py)"),
             period="Aug 2023 onward (lmms-eval MMBench_Evaluator)",
             description="whitespace split, fixed wrapper list, letters A-E always, no Z",
             none_letter="E",

@@ -11,6 +11,7 @@ import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ._registry import Lineage, register_lineage
 
 __all__ = [
@@ -23,7 +24,7 @@ __all__ = [
     "seedbench_hit",
 ]
 
-_LMMS = "EvolvingLMMs-Lab/lmms-eval@75571cf"
+_LMMS = LMMS_EVAL_PIN.at()
 _DEFAULT_CHOICES = ("A", "B", "C", "D", "E", "F", "G", "H")
 _ABCD = ("A", "B", "C", "D")
 

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ._registry import RANDOM, Lineage, register_lineage
 
 __all__ = [
@@ -409,8 +410,7 @@ for _name, _fn, _reproduces, _text, _seed in (
     (
         "lmms_eval_mmmu",
         lmms_eval_mmmu,
-        "EvolvingLMMs-Lab/lmms-eval@75571cf tasks/_task_utils/mmmu_mcq_utils.py "
-        "parse_mmmu_multi_choice_response",
+        LMMS_EVAL_PIN.at("tasks/_task_utils/mmmu_mcq_utils.py parse_mmmu_multi_choice_response"),
         "(X), then 'X ', then 'X.', then option text (>5 tokens); unseeded random",
         None,
     ),

@@ -28,6 +28,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ._registry import RANDOM, Lineage, register_lineage
 
 __all__ = [
@@ -195,7 +196,7 @@ register_lineage(
 register_lineage(
     Lineage(
         "lmms_eval_scienceqa_img",
-        "EvolvingLMMs-Lab/lmms-eval@75571cf tasks/scienceqa/utils.py sqa_process_results",
+        LMMS_EVAL_PIN.at("tasks/scienceqa/utils.py sqa_process_results"),
         "the letter (any case) or an upper-case 'X.' start equals the target",
         lmms_eval_scienceqa_img,
         kind="hit-test",

@@ -1,9 +1,11 @@
 """The ``vqametrics`` command line: a thin layer over the library.
 
 Each subcommand lives in its own module of this package and exposes ``register(subparsers)``;
-``register`` must stay cheap (heavy imports go inside the handler). Exit codes: 0 success,
-1 runtime failure, 2 usage error or bad input (one line on stderr naming the file and the
-question id or line).
+``register`` must stay cheap (heavy imports go inside the handler). A run imports only the
+module of its command: the others are listed from :data:`_COMMANDS` (name and help line), so
+``vqametrics --help`` and a small ``score`` start in about the time of Python itself. Exit
+codes: 0 success, 1 runtime failure, 2 usage error or bad input (one line on stderr naming the
+file and the question id or line).
 """
 
 from __future__ import annotations
@@ -13,9 +15,7 @@ import codecs
 import contextlib
 import importlib
 import os
-import signal
 import sys
-import threading
 import warnings
 from collections.abc import Sequence
 
@@ -24,43 +24,116 @@ from .._version import __version__
 
 __all__ = ["main"]
 
-# Subcommand modules, in the order ``--help`` lists them.
-_COMMANDS = (
-    "vqa",
-    "score",
-    "explain",
-    "profiles",
-    "diff",
-    "mmbench",
-    "compare",
-    "report",
-    "table",
-    "demo",
-)
+#: command -> (its module in this package, the help line ``--help`` lists), in that order. The
+#: help lines are the ones the modules register (tests/test_cli_lazy.py holds them equal).
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "vqa": ("vqa", "score VQA predictions (official-exact soft accuracy)"),
+    "score": ("score", "score a results file of any benchmark (TextVQA, POPE, MME, …)"),
+    "explain": (
+        "explain",
+        "explain how one prediction scores against its answers (any task), or one item of a run",
+    ),
+    "profiles": (
+        "profiles",
+        "list the scoring profiles, or show why they score a results file differently",
+    ),
+    "diff": (
+        "diff",
+        "paired comparison of two results files: A − B, interval, p-value, changed questions",
+    ),
+    "mmbench": ("mmbench", "score MMBench predictions (CircularEval / VanillaEval)"),
+    "mmbench-circular": ("mmbench", "build the circular copies of a multiple-choice TSV"),
+    "compare": ("compare", "VQA accuracy vs EM vs EM-any (vs multiple choice), with disagreements"),
+    "report": ("report", "write one self-contained HTML report (charts inline, no network needed)"),
+    "table": ("table", "a paper's table from toolkit output folders, each number re-scored"),
+    "demo": ("demo", "open the local web demo: how a VQA answer is scored, step by step"),
+}
 
 EPILOG = """exit codes: 0 success, 1 runtime failure, 2 usage error or bad input.
 Every score comes with a signature that pins how it was computed; quote it in papers."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, with every available subcommand registered."""
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` gives it (``$COLUMNS``, the
+    terminal of stdout, else 80), without importing shutil (and its compression modules)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """The top-level help, as wide as argparse makes it (the terminal's width less 2)."""
+
+    def __init__(self, prog: str, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("width", _columns() - 2)
+        super().__init__(prog, *args, **kwargs)  # type: ignore[arg-type]
+
+
+class _Only:
+    """What a module's ``register`` is given when one of its commands runs: its other
+    commands (a module may register several) are built on parsers that go nowhere."""
+
+    def __init__(self, sub: argparse._SubParsersAction[argparse.ArgumentParser], keep: str):
+        self._sub = sub
+        self._keep = keep
+
+    def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
+        if name == self._keep:
+            return self._sub.add_parser(name, **kwargs)  # type: ignore[arg-type]
+        return argparse.ArgumentParser(add_help=False)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: with *command*, that command in full and every other one listed by
+    name and help line only (its module is not imported); without, every command in full."""
     parser = argparse.ArgumentParser(
         prog="vqametrics",
         description="Reproducible, explainable VQA scoring.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"vqametrics {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in _COMMANDS:
+    imported: set[str] = set()
+    for name, (module_name, help_line) in _COMMANDS.items():
+        if command is not None and name != command:
+            sub.add_parser(name, help=help_line, formatter_class=_Formatter)  # listed only
+            continue
+        if module_name in imported:
+            continue  # registered with the module's first command
         try:
-            module = importlib.import_module(f".{name}", __name__)
+            module = importlib.import_module(f".{module_name}", __name__)
         except ModuleNotFoundError as exc:
-            if exc.name == f"{__name__}.{name}":
+            if exc.name == f"{__name__}.{module_name}":
                 continue  # subcommand not built yet
             raise
-        module.register(sub)
+        imported.add(module_name)
+        module.register(sub if command is None else _Only(sub, name))
     return parser
+
+
+def _command(arguments: Sequence[str]) -> str | None:
+    """The command a command line runs: its first argument that is not an option (the top
+    level has only ``--help`` and ``--version``, which take no value); ``None`` for none or
+    an unknown one (then the parser lists the commands)."""
+    for arg in arguments:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg if arg in _COMMANDS else None
+    return None
+
+
+def _listing_parser() -> argparse.ArgumentParser:
+    """Every command by name and help line, none imported (``vqametrics``, ``--help``)."""
+    return build_parser(command="")
 
 
 def _show_warning(
@@ -154,7 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    parser = build_parser()
+    command = _command(arguments)
+    # only the command that runs is imported and registered; without one, none is (--help)
+    parser = build_parser(command) if command is not None else _listing_parser()
     # a command may take options declared by what it loads (``score TASK``'s task options):
     # it gets the arguments nothing else recognized; for every other command they are an error
     args, extra = parser.parse_known_args(arguments)
@@ -164,6 +239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(args, "output_format"):
         args.json = args.output_format == "json"
     previous = None
+    import signal  # after parsing: --help and --version do without them
+    import threading
+
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
@@ -185,7 +263,7 @@ def _run(args: argparse.Namespace) -> int:
             return _pipe_closed()
         except VqaMetricsError as exc:
             print(f"vqametrics: error: {exc}", file=sys.stderr)
-            return 2
+            return int(getattr(exc, "exit_code", 2))  # 1 for a runtime failure (the judge)
         except KeyboardInterrupt:
             print("vqametrics: interrupted", file=sys.stderr)
             return 1

@@ -9,8 +9,15 @@ from ._common import float_in_range, int_in_range, warn_verbose
 
 if TYPE_CHECKING:
     from ..judge import JudgeClient
+    from ..mmbench import MMBenchResult
 
-__all__ = ["add_extract_option", "add_judge_options", "judge_from_args", "warn_verbose"]
+__all__ = [
+    "add_extract_option",
+    "add_judge_options",
+    "judge_from_args",
+    "mmbench_judge_checked",
+    "warn_verbose",
+]
 
 
 def add_extract_option(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +76,20 @@ def add_judge_options(parser: argparse.ArgumentParser, use: str) -> None:
         help="requests in flight, 1-256 (4)",
     )
     g.add_argument(
+        "--judge-max-wait",
+        type=float_in_range(0, 86400),
+        default=300.0,
+        metavar="S",
+        help="seconds a prompt may wait between its tries in all, backoff and the server's "
+        "Retry-After together (300)",
+    )
+    g.add_argument(
+        "--allow-unjudged",
+        action="store_true",
+        help="score even when some items got no reply from the judge (failed calls); without "
+        "it such a run fails (exit 1). The signature then says judge:MODEL(unjudged:K/N)",
+    )
+    g.add_argument(
         "--judge-seed",
         type=int_in_range(0, 2**63 - 1),
         default=0,
@@ -100,4 +121,17 @@ def judge_from_args(args: argparse.Namespace) -> JudgeClient | None:
         retries=args.judge_retries,
         concurrency=args.judge_concurrency,
         seed=args.judge_seed,
+        max_wait=args.judge_max_wait,
+        allow_unjudged=args.allow_unjudged,
     )
+
+
+def mmbench_judge_checked(result: MMBenchResult, client: JudgeClient | None) -> MMBenchResult:
+    """*result* with its signature's ``judge:`` naming the rows the judge could not be asked
+    about (``MODEL(unjudged:K/N)``); without ``--allow-unjudged`` such rows fail the run."""
+    if client is None:
+        return result
+    from dataclasses import replace
+
+    value = client.judged_value()
+    return result if value == result.judge else replace(result, judge=value)

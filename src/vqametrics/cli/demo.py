@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"vqametrics: error: {_install_hint()}", file=sys.stderr)
         return 1
     from ..demo.app import create_app
+    from ..demo.server import uvicorn_config
 
     problem = _cannot_listen(args.host, args.port)
     if problem:
@@ -61,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     names = _host_names(args.host) if exposed else []
     app = create_app(allowed_hosts=names)
     url = f"http://{names[0] if exposed else _display_host(args.host)}:{args.port}/"
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    # deadlines for reading a request, an idle timeout and a connection cap (demo/server.py)
+    config = uvicorn_config(app, args.host, args.port, log_level="warning")
     server = uvicorn.Server(config)
     print(f"vqametrics demo: serving on {url}  (Ctrl-C to stop)", file=sys.stderr)
     if exposed:

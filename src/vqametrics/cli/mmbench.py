@@ -6,7 +6,13 @@ import argparse
 import sys
 from typing import Any
 
-from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
+from ._chat import (
+    add_extract_option,
+    add_judge_options,
+    judge_from_args,
+    mmbench_judge_checked,
+    warn_verbose,
+)
 from ._common import add_input_format_option, add_json_flag, print_json, seed_int
 from ._output import add_name_option, emit_systems, emit_table, names_for, wants_table
 
@@ -174,6 +180,9 @@ def _run_mmbench(args: argparse.Namespace) -> int:
     data = load_mmbench_tsv(args.data) if args.data is not None else None
 
     def evaluate(path: str) -> MMBenchResult:
+        return mmbench_judge_checked(_evaluate(path), client)
+
+    def _evaluate(path: str) -> MMBenchResult:
         return evaluate_mmbench(
             data if data is not None else _own_benchmark(path),
             load_predictions(

@@ -24,8 +24,7 @@ _OUT_FILES = {
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "table",
-        help="a paper table from toolkit output folders: models × benchmarks, each cell "
-        "re-scored beside the toolkit's number",
+        help="a paper's table from toolkit output folders, each number re-scored",
         description="Read VLMEvalKit output folders (<model>/<model>_<DATASET>.xlsx with their "
         "_acc.csv/_score.csv/_score.json) and lmms-eval ones (<date>_samples_<task>.jsonl with "
         "<date>_results.json), score every run with the benchmark's official scorer (or "

@@ -5,6 +5,10 @@
 ``get_answer_extractor(name)`` returns a named, traced extraction stage that runs before
 normalization only when asked (``--extract NAME``): ``answer`` (our rules) or a toolkit's own
 post-processing (``lmms-eval``, ``vlmevalkit``, ``evalscope``). Pure functions, no I/O.
+
+Bounded: an extractor scans at most the last :data:`MAX_SCAN_CHARS` characters of a text (rule
+``truncated``), and each is linear in what it scans, so a looping model's 100 KB output costs
+milliseconds, not seconds.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Sequence
 from . import answer as _answer  # registers "answer" first
 from . import peers as _peers  # registers the toolkits' extractors
 from ._base import (
+    MAX_SCAN_CHARS,
     AnswerExtractor,
     Extraction,
     ExtractionRun,
@@ -26,6 +31,7 @@ from .diagnose import REASONS, Diagnostics, diagnose, verbose_reasons, word_limi
 
 __all__ = [
     "ANSWER_RULES",
+    "MAX_SCAN_CHARS",
     "REASONS",
     "AnswerExtractor",
     "Diagnostics",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -9,6 +11,7 @@ from typing import Any
 from .._exceptions import UnknownNameError
 
 __all__ = [
+    "MAX_SCAN_CHARS",
     "AnswerExtractor",
     "Extraction",
     "ExtractionRun",
@@ -16,6 +19,14 @@ __all__ = [
     "list_answer_extractors",
     "register_answer_extractor",
 ]
+
+
+#: The most characters an extractor scans: a longer text is cut to its last MAX_SCAN_CHARS
+#: characters first (where a model's answer is, after its reasoning) and the trace records the
+#: rule ``truncated``. 131,072 characters is about 32k tokens of output, beyond the longest
+#: generation budget in use; the bound keeps a looping model's output (or a hostile file) from
+#: costing more than a fixed time per item whatever a rule does.
+MAX_SCAN_CHARS = 131_072
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,31 @@ class Extraction:
     @property
     def changed(self) -> bool:
         return bool(self.rules)
+
+
+_CUT = re.compile(r"[<\s]")
+
+
+def _tail(text: str) -> str:
+    """The last :data:`MAX_SCAN_CHARS` characters, moved on to the first ``<`` or space among
+    the first 256 so that the cut does not leave half a tag or a word at the start."""
+    tail = text[-MAX_SCAN_CHARS:]
+    m = _CUT.search(tail, 0, 256)
+    return tail[m.start() :] if m is not None else tail
+
+
+def bounded(fn: Callable[[str], Extraction]) -> Callable[[str], Extraction]:
+    """Wrap an extraction function so that it sees at most the last :data:`MAX_SCAN_CHARS`
+    characters of its text, the cut traced as the rule ``truncated``."""
+
+    @functools.wraps(fn)
+    def extract(text: str) -> Extraction:
+        if len(text) <= MAX_SCAN_CHARS:
+            return fn(text)
+        inner = fn(_tail(text))
+        return Extraction(inner.text, ("truncated", *inner.rules))
+
+    return extract
 
 
 class _Trace:
@@ -84,8 +120,12 @@ class AnswerExtractor:
     rules: tuple[str, ...]
     _fn: Callable[[str], Extraction]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_fn", bounded(self._fn))  # every extractor is bounded
+
     def __call__(self, text: str) -> Extraction:
-        """Extract the answer from one raw prediction."""
+        """Extract the answer from one raw prediction (at most its last
+        :data:`MAX_SCAN_CHARS` characters are scanned)."""
         return self._fn(text)
 
     def many(self, texts: Iterable[str | None]) -> list[Extraction | None]:

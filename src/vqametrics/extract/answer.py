@@ -6,6 +6,8 @@ it, in order. The rules, tried in this order:
 ==================  =========================================================================
 rule                what it does
 ==================  =========================================================================
+truncated           a text longer than ``MAX_SCAN_CHARS`` (131,072) is cut to its tail, where
+                    the answer follows the reasoning (every extractor does this)
 reasoning_block     drop ``<think>…</think>`` (also ``thinking``, ``reasoning``, ``analysis``,
                     ``reflection``; any case); with only a closing tag (the opening one was
                     in the prompt) keep what follows it; an unclosed block is dropped to the end
@@ -22,17 +24,27 @@ trailing_period     drop a sentence period at the end (``.`` or the ideographic 
 ==================  =========================================================================
 
 Pure: no I/O, no state. Surrounding whitespace is always trimmed (not a rule).
+
+Linear time: every rule scans the text a bounded number of times. The rules are written as
+regular expressions whose plain ``re.sub``/``findall`` would rescan the rest of the text from
+each unmatched opening (``<think>`` repeated with no ``</think>``, ``*a *a *a …``, thousands of
+blank lines), which took seconds on a 56 KB rollout; the functions below give the same result
+as those expressions (tested against them) while trying each match only where it can succeed.
+A text longer than :data:`~vqametrics.extract.MAX_SCAN_CHARS` is cut to its tail first
+(rule ``truncated``).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
-from ._base import AnswerExtractor, Extraction, _Trace, register_answer_extractor
+from ._base import AnswerExtractor, Extraction, _Trace, bounded, register_answer_extractor
 
 __all__ = ["ANSWER_RULES", "extract_answer"]
 
 ANSWER_RULES = (
+    "truncated",
     "reasoning_block",
     "answer_tag",
     "boxed",
@@ -45,10 +57,15 @@ ANSWER_RULES = (
 )
 
 _TAGS = "think|thinking|reasoning|analysis|reflection"
+#: A reasoning block: an opening tag, the text up to the first closing tag of the same name.
 _BLOCK = re.compile(rf"<({_TAGS})\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 _CLOSE = re.compile(rf"</(?:{_TAGS})\s*>", re.IGNORECASE)
 _OPEN = re.compile(rf"<(?:{_TAGS})\b[^>]*>", re.IGNORECASE)
+_OPEN_NAME = re.compile(rf"<({_TAGS})\b", re.IGNORECASE)
+_CLOSE_NAME = re.compile(rf"</({_TAGS})\s*>", re.IGNORECASE)
 _ANSWER_TAG = re.compile(r"<answer\b[^>]*>(.*?)</answer\s*>", re.IGNORECASE | re.DOTALL)
+_ANSWER_OPEN = re.compile(r"<answer\b", re.IGNORECASE)
+_ANSWER_CLOSE = re.compile(r"</answer\s*>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
 _MARKER = re.compile(
     r"(?:\b(?:(?:my|the)\s+)?(?:(?:final|correct|short)\s+)?answer\s*(?:is\s*:?|:|=|-\s)"
@@ -57,7 +74,10 @@ _MARKER = re.compile(
 )
 _EMPHASIS = re.compile(r"\*\*|__|`+")
 _SINGLE_EMPHASIS = re.compile(r"(?<![\w*])[*_](?=\S)(.+?)(?<=\S)[*_](?![\w*])")
-_HEADING = re.compile(r"^\s*#{1,6}\s+", re.MULTILINE)
+_HEADING = re.compile(r"^\s*#{1,6}\s+", re.MULTILINE)  # as applied by _drop_headings
+_SPACES = re.compile(r"\s*")
+_OPENER = re.compile(r"(?<![\w*])[*_](?=\S)")  # where _SINGLE_EMPHASIS can start
+_CLOSER = re.compile(r"(?<=\S)[*_](?![\w*])")  # where it can end
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?=\S)")
 _QUOTES = (('"', '"'), ("'", "'"), ("“", "”"), ("‘", "’"), ("「", "」"), ("«", "»"))
 _YES_NO = re.compile(r"^(yes|no)\b\s*[,.!;:–—-]\s*\S", re.IGNORECASE)
@@ -70,20 +90,101 @@ _MAY_CHANGE = re.compile(
 )
 
 
+def _tag_key(name: str) -> str:
+    """The name as the regex engine's case-insensitive backreference compares it (a simple
+    per-character lower case: ``İ`` is ``i``, but ``ı`` and ``ſ`` stay themselves)."""
+    return name.lower().replace("i\u0307", "i")
+
+
+class _NextGt:
+    """The position of the first ``>`` at or after a position that only moves forward (one
+    scan of the text in all), or -1."""
+
+    __slots__ = ("at", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = -2
+
+    def after(self, pos: int) -> int:
+        if self.at == -1 or self.at >= pos:
+            return self.at
+        self.at = self.text.find(">", pos)
+        return self.at
+
+
+def _drop_blocks(text: str) -> str:
+    """``_BLOCK.sub(" ", text)``, trying the block only at openings that have a closing tag
+    of their name after them (the plain ``sub`` rescans to the end from every other one)."""
+    closes: dict[str, list[int]] = {}
+    for m in _CLOSE_NAME.finditer(text):
+        closes.setdefault(_tag_key(m.group(1)), []).append(m.start())
+    if not closes:
+        return text
+    gt = _NextGt(text)
+    failed: set[str] = set()
+    out: list[str] = []
+    last = 0
+    for m in _OPEN_NAME.finditer(text):
+        if m.start() < last:
+            continue  # inside the block just dropped
+        end = gt.after(m.end())
+        if end == -1:
+            break  # no opening tag can be completed from here on
+        name = m.group(1)
+        starts = closes.get(_tag_key(name))
+        if name in failed or starts is None or bisect_left(starts, end + 1) == len(starts):
+            continue
+        block = _BLOCK.match(text, m.start())
+        if block is None:  # never for a key the engine compares as _tag_key does
+            failed.add(name)
+            continue
+        out.append(text[last : m.start()])
+        out.append(" ")
+        last = block.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _first_open(text: str) -> int:
+    """``_OPEN.search(text).start()`` (-1 for none) without a rescan from every ``<think``."""
+    m = _OPEN_NAME.search(text)
+    if m is None or text.find(">", m.end()) == -1:
+        return -1  # the first opening's ">" is the first ">" after it; none, none after it
+    return m.start()
+
+
 def _drop_reasoning(text: str) -> str:
-    text = _BLOCK.sub(" ", text)
+    text = _drop_blocks(text)
     closes = list(_CLOSE.finditer(text))
     if closes:  # the opening tag was part of the prompt: the answer follows the last close
         text = text[closes[-1].end() :]
-    m = _OPEN.search(text)
-    if m is not None:  # unclosed: the reasoning ran to the end, there is no answer after it
-        text = text[: m.start()]
+    start = _first_open(text)
+    if start != -1:  # unclosed: the reasoning ran to the end, there is no answer after it
+        text = text[:start]
     return text.strip()
 
 
 def _answer_tag(text: str) -> str:
-    found = _ANSWER_TAG.findall(text)
-    return found[-1].strip() if found else text
+    """``_ANSWER_TAG.findall(text)[-1]``, trying a match only where a closing tag follows."""
+    closes = [m.start() for m in _ANSWER_CLOSE.finditer(text)]
+    if not closes:
+        return text
+    gt = _NextGt(text)
+    found = None
+    last = 0
+    for m in _ANSWER_OPEN.finditer(text):
+        if m.start() < last:
+            continue
+        end = gt.after(m.end())
+        if end == -1 or bisect_left(closes, end + 1) == len(closes):
+            break  # a later opening ends at the same ">" or later: no close after it either
+        tag = _ANSWER_TAG.match(text, m.start())
+        if tag is not None:  # always: a closing tag follows the opening's ">"
+            found, last = tag.group(1), tag.end()
+    return found.strip() if found is not None else text
 
 
 def _boxed(text: str) -> str:
@@ -91,10 +192,80 @@ def _boxed(text: str) -> str:
     return found[-1].strip() if found else text
 
 
+def _skip_spaces(text: str, pos: int) -> int:
+    r"""The end of the run of ``\s`` characters at *pos* (*pos* itself when there is none)."""
+    m = _SPACES.match(text, pos)
+    return pos if m is None else m.end()
+
+
+def _drop_headings(text: str) -> str:
+    r"""``_HEADING.sub("", text)`` in one pass: its ``^\s*`` runs over blank lines, so the plain
+    ``sub`` rescans a run of blank lines from each of them; a start that fails here fails at
+    every later line start inside the same run of whitespace, which is skipped."""
+    if "#" not in text:
+        return text
+    out: list[str] = []
+    last = 0
+    n = len(text)
+    start = 0  # a line start
+    while True:
+        h = _skip_spaces(text, start)
+        if h < n and text[h] == "#":
+            e = h
+            while e < n and text[e] == "#":
+                e += 1
+            after = _skip_spaces(text, e)
+            if e - h <= 6 and after > e:
+                out.append(text[last:start])
+                last = after
+                if text[after - 1] == "\n":
+                    start = after  # the match ended at a line start
+                    continue
+                h = after
+        nl = text.find("\n", h)
+        if nl == -1:
+            break
+        start = nl + 1
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _single_emphasis(text: str) -> str:
+    r"""``_SINGLE_EMPHASIS.sub(r"\1", text)``: an opener is closed by the first closer at least
+    two characters on in its line (the lazy ``.+?``); openers with none are skipped at once."""
+    closers = [m.start() for m in _CLOSER.finditer(text)]
+    if not closers:
+        return text
+    out: list[str] = []
+    last = 0
+    nl = -2
+    for m in _OPENER.finditer(text):
+        p = m.start()
+        if p < last:
+            continue
+        i = bisect_left(closers, p + 2)
+        if i == len(closers):
+            break
+        q = closers[i]
+        if nl != -1 and nl <= p:
+            nl = text.find("\n", p + 1)
+        if nl != -1 and nl < q:
+            continue  # ``.`` stops at the end of the line
+        out.append(text[last:p])
+        out.append(text[p + 1 : q])
+        last = q + 1
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
 def _markdown(text: str) -> str:
-    text = _HEADING.sub("", text)
+    text = _drop_headings(text)
     text = _EMPHASIS.sub("", text)
-    text = _SINGLE_EMPHASIS.sub(r"\1", text)
+    text = _single_emphasis(text)
     lines = [_BULLET.sub("", line) for line in text.split("\n")]
     return "\n".join(lines).strip()
 
@@ -132,6 +303,7 @@ def _trailing_period(text: str) -> str:
     return _PERIOD.sub("", text)
 
 
+@bounded
 def extract_answer(text: str) -> Extraction:
     """Extract the short answer from one chat reply with the ``answer`` rules.
 

@@ -43,7 +43,9 @@ _REASONING = re.compile(r"</?(?:think|thinking|reasoning|analysis|reflection)\b"
 _MARKER = re.compile(
     r"\banswer\s*(?:is\b|:|=)|<answer\b|\\boxed\{|答案\s*(?:是|为|：|:)", re.IGNORECASE
 )
-_MARKDOWN = re.compile(r"\*\*|__\S|`|^\s*#{1,6}\s|^\s*[-*+•]\s+\S", re.MULTILINE)
+# ``^[^\S\n]*``, not ``^\s*``: found or not the same (a heading mark after blank lines is at the
+# start of its own line too), but ``\s*`` rescans a run of blank lines from each of them (n²)
+_MARKDOWN = re.compile(r"\*\*|__\S|`|^[^\S\n]*#{1,6}\s|^[^\S\n]*[-*+•]\s+\S", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s+|$)")
 # characters behind every sign but "sentences" and "long"
 _SPECIAL = re.compile(r"[<*`_#\\\n]|answer|答案", re.IGNORECASE)

@@ -107,7 +107,10 @@ def extract_evalscope(text: str) -> Extraction:
     dot-stops-at-newline: ``ANSWER:`` followed by a newline captures the empty string.
     """
     t = _Trace(text)
-    m = _ES_THINK.search(text)
+    # every match ends with "</think>": searching only up to the last one gives the same first
+    # match, and an opening after it no longer rescans the rest of the text (linear, not n²)
+    last = text.rfind("</think>")
+    m = None if last == -1 else _ES_THINK.search(text, 0, last + len("</think>"))
     if m is not None:
         start, end = m.span()
         t.apply("think_block", (text[:start] + text[end:]).strip())
@@ -125,21 +128,21 @@ for _ext in (
         name="lmms-eval",
         description="lmms-eval: drop <think>/<analysis> blocks (default --reasoning_tags)",
         reproduces=f"{LMMS_EVAL}:lmms_eval/api/reasoning.py",
-        rules=("reasoning_tags", "prefilled_close_tag", "strip"),
+        rules=("truncated", "reasoning_tags", "prefilled_close_tag", "strip"),
         _fn=extract_lmms_eval,
     ),
     AnswerExtractor(
         name="vlmevalkit",
         description="VLMEvalKit SPLIT_THINK: keep the text after the last </think>",
         reproduces=f"{VLMEVALKIT}:vlmeval/inference.py",
-        rules=("split_think",),
+        rules=("truncated", "split_think"),
         _fn=extract_vlmevalkit,
     ),
     AnswerExtractor(
         name="evalscope",
         description="EvalScope: drop the first <think> block, keep the last 'ANSWER:' line",
         reproduces=f"{EVALSCOPE}:evalscope/benchmarks/vqav2/vqav2_adapter.py",
-        rules=("think_block", "answer_line", "strip", "strip_quotes"),
+        rules=("truncated", "think_block", "answer_line", "strip", "strip_quotes"),
         _fn=extract_evalscope,
     ),
 ):

@@ -2,18 +2,25 @@
 
 One user message per prompt, ``temperature`` 0 and a fixed ``seed``; at most *concurrency*
 requests in flight (threads); each request has a timeout and is retried with exponential
-backoff on timeouts, connection errors, HTTP 429/5xx and replies that are not a completion.
-Replies are cached on disk, keyed by (model, prompt), so a re-run makes no calls. The API key
-is read from an environment variable and never printed, logged or cached. httpx is an optional
+backoff on timeouts, connection errors, HTTP 429/5xx and replies that are not a completion. A
+``Retry-After`` header (seconds or an HTTP date) on 429/503 sets the wait instead, and a
+prompt's waits add up to at most *max_wait* seconds. Replies are cached on disk, keyed by
+(model, prompt), so a re-run makes no calls; a reply that cannot be cached is a warning. The API
+key is read from an environment variable and never printed, logged or cached: a reply that
+echoes it is stored and returned with the key replaced by ``[redacted]``. httpx is an optional
 extra (``pip install 'vqametrics[judge]'``), imported when the client is built.
 """
 
 from __future__ import annotations
 
+import contextlib
+import email.utils
 import hashlib
+import math
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -22,13 +29,16 @@ from typing import Any
 
 import orjson
 
-from .._exceptions import InputError, MissingDependencyError
+from .._exceptions import InputError, MissingDependencyError, VqaMetricsError, VqaMetricsWarning
 
 __all__ = [
     "DEFAULT_KEY_ENV",
+    "JudgeCacheWarning",
     "JudgeClient",
     "JudgeReply",
     "JudgeSettingsError",
+    "UnjudgedError",
+    "check_judged",
     "default_cache_dir",
 ]
 
@@ -37,8 +47,24 @@ DEFAULT_KEY_ENV = "VQAMETRICS_JUDGE_API_KEY"
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
 
+#: Statuses whose ``Retry-After`` header is honoured (RFC 9110 §10.2.3).
+_RETRY_AFTER_STATUS = frozenset({429, 503})
+_REDACTED = "[redacted]"
+
+
 class JudgeSettingsError(InputError):
     """A judge setting is unusable (URL, model, cache directory, concurrency...)."""
+
+
+class UnjudgedError(VqaMetricsError):
+    """Some items could not be judged (no reply), and ``--allow-unjudged`` was not given: the
+    score would pass for a judged one. A runtime failure (exit code 1), not bad input."""
+
+    exit_code = 1
+
+
+class JudgeCacheWarning(VqaMetricsWarning):
+    """A judge reply could not be written to the cache (the run goes on; a re-run asks again)."""
 
 
 def default_cache_dir() -> Path:
@@ -107,6 +133,12 @@ class JudgeClient:
         Sent as ``seed``; with ``temperature`` 0 it makes replies as repeatable as the API
         allows.
     max_tokens : int, default=256
+    max_wait : float, default=300
+        Seconds a prompt may spend waiting between its tries, in all (backoff and
+        ``Retry-After`` together); a wait that would exceed it ends the prompt's tries.
+    allow_unjudged : bool, default=False
+        Let a run score with items the judge could not be asked about (``--allow-unjudged``);
+        without it such a run fails with :class:`UnjudgedError`.
     transport : httpx transport, optional
         For tests.
     """
@@ -124,15 +156,18 @@ class JudgeClient:
         concurrency: int = 4,
         seed: int = 0,
         max_tokens: int = 256,
+        max_wait: float = 300.0,
+        allow_unjudged: bool = False,
         transport: Any = None,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise JudgeSettingsError(f"--judge-url {url!r}: expected an http:// or https:// URL")
         if not model.strip():
             raise JudgeSettingsError("--judge-model: a model name is needed")
-        if retries < 1 or concurrency < 1 or timeout <= 0 or backoff < 0:
+        if retries < 1 or concurrency < 1 or timeout <= 0 or backoff < 0 or not max_wait >= 0:
             raise JudgeSettingsError(
-                "judge: retries and concurrency must be >= 1, timeout > 0, backoff >= 0"
+                "judge: retries and concurrency must be >= 1, timeout > 0, backoff >= 0, "
+                "max wait >= 0"
             )
         httpx = _require_httpx()
         self.url = url.rstrip("/")
@@ -146,12 +181,18 @@ class JudgeClient:
         self.concurrency = concurrency
         self.seed = seed
         self.max_tokens = max_tokens
+        self.max_wait = max_wait
+        self.allow_unjudged = allow_unjudged
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         _check_writable(self.cache_dir)
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(key_env)
+        #: what must never be cached or shown: the key, and the header value it travels in
+        self._secrets: tuple[str, ...] = ()
         if key:
             headers["Authorization"] = f"Bearer {key}"
+            self._secrets = (headers["Authorization"], key)
+        self._cache_warned = False
         self._httpx = httpx
         self._http = httpx.Client(timeout=timeout, headers=headers, transport=transport)
         self._lock = threading.Lock()
@@ -160,9 +201,11 @@ class JudgeClient:
         #: replies received, and why the judge was given up on (see :meth:`_request`)
         self._answered = 0
         self._unreachable: str | None = None
+        self._outcomes: dict[str, str | None] = {}
 
     def __repr__(self) -> str:  # never shows the key
-        return f"JudgeClient(url={self.url!r}, model={self.model!r}, key_env={self.key_env!r})"
+        url = self._redact(self.url)
+        return f"JudgeClient(url={url!r}, model={self.model!r}, key_env={self.key_env!r})"
 
     def close(self) -> None:
         self._http.close()
@@ -196,9 +239,36 @@ class JudgeClient:
         if reply.response is not None:
             record = {"model": self.model, "prompt": prompt, "response": reply.response}
             tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-            tmp.write_bytes(orjson.dumps(record))
-            os.replace(tmp, path)
+            try:
+                tmp.write_bytes(orjson.dumps(record))
+                os.replace(tmp, path)
+            except OSError as exc:
+                self._cache_failed(path, exc)
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
         return reply
+
+    def _cache_failed(self, path: Path, exc: OSError) -> None:
+        """One warning per client for replies that could not be cached (the run goes on)."""
+        with self._lock:
+            if self._cache_warned:
+                return
+            self._cache_warned = True
+        warnings.warn(
+            JudgeCacheWarning(
+                f"judge cache: could not write {path} ({exc.strerror or exc}); the reply is "
+                "used but not cached (a re-run asks again); further cache failures are not "
+                "reported"
+            ),
+            stacklevel=3,
+        )
+
+    def _redact(self, text: str) -> str:
+        """*text* with the key (and its ``Authorization`` header value) replaced."""
+        for secret in self._secrets:
+            if secret in text:
+                text = text.replace(secret, _REDACTED)
+        return text
 
     def complete_many(self, prompts: Sequence[str]) -> list[JudgeReply]:
         """Replies to *prompts* in order; each distinct prompt is asked once, concurrently.
@@ -235,9 +305,22 @@ class JudgeClient:
             # nothing); they are unjudged and reported as such
             return JudgeReply(prompt, None, calls=0, error=self._unreachable)
         error = "no reply"
+        waited = 0.0
+        retry_after: float | None = None
         for attempt in range(self.retries):
             if attempt:
-                time.sleep(self.backoff * 2 ** (attempt - 1))
+                wait = self.backoff * 2 ** (attempt - 1) if retry_after is None else retry_after
+                if waited + wait > self.max_wait:
+                    return JudgeReply(
+                        prompt,
+                        None,
+                        calls=attempt,
+                        error=f"{error}; the next try would wait {wait:g} s, beyond the "
+                        f"{self.max_wait:g} s a prompt may wait in all, after {attempt} tries",
+                    )
+                waited += wait
+                time.sleep(wait)
+            retry_after = None
             with self._lock:
                 self.calls += 1
             try:
@@ -250,6 +333,8 @@ class JudgeClient:
                 continue
             if resp.status_code in _RETRY_STATUS:
                 error = f"HTTP {resp.status_code}"
+                if resp.status_code in _RETRY_AFTER_STATUS:
+                    retry_after = _retry_after(resp.headers.get("Retry-After"))
                 continue
             if resp.status_code >= 400:  # a client error does not get better by retrying
                 return JudgeReply(prompt, None, calls=attempt + 1, error=f"HTTP {resp.status_code}")
@@ -259,12 +344,12 @@ class JudgeClient:
                 continue
             with self._lock:
                 self._answered += 1
-            return JudgeReply(prompt, text, calls=attempt + 1)
+            return JudgeReply(prompt, self._redact(text), calls=attempt + 1)
         if error.startswith("connection error"):
             with self._lock:
                 if not self._answered:
                     self._unreachable = (
-                        f"judge unreachable at {self.url} ({error} on every one of "
+                        f"judge unreachable at {self._redact(self.url)} ({error} on every one of "
                         f"{self.retries} tries, and no reply yet); not asked"
                     )
         return JudgeReply(
@@ -280,15 +365,81 @@ class JudgeClient:
         from ..mmbench.extract import API_FAILURE
 
         last: list[Any] = [None, 0]  # the previous prompt and its attempt number
+        # per prompt (one row): the error of its latest try, None once a reply came
+        outcome: dict[str, str | None] = {}
+        self._outcomes = outcome
 
         def judge(prompt: str) -> str:
             # MMBench retries a row by asking again at once with the same prompt
             last[1] = last[1] + 1 if last[0] == prompt else 0
             last[0] = prompt
             reply = self.complete(prompt, attempt=last[1])
-            return API_FAILURE if reply.response is None else reply.response
+            if reply.response is None:
+                outcome[prompt] = reply.error or "no reply"
+                return API_FAILURE
+            outcome[prompt] = None
+            return reply.response
 
         return judge
+
+    def judged_value(self) -> str:
+        """The signature's ``judge:`` value for the rows the latest :meth:`as_callable` judge
+        was asked about: the model, with ``(unjudged:K/N)`` when K of N rows got no reply.
+
+        Raises
+        ------
+        UnjudgedError
+            Some row got no reply and the client was not built with ``allow_unjudged``.
+        """
+        outcome = self._outcomes
+        failures: dict[str, int] = {}
+        for error in outcome.values():
+            if error is not None:
+                failures[error] = failures.get(error, 0) + 1
+        failed = sum(failures.values())
+        return check_judged(self.model, failed, len(outcome), failures, allow=self.allow_unjudged)
+
+
+def check_judged(
+    model: str, failed: int, asked: int, failures: dict[str, int], *, allow: bool
+) -> str:
+    """The ``judge:`` signature value for a run in which *failed* of *asked* items got no
+    reply; unless *allow* (``--allow-unjudged``), any such item fails the run.
+
+    Raises
+    ------
+    UnjudgedError
+        *failed* > 0 and not *allow*: the message says how many and why.
+    """
+    if not failed:
+        return model
+    if not allow:
+        reasons = "; ".join(f"{why}: {n}" for why, n in sorted(failures.items()))
+        raise UnjudgedError(
+            f"judge {model}: {failed} of {asked} items could not be judged ({reasons}); a "
+            "score with them would pass for a judge-scored one. Fix the judge and run again "
+            "(the replies received are cached), or pass --allow-unjudged to score them as "
+            f"unjudged (the signature then says judge:{model}(unjudged:{failed}/{asked}))"
+        )
+    return f"{model}(unjudged:{failed}/{asked})"
+
+
+def _retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` value: a number of seconds or an HTTP date
+    (RFC 9110 §10.2.3); ``None`` when absent or unreadable (the backoff applies then)."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # an HTTP date is GMT
+        return None
+    delay = when.timestamp() - (time.time() if now is None else now)
+    return max(0.0, delay) if math.isfinite(delay) else None
 
 
 def _completion_text(content: bytes) -> str | None:

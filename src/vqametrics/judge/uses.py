@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..normalize.vlmevalkit import punctuation_vlm
-from .client import JudgeClient, JudgeReply
+from .client import JudgeClient, JudgeReply, check_judged
 
 __all__ = [
     "JudgeStats",
     "Judgement",
     "build_equivalence_prompt",
     "build_yes_no_prompt",
+    "check_judged",
     "equivalence_summary",
     "judge_equivalence",
+    "judge_signature_value",
     "judge_yes_no",
     "judge_yes_no_records",
     "parse_yes_no_reply",
@@ -124,6 +126,11 @@ class JudgeStats:
     judge_calls: int = 0
     cache_hits: int = 0
     unjudged_examples: list[dict[str, Any]] = field(default_factory=list)
+    #: items sent to the judge, and those of them with no reply at all (a failed call: the
+    #: judge could not judge them), by reason
+    asked: int = 0
+    failed: int = 0
+    failures: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, model: str, items: Sequence[Judgement | None]) -> JudgeStats:
@@ -131,8 +138,13 @@ class JudgeStats:
         for j in items:
             if j is None or j.by != "judge":
                 continue
+            s.asked += 1
             s.judge_calls += j.calls
             s.cache_hits += int(j.cached)
+            if j.response is None:
+                s.failed += 1
+                reason = j.error or "no reply"
+                s.failures[reason] = s.failures.get(reason, 0) + 1
             if j.decision is None:
                 s.unjudged += 1
                 if len(s.unjudged_examples) < 5:
@@ -151,7 +163,24 @@ class JudgeStats:
             "cache_hits": self.cache_hits,
             "unjudged": self.unjudged,
             "unjudged_examples": self.unjudged_examples,
+            "failed": self.failed,
+            "failures": dict(self.failures),
         }
+
+    @property
+    def signature_value(self) -> str:
+        """The signature's ``judge:`` value: the model, and ``(unjudged:K/N)`` when K of the N
+        items sent to the judge got no reply (a run allowed to score them unjudged)."""
+        return check_judged(self.model, self.failed, self.asked, self.failures, allow=True)
+
+
+def judge_signature_value(client: Any, stats: JudgeStats | None) -> str:
+    """The runner's ``judge:`` value for a run judged by *client* with *stats*; fails the run
+    (:class:`UnjudgedError`) when items got no reply, unless the client allows it."""
+    if stats is None:
+        return str(client.model)
+    allow = bool(getattr(client, "allow_unjudged", False))
+    return check_judged(stats.model, stats.failed, stats.asked, stats.failures, allow=allow)
 
 
 def judge_yes_no_records(
@@ -204,6 +233,10 @@ def judge_equivalence(
     prompts = [build_equivalence_prompt(qs[i], answers[i], predictions[i] or "") for i in ask]
     for i, reply in zip(ask, client.complete_many(prompts), strict=True):
         out[i] = _judgement(reply, parse_yes_no_reply(reply.response))
+    stats = JudgeStats.of(client.model, out)
+    check_judged(
+        client.model, stats.failed, stats.asked, stats.failures, allow=client.allow_unjudged
+    )
     return out
 
 
@@ -214,7 +247,8 @@ def equivalence_summary(
 
     ``accuracy`` = 100 x (items judged equivalent) / (items decided), where the rules decide
     the predictions that already match a human answer and the judge decides the others;
-    unjudged items (garbage, refusals, failed calls) are left out of both counts and reported.
+    unjudged items (garbage, refusals, failed calls) are left out of both counts and reported;
+    failed calls also in the signature (``judge:<model>(unjudged:K/N)``).
     """
     from ..signature import Signature
 
@@ -222,7 +256,8 @@ def equivalence_summary(
     yes = sum(1 for j in decided if j.decision == "yes")
     stats = JudgeStats.of(model, judgements)
     by_rules = sum(1 for j in decided if j.by == "rules")
-    sig = Signature("judge-eq", (("judge", model), ("extract", extract), ("n", len(decided))))
+    judge = stats.signature_value
+    sig = Signature("judge-eq", (("judge", judge), ("extract", extract), ("n", len(decided))))
     return {
         "metric": "judge-equivalence",
         "accuracy": 100.0 * yes / len(decided) if decided else float("nan"),

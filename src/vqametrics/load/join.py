@@ -14,7 +14,7 @@ from typing import Literal
 
 from .._exceptions import InputError, MissingPredictionError
 
-__all__ = ["Joined", "check_unique", "disagreement_note", "join_by_id", "unique_rows"]
+__all__ = ["Joined", "check_unique", "disagreement_note", "join_by_id", "same_ids", "unique_rows"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,14 @@ def join_by_id(
             "(pass --ignore-extra to skip them)"
         )
     return Joined(predictions, missing, extra, duplicates, fixed)
+
+
+def same_ids(a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
+    """Whether two files list the same items in the same order, ids compared by value as the
+    join compares them (``12`` and ``"12"``: a CSV's text and a spreadsheet's number)."""
+    return len(a) == len(b) and all(
+        x == y or (_text(x) != "" and _text(x) == _text(y)) for x, y in zip(a, b, strict=True)
+    )
 
 
 def _text(key: Hashable) -> str:

@@ -106,6 +106,7 @@ def predictions_from(
     # its sheet with pandas, which turns the TEXT "nan" into NaN, then scores str(x) == "nan".
     # The file holds "nan" (openpyxl reads it so); a DataFrame of it holds NaN: read as "nan".
     nan_text = layout == "vlmevalkit" and records.layout == "dataframe"
+    typed = records.layout.startswith("json")  # json, jsonl, json:<key>, json-mapping
     nans = 0
     ids: list[Hashable] = []
     texts: list[str | None] = []
@@ -134,6 +135,13 @@ def predictions_from(
         if nan_text and isinstance(value, float) and value != value:
             value = "nan"
             nans += 1
+        if typed and value is not None and not isinstance(value, str):
+            # JSON says what a value is: a number or a list where the answer text belongs is
+            # not an answer (LLaVA's "text": 1), unlike a spreadsheet's number cell
+            raise InputError(
+                f"{where}: {ansc} is {type(value).__name__} ({str(value)[:40]}), expected the "
+                "answer as a string"
+            )
         texts.append(cell_text(value, where, column=ansc, allow_missing=allow_missing_answer))
         ids.append(key)
         wheres.append(where)

@@ -13,9 +13,10 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .._exceptions import InputError
@@ -58,12 +59,17 @@ class Records:
     #: the layout forced with ``--input-format`` (``vlmevalkit``, ``llava-answers``, …;
     #: recognition is then skipped), or ``None``
     forced: str | None = None
+    #: spreadsheet cells read as empty that are not: row number -> column -> what the cell is
+    #: (a formula with no stored value, part of merged cells), for the "is empty" message
+    cell_notes: Mapping[int, Mapping[str, str]] | None = None
 
     def where(self, i: int) -> str:
         """``file: line N`` / ``file: row N`` / ``file: item N`` for row *i* (0-based)."""
         if self.lines is not None:
             unit = "line" if self.layout.startswith("jsonl") else "row"
-            return f"{self.source}: {unit} {self.lines[i]}"
+            text = f"{self.source}: {unit} {self.lines[i]}"
+            notes = self.cell_notes.get(self.lines[i]) if self.cell_notes else None
+            return _Where(text, notes) if notes else text
         return f"{self.source}: item {i + 1}"
 
     @property
@@ -77,6 +83,18 @@ class Records:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+class _Where(str):
+    """A row's place in messages that also knows which of its empty cells are not empty in
+    the sheet (a formula, merged cells): :func:`cell_text` names them so."""
+
+    notes: Mapping[str, str]
+
+    def __new__(cls, text: str, notes: Mapping[str, str]) -> _Where:
+        self = super().__new__(cls, text)
+        self.notes = notes
+        return self
 
 
 def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
@@ -269,10 +287,15 @@ def _parse_delimited(name: str, data: bytes, suffix: str, rows_key: str, delimit
     except UnicodeDecodeError as exc:
         raise InputError(f"{name}: not UTF-8 text (byte {exc.start}): {exc.reason}") from None
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    # a field of any length (a long generation): the csv module refuses fields beyond 128 KiB
+    # by default; the limit is raised for this read only
+    limit = csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     try:
         table = list(reader)
     except csv.Error as exc:
         raise InputError(f"{name}: line {reader.line_num}: malformed {suffix} ({exc})") from None
+    finally:
+        csv.field_size_limit(limit)
     kind = "tsv" if delimiter == "\t" else "csv"
     return _table_records(name, table, kind)
 
@@ -314,6 +337,205 @@ def _cell(cells: list[Any], j: int) -> Any:
 
 
 def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
+    """The first worksheet's cells, as openpyxl reads them (``read_only``, ``data_only``).
+
+    python-calamine (compiled; the ``xlsx`` extra) reads a sheet in about a tenth of the time;
+    its values are made openpyxl's: an integral number is an ``int`` (openpyxl's for a number
+    written without a point or exponent) and an empty cell ``None``. Where that rule could not
+    give openpyxl's value — a number written as ``1.0`` or ``1E2``, an integer of 16 digits or
+    more, an error, a date, a text of only spaces or with ``_xHHHH_`` escapes, anything not
+    text, number or boolean — the file is read with openpyxl instead (the XML is scanned for
+    these first, and checked well-formed: calamine reads past a mismatched tag). A damaged
+    workbook is one :class:`InputError` naming the file.
+    """
+    table = _calamine_table(data)
+    if table is None:
+        table = _openpyxl_table(name, data)
+    records = _table_records(name, table, "xlsx")
+    notes = _cell_notes(data, table[0] if table else [])
+    return replace(records, cell_notes=notes) if notes else records
+
+
+_SHEET = re.compile(rb"<sheet\b[^>]*>")
+_RELATION = re.compile(rb"<Relationship\b[^>]*>")
+_CELL = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"[^>]*?(?:/>|>(.*?)</c>)', re.DOTALL)
+_MERGED = re.compile(rb'<mergeCell\b[^>]*?\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
+_STORED = re.compile(rb"<v(?:\s[^>]*)?>[^<]")
+_DIMENSION = re.compile(rb'<dimension\b[^>]*?\bref="([A-Z]+)(\d+)')
+
+
+def _column_number(letters: bytes) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ch - 64
+    return n
+
+
+def _first_worksheet(archive: Any) -> str | None:
+    """The member of the workbook's first worksheet (what openpyxl's ``worksheets[0]`` is)."""
+    targets = {}
+    for m in _RELATION.finditer(archive.read("xl/_rels/workbook.xml.rels")):
+        rid = re.search(rb'\bId="([^"]+)"', m.group(0))
+        target = re.search(rb'\bTarget="([^"]+)"', m.group(0))
+        if rid and target:
+            targets[rid.group(1)] = target.group(1).decode()
+    for m in _SHEET.finditer(archive.read("xl/workbook.xml")):
+        sheet_id = re.search(rb':id="([^"]+)"', m.group(0))
+        path = targets.get(sheet_id.group(1)) if sheet_id else None
+        if path and "worksheets/" in path:
+            return path.lstrip("/") if path.startswith("/") else f"xl/{path}"
+    return None
+
+
+def _cell_notes(data: bytes, header: list[Any]) -> dict[int, dict[str, str]]:
+    """Cells of the first worksheet that read as empty but are not: a formula whose value
+    was never stored (a workbook saved without calculating), or a cell of merged cells other
+    than the first (its value is the first's). Keyed by row number as :attr:`Records.lines`."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            member = _first_worksheet(archive)
+            xml = archive.read(member) if member else b""
+    except Exception:  # the reader read it: notes are a courtesy
+        return {}
+    if b"<f" not in xml and b"<mergeCell" not in xml:
+        return {}
+    dim = _DIMENSION.search(xml)
+    col0, row0 = (_column_number(dim.group(1)), int(dim.group(2))) if dim else (1, 1)
+    names = [str(h) if h is not None else "" for h in header]
+
+    def place(col: int, row: int) -> tuple[int, str] | None:
+        j = col - col0
+        name = names[j] if 0 <= j < len(names) else ""
+        return (row - row0 + 1, name) if name else None
+
+    notes: dict[int, dict[str, str]] = {}
+    if b"<f" in xml:
+        for m in _CELL.finditer(xml):
+            body = m.group(3) or b""
+            if b"<f" in body and _STORED.search(body) is None:  # no <v>, or an empty one
+                at = place(_column_number(m.group(1)), int(m.group(2)))
+                if at is not None:
+                    ref = (m.group(1) + m.group(2)).decode()
+                    notes.setdefault(at[0], {})[at[1]] = (
+                        f"a formula ({ref}) with no stored value: the workbook was saved "
+                        "without calculating it; open and save it in a spreadsheet program, "
+                        "or export its values"
+                    )
+    for m in _MERGED.finditer(xml):
+        c1, r1, c2, r2 = (_column_number(m.group(1)), int(m.group(2)),
+                          _column_number(m.group(3)), int(m.group(4)))  # fmt: skip
+        first = (m.group(1) + m.group(2)).decode()
+        span = f"{first}:{(m.group(3) + m.group(4)).decode()}"
+        if (c2 - c1 + 1) * (r2 - r1 + 1) > 1_000_000:
+            continue  # a whole-sheet merge: not worth naming cell by cell
+        for row in range(r1, r2 + 1):
+            for col in range(c1, c2 + 1):
+                at = place(col, row) if (row, col) != (r1, c1) else None
+                if at is not None:
+                    notes.setdefault(at[0], {}).setdefault(
+                        at[1], f"part of the merged cells {span} (only {first} holds a value)"
+                    )
+    return notes
+
+
+# in a worksheet's XML: a number written with a point or an exponent (openpyxl reads a float,
+# calamine's value is made an int when integral: such a cell must not be integral), and an
+# integer of 16 digits or more (a float may not hold it exactly)
+_DECIMAL = re.compile(rb"<v>([-+]?(?:\d*\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+))</v>")
+_LONG_INT = re.compile(rb"<v>[-+]?\d{16,}</v>")
+# in the text of a cell: one not marked xml:space="preserve" that starts or ends with
+# whitespace (calamine trims it, or drops a text of only spaces; openpyxl keeps it); phonetic
+# runs; and in a sheet's inline strings, the _xHHHH_ escapes that calamine decodes and openpyxl
+# leaves as written (it decodes them in shared strings, as calamine does)
+_TEXT_DIFFERS = re.compile(rb"<t>\s|<t>[^<]*\s</t>|<rPh\b")
+_INLINE_ESCAPE = re.compile(rb"_x[0-9A-Fa-f]{4}_")
+_FLOAT_LIMIT = 2.0**53
+
+
+def _calamine_table(data: bytes) -> list[list[Any]] | None:
+    """The first worksheet by python-calamine, with openpyxl's values; ``None`` when calamine
+    is not installed, cannot read the file, or a cell may not come out as openpyxl's."""
+    try:
+        from python_calamine import CalamineWorkbook
+    except ImportError:
+        return None
+    if _needs_openpyxl(data):
+        return None
+    try:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        sheets = [m.name for m in book.sheets_metadata if str(m.typ).endswith("WorkSheet")]
+        if not sheets:
+            return None
+        rows = book.get_sheet_by_name(sheets[0]).to_python(skip_empty_area=False)
+    except Exception:  # damaged, or a feature calamine does not read: openpyxl decides
+        return None
+    table: list[list[Any]] = []
+    for row in rows:
+        out: list[Any] = []
+        for value in row:
+            if isinstance(value, str):
+                out.append(value if value else None)
+            elif isinstance(value, bool):
+                out.append(value)
+            elif isinstance(value, float):
+                if value.is_integer():
+                    if abs(value) >= _FLOAT_LIMIT:
+                        return None
+                    out.append(int(value))
+                else:
+                    out.append(value)
+            elif isinstance(value, int):
+                out.append(value)
+            else:  # a date, a time, a duration: openpyxl's types differ
+                return None
+        table.append(out)
+    while table and table[-1] and all(v is None for v in table[-1]):
+        table.pop()  # calamine pads with empty rows openpyxl does not return
+    return table
+
+
+def _needs_openpyxl(data: bytes) -> bool:
+    """Whether a worksheet holds a cell whose value calamine would not give as openpyxl does."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for info in archive.infolist():
+                if info.filename == "xl/sharedStrings.xml":
+                    xml = archive.read(info)
+                    if not _well_formed(xml) or _TEXT_DIFFERS.search(xml):
+                        return True
+                elif info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
+                    xml = archive.read(info)
+                    if not _well_formed(xml):
+                        return True  # calamine reads past mismatched tags: openpyxl names them
+                    if b't="e"' in xml or _LONG_INT.search(xml) or _TEXT_DIFFERS.search(xml):
+                        return True  # an error cell; an integer a float may not hold; a text
+                    if b"inlineStr" in xml and _INLINE_ESCAPE.search(xml):
+                        return True  # an escape openpyxl leaves in an inline string
+                    for m in _DECIMAL.finditer(xml):
+                        if float(m.group(1)).is_integer():
+                            return True  # openpyxl's float, calamine's (made) int
+    except Exception:  # a damaged archive: openpyxl reads it or names the fault
+        return True
+    return False
+
+
+def _well_formed(xml: bytes) -> bool:
+    """Whether *xml* parses (expat, no handlers). calamine accepts a closing tag that does not
+    match its opening one (one flipped bit in a damaged file), and would read on silently."""
+    from xml.parsers import expat
+
+    try:
+        expat.ParserCreate().Parse(xml, True)
+    except expat.ExpatError:
+        return False
+    return True
+
+
+def _openpyxl_table(name: str, data: bytes) -> list[list[Any]]:
     try:
         import openpyxl
     except ImportError:
@@ -326,13 +548,23 @@ def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many types for a damaged file
-        raise InputError(f"{name}: not a readable .xlsx workbook ({exc})") from None
+        raise InputError(f"{name}: not a readable .xlsx workbook ({_reason(exc)})") from None
     try:
         sheet = book.worksheets[0]
-        table = [list(r) for r in sheet.iter_rows(values_only=True)]
+        # the sheet's XML is parsed while the rows are read: a damaged member fails here
+        return [list(r) for r in sheet.iter_rows(values_only=True)]
+    except Exception as exc:
+        raise InputError(
+            f"{name}: not a readable .xlsx workbook: its first sheet is damaged ({_reason(exc)})"
+        ) from None
     finally:
         book.close()
-    return _table_records(name, table, "xlsx")
+
+
+def _reason(exc: BaseException) -> str:
+    """A one-line reason: the exception's type and message."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 _PARSERS = {
@@ -397,6 +629,9 @@ def cell_text(value: Any, where: str, *, column: str, allow_missing: bool = Fals
     if value is None or (isinstance(value, float) and value != value):
         if allow_missing:
             return None
+        note = getattr(where, "notes", {}).get(column)
+        if note is not None:  # not empty in the sheet: say what it is
+            raise InputError(f"{where}: column {column!r} has no value: the cell is {note}")
         raise InputError(f"{where}: column {column!r} is empty")
     if isinstance(value, str):
         return value

@@ -12,15 +12,17 @@ exactly 0.5 is kept, and what two empty strings give (spec ``vqa-family.md`` §5
 function per toolkit below; each names the quirks it reproduces. The aggregation (a mean, ×100
 for some) lives with the tasks (``tasks/anls.py``).
 
-The edit distance is the plain Levenshtein DP over Python code points, written here (no
-dependency), with exits that do not change any score: equal strings, common prefix and suffix,
-and a *bound* — when the distance cannot keep a similarity above the threshold, the DP stops
-early and reports "more than the bound" (the score is then 0 whatever the exact distance).
+The edit distance is the Levenshtein distance over Python code points. :func:`levenshtein` asks
+rapidfuzz (bit-parallel C++, imported on first use) with a *bound*: when the distance cannot keep
+a similarity above the threshold, it reports "more than the bound" (the score is then 0 whatever
+the exact distance), which keeps two long dissimilar answers linear-ish instead of quadratic.
+:func:`levenshtein_reference` is the plain DP written here, the reference the tests compare the
+fast path against (and the fallback when rapidfuzz is not importable).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .._exceptions import InputError
 
@@ -34,6 +36,7 @@ __all__ = [
     "anls_stvqa_2019",
     "anls_vlmevalkit",
     "levenshtein",
+    "levenshtein_reference",
 ]
 
 
@@ -42,15 +45,60 @@ class UndefinedScoreError(InputError):
     ``ValueError`` instead of inventing a number."""
 
 
-def levenshtein(a: str, b: str, bound: int | None = None) -> int:
-    """Edit distance (insertions, deletions, substitutions; cost 1 each) between *a* and *b*.
+_Distance = Callable[..., int]
+_fast: _Distance | None = None
 
-    With *bound*, any distance above it is reported as ``bound + 1`` (the DP stops as soon as
-    every cell of a row exceeds the bound); distances up to *bound* are exact.
+
+def _load_fast() -> _Distance:
+    """rapidfuzz's ``Levenshtein.distance`` (imported once, on first use: it costs tens of
+    milliseconds that a command scoring no ANLS task should not pay); the pure DP without it."""
+    global _fast
+    fast: _Distance
+    try:
+        from rapidfuzz.distance import Levenshtein
+    except ImportError:  # rapidfuzz is a core dependency: only a broken install lands here
+
+        def pure(a: str, b: str, *, score_cutoff: int | None = None) -> int:
+            return levenshtein_reference(a, b, score_cutoff)
+
+        fast = pure
+    else:
+        fast = Levenshtein.distance
+    _fast = fast
+    return fast
+
+
+def levenshtein(a: str, b: str, bound: int | None = None) -> int:
+    """Edit distance (insertions, deletions, substitutions; cost 1 each) between *a* and *b*,
+    over code points, from rapidfuzz.
+
+    With *bound*, any distance above it is reported as ``bound + 1`` (rapidfuzz's
+    ``score_cutoff`` has exactly this meaning); distances up to *bound* are exact. The result is
+    always that of :func:`levenshtein_reference`.
 
     >>> levenshtein("kitten", "sitting")
     3
     """
+    _check(a, b, bound)
+    return _distance(a, b, bound)
+
+
+def _distance(a: str, b: str, bound: int | None) -> int:
+    """The scorers' edit distance (arguments already checked): rapidfuzz with the cut-off."""
+    return (_fast or _load_fast())(a, b, score_cutoff=bound)
+
+
+def levenshtein_reference(a: str, b: str, bound: int | None = None) -> int:
+    """The plain Levenshtein DP in Python: the reference :func:`levenshtein` is tested against.
+
+    With *bound*, any distance above it is reported as ``bound + 1`` (the DP stops as soon as
+    every cell of a row exceeds the bound); distances up to *bound* are exact. Exits that change
+    no result: equal strings, common prefix and suffix, a length gap beyond the bound.
+
+    >>> levenshtein_reference("kitten", "sitting")
+    3
+    """
+    _check(a, b, bound)
     if a == b:
         return 0
     # common prefix and suffix never take part in an optimal alignment's edits
@@ -93,9 +141,27 @@ def levenshtein(a: str, b: str, bound: int | None = None) -> int:
     return d if bound is None or d <= bound else bound + 1
 
 
-def _need(references: Sequence[str]) -> None:
-    if isinstance(references, str) or not references:
-        raise InputError(f"ANLS needs a non-empty list of reference answers, got {references!r}")
+def _check(a: object, b: object, bound: object) -> None:
+    if not isinstance(a, str) or not isinstance(b, str):
+        raise InputError(f"levenshtein compares two strings, got {a!r} and {b!r}")
+    if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool) or bound < 0):
+        raise InputError(f"levenshtein's bound is a count of edits (an int >= 0), got {bound!r}")
+
+
+def _need(prediction: object, references: Sequence[str]) -> None:
+    """The library's error (not an ``AttributeError`` deep inside) for arguments of the wrong
+    kind: a string prediction and a non-empty sequence of string answers."""
+    if not isinstance(prediction, str):
+        raise InputError(f"ANLS scores a string prediction, got {prediction!r}")
+    if (
+        isinstance(references, str)
+        or not isinstance(references, Sequence)
+        or not references
+        or not all(isinstance(a, str) for a in references)
+    ):
+        raise InputError(
+            f"ANLS needs a non-empty list of string reference answers, got {references!r}"
+        )
 
 
 def _bound(length: int, threshold: float) -> int:
@@ -114,7 +180,7 @@ def _rrc_nl(det_norm: str, det_len: int, answer: str, norm: str, threshold: floa
     length = max(len(answer.upper()), det_len)
     if length == 0:
         return 0.0
-    d = levenshtein(norm, det_norm, _bound(length, threshold))
+    d = _distance(norm, det_norm, _bound(length, threshold))
     return float(d) / float(length)
 
 
@@ -134,7 +200,7 @@ def anls_official(prediction: str, references: Sequence[str], threshold: float =
     >>> anls_official("ab   ", ["ac"])
     0.8
     """
-    _need(references)
+    _need(prediction, references)
     det_norm = _collapse(prediction)
     norms = [_collapse(a) for a in references]
     if det_norm in norms:  # an NL of 0 is the minimum: skip the other answers' DPs
@@ -153,7 +219,7 @@ def anls_stvqa_2019(prediction: str, references: Sequence[str], threshold: float
 
     Quirk kept: surrounding spaces count as edits (``"42"`` vs ``" 42 "`` → 0.5).
     """
-    _need(references)
+    _need(prediction, references)
     det = prediction.lower()
     lowered = [a.lower() for a in references]
     if det in lowered:
@@ -169,6 +235,7 @@ def anls_stvqa_2019(prediction: str, references: Sequence[str], threshold: float
 def anls_lmms_eval(prediction: str, references: Sequence[str], threshold: float = 0.5) -> float:
     """lmms-eval ``anls``: the RRC formula on the generation *after* lmms-eval strips it
     (``api/task.py``), so the raw length shrinks (``"ab   "`` vs ``"ac"`` → 0.5, not 0.8)."""
+    _need(prediction, references)
     return anls_official(prediction.strip(), references, threshold)
 
 
@@ -185,7 +252,7 @@ def anls_mmf(prediction: str, references: Sequence[str], threshold: float = 0.5)
     Quirk reproduced as an error: two strings that are empty after stripping divide by zero in
     MMF, so :class:`UndefinedScoreError` is raised.
     """
-    _need(references)
+    _need(prediction, references)
     det = prediction.lower().strip()
     if det and any(det == a.lower().strip() for a in references):
         return 1.0  # a non-empty prediction never divides by zero
@@ -198,7 +265,7 @@ def anls_mmf(prediction: str, references: Sequence[str], threshold: float = 0.5)
                 "MMF's ANLS divides by zero when the prediction and an answer are both empty "
                 f"after lower().strip() (prediction {prediction!r}, answer {answer!r})"
             )
-        d = levenshtein(det, gt, _bound(length, threshold))
+        d = _distance(det, gt, _bound(length, threshold))
         iou = 1 - d / length
         score = iou if iou >= threshold else 0.0
         if score > best:
@@ -213,7 +280,7 @@ def anls_pix2struct(prediction: str, references: Sequence[str], threshold: float
     Quirk reproduced as an error: two empty strings divide by zero in pix2struct, so
     :class:`UndefinedScoreError` is raised.
     """
-    _need(references)
+    _need(prediction, references)
     det = prediction.lower()
     if det and any(det == a.lower() for a in references):
         return 1.0  # a non-empty prediction never divides by zero
@@ -226,7 +293,7 @@ def anls_pix2struct(prediction: str, references: Sequence[str], threshold: float
                 "pix2struct's anls_metric divides by zero when the prediction and an answer "
                 f"are both empty (prediction {prediction!r}, answer {answer!r})"
             )
-        nl = levenshtein(gt, det, _bound(length, threshold)) / length
+        nl = _distance(gt, det, _bound(length, threshold)) / length
         score = 1 - nl if nl < threshold else 0.0
         if score > best:
             best = score
@@ -237,7 +304,7 @@ def anls_paper(prediction: str, references: Sequence[str], threshold: float = 0.
     """The paper's formula as PyPI ``anls`` (shunk031/ANLS) computes it: both sides stripped,
     lower-cased and whitespace-collapsed, the length measured on those *normalized* strings'
     ``.upper()``, kept only when NL is strictly below *threshold*; two empty strings give 1."""
-    _need(references)
+    _need(prediction, references)
     det = _collapse(prediction)
     if any(det == _collapse(a) for a in references):
         return 1.0
@@ -246,7 +313,7 @@ def anls_paper(prediction: str, references: Sequence[str], threshold: float = 0.
     for answer in references:
         gt = _collapse(answer)
         length = max(det_len, len(gt.upper()))
-        nl = 0.0 if length == 0 else levenshtein(det, gt, _bound(length, threshold)) / length
+        nl = 0.0 if length == 0 else _distance(det, gt, _bound(length, threshold)) / length
         score = 1 - nl if nl < threshold else 0.0
         if score > best:
             best = score

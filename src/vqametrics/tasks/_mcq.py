@@ -32,6 +32,8 @@ from ..load.join import check_unique, unique_rows
 from ..load.layouts import find_reported, locate_reported
 from ..load.records import Records, cell_text, read_records
 from ..signature import Signature
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean
 
@@ -539,7 +541,7 @@ def mcq_profile(
 
 #: VLMEvalKit's three ``can_infer`` eras: profile name → (choice lineage, toolkit, period)
 VLMEVALKIT_ERAS = (
-    ("vlmevalkit", "vlmevalkit_can_infer", "VLMEvalKit@e8e78f0", "since a67ace5, Jun 2026"),
+    ("vlmevalkit", "vlmevalkit_can_infer", VLMEVALKIT_PIN.token, "since a67ace5, Jun 2026"),
     (
         "vlmevalkit-2025",
         "vlmevalkit_can_infer_pre_a67ace5",
@@ -650,7 +652,7 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
     if lmms is None:
         raise InputError(
             f"{records.source}: an lmms-eval samples log, but this task is not an lmms-eval task "
-            "at lmms-eval@75571cf; it reads VLMEvalKit sheets"
+            f"at lmms-eval@{LMMS_EVAL_PIN.commit}; it reads VLMEvalKit sheets"
         )
     if not has_docs(preds):
         raise no_doc_error(records.source, "a log written with its dataset rows ('doc')")

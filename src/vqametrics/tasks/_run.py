@@ -238,8 +238,10 @@ def evaluate_task(
     signature = t.signature(prof, data)
     if extraction is not None:
         signature = signature.with_fields(extract=extraction.name)
-    if judge is not None:
-        signature = signature.with_fields(judge=judge.model)
+    if judge is not None:  # items with no reply fail the run, or are named (--allow-unjudged)
+        from ..judge import judge_signature_value
+
+        signature = signature.with_fields(judge=judge_signature_value(judge, stats))
     return TaskEvaluation(
         t,
         prof,

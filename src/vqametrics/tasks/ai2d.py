@@ -17,6 +17,7 @@ from typing import Any
 
 from .._exceptions import InputError
 from ..choice.lmms import ai2d_hit
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import sample_score
@@ -67,10 +68,12 @@ LMMS_EVAL = hit_profile(
     "lmms-eval",
     description="lmms-eval ai2d: leading 'X.' filter, exact match ignoring case/punctuation",
     reproduces=(
-        "EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/ai2d/utils.py MultiChoiceRegexFilter"
-        " + api/metrics.py exact_match_hf_evaluate"
+        LMMS_EVAL_PIN.at(
+            "lmms_eval/tasks/ai2d/utils.py MultiChoiceRegexFilter"
+            " + api/metrics.py exact_match_hf_evaluate"
+        )
     ),
-    toolkit="lmms-eval@75571cf",
+    toolkit=LMMS_EVAL_PIN.token,
     hit=ai2d_hit,
     lineage="lmms_eval_ai2d",
     aggregate=_lmms_aggregate,

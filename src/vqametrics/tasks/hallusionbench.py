@@ -40,6 +40,8 @@ from ..score.hallusion import (
     verdict_code,
     vlmevalkit_rating,
 )
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit
@@ -650,8 +652,8 @@ LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval hallusion_bench_image: the official verdicts and aggregators, no "
     "LH/VI/Mix, each number rounded to 4 decimals",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/hallusion_bench/evaluate_hb.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/hallusion_bench/evaluate_hb.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=_score_official,
     aggregate=_aggregate_lmms,
     context=("category", "figure_id", "verdict"),
@@ -661,8 +663,8 @@ VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit Hallusion_rating: YOrN word rule (or the recorded 'extracted'), "
     "groups by l2-category without VD/VS; OpenCompass shows the mean of the three",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/yorn.py Hallusion_rating",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py Hallusion_rating"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=_score_vlm,
     aggregate=_aggregate_vlm,
     context=("extracted",),

@@ -24,6 +24,7 @@ from ..load.join import unique_rows
 from ..load.layouts import is_vlmevalkit
 from ..load.records import Records, read_records
 from ..score.mathvision import official_correct, official_model_answer, vlmevalkit_post_check
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -392,8 +393,8 @@ VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit post_check on the judge's res: can_infer for options, else equal "
     "text or values within 1e-6",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/mathv.py post_check",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/mathv.py post_check"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=_vlmevalkit_score,
     aggregate=_vlmevalkit_aggregate,
     context=("options", "res", "res_absent"),

@@ -31,6 +31,8 @@ from ..score.mathvista import (
     official_equal,
     vlmevalkit_post_check,
 )
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -599,8 +601,8 @@ LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval mathvista: the 2023 official normalisation (float precision -> None), "
     "text returned unchanged, str().strip() equality",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf tasks/mathvista/mathvista_evals.py",
-    toolkit="lmms-eval@75571cf",
+    reproduces=LMMS_EVAL_PIN.at("tasks/mathvista/mathvista_evals.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=_lmms_score,
     aggregate=_official_aggregate("lmms-eval", lmms=True),
     context=_CONTEXT,
@@ -611,8 +613,8 @@ VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit post_check: can_infer for choices, exact int()/float() equality, "
     "every list and text answer wrong",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/mathvista.py post_check",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/mathvista.py post_check"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=_vlmevalkit_score,
     aggregate=_vlmevalkit_aggregate,
     context=(*_CONTEXT, "answer_option"),

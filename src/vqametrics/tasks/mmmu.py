@@ -53,6 +53,7 @@ from ..choice.mmmu import (
 from ..load.join import join_by_id, unique_rows
 from ..load.layouts import is_vlmevalkit, predictions_from
 from ..load.records import Records, read_records
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -225,10 +226,11 @@ OFFICIAL = _profile(
 LMMS_EVAL = _profile(
     "lmms-eval",
     LMMS_RULES,
-    description="lmms-eval 0.7.3: letter-space / letter-dot tiers, EVERY OPEN QUESTION SCORED 0 "
+    description=f"lmms-eval {LMMS_EVAL_PIN.release}: letter-space / letter-dot tiers, EVERY OPEN "
+    "QUESTION SCORED 0 "
     "(eval_open iterates a string; 736454b until PR #1471), unseeded random, 5 dp",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf tasks/mmmu/utils.py + mmmu_mcq_utils.py",
-    toolkit="lmms-eval@75571cf",
+    reproduces=LMMS_EVAL_PIN.at("tasks/mmmu/utils.py + mmmu_mcq_utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     lineage="lmms_eval_mmmu",
 )
 LMMS_EVAL_PR1471 = _profile(
@@ -236,7 +238,7 @@ LMMS_EVAL_PR1471 = _profile(
     PR1471_RULES,
     description="lmms-eval after PR #1471 (2026-08-24): its letter tiers, open questions as "
     "the official eval_open, 5 dp",
-    reproduces="lmms-eval@75571cf with the fix PR #1471 describes (spec §2.4)",
+    reproduces=f"lmms-eval@{LMMS_EVAL_PIN.commit} with the fix PR #1471 describes (spec §2.4)",
     toolkit="lmms-eval@pr1471",
     lineage="lmms_eval_mmmu",
 )

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from ..choice.lmms import mmstar_hit
 from ..choice.mmstar import mmstar_official_hit
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import sample_score
@@ -162,8 +163,8 @@ OFFICIAL = hit_profile(
 LMMS_EVAL = hit_profile(
     "lmms-eval",
     description="lmms-eval mmstar: extract_mcq_answer (A-D), macro mean over l2 categories",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/mmstar/utils.py",
-    toolkit="lmms-eval@75571cf",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mmstar/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     hit=mmstar_hit,
     lineage="lmms_eval_mmstar",
     aggregate=_lmms_aggregate,

@@ -40,6 +40,8 @@ from ..score.mmvet import (
     vlmevalkit_acc,
     vlmevalkit_reply,
 )
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import read_vlmevalkit
@@ -493,8 +495,8 @@ VLMEVALKIT = TaskProfile(
     name="vlmevalkit",
     description="VLMEvalKit MMVet_auxeval/MMVet_acc: float() of the whole reply; capability "
     "by substring of 'category'",
-    reproduces="open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/utils/mmvet.py",
-    toolkit="VLMEvalKit@e8e78f0",
+    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/mmvet.py"),
+    toolkit=VLMEVALKIT_PIN.token,
     score=_scorer("vlmevalkit"),
     aggregate=_aggregate_vlm,
     context=("grade", "judge_replies"),
@@ -503,8 +505,8 @@ VLMEVALKIT = TaskProfile(
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval mmvet: first token of the stripped reply, nan rejected; sum/n × 100",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/mmvet/utils.py",
-    toolkit="lmms-eval@0.7.3",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mmvet/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=_scorer("lmms-eval"),
     aggregate=_aggregate_lmms,
     context=("grade", "judge_replies"),

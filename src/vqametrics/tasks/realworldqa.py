@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..choice.lmms import realworldqa_hit
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import sample_score
@@ -56,8 +57,8 @@ def _read(inputs: TaskInputs) -> TaskData:
 LMMS_EVAL = hit_profile(
     "lmms-eval",
     description="lmms-eval realworldqa: extract_mcq_answer (A-D) or a lower-cased text match",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/realworldqa/utils.py",
-    toolkit="lmms-eval@75571cf",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/realworldqa/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     hit=realworldqa_hit,
     lineage="lmms_eval_realworldqa",
     aggregate=_lmms_aggregate,

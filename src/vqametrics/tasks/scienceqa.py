@@ -43,6 +43,7 @@ from ..choice.scienceqa import (
     scienceqa_official,
 )
 from ..load.records import Records, read_records
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import mean, reported_scores
@@ -223,8 +224,8 @@ LMMS_EVAL = TaskProfile(
     name="lmms-eval",
     description="lmms-eval scienceqa_img: the letter (any case) or an upper-case 'X.' start "
     "equals the target; exact_match mean",
-    reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/scienceqa/utils.py",
-    toolkit="lmms-eval@75571cf",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/scienceqa/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
     score=_lmms_score,
     aggregate=_lmms_aggregate,
     context=("options",),

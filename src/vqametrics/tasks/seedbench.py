@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..choice.lmms import seedbench_first_char, seedbench_hit
+from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._mcq import ChoiceTask, LmmsDoc, doc_answer, hit_profile, read_mcq, vlmevalkit_profiles
@@ -79,8 +80,8 @@ LMMS_EVAL = replace(
     hit_profile(
         "lmms-eval",
         description="lmms-eval seedbench: first character of the output, micro mean per data_type",
-        reproduces="EvolvingLMMs-Lab/lmms-eval@75571cf lmms_eval/tasks/seedbench/utils.py",
-        toolkit="lmms-eval@75571cf",
+        reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/seedbench/utils.py"),
+        toolkit=LMMS_EVAL_PIN.token,
         hit=seedbench_hit,
         lineage="lmms_eval_seedbench",
         aggregate=_lmms_aggregate,
