@@ -460,6 +460,17 @@ def build_table(
             "<model>_<DATASET>.xlsx or lmms-eval <date>_samples_<task>.jsonl)"
         )
     unscorable = _without_task(found)
+    if "*" in chosen:
+        from ..tasks import get_task
+
+        if not any(
+            chosen["*"] in {p.name for p in get_task(benchmark(r.benchmark).task).profiles}
+            for r in found.runs
+        ):
+            raise InputError(
+                f"--profile {chosen['*']}: none of the tasks found has such a profile "
+                "(vqametrics profiles --task T lists a task's)"
+            )
     if not found.runs:
         raise InputError("no run can be scored here: " + "; ".join(unscorable))
     cols = _columns(found.runs, columns)
@@ -563,8 +574,14 @@ def _score_run(
                 f"({exc}); our number only"
             )
     profile = chosen.get(task.name)
-    if profile is None and "*" in chosen and chosen["*"] in {p.name for p in task.profiles}:
-        profile = chosen["*"]
+    if profile is None and "*" in chosen:
+        if chosen["*"] in {p.name for p in task.profiles}:
+            profile = chosen["*"]
+        else:
+            notes.append(
+                f"{bench.title}: task {task.name} has no profile {chosen['*']!r}; scored with "
+                f"its default, {task.default_profile}"
+            )
     if profile is not None:
         return scorer.evaluate(run, profile, hide=hide), run, tuple(notes)
     try:
