@@ -6,13 +6,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from vqametrics._exceptions import InputError
 from vqametrics.cli import main
-from vqametrics.paper_table import table
+from vqametrics.paper_table import VLMEVALKIT_DATASETS, table
 from vqametrics.paper_table.discover import find_runs
 
 # OCR-VQA, VLMEvalKit's exact match (case-folded): Fiction/fiction, Law/Law, Travel/travel
@@ -342,3 +345,39 @@ def test_progress_is_reported(tmp_path: Path) -> None:
     calls: list[tuple[int, int]] = []
     table(tmp_path, progress=lambda done, total, what: calls.append((done, total)))
     assert calls and calls[-1][0] == calls[-1][1]
+
+
+# -- properties -----------------------------------------------------------------------------
+
+_MODEL_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    model=st.text(_MODEL_CHARS, min_size=1, max_size=24).filter(
+        lambda s: not s.startswith(".") and not s.endswith("_")
+    ),
+    dataset=st.sampled_from(sorted(VLMEVALKIT_DATASETS)),
+    reported=st.sampled_from(["_acc.csv", "_score.csv", "_score.json"]),
+    aux=st.sampled_from(["_openai_result.xlsx", "_auxmatch.xlsx", "_gpt-4o-mini.xlsx"]),
+)
+# a model named after another dataset, and a longer dataset name ending in a shorter one
+@example(model="llava_POPE_ft", dataset="MME", reported="_score.csv", aux="_auxmatch.xlsx")
+@example(model="m_MME", dataset="MMBench_DEV_EN_V11", reported="_acc.csv", aux="_auxmatch.xlsx")
+def test_any_model_name_is_read_back(model: str, dataset: str, reported: str, aux: str) -> None:
+    """``<model>_<DATASET>.xlsx`` is that model's run of that dataset's benchmark whatever the
+    model's name holds (underscores, dots, another dataset's name), and the files named after
+    it are attached to it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "out"
+        folder.mkdir()
+        for suffix in (".xlsx", reported, aux):
+            (folder / f"{model}_{dataset}{suffix}").write_text("x")
+        found = find_runs([folder])
+        assert [(r.model, r.benchmark) for r in found.runs] == [
+            (model, VLMEVALKIT_DATASETS[dataset])
+        ]
+        (run,) = found.runs
+        assert [p.name for p in run.reported] == [f"{model}_{dataset}{reported}"]
+        assert [p.name for p in run.auxiliary] == [f"{model}_{dataset}{aux}"]
+        assert found.unrecognized == []

@@ -80,18 +80,28 @@ def _files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
     return out
 
 
-def _vlmevalkit_name(name: str) -> tuple[str, str, str] | None:
-    """``(model, dataset, rest)`` of a VLMEvalKit file name ``<model>_<DATASET><rest>``:
-    *rest* is the extension of a main file, or ``_acc.csv`` and the like; ``None`` when no
-    dataset name is in it."""
+def _vlmevalkit_splits(name: str) -> list[tuple[str, str, str]]:
+    """Every ``(model, dataset, rest)`` reading of a VLMEvalKit file name
+    ``<model>_<DATASET><rest>``, the longest dataset names first: *rest* is the extension of a
+    main file, or ``_acc.csv`` and the like. A model name may itself hold ``_`` and even a
+    dataset's name (``llava_POPE_ft_MME.xlsx``), so every place is tried."""
+    out = []
     for dataset in _DATASETS:
         marker = f"_{dataset}"
-        at = name.rfind(marker)
+        at = name.find(marker)
         while at > 0:
             rest = name[at + len(marker) :]
             if rest.startswith((".", "_")):
-                return name[:at], dataset, rest
-            at = name.rfind(marker, 0, at)
+                out.append((name[:at], dataset, rest))
+            at = name.find(marker, at + 1)
+    return out
+
+
+def _main_split(name: str) -> tuple[str, str] | None:
+    """``(model, dataset)`` when *name* is a VLMEvalKit main file (``<model>_<DATASET>.xlsx``)."""
+    for model, dataset, rest in _vlmevalkit_splits(name):
+        if rest.lower() in _MAIN_SUFFIXES:
+            return model, dataset
     return None
 
 
@@ -158,9 +168,9 @@ def find_runs(
             mains[(f.parent, f"lmms:{m['date']}:{m['task']}")] = run
             add(run)
             continue
-        parsed = _vlmevalkit_name(name)
-        if parsed is not None and parsed[2].lower() in _MAIN_SUFFIXES:
-            model, dataset, _ = parsed
+        parsed = _main_split(name)
+        if parsed is not None:
+            model, dataset = parsed
             run = Run(model_of(f, model), VLMEVALKIT_DATASETS[dataset], f, "VLMEvalKit")
             prior = mains.get((f.parent, f"{model}_{dataset}"))
             if prior is not None:
@@ -177,13 +187,17 @@ def find_runs(
         progress(len(files), len(files), "")
     unrecognized: list[Path] = []
     for f in rest:
-        parsed = _vlmevalkit_name(f.name)
-        owner = mains.get((f.parent, f"{parsed[0]}_{parsed[1]}")) if parsed is not None else None
-        if owner is None or parsed is None:
+        # the reading whose <model>_<DATASET> is a run in the same folder
+        owned = [
+            (mains[(f.parent, f"{model}_{dataset}")], tail)
+            for model, dataset, tail in _vlmevalkit_splits(f.name)
+            if (f.parent, f"{model}_{dataset}") in mains
+        ]
+        if not owned:
             unrecognized.append(f)
             continue
-        run = owner
-        if parsed[2] in _REPORTED_SUFFIXES:
+        run, tail = owned[0]
+        if tail in _REPORTED_SUFFIXES:
             run.reported.append(f)
         else:
             run.auxiliary.append(f)
