@@ -198,6 +198,8 @@ def test_mean_average_by_hand(tmp_path: Path) -> None:
     assert any("b lacks ChartQA" in n for n in t.average_notes)
     rows = list(csv.DictReader(io.StringIO(t.to_csv())))
     assert [r["Mean"] for r in rows] == ["70.8", ""]
+    with pytest.raises(InputError, match="--average median: choose one of: mean, opencompass"):
+        table(tmp_path, average="median")
 
 
 def test_opencompass_names_what_is_missing(tmp_path: Path) -> None:

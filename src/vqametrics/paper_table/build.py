@@ -447,6 +447,12 @@ def build_table(
     """See :func:`vqametrics.paper_table.table`."""
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
+    averages = [average] if isinstance(average, str) else list(average or ())
+    from .averages import AVERAGES
+
+    unknown = [a for a in averages if a not in AVERAGES]
+    if unknown:  # before any file is read
+        raise InputError(f"--average {unknown[0]}: choose one of: {', '.join(AVERAGES)}")
     chosen = parse_profiles(profiles)
     keep = _benchmark_filter(tasks)
     found: Found = find_runs(paths, names=names, benchmarks=keep)
@@ -483,7 +489,7 @@ def build_table(
         evaluations: dict[tuple[str, str], tuple[TaskEvaluation, Run, tuple[str, ...]]] = {}
         # the runs shown, and those an average needs
         needed = {c.benchmark.key for c in cols}
-        if average and "opencompass" in ([average] if isinstance(average, str) else average):
+        if "opencompass" in averages:
             from .averages import OPENCOMPASS
 
             needed |= {k for keys in OPENCOMPASS.values() for k in keys}
@@ -522,10 +528,10 @@ def build_table(
         digits=digits,
         searched=search,
     )
-    if average:
+    if averages:
         from .averages import add_averages
 
-        add_averages(out, [average] if isinstance(average, str) else list(average), evaluations)
+        add_averages(out, averages, evaluations)
     return out
 
 
