@@ -92,8 +92,8 @@ def ratio(data: Path, runs: int, tmp: Path) -> tuple[float, float, float, float]
 def throughput(data: Path, repeats: int = 5) -> tuple[int, float, float]:
     import gc
 
-    from vqametrics.evaluate import score_dataset
     from vqametrics.load.vqa import load_annotations, load_results, match_predictions
+    from vqametrics.pipeline.vqa import score_dataset
 
     dataset = load_annotations(data / "annotations.json")
     preds = match_predictions(dataset, load_results(data / "results.json")).predictions

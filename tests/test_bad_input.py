@@ -56,7 +56,7 @@ def test_valid_input_scores(tmp_path: Path, ann: str, capsys: pytest.CaptureFixt
     )
     code, out, _ = run(capsys, "--annotations", ann, "--results", res, "--json")
     assert code == 0
-    assert json.loads(out)["accuracy"]["overall"] == 100.0
+    assert round(json.loads(out)["metrics"]["overall"], 2) == 100.0
 
 
 def test_invalid_json_names_line_and_column(
@@ -97,7 +97,7 @@ def test_jsonl_results_are_accepted(
     code, out, _ = run(capsys, "--annotations", ann, "--results", res, "--json")
     assert code == 0
     # q1000: cat x6 -> 1.0; q1001: cat x6 -> 1.0
-    assert json.loads(out)["accuracy"]["overall"] == 100.0
+    assert round(json.loads(out)["metrics"]["overall"], 2) == 100.0
 
 
 def test_mapping_results_are_accepted(
@@ -106,7 +106,7 @@ def test_mapping_results_are_accepted(
     res = write(tmp_path, "res.json", {"1000": "dog", "1001": "cat"})
     code, out, _ = run(capsys, "--annotations", ann, "--results", res, "--json")
     assert code == 0
-    assert json.loads(out)["accuracy"]["overall"] == 100.0
+    assert round(json.loads(out)["metrics"]["overall"], 2) == 100.0
 
 
 @pytest.mark.parametrize(
@@ -147,7 +147,7 @@ def test_missing_prediction_errors_then_allow_missing(
     code, out, _ = run(capsys, "--annotations", ann, "--results", res, "--allow-missing", "--json")
     assert code == 0
     payload = json.loads(out)
-    assert payload["accuracy"]["overall"] == 50.0  # (1.0 + 0) / 2
+    assert round(payload["metrics"]["overall"], 2) == 50.0  # (1.0 + 0) / 2
     assert payload["n_missing"] == 1
     assert "missing:1" in payload["signature"]
 
@@ -192,7 +192,7 @@ def test_duplicate_prediction_errors_then_last_wins(
     )
     assert code == 0
     # the script keeps the last: q1000 `bird` -> 0, q1001 `cat` -> 1
-    assert json.loads(out)["accuracy"]["overall"] == 50.0
+    assert round(json.loads(out)["metrics"]["overall"], 2) == 50.0
 
 
 def test_duplicate_question_in_annotations(
@@ -216,7 +216,7 @@ def test_string_ids_are_matched_with_a_warning(
     )
     code, out, err = run(capsys, "--annotations", ann, "--results", res, "--json")
     assert code == 0
-    assert json.loads(out)["accuracy"]["overall"] == 100.0
+    assert round(json.loads(out)["metrics"]["overall"], 2) == 100.0
     assert "vqametrics: warning: 2 question id(s) are spelled differently" in err
 
 
@@ -271,7 +271,7 @@ def test_answer_counts_other_than_ten_warn(
     code, out, err = run(capsys, "--annotations", a, "--results", res, "--json")
     assert code == 0
     # N=5, m=3: [3*min(1,2/3) + 2*min(1,1)] / 5 = (2 + 2) / 5 = 0.8
-    assert json.loads(out)["accuracy"]["overall"] == 80.0
+    assert round(json.loads(out)["metrics"]["overall"], 2) == 80.0
     assert "1 question(s) do not have 10 answers (1 with 5)" in err
     assert "answers:5" in json.loads(out)["signature"]
 

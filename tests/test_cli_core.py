@@ -49,9 +49,12 @@ def test_vqa_json_payload(fixture_5q: Path, capsys: pytest.CaptureFixture[str]) 
     payload = json.loads(capsys.readouterr().out)
     assert code == 0
     assert payload["profile"] == "official"
-    assert payload["n_questions"] == 5
+    assert payload["n"] == 5
     official = json.loads((fixture_5q / "official_accuracy.json").read_text())
-    assert payload["accuracy"] == official
+    assert round(payload["metrics"]["overall"], 2) == official["overall"]
+    for key, name in (("answer_type", "perAnswerType"), ("question_type", "perQuestionType")):
+        groups = payload["breakdowns"][key]
+        assert {g: round(v["accuracy"], 2) for g, v in groups.items()} == official[name]
     assert (
         payload["signature"]
         == "vqa-acc|profile:official|toolkit:vqaEval@a013f00|answers:10|n:5|vqametrics:0.1.0"
@@ -166,8 +169,8 @@ def test_em_columns_and_signatures(fixture_5q: Path, capsys: pytest.CaptureFixtu
     assert main([*args, "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     # all five predictions equal their question's multiple_choice_answer (checked by hand)
-    assert payload["em"]["overall"] == 100.0
-    assert payload["em_any"]["overall"] == 100.0
+    assert payload["metrics"]["em"] == 100.0
+    assert payload["metrics"]["em_any"] == 100.0
     assert payload["signatures"]["em"] == (
         "em|profile:official|toolkit:vqaEval@a013f00|ref:mca|n:5|vqametrics:0.1.0"
     )

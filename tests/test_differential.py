@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from reference import official_vqa as ref
 from vqametrics.aggregate import breakdown, official_outputs
-from vqametrics.evaluate import evaluate_vqa, score_dataset
 from vqametrics.load import _bulk
 from vqametrics.load.vqa import as_dataset, load_annotations, load_results
-from vqametrics.profiles import get_profile
+from vqametrics.pipeline.vqa import evaluate_vqa, score_dataset
+from vqametrics.profiles import get_profile, list_profiles
 from vqametrics.report.files import write_vqa_outputs
 from vqametrics.score import _fast
 from vqametrics.score.question import QuestionNormalizer
@@ -242,3 +242,39 @@ def test_reference_tables_are_the_spec_tables() -> None:
     if not spec.is_file():
         pytest.skip(f"spec tables not found at {spec}")
     assert here == json.loads(spec.read_text("utf-8"))
+
+
+@pytest.mark.filterwarnings("ignore::vqametrics.VqaMetricsWarning")
+@pytest.mark.parametrize("profile", [p.name for p in list_profiles()])
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(question, min_size=1, max_size=30))
+def test_task_score_batch_is_its_per_item_scorer(profile: str, rows: list[Any]) -> None:
+    """VQA v2's vectorized ``score_batch`` (what the runner uses) equals its per-item scorer
+    bit for bit, on the items its reader builds; for the official profiles both are the
+    literal port of the script."""
+    from vqametrics.tasks import get_task
+    from vqametrics.tasks._base import TaskInputs
+
+    records, preds = _build(rows)
+    results = [
+        {"question_id": r["question_id"], "answer": p}
+        for r, p in zip(records, preds, strict=True)
+        if p is not None
+    ]
+    task = get_task("vqav2")
+    prof = task.profile(profile)
+    if not results:
+        return
+    inputs = TaskInputs(results, annotations=records, allow_missing=True, profile=profile)
+    data = task.read(inputs)
+    assert prof.score_batch is not None
+    per_item = [prof.score_item(item) for item in data.items]
+    with bulk_threshold(0):
+        assert _hex(prof.score_batch(data.items, data)) == _hex(per_item)
+    if profile.startswith("official"):
+        flow = "head" if profile == "official" else "2017"
+        expected = [
+            0.0 if p is None else ref.question_accuracy(r["answers"], p, flow)
+            for r, p in zip(records, preds, strict=True)
+        ]
+        assert _hex(per_item) == _hex(expected)

@@ -187,17 +187,12 @@ def test_cli_vqa_metrics_json(
     code = main([*args, "--results", str(hand_results), "--metrics", "vqa,em,em-any", "--json"])
     payload = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert payload["em"]["overall"] == 40.0
-    assert payload["em_any"]["overall"] == 80.0
-    assert (
-        set(payload["em"])
-        == set(payload["accuracy"])
-        == {
-            "overall",
-            "perQuestionType",
-            "perAnswerType",
-        }
-    )
+    assert payload["metrics"]["em"] == 40.0
+    assert payload["metrics"]["em_any"] == 80.0
+    # EM and EM-any in every group of both breakdowns, beside the VQA accuracy
+    assert set(payload["breakdowns"]) == {"answer_type", "question_type"}
+    for groups in payload["breakdowns"].values():
+        assert all({"accuracy", "em", "em_any", "n"} == set(v) for v in groups.values())
 
 
 def test_cli_vqa_metrics_table(
@@ -351,9 +346,10 @@ def test_pica_em_and_em_any(okvqa: Path, run: str, capsys: pytest.CaptureFixture
     )
     payload = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert (payload["em"]["overall"], payload["em_any"]["overall"]) == PICA_EXPECTED[run]
+    em = (round(payload["metrics"]["em"], 2), round(payload["metrics"]["em_any"], 2))
+    assert em == PICA_EXPECTED[run]
     # the OK-VQA GT has no types: the breakdowns are empty, as for VQA accuracy
-    assert payload["em"]["perQuestionType"] == payload["em"]["perAnswerType"] == {}
+    assert payload["breakdowns"] == {}
 
 
 # Worked by hand from okvqa_val_eval.json (answers quoted; each OK-VQA answer is listed twice):

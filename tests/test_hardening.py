@@ -230,7 +230,7 @@ def test_the_largest_seed_is_accepted() -> None:
     files = ["--annotations", str(FIXTURE / "annotations.json")]
     files += ["--results", str(FIXTURE / "results.json")]
     code, out, _ = _main(["vqa", *files, "--seed", str(2**64 - 1), "--bootstrap", "20", "--json"])
-    assert code == 0 and json.loads(out)["bootstrap"]["seed"] == 2**64 - 1
+    assert code == 0 and json.loads(out)["intervals"]["bootstrap"]["seed"] == 2**64 - 1
 
 
 def test_diff_replicates_are_bounded() -> None:

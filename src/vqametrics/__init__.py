@@ -1,9 +1,20 @@
-"""vqametrics: reproducible, explainable VQA scoring.
+"""vqametrics: reproducible, explainable scoring of vision-language benchmarks.
 
-The public API is what this module exports (``__all__``); everything in the subpackages is
-internal and may change. The pipeline reads top to bottom in the source tree:
-``load/`` → ``normalize/`` (``normalize/official.py`` is the official normalization) →
-``score/`` → ``aggregate.py`` → ``report/``; ``profiles.py`` pins every scoring rule by name.
+The public API is what this module exports (``__all__``); the one entry point is
+:func:`evaluate` (``evaluate("textvqa", results, annotations=...)``), which returns a
+:class:`TaskEvaluation` for every task. Everything else lives in its submodule, documented
+there: ``vqametrics.pipeline.vqa`` (``VQAEvaluation``, the VQA v2 bulk pipeline),
+``vqametrics.load.vqa`` (``VQADataset``, ``load_annotations``, ``load_results``),
+``vqametrics.score.exact_match`` (``exact_match``, ``exact_match_any``, ``reference_answer``),
+``vqametrics.extract`` (``extract_answer``, ``diagnose``), ``vqametrics.metrics``
+(``VQAAccuracy``, ``TaskMetric``), ``vqametrics.mmbench`` (``MMBenchResult``,
+``build_circular``, ``extract_choice``, ``list_extractors``), ``vqametrics.compare``
+(``compare_vqa``, ``compare_aokvqa``, ``Comparison``), ``vqametrics.explain``
+(``Explanation``), ``vqametrics.profiles`` (``Profile``), ``vqametrics.tasks``
+(``parse_yes_no``) and ``vqametrics.stats`` (every interval and paired test).
+
+The source tree reads top to bottom: ``load/`` → ``normalize/`` → ``score/`` → ``aggregate/``
+→ ``tasks/`` and ``pipeline/`` → ``report/`` and ``cli/``; ``profiles/`` pins every rule.
 """
 
 import importlib as _importlib
@@ -24,120 +35,69 @@ from ._exceptions import (
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:
-    from .compare import Comparison, compare_aokvqa, compare_vqa
-    from .evaluate import VQAEvaluation, evaluate_vqa
-    from .explain import Explanation, explain
-    from .extract import diagnose, extract_answer
-    from .load.vqa import VQADataset, load_annotations, load_results
-    from .metrics import TaskMetric, VQAAccuracy
-    from .mmbench import (
-        MMBenchResult,
-        build_circular,
-        evaluate_mmbench,
-        extract_choice,
-        list_extractors,
-    )
-    from .profiles import Profile, get_profile, list_profiles
+    from .explain import explain
+    from .mmbench import evaluate_mmbench
+    from .pipeline.vqa import evaluate_vqa
+    from .profiles import get_profile, list_profiles
     from .score.accuracy import normalize_answer, vqa_accuracy
-    from .score.exact_match import exact_match, exact_match_any, reference_answer
     from .signature import Signature
     from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
-    from .tasks import Task, TaskProfile, get_task, list_tasks, parse_yes_no, score_answer
-    from .tasks._run import TaskEvaluation, evaluate_task
+    from .tasks import Task, TaskProfile, get_task, list_tasks, score_answer
+    from .tasks._run import TaskEvaluation, evaluate, evaluate_task
 
 # Imported on first use (PEP 562), so that `import vqametrics` and the command line start fast.
 _LAZY = {
-    "Comparison": ".compare",
-    "Explanation": ".explain",
-    "MMBenchResult": ".mmbench",
-    "Profile": ".profiles",
     "Signature": ".signature",
     "Task": ".tasks",
     "TaskEvaluation": ".tasks._run",
-    "TaskMetric": ".metrics",
     "TaskProfile": ".tasks",
-    "evaluate_task": ".tasks._run",
-    "get_task": ".tasks",
-    "list_tasks": ".tasks",
-    "parse_yes_no": ".tasks",
-    "score_answer": ".tasks",
-    "VQADataset": ".load.vqa",
-    "VQAAccuracy": ".metrics",
-    "VQAEvaluation": ".evaluate",
     "bootstrap_ci": ".stats",
-    "build_circular": ".mmbench",
-    "compare_aokvqa": ".compare",
-    "compare_vqa": ".compare",
-    "diagnose": ".extract",
     "diff_results": ".stats",
+    "evaluate": ".tasks._run",
     "evaluate_mmbench": ".mmbench",
-    "evaluate_vqa": ".evaluate",
+    "evaluate_task": ".tasks._run",
+    "evaluate_vqa": ".pipeline.vqa",
     "evaluation_ci": ".stats",
-    "exact_match": ".score.exact_match",
-    "exact_match_any": ".score.exact_match",
     "explain": ".explain",
-    "extract_answer": ".extract",
-    "extract_choice": ".mmbench",
     "get_profile": ".profiles",
-    "list_extractors": ".mmbench",
+    "get_task": ".tasks",
     "list_profiles": ".profiles",
-    "load_annotations": ".load.vqa",
-    "load_results": ".load.vqa",
+    "list_tasks": ".tasks",
     "normalize_answer": ".score.accuracy",
     "paired_test": ".stats",
-    "reference_answer": ".score.exact_match",
+    "score_answer": ".tasks",
     "vqa_accuracy": ".score.accuracy",
 }
 
 __all__ = [
     "AnswerCountWarning",
-    "Comparison",
-    "Explanation",
     "IdTypeWarning",
     "InputError",
     "LeaveOneOutWarning",
-    "MMBenchResult",
     "MissingDependencyError",
     "MissingPredictionError",
-    "Profile",
     "Signature",
     "Task",
     "TaskEvaluation",
-    "TaskMetric",
     "TaskProfile",
     "UnknownNameError",
-    "VQAAccuracy",
-    "VQADataset",
-    "VQAEvaluation",
     "VqaMetricsError",
     "VqaMetricsWarning",
     "__version__",
     "bootstrap_ci",
-    "build_circular",
-    "compare_aokvqa",
-    "compare_vqa",
-    "diagnose",
     "diff_results",
+    "evaluate",
     "evaluate_mmbench",
     "evaluate_task",
     "evaluate_vqa",
     "evaluation_ci",
-    "exact_match",
-    "exact_match_any",
     "explain",
-    "extract_answer",
-    "extract_choice",
     "get_profile",
     "get_task",
-    "list_extractors",
     "list_profiles",
     "list_tasks",
-    "load_annotations",
-    "load_results",
     "normalize_answer",
     "paired_test",
-    "parse_yes_no",
-    "reference_answer",
     "score_answer",
     "vqa_accuracy",
 ]

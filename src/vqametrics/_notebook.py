@@ -1,5 +1,5 @@
-"""How a :class:`~vqametrics.VQAEvaluation` shows itself in a notebook and in pandas, and the
-extras ``evaluate_vqa(metrics=..., ci=...)`` attaches.
+"""How a :class:`~vqametrics.pipeline.vqa.VQAEvaluation` shows itself in a notebook and in
+pandas, and the extras ``evaluate_vqa(metrics=..., ci=...)`` attaches.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 r"""Side by side: one set of predictions under VQA accuracy, EM, EM-any and multiple choice.
 
-:func:`compare_vqa` takes a finished :class:`~vqametrics.VQAEvaluation` (VQA-format data);
+:func:`compare_vqa` takes a finished :class:`~vqametrics.pipeline.vqa.VQAEvaluation`
+(VQA-format data);
 :func:`compare_aokvqa` takes A-OKVQA in its original schema (``direct_answers`` × 10,
 ``choices``, ``correct_choice_idx``) with predictions in the format described in
 :func:`load_aokvqa_predictions`. Both return a :class:`Comparison`: the scores, the chance
@@ -33,8 +34,8 @@ from .score.exact_match import Reference, exact_match_scores
 from .signature import Signature
 
 if TYPE_CHECKING:
-    from .evaluate import VQAEvaluation
     from .load.vqa import QuestionId
+    from .pipeline.vqa import VQAEvaluation
 
 __all__ = [
     "AOKVQAItem",
@@ -513,8 +514,8 @@ def compare_aokvqa(
         Missing or extra predictions (unless allowed), or a rotation list whose length is not
         the number of options; the message names the file and the question id.
     """
-    from .evaluate import evaluate_vqa
     from .load.vqa import Results, as_dataset
+    from .pipeline.vqa import evaluate_vqa
 
     if examples < 0:
         raise ValueError(f"examples must be >= 0, got {examples}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .aggregate import Breakdown, breakdown
-from .evaluate import VQAEvaluation
+from .pipeline.vqa import VQAEvaluation
 from .score.exact_match import METRIC_KEYS, exact_match_scores
 from .signature import Signature
 

@@ -421,7 +421,7 @@ def compare_profiles(
     Parameters
     ----------
     dataset : VQADataset
-        The annotations (see :func:`~vqametrics.load_annotations`).
+        The annotations (see :func:`~vqametrics.load.vqa.load_annotations`).
     predictions : sequence of str or None
         One prediction per question of *dataset*, aligned (``None`` scores 0 everywhere).
     profiles : sequence of names or Profiles, optional
@@ -434,7 +434,7 @@ def compare_profiles(
         rule the questions it moved and its contribution in accuracy points (see the module
         docstring for the attribution method).
     """
-    from .evaluate import score_dataset
+    from .pipeline.vqa import score_dataset
 
     if len(predictions) != len(dataset.question_ids):
         raise ValueError(

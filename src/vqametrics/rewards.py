@@ -85,7 +85,7 @@ _SOFT = frozenset({"vqav2", "okvqa", "textvqa", "vizwiz"})
 
 def _extract(solution_str: str) -> str:
     """The answer in a model's full output (the default of :func:`compute_score`): the
-    ``answer`` extractor of ``--extract answer`` (:func:`vqametrics.extract_answer`)."""
+    ``answer`` extractor of ``--extract answer`` (:func:`vqametrics.extract.extract_answer`)."""
     from vqametrics.extract import extract_answer
 
     return extract_answer(solution_str).text

@@ -1,10 +1,11 @@
-r"""Confidence intervals and paired significance tests for VQA accuracy.
+r"""Confidence intervals and paired significance tests for any task's per-item scores.
 
-Everything here re-aggregates the per-question scores that :func:`vqametrics.evaluate_vqa`
-already computed, as sacreBLEU's ``significance.py`` re-aggregates sufficient statistics: no
-answer is ever normalized or scored again, so an interval can never disagree with the score it
-brackets. An accuracy is the mean of per-question scores; a breakdown (per answer type, per
-question type) is the mean over the questions of that group.
+Everything here re-aggregates the per-item scores that :func:`vqametrics.evaluate` (any task)
+or :func:`vqametrics.evaluate_vqa` already computed, as sacreBLEU's ``significance.py``
+re-aggregates sufficient statistics: no answer is ever normalized or scored again, so an
+interval can never disagree with the score it brackets. An accuracy is the mean of per-item
+scores; a breakdown (per answer type, per question type, per category) is the mean over the
+items of that group.
 
 **Clusters.** Questions about the same image are not independent (a model that misreads an image
 tends to miss all its questions), so when image ids are known the *images* are the units that are
@@ -79,8 +80,8 @@ __all__ = [
 
 
 class VQAEvaluation(Protocol):
-    """What the functions here read of a :class:`vqametrics.VQAEvaluation` (a protocol, so
-    that ``evaluate`` may import this module for ``evaluate_vqa(ci=True)``)."""
+    """What the functions here read of a :class:`vqametrics.pipeline.vqa.VQAEvaluation` (a
+    protocol, so that ``evaluate`` may import this module for ``evaluate_vqa(ci=True)``)."""
 
     @property
     def scores(self) -> list[float]: ...
@@ -834,28 +835,78 @@ def paired_test(
 # on evaluations
 
 
-def _breakdowns(result: VQAEvaluation) -> dict[str, Sequence[str | None]]:
-    d = result.dataset
-    return {"perAnswerType": d.answer_types, "perQuestionType": d.question_types}
+class _Scored:
+    """What the functions below read of an evaluation, for a VQA v2 ``VQAEvaluation`` (its
+    official breakdown names) and for any task's ``TaskEvaluation`` (its breakdowns' names,
+    grouped by the item fields of the same name; clusters are the ``image_id``/``image``
+    field)."""
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+        self.scores: Sequence[float] = result.scores
+        self.task = getattr(result, "task", None)
+        if self.task is None:  # a VQAEvaluation
+            d = result.dataset
+            self.ids: Sequence[Any] = d.question_ids
+            self.references: Sequence[Sequence[str]] = d.answers
+            self.source: str = d.source
+            self.groups: dict[str, Sequence[str | None]] = {
+                "perAnswerType": d.answer_types,
+                "perQuestionType": d.question_types,
+            }
+            images: Sequence[Hashable | None] = d.image_ids
+        else:
+            items = result.data.items
+            self.ids = [it.id for it in items]
+            self.references = [it.references for it in items]
+            self.source = ", ".join(result.data.sources) or result.task.name
+            self.groups = {}
+            for name in result.aggregate.breakdowns:
+                column = [it.fields.get(name) for it in items]
+                if any(v is not None for v in column):
+                    self.groups[name] = [None if v is None else str(v) for v in column]
+            key = next((k for k in ("image_id", "image") if items and k in items[0].fields), "")
+            images = [it.fields.get(key) for it in items] if key else [None] * len(items)
+        self.clusters = images if any(i is not None for i in images) else None
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        if self.task is None:
+            yield from self.result.per_question()
+            return
+        for rec in self.result.per_item():
+            yield {"question_id": rec["id"], **rec}
 
 
-def _images(result: VQAEvaluation) -> Sequence[Hashable | None] | None:
-    ids = result.dataset.image_ids
-    return ids if any(i is not None for i in ids) else None
+def _scored(result: Any) -> _Scored:
+    return result if isinstance(result, _Scored) else _Scored(result)
+
+
+def _breakdowns(result: Any) -> dict[str, Sequence[str | None]]:
+    return _scored(result).groups
+
+
+def _images(result: Any) -> Sequence[Hashable | None] | None:
+    return _scored(result).clusters
 
 
 def evaluation_ci(
-    result: VQAEvaluation,
+    result: Any,
     *,
     n_bootstrap: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
     confidence: float = 0.95,
 ) -> BootstrapResult:
-    """:func:`bootstrap_ci` on an evaluation: its scores, breakdowns and image ids."""
+    """:func:`bootstrap_ci` on an evaluation of any task (a ``TaskEvaluation``, or VQA v2's
+    ``VQAEvaluation``): its per-item scores, its breakdowns and, when known, its images.
+
+    The interval is of the mean per-item score, in percent; for a task whose headline is not
+    that mean (POPE's F1, MME's points) it brackets the mean item score, not the headline.
+    """
+    view = _scored(result)
     return bootstrap_ci(
-        result.scores,
-        groups=_breakdowns(result),
-        clusters=_images(result),
+        view.scores,
+        groups=view.groups,
+        clusters=view.clusters,
         n_bootstrap=n_bootstrap,
         seed=seed,
         confidence=confidence,
@@ -897,52 +948,57 @@ class ResultsDiff:
         }
 
 
-def _flips(a: VQAEvaluation, b: VQAEvaluation) -> Iterator[tuple[int, dict[str, Any]]]:
-    d = a.dataset
-    for i, (ra, rb) in enumerate(zip(a.per_question(), b.per_question(), strict=True)):
+def _flips(a: _Scored, b: _Scored) -> Iterator[tuple[int, dict[str, Any]]]:
+    for i, (ra, rb) in enumerate(zip(a.records(), b.records(), strict=True)):
         if ra["score"] == rb["score"]:
             continue
-        yield (
-            i,
-            {
-                "question_id": ra["question_id"],
-                "difference": ra["score"] - rb["score"],
-                "score_a": ra["score"],
-                "score_b": rb["score"],
-                "prediction_a": ra["prediction"],
-                "prediction_b": rb["prediction"],
-                "normalized_a": ra.get("normalized_prediction"),
-                "normalized_b": rb.get("normalized_prediction"),
-                "matches_a": ra.get("m", 0),
-                "matches_b": rb.get("m", 0),
-                "answers": list(d.answers[i]),
-                "question_type": d.question_types[i],
-                "answer_type": d.answer_types[i],
-                "image_id": d.image_ids[i],
-            },
-        )
+        rec = {
+            "question_id": ra["question_id"],
+            "difference": ra["score"] - rb["score"],
+            "score_a": ra["score"],
+            "score_b": rb["score"],
+            "prediction_a": ra["prediction"],
+            "prediction_b": rb["prediction"],
+            "normalized_a": ra.get("normalized_prediction", ra.get("normalized")),
+            "normalized_b": rb.get("normalized_prediction", rb.get("normalized")),
+            "matches_a": ra.get("m", 0),
+            "matches_b": rb.get("m", 0),
+            "answers": list(a.references[i]),
+        }
+        if a.task is None:
+            d = a.result.dataset
+            rec.update(
+                question_type=d.question_types[i],
+                answer_type=d.answer_types[i],
+                image_id=d.image_ids[i],
+            )
+        else:
+            rec.update({k: ra[k] for k in a.groups if k in ra})
+        yield i, rec
 
 
 def evaluations_test(
-    a: VQAEvaluation,
-    b: VQAEvaluation,
+    a: Any,
+    b: Any,
     *,
     n_bootstrap: int = DEFAULT_BOOTSTRAP,
     n_permutations: int = DEFAULT_PERMUTATIONS,
     seed: int = DEFAULT_SEED,
     confidence: float = 0.95,
 ) -> PairedResult:
-    """:func:`paired_test` of two evaluations of the same annotations (A − B), with their
-    breakdowns, resampling and flipping whole images when the annotations have image ids.
+    """:func:`paired_test` of two evaluations (``TaskEvaluation`` of any task, or
+    ``VQAEvaluation``) of the same annotations (A − B), with their breakdowns, resampling and
+    flipping whole images when the annotations have image ids.
 
     Raises
     ------
     InputError
         The evaluations do not cover the same questions, or were scored with different profiles.
     """
-    if a.dataset.question_ids != b.dataset.question_ids:
-        only_a = set(a.dataset.question_ids) - set(b.dataset.question_ids)
-        only_b = set(b.dataset.question_ids) - set(a.dataset.question_ids)
+    va, vb = _scored(a), _scored(b)
+    if list(va.ids) != list(vb.ids):
+        only_a = set(va.ids) - set(vb.ids)
+        only_b = set(vb.ids) - set(va.ids)
         what = (
             f"question {next(iter(only_a))!r} is only in A"
             if only_a
@@ -951,25 +1007,30 @@ def evaluations_test(
             else "the questions are in a different order"
         )
         raise InputError(
-            f"{a.dataset.source} / {b.dataset.source}: the two evaluations must cover the same "
-            f"annotations ({len(a.dataset)} vs {len(b.dataset)} questions; {what})"
+            f"{va.source} / {vb.source}: the two evaluations must cover the same "
+            f"annotations ({len(va.ids)} vs {len(vb.ids)} questions; {what})"
         )
-    for qid, x, y in zip(a.dataset.question_ids, a.dataset.answers, b.dataset.answers, strict=True):
-        if x != y:
+    for qid, x, y in zip(va.ids, va.references, vb.references, strict=True):
+        if tuple(x) != tuple(y):
             raise InputError(
-                f"{a.dataset.source} / {b.dataset.source}: question {qid!r} has different "
+                f"{va.source} / {vb.source}: question {qid!r} has different "
                 "human answers in the two evaluations"
             )
+    if va.task is not None and vb.task is not None and va.task.name != vb.task.name:
+        raise InputError(
+            f"the two evaluations are of different tasks ({va.task.name!r} vs "
+            f"{vb.task.name!r}); compare results of the same task"
+        )
     if a.profile.name != b.profile.name:
         raise InputError(
             f"the two evaluations use different profiles ({a.profile.name!r} vs "
             f"{b.profile.name!r}); compare results scored with the same profile"
         )
     return paired_test(
-        a.scores,
-        b.scores,
-        groups=_breakdowns(a),
-        clusters=_images(a),
+        va.scores,
+        vb.scores,
+        groups=va.groups,
+        clusters=va.clusters,
         n_bootstrap=n_bootstrap,
         n_permutations=n_permutations,
         seed=seed,
@@ -978,8 +1039,8 @@ def evaluations_test(
 
 
 def diff_results(
-    a: VQAEvaluation,
-    b: VQAEvaluation,
+    a: Any,
+    b: Any,
     *,
     n_bootstrap: int = DEFAULT_BOOTSTRAP,
     n_permutations: int = DEFAULT_PERMUTATIONS,
@@ -1005,7 +1066,7 @@ def diff_results(
         seed=seed,
         confidence=confidence,
     )
-    flips = sorted(_flips(a, b), key=lambda t: (-abs(t[1]["difference"]), t[0]))
+    flips = sorted(_flips(_scored(a), _scored(b)), key=lambda t: (-abs(t[1]["difference"]), t[0]))
     return ResultsDiff(
         test=test,
         score_a=percent(a.scores, None),

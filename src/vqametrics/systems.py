@@ -21,8 +21,8 @@ from ._exceptions import InputError
 from .report.tables import Table
 
 if TYPE_CHECKING:
-    from .evaluate import VQAEvaluation
     from .mmbench import MMBenchResult
+    from .pipeline.vqa import VQAEvaluation
     from .signature import Signature
     from .stats import Difference, Interval, ResultsDiff
     from .tasks._run import TaskEvaluation

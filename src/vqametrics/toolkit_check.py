@@ -1,6 +1,6 @@
 """What the toolkit reported beside what we recompute: "why does my number not match?".
 
-Two checks on a :class:`~vqametrics.evaluate.VQAEvaluation` whose results file came with the
+Two checks on a :class:`~vqametrics.pipeline.vqa.VQAEvaluation` whose results file came with the
 toolkit's own numbers:
 
 * **aggregates** — VLMEvalKit's ``_acc.csv``/``_score.csv`` (percent) or lmms-eval's
@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .evaluate import VQAEvaluation
 from .load.layouts import reported_numbers
+from .pipeline.vqa import VQAEvaluation
 
 __all__ = ["ToolkitCheck", "check_toolkit"]
 

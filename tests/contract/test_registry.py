@@ -23,6 +23,7 @@ import pytest
 
 from vqametrics._exceptions import InputError
 from vqametrics.cli import main
+from vqametrics.schema import evaluation_schema
 from vqametrics.tasks import Task, list_tasks
 from vqametrics.tasks._run import TaskEvaluation, evaluate_task
 
@@ -138,13 +139,33 @@ def test_an_empty_prediction_is_missing_by_one_rule(
     assert len(ev.scores) == len(fx.rows)
 
 
-def test_json_document_is_plain_json(task: Task, tmp_path: Path) -> None:
+def test_json_document_follows_the_schema(task: Task, tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
     fx = _fixture(task)
-    doc = _evaluate(task, tmp_path, fx.rows).as_dict()
-    text = json.dumps(doc, allow_nan=False)
-    back = json.loads(text)
-    assert back["task"] == task.name
-    assert back["signature"].startswith(task.metric + "|")
+    ev = _evaluate(task, tmp_path, fx.rows)
+    doc = ev.as_dict()
+    back = json.loads(json.dumps(doc, allow_nan=False))
+    jsonschema.validate(back, evaluation_schema(1))
+    assert back["schema"] == 1 and back["task"] == task.name
+    assert back["signature"] == ev.signature.format()
+    assert back["n"] == len(ev.scores)
+
+
+def test_explains_an_item_and_becomes_a_dataframe(task: Task, tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    fx = _fixture(task)
+    ev = _evaluate(task, tmp_path, fx.rows)
+    first = ev.data.items[0]
+    why = ev.explain(first.id)
+    text = why.text()
+    # it names what was compared: the prediction as written, or the item it belongs to
+    assert (first.prediction or "") in text or str(first.id) in text, text
+    frame = ev.to_pandas()
+    assert isinstance(frame, pd.DataFrame) and len(frame) == len(ev.scores)
+    assert {"id", "score"} <= set(frame.columns)
+    assert list(frame["score"]) == list(ev.scores)
+    assert repr(ev).startswith("<") and task.name in repr(ev)
+    assert "<table" in ev._repr_html_()
 
 
 def test_score_command_prints_the_api_numbers(
@@ -157,6 +178,7 @@ def test_score_command_prints_the_api_numbers(
         argv += ["--annotations", str(fx.annotations(tmp_path))]
     assert main([*argv, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
+    assert doc == json.loads(json.dumps(ev.as_dict()))  # the one document, from the library
     assert doc["signature"] == ev.signature.format()
     assert set(ev.metrics) <= set(doc["metrics"])
     for key, value in ev.metrics.items():

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vqametrics.evaluate import evaluate_vqa
 from vqametrics.extract import REASONS, diagnose, verbose_reasons
+from vqametrics.pipeline.vqa import evaluate_vqa
 
 from .chat_templates import wrap
 
@@ -80,7 +80,7 @@ def test_wrapped_sample_is_diagnosed_and_extracted() -> None:
 
 
 def test_diagnostics_never_change_a_score() -> None:
-    from vqametrics.evaluate import score_dataset
+    from vqametrics.pipeline.vqa import score_dataset
 
     plain, ann = _sample()
     wrapped = {r["question_id"]: wrap(str(r["answer"]), i) for i, r in enumerate(plain)}

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from vqametrics.evaluate import evaluate_vqa
 from vqametrics.extract import get_answer_extractor, verbose_reasons
+from vqametrics.pipeline.vqa import evaluate_vqa
 
 from .chat_templates import wrap
 

@@ -500,13 +500,14 @@ def test_docvqa_val_size_work_is_bounded(tmp_path: Path, monkeypatch: pytest.Mon
 
     kernel = importlib.import_module("vqametrics.score.anls")
     bounds: list[int | None] = []
-    levenshtein = kernel.levenshtein
+    distance = kernel._distance  # the scorers' one edit-distance call (rapidfuzz, cut off)
 
-    def spy(a: str, b: str, bound: int | None = None) -> int:
+    def spy(a: str, b: str, bound: int | None) -> int:
         bounds.append(bound)
-        return levenshtein(a, b, bound)
+        result: int = distance(a, b, bound)
+        return result
 
-    monkeypatch.setattr(kernel, "levenshtein", spy)
+    monkeypatch.setattr(kernel, "_distance", spy)
     gt, sub = synthetic_docvqa(tmp_path)
     r = evaluate_task("docvqa", sub, annotations=gt)
     assert len(r.scores) == N_DOCVQA_VAL

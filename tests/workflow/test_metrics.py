@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import vqametrics
-from vqametrics import TaskMetric, VQAAccuracy, evaluate_vqa
+from vqametrics import evaluate_vqa
+from vqametrics.metrics import TaskMetric, VQAAccuracy
 
 WORDS = ["yes", "no", "2", "two", "red", "Red.", "pancake", "pancakes", "a dog", "dog"]
 answer_lists = st.lists(st.sampled_from(WORDS), min_size=10, max_size=10)

@@ -9,17 +9,20 @@ import pytest
 
 import vqametrics
 from vqametrics import evaluate_vqa, evaluation_ci, explain
+from vqametrics.compare import compare_vqa
+from vqametrics.load.vqa import load_results
+from vqametrics.pipeline.vqa import VQAEvaluation
 
 FIVE = Path(__file__).resolve().parents[1] / "data" / "vqa2_val_5q_official"
 SAMPLE = Path(vqametrics.__file__).parent / "data" / "vqa2_val_sample"
 
 
 @pytest.fixture(scope="module")
-def sample() -> vqametrics.VQAEvaluation:
+def sample() -> VQAEvaluation:
     return evaluate_vqa(SAMPLE / "annotations.json", SAMPLE / "results_minority.json")
 
 
-def test_reprs_are_short(sample: vqametrics.VQAEvaluation) -> None:
+def test_reprs_are_short(sample: VQAEvaluation) -> None:
     r = repr(sample)
     assert len(r) < 200, r
     assert r.startswith("<VQAEvaluation VQA acc 71.60 | profile official, 3427 questions")
@@ -36,8 +39,8 @@ def test_reprs_are_short(sample: vqametrics.VQAEvaluation) -> None:
     assert len(repr(d)) < 150
 
 
-def test_other_result_reprs_are_short(sample: vqametrics.VQAEvaluation) -> None:
-    c = vqametrics.compare_vqa(sample)
+def test_other_result_reprs_are_short(sample: VQAEvaluation) -> None:
+    c = compare_vqa(sample)
     assert len(repr(c)) < 300, repr(c)[:400]
     t = vqametrics.evaluate_task("ocrvqa", [{"index": 1, "prediction": "a", "answer": "a"}])
     assert len(repr(t)) < 300
@@ -47,7 +50,7 @@ def test_other_result_reprs_are_short(sample: vqametrics.VQAEvaluation) -> None:
     assert repr(p).startswith("<ProfileComparison ") and len(repr(p)) < 120
 
 
-def test_html_views(sample: vqametrics.VQAEvaluation) -> None:
+def test_html_views(sample: VQAEvaluation) -> None:
     html = sample._repr_html_()
     assert html.startswith("<table><caption>VQA evaluation · profile official · 3427 questions")
     assert "<td>overall</td>" in html and ">71.60<" in html
@@ -120,12 +123,12 @@ def test_task_evaluation_html() -> None:
     assert ">100.00<" in html and t.signature.format() in html
 
 
-def test_dataset_and_matching_reprs_are_short(sample: vqametrics.VQAEvaluation) -> None:
+def test_dataset_and_matching_reprs_are_short(sample: VQAEvaluation) -> None:
     assert repr(sample.dataset).endswith(": 3427 questions>")
     assert repr(sample.matched) == ("<Matched 3427 predictions, 0 missing, 0 extra, 0 duplicates>")
     from vqametrics.stats import evaluations_test
 
     t = evaluations_test(sample, sample, n_bootstrap=10, n_permutations=10)
     assert repr(t).startswith("PairedResult(Difference(A − B = +0.00")
-    results = vqametrics.load_results(SAMPLE / "results_minority.json")
+    results = load_results(SAMPLE / "results_minority.json")
     assert repr(results).endswith(": 3427 predictions>")

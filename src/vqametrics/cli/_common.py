@@ -13,9 +13,9 @@ from .._exceptions import InputError
 from ..load.formats import INPUT_FORMAT_CHOICES, LAYOUTS, describe_choices, parse_input_format
 
 if TYPE_CHECKING:
-    from ..evaluate import VQAEvaluation
     from ..extract import Diagnostics
     from ..load.vqa import VQADataset
+    from ..pipeline.vqa import VQAEvaluation
 
 __all__ = [
     "INPUT_FORMATS",
@@ -218,7 +218,7 @@ def evaluate_from_args(
 ) -> VQAEvaluation:
     """``evaluate_vqa`` with the input, profile, matching and digits options a command declared
     (options it did not declare keep the library's defaults)."""
-    from ..evaluate import evaluate_vqa
+    from ..pipeline.vqa import evaluate_vqa
 
     options: dict[str, Any] = {
         name: getattr(args, name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import (
@@ -116,7 +116,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from .._exceptions import InputError
     from ..tasks import get_task
-    from ..tasks._run import evaluate_task
+    from ..tasks._run import evaluate as evaluate_one
 
     task = get_task(args.task)
     if not args.results:
@@ -124,14 +124,14 @@ def run(args: argparse.Namespace) -> int:
     inputs = (*(r for r in args.results if r != "-"), args.annotations, args.questions)
     if args.out:
         from ..report.output import check_out_dir
-        from ..report.task_files import TASK_OUTPUTS
+        from ..report.task_files import task_output_files
 
-        check_out_dir(args.out, TASK_OUTPUTS, inputs)  # before any work
-    options = _task_options(task, getattr(args, "extra", []))
+        check_out_dir(args.out, task_output_files(task), inputs)  # before any work
+    options: dict[str, Any] = dict(_task_options(task, getattr(args, "extra", [])))
     client = judge_from_args(args)  # bad judge settings fail before any file is read
 
     def evaluate(results: str) -> TaskEvaluation:
-        result = evaluate_task(
+        result = evaluate_one(
             task,
             results,
             annotations=args.annotations,
@@ -153,8 +153,11 @@ def run(args: argparse.Namespace) -> int:
 
     from ._output import ci_settings
 
+    ci = ci_settings(args)
+    # one file's --json is its document, intervals included; otherwise --ci is the table's
+    document = args.json and len(args.results) == 1 and not wants_table(args, 1)
     try:
-        if wants_table(args, len(args.results)) or ci_settings(args)["ci"]:
+        if wants_table(args, len(args.results)) or (ci["ci"] and not document):
             from ..systems import compare_task_systems
 
             if args.out and len(args.results) > 1:
@@ -165,9 +168,15 @@ def run(args: argparse.Namespace) -> int:
                 from ..report.task_files import write_task_outputs
 
                 write_task_outputs(evaluations[0], args.out, inputs=inputs)
-            table = compare_task_systems(evaluations, names, **ci_settings(args))
+            table = compare_task_systems(evaluations, names, **ci)
             return emit_systems(table, args)
         result = evaluate(args.results[0])
+        if ci["ci"]:
+            from ..stats import require_numpy
+            from ..tasks._run import with_intervals
+
+            require_numpy()
+            result = with_intervals(result, ci["n_bootstrap"], ci["seed"])
     finally:
         if client is not None:
             client.close()

@@ -24,7 +24,7 @@ from ._systems import run_vqa_systems
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
-    from ..evaluate import VQAEvaluation
+    from ..pipeline.vqa import VQAEvaluation
     from ..signature import Signature
     from ..stats import BootstrapResult
 
@@ -143,7 +143,6 @@ def run(args: argparse.Namespace) -> int:
         require_numpy()  # fail before scoring, with the install line
     client = judge_from_args(args)  # bad judge settings fail before scoring
     result = evaluate_from_args(args, paths[0])  # also warns about verbose predictions
-    extra, extra_signatures = _extra_metrics(result, metrics)
     judge_files: dict[str, bytes] = {}
     judged = None
     if client is not None:
@@ -165,13 +164,13 @@ def run(args: argparse.Namespace) -> int:
 
         # a large per_question.jsonl is written by a child process meanwhile (report/files.py)
         with start_vqa_outputs(result, args.out, inputs=inputs, extra=judge_files) as writing:
-            text = _stdout_text(args, result, extra, extra_signatures, intervals, judged)
+            text = _stdout_text(args, result, metrics, intervals, judged)
             del result  # free the evaluation while the child still writes
             writing.wait()
         sys.stdout.write(text)
         print(f"wrote outputs to {args.out}", file=sys.stderr)
     else:
-        sys.stdout.write(_stdout_text(args, result, extra, extra_signatures, intervals, judged))
+        sys.stdout.write(_stdout_text(args, result, metrics, intervals, judged))
     return 0
 
 
@@ -207,39 +206,40 @@ def _judge(
 def _stdout_text(
     args: argparse.Namespace,
     result: VQAEvaluation,
-    extra: dict[str, Breakdown],
-    extra_signatures: dict[str, Signature],
+    metrics: list[str],
     intervals: BootstrapResult | None,
     judged: dict[str, Any] | None = None,
 ) -> str:
-    """What ``vqametrics vqa`` prints: the ``--json`` payload, or the table and signatures."""
+    """What ``vqametrics vqa`` prints: the evaluation's JSON document (the same as ``score
+    vqav2 --json``), or the table and signatures."""
     from ..toolkit_check import check_toolkit
 
-    check = check_toolkit(result)
     if args.json:
         import orjson
 
-        payload = result.as_dict()
-        for name, value in extra.items():
-            payload[name] = value
-        if extra_signatures:
-            payload["signatures"] = {
-                "vqa": result.signature.format(),
-                **{k: s.format() for k, s in extra_signatures.items()},
-            }
-        if intervals is not None:
-            payload["ci95"] = intervals.ci95
-            payload["se"] = intervals.se
-            payload["bootstrap"] = intervals.settings()
-        if judged is not None:
-            payload["judge"] = judged
-        if check is not None:
-            payload["reported"] = {**payload.get("reported", {}), **check.as_dict()}
-        return orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
+        from ..tasks import get_task
+        from ..tasks.vqav2 import evaluation_to_task
+
+        task = get_task("vqav2")
+        evaluation = evaluation_to_task(
+            task, task.profile(result.profile.name), result, metrics=metrics, judge_summary=judged
+        )
+        if intervals is not None:  # the same interval, by the task's breakdown names
+            from dataclasses import replace
+
+            from ..stats import evaluation_ci
+
+            s = intervals.settings()
+            again = evaluation_ci(evaluation, n_bootstrap=s["n_bootstrap"], seed=s["seed"])
+            evaluation = replace(evaluation, intervals=again)
+        doc = evaluation.as_dict()
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
+    check = check_toolkit(result)
     from dataclasses import replace
 
     from ..report.text import vqa_table
 
+    extra, extra_signatures = _extra_metrics(result, metrics)
     labels = {"em": "EM", "em_any": "EM-any"}
     columns: dict[str, Mapping[str, object]] = {labels[k]: v for k, v in extra.items()}
     if intervals is not None:

@@ -452,7 +452,9 @@ def evaluate_mmbench(
     random_fallback: int | None = None,
     extract: str | None = None,
 ) -> MMBenchResult:
-    r"""Score MMBench predictions with CircularEval or VanillaEval.
+    r"""Score MMBench predictions with CircularEval or VanillaEval: the MMBench pipeline that
+    ``vqametrics.evaluate("mmbench", ...)`` runs (prefer that entry point; this older one keeps
+    its own arguments and returns the :class:`MMBenchResult`).
 
     .. math::
 

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from .._answers import N_ANSWERS
 from ..aggregate._bulk import fast_breakdown, type_groups
-from ..evaluate import steps_changed
+from ..pipeline.vqa import steps_changed
 
 if TYPE_CHECKING:
-    from ..evaluate import VQAEvaluation
+    from ..pipeline.vqa import VQAEvaluation
     from ..score._fast import FastScores
 
 __all__ = ["jsonl_chunks", "official_files"]

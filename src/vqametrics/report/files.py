@@ -12,8 +12,8 @@ from pathlib import Path
 
 import orjson
 
-from ..evaluate import VQAEvaluation, _gc_paused
 from ..load._fork import Forked, can_fork
+from ..pipeline.vqa import VQAEvaluation, _gc_paused
 from .output import FileDigest, StagedDir, write_chunks
 
 __all__ = ["VQA_OUTPUTS", "PendingOutputs", "start_vqa_outputs", "write_vqa_outputs"]

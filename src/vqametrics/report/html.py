@@ -2,7 +2,8 @@
 
 Everything is inline: the styles, and the charts as SVG drawn by matplotlib. Nothing is fetched
 over the network. Every number comes from the library's result objects
-(:class:`~vqametrics.VQAEvaluation`, the EM scores, :func:`vqametrics.explain`); this module only
+(:class:`~vqametrics.pipeline.vqa.VQAEvaluation`, the EM scores, :func:`vqametrics.explain`);
+this module only
 lays them out. matplotlib is an optional dependency (``pip install 'vqametrics[report]'``).
 """
 
@@ -24,11 +25,11 @@ from .._display import answer_counts
 from .._exceptions import InputError, VqaMetricsWarning
 from .._version import __version__
 from ..aggregate import percent
-from ..evaluate import VQAEvaluation, evaluate_vqa
 from ..explain import explain, trace_steps
 from ..load._json import PathLike, read_bytes
 from ..load.results import read_results, resolve_positions
 from ..load.vqa import Results, VQADataset, load_annotations, load_questions
+from ..pipeline.vqa import VQAEvaluation, evaluate_vqa
 from ..profiles import Profile, get_profile, list_profiles
 from ..stats import BootstrapResult, ResultsDiff, diff_results, evaluation_ci
 from ..systems import short_names

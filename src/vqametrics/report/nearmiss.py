@@ -185,7 +185,7 @@ class NearMisses:
 
 
 def near_misses(evaluation: Any, examples: int = 5) -> NearMisses:
-    """Classify every zero-scored question of a :class:`~vqametrics.VQAEvaluation`."""
+    """Classify every zero-scored question of a :class:`~vqametrics.pipeline.vqa.VQAEvaluation`."""
     out = {k: NearMiss(k) for k in KINDS}
     zeros = 0
     d = evaluation.dataset

@@ -12,12 +12,19 @@ import orjson
 from .output import publish_dir
 
 if TYPE_CHECKING:
+    from ..tasks import Task
     from ..tasks._run import TaskEvaluation
 
-__all__ = ["TASK_OUTPUTS", "write_task_outputs"]
+__all__ = ["TASK_OUTPUTS", "task_output_files", "write_task_outputs"]
 
-#: The files of ``score TASK --out`` (besides ``manifest.json``).
+#: The files of ``score TASK --out`` (besides ``manifest.json``), unless the task writes its own.
 TASK_OUTPUTS = ("metrics.json", "per_item.jsonl", "signature.txt")
+
+
+def task_output_files(task: Task) -> tuple[str, ...]:
+    """The files ``score TASK --out`` writes: the task's own (``Task.output_files``, VQA v2's
+    official four), else :data:`TASK_OUTPUTS`."""
+    return task.output_files or TASK_OUTPUTS
 
 
 def write_task_outputs(
@@ -29,7 +36,11 @@ def write_task_outputs(
     """Write ``metrics.json`` (the ``--json`` payload), ``per_item.jsonl`` and
     ``signature.txt`` into *out_dir*, published together with ``manifest.json``
     (:func:`~vqametrics.report.output.publish_dir`); returns the paths written. An output
-    that would replace one of *inputs* is refused."""
+    that would replace one of *inputs* is refused. A task with its own output hook
+    (``Task.write_outputs``: VQA v2's official files) writes those instead."""
+    if result.task.write_outputs is not None:
+        paths: list[Path] = result.task.write_outputs(result, out_dir, inputs=inputs)
+        return paths
     opt = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
     signature = result.signature.format()
     files = {

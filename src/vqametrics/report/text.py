@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from .._display import answer_counts
 from .._display import text_table as table
-from ..evaluate import VQAEvaluation
 from ..explain import Explanation
+from ..pipeline.vqa import VQAEvaluation
 
 if TYPE_CHECKING:
     from ..compare import Comparison, QuestionComparison

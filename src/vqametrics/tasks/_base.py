@@ -64,6 +64,9 @@ class TaskInputs:
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the toolkit's own scores (``--reported FILE``); by default looked for beside the results
     reported: Any = None
+    #: the profile being scored, for a reader whose notes depend on it (VQA v2's
+    #: leave-one-out warning); readers of every other task ignore it
+    profile: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,8 @@ class TaskData:
     extra: Mapping[str, Any] = field(default_factory=dict)
     n_missing: int = 0
     n_extra_ignored: int = 0
+    #: predictions given twice for one item, of which the last was kept (``on_duplicate="last"``)
+    n_duplicates: int = 0
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,10 @@ class TaskProfile:
     #: multiple-choice tasks: the choice lineage ``(response, options, *, rng=None) -> letter |
     #: None | "Z" | "random"`` the profile reads letters with (``parse_choice``)
     choice: Callable[..., str | None] | None = None
+    #: ``score_batch(items, data) -> scores``: every item's score at once (vectorized), equal
+    #: to :meth:`score_item` of each item bit for bit (a differential test per task says so);
+    #: the runner uses it when given (VQA v2's bulk scorer)
+    score_batch: Callable[[Sequence[Item], TaskData], list[float]] | None = None
 
     def item_detail(self, item: Item) -> Mapping[str, Any]:
         """What the per-item output shows beside the score: ``detail(item)``, or for a yes/no
@@ -187,13 +196,27 @@ class Task:
     #: ``read`` as ``inputs.options["name"]`` (dashes become underscores)
     options: tuple[tuple[str, str], ...] = ()
     #: a whole-run evaluator ``evaluator(task, profile, inputs, *, extract, judge) ->
-    #: TaskEvaluation`` that replaces read → per-item score → aggregate, for tasks with their
-    #: own fast pipeline (VQA v2 and OK-VQA delegate to ``evaluate_vqa``, MMBench to
-    #: ``evaluate_mmbench``)
+    #: TaskEvaluation`` that replaces read → per-item score → aggregate; only MMBench still
+    #: uses it (``evaluate_mmbench``), until its circular grouping is an aggregation; a new
+    #: task gives ``score_batch`` instead
     evaluator: Callable[..., Any] | None = None
     #: a toolkit's reported metric name → ours, where the names differ (lmms-eval's
     #: ``pope_f1_score`` is our ``f1``); used to set its ``results.json`` beside our numbers
     reported_names: Mapping[str, str] = field(default_factory=dict)
+    #: ``explain(evaluation, index) -> object``: how one item of an evaluation is explained,
+    #: when the task has more to show than its per-item record (VQA v2: every normalization
+    #: step and the leave-one-out table); used by ``TaskEvaluation.explain``
+    explain: Callable[[Any, int], Any] | None = None
+    #: the task's own output files (``score --out``), written by ``write_outputs(evaluation,
+    #: out_dir, inputs=...)``; by default ``metrics.json``, ``per_item.jsonl``, ``signature.txt``
+    output_files: tuple[str, ...] = ()
+    write_outputs: Callable[..., Any] | None = None
+    #: ``signature_for(profile, data, extract) -> Signature`` when the task's signature has
+    #: its own field order (VQA v2: ``extract`` before ``answers``); default :meth:`signature`
+    signature_for: Callable[[TaskProfile, TaskData, str | None], Signature] | None = None
+    #: ``finish(evaluation, inputs) -> evaluation``: the task's last step after the aggregate
+    #: (VQA v2: EM / EM-any with ``metrics=``, and its toolkit check)
+    finish: Callable[[Any, TaskInputs], Any] | None = None
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""

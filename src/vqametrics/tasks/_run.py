@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .._exceptions import VqaMetricsError
+from .._exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
 from ..signature import Signature
 from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._check import SampleCheck, check_samples
 
-__all__ = ["TaskEvaluation", "evaluate_task"]
+__all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
+
+#: The version of the JSON document of :meth:`TaskEvaluation.as_dict`
+#: (``vqametrics/schema/evaluation-1.json``)
+SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,6 +40,15 @@ class TaskEvaluation:
     judge_stats: Any = None
     #: the toolkit's recorded per-sample scores beside ours (lmms-eval logs), by rule
     sample_check: SampleCheck | None = None
+    #: bootstrap intervals (``stats.BootstrapResult``) when asked (``ci=``), else ``None``
+    intervals: Any = None
+    #: the toolkit's numbers compared with ours (VQA v2's ``toolkit_check.ToolkitCheck``);
+    #: its ``as_dict()`` is merged into ``reported``
+    toolkit_check: Any = None
+    #: the signatures of extra metrics beside the headline's (VQA v2's EM: ``{"em": ...}``)
+    signatures: Mapping[str, str] = field(default_factory=dict)
+    #: an open-ended judge's summary beside (never instead of) the score (``vqa --judge-url``)
+    judge_summary: Mapping[str, Any] | None = None
 
     @property
     def metrics(self) -> Mapping[str, float | int]:
@@ -52,9 +65,11 @@ class TaskEvaluation:
         return self.data.notes + self.aggregate.notes
 
     def __repr__(self) -> str:
+        missing = f", {self.data.n_missing} missing" if self.data.n_missing else ""
         return (
-            f"<TaskEvaluation {self.task.name} profile={self.profile.name} "
-            f"n={len(self.scores)} {self.aggregate.headline}={self.headline!r}>"
+            f"<TaskEvaluation {self.task.name} {self.aggregate.headline}={self.headline!r} "
+            f"({self.aggregate.units}) | profile {self.profile.name}, "
+            f"{len(self.scores)} items{missing}>"
         )
 
     def _repr_html_(self) -> str:
@@ -62,16 +77,74 @@ class TaskEvaluation:
 
         rows = [[k, v] for k, v in self.metrics.items()]
         caption = f"{self.task.title} · profile {self.profile.name} · {len(self.scores)} items"
+        notes = "".join(f"<p><small>{n}</small></p>" for n in self.notes[:3])
         return (
             html_table(["metric", "value"], rows, self.aggregate.digits, caption)
             + f"<p><code>{self.signature.format()}</code></p>"
+            + notes
         )
+
+    def index(self, item_id: Any) -> int:
+        """The position of item *item_id* (``"7"`` finds the integer id ``7`` and back)."""
+        positions = self._positions()
+        for key in (item_id, str(item_id), _as_int(item_id)):
+            if key is not None and key in positions:
+                return positions[key]
+        raise InputError(f"item {item_id!r} is not in {', '.join(self.data.sources) or 'input'}")
+
+    def _positions(self) -> dict[Any, int]:
+        hit: dict[Any, int] | None = self.__dict__.get("_positions_memo")
+        if hit is None:
+            hit = {}
+            for i, item in enumerate(self.data.items):
+                hit.setdefault(item.id, i)
+            object.__setattr__(self, "_positions_memo", hit)
+        return hit
+
+    def explain(self, item_id: Any) -> Any:
+        """Why item *item_id* scored as it did: the task's own explanation (VQA v2: every
+        normalization step and the leave-one-out table, as :func:`vqametrics.explain`), else
+        ``vqametrics.explain.explain_item``, else the item's per-item record."""
+        i = self.index(item_id)
+        if self.task.explain is not None:
+            return self.task.explain(self, i)
+        explain_item = getattr(_explain_module(), "explain_item", None)
+        if explain_item is not None:
+            return explain_item(self, item_id)
+        return self.record(i)
+
+    def record(self, i: int) -> dict[str, Any]:
+        """The :meth:`per_item` record of the item at position *i*."""
+        return next(self._records(range(i, i + 1)))
+
+    def to_pandas(self) -> Any:
+        """One row per item (``id``, ``prediction``, ``references``, ``score`` and the detail
+        fields of :meth:`per_item`) as a pandas DataFrame (``pip install 'vqametrics[pandas]'``)."""
+        try:
+            import pandas as pd
+        except ModuleNotFoundError:
+            from .._extras import install_hint
+
+            raise MissingDependencyError(
+                f"to_pandas() needs pandas: {install_hint('pandas')}"
+            ) from None
+        records = list(self.per_item())
+        head = ["id", "prediction", "references", "score"]
+        columns = head + sorted({k for r in records for k in r} - set(head))
+        return pd.DataFrame.from_records(records, columns=columns)
 
     def per_item(self) -> Iterator[dict[str, Any]]:
         """One record per item: id, prediction, references, score and the profile's detail."""
+        if len(self.data.items) != len(self.scores):
+            for _ in zip(self.data.items, self.scores, strict=True):  # raise as zip(strict)
+                pass
+        return self._records(range(len(self.scores)))
+
+    def _records(self, rows: range) -> Iterator[dict[str, Any]]:
         flags = self.diagnostics.flags if self.diagnostics is not None else None
         ex = self.extraction
-        for i, (item, score) in enumerate(zip(self.data.items, self.scores, strict=True)):
+        for i in rows:
+            item, score = self.data.items[i], self.scores[i]
             rec: dict[str, Any] = {
                 "id": item.id,
                 "prediction": item.prediction,
@@ -94,9 +167,12 @@ class TaskEvaluation:
             yield rec
 
     def as_dict(self) -> dict[str, Any]:
-        """The ``--json`` payload: every number unrounded, in the toolkit's units."""
+        """The JSON document of this evaluation (``--json``, ``metrics.json``): schema 1
+        (``schema/evaluation-1.json``), the same for every task and command; every number
+        unrounded, in the benchmark's own units."""
         agg = self.aggregate
         out: dict[str, Any] = {
+            "schema": SCHEMA_VERSION,
             "task": self.task.name,
             "profile": self.profile.name,
             "n": len(self.scores),
@@ -111,26 +187,58 @@ class TaskEvaluation:
             "sources": list(self.data.sources),
             "n_missing": self.data.n_missing,
             "n_extra_ignored": self.data.n_extra_ignored,
+            "n_duplicates": self.data.n_duplicates,
             "notes": list(self.notes),
         }
+        if self.signatures:
+            out["signatures"] = {"headline": out["signature"], **self.signatures}
         if self.data.reported is not None:
             out["reported"] = dict(self.data.reported)
+        if self.toolkit_check is not None:
+            out["reported"] = {**out.get("reported", {}), **self.toolkit_check.as_dict()}
         if self.sample_check is not None:
             out.setdefault("reported", {})["per_sample"] = self.sample_check.as_dict()
+        if self.intervals is not None:
+            out["intervals"] = {
+                "ci95": self.intervals.ci95,
+                "se": self.intervals.se,
+                "bootstrap": self.intervals.settings(),
+            }
         if self.diagnostics is not None:
             out["diagnostics"] = self.diagnostics.as_dict([it.id for it in self.data.items])
         if self.extraction is not None:
             out["extract"] = self.extraction.as_dict()
         if self.judge_stats is not None:
             out["judge"] = self.judge_stats.as_dict()
+        elif self.judge_summary is not None:
+            out["judge"] = dict(self.judge_summary)
         return out
+
+
+def _explain_module() -> Any:
+    """``vqametrics.explain`` (the module), leaving the package's ``explain`` the function."""
+    import importlib
+    import sys
+
+    module = importlib.import_module("..explain", __package__)
+    package = sys.modules[module.__name__.rpartition(".")[0]]
+    if getattr(package, "explain", None) is module:  # bound by this first import: put it back
+        setattr(package, "explain", module.explain)  # noqa: B010
+    return module
+
+
+def _as_int(x: Any) -> int | None:
+    try:
+        return int(x)
+    except (TypeError, ValueError):
+        return None
 
 
 def _plain(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
-def evaluate_task(
+def evaluate(
     task: str | Task,
     results: Any,
     *,
@@ -146,9 +254,12 @@ def evaluate_task(
     reported: Any = None,
     extract: str | None = None,
     judge: Any = None,
+    ci: bool | int = False,
+    seed: int | None = None,
     **options: Any,
 ) -> TaskEvaluation:
-    """Score a results file (or in-memory predictions) of *task*.
+    """Score a results file (or in-memory predictions) of *task*: the one entry point, for
+    every registered task (VQA v2, OK-VQA, TextVQA, POPE, MME, MMBench, …).
 
     Parameters
     ----------
@@ -180,8 +291,12 @@ def evaluate_task(
         Yes/no tasks only: answers the profile's parser leaves ``other`` are read by the LLM
         judge (as VLMEvalKit does for POPE/MME); a decided answer is scored as ``yes``/``no``,
         an unjudged one stays as written. In the signature as ``judge:<model>``.
+    ci : bool or int, default=False
+        ``True`` (or a number of bootstrap replicates): 95% intervals of the mean per-item
+        score and of every breakdown in ``intervals`` (:func:`vqametrics.evaluation_ci`;
+        ``seed`` default 12345); recorded in the signature.
     options
-        Task-specific options (e.g. GQA's ``choices=``).
+        Task-specific options (e.g. GQA's ``choices=``, VQA v2's ``metrics="em,em-any"``).
 
     Returns
     -------
@@ -202,6 +317,7 @@ def evaluate_task(
         on_duplicate=on_duplicate,
         options=options,
         reported=reported,
+        profile=prof.name,
     )
     if extract is not None:
         from ..extract import get_answer_extractor
@@ -214,6 +330,31 @@ def evaluate_task(
             f"the LLM judge reads yes/no answers; task {t.name!r} (profile {prof.name!r}) has "
             "no yes/no parser"
         )
+    result = _run(t, prof, inputs, extract=extract, judge=judge)
+    if ci is False or ci is None:
+        return result
+    return with_intervals(result, None if ci is True else int(ci), seed)
+
+
+def with_intervals(
+    result: TaskEvaluation, n_bootstrap: int | None = None, seed: int | None = None
+) -> TaskEvaluation:
+    """*result* with its bootstrap intervals (``intervals``) and their settings in the
+    signature (``bootstrap:N|seed:S``)."""
+    from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, evaluation_ci
+
+    n = DEFAULT_BOOTSTRAP if n_bootstrap is None else n_bootstrap
+    s = DEFAULT_SEED if seed is None else seed
+    intervals = evaluation_ci(result, n_bootstrap=n, seed=s)
+    return replace(
+        result, intervals=intervals, signature=result.signature.with_fields(bootstrap=n, seed=s)
+    )
+
+
+def _run(
+    t: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
+) -> TaskEvaluation:
+    """read → extract → judge → score → aggregate → signature."""
     if t.evaluator is not None:
         result: TaskEvaluation = t.evaluator(t, prof, inputs, extract=extract, judge=judge)
         return result
@@ -233,16 +374,22 @@ def evaluate_task(
     if judge is not None and prof.parse is not None:
         items, judgements, stats = _judge_other(items, prof.parse, judge)
         data = replace(data, items=items)
-    scores = _score_all(prof, items, data.sources)
+    if prof.score_batch is not None:
+        scores = prof.score_batch(items, data)
+    else:
+        scores = _score_all(prof, items, data.sources)
     aggregate = prof.aggregate(items, scores)
-    signature = t.signature(prof, data)
-    if extraction is not None:
-        signature = signature.with_fields(extract=extraction.name)
+    if t.signature_for is not None:
+        signature = t.signature_for(prof, data, extract)
+    else:
+        signature = t.signature(prof, data)
+        if extraction is not None:
+            signature = signature.with_fields(extract=extraction.name)
     if judge is not None:  # items with no reply fail the run, or are named (--allow-unjudged)
         from ..judge import judge_signature_value
 
         signature = signature.with_fields(judge=judge_signature_value(judge, stats))
-    return TaskEvaluation(
+    evaluation = TaskEvaluation(
         t,
         prof,
         data,
@@ -255,6 +402,15 @@ def evaluate_task(
         stats,
         sample_check=check_samples(t, prof, items, scores),
     )
+    if t.finish is not None:
+        finished: TaskEvaluation = t.finish(evaluation, inputs)
+        return finished
+    return evaluation
+
+
+def evaluate_task(task: str | Task, results: Any, **kwargs: Any) -> TaskEvaluation:
+    """An alias of :func:`evaluate` (its earlier name), with the same arguments and result."""
+    return evaluate(task, results, **kwargs)
 
 
 def _judge_other(

@@ -14,7 +14,8 @@ from ..normalize.vlmevalkit import punctuation_vlm
 
 __all__ = ["TO_YES_NO", "parse_vlmevalkit", "yorn_extraction"]
 
-#: ``Yes``/``No``/``Unknown`` → the ``yes``/``no``/``other`` of :func:`vqametrics.parse_yes_no`
+#: ``Yes``/``No``/``Unknown`` → the ``yes``/``no``/``other`` of
+#: :func:`vqametrics.tasks.parse_yes_no`
 TO_YES_NO = {"Yes": "yes", "No": "no", "Unknown": "other"}
 
 

@@ -1,7 +1,8 @@
-"""VQA v2 and OK-VQA: the official VQA soft accuracy, through the fast ``evaluate_vqa`` pipeline.
+"""VQA v2 and OK-VQA: the official VQA soft accuracy, run by the task runner like every task.
 
-Both tasks delegate the whole run to :func:`vqametrics.evaluate_vqa` (the bulk msgspec reader
-and the vectorized scorer), so ``vqametrics score vqav2`` gives the numbers of
+The reader is the VQA pipeline's (:func:`~vqametrics.pipeline.vqa.read_vqa`: the bulk msgspec
+loader) and each profile's ``score_batch`` its vectorized scorer, equal to the per-item scorer
+bit for bit (``tests/test_differential.py``), so ``vqametrics score vqav2`` gives the numbers of
 ``vqametrics vqa`` bit for bit. Their profiles are the VQA profiles (``vqametrics profiles
 --list``): ``official`` reproduces GT-Vision-Lab/VQA ``vqaEval.py``. OK-VQA uses the same
 script on its own annotations (the LAVIS flat list ``{question_id, answer: [10 str]}`` is read
@@ -13,14 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..evaluate import VQAEvaluation, evaluate_vqa
-from ..profiles import Profile, list_profiles
-from ..score.accuracy import vqa_accuracy
+from ..pipeline.vqa import VQAEvaluation, VQARead, read_vqa, score_dataset, score_question
+from ..profiles import Profile, get_profile, list_profiles
+from ..report.files import VQA_OUTPUTS
+from ..signature import Signature
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._explain import vqa_profile_explainer
 
-__all__ = ["evaluation_to_task", "vqa_task_profiles"]
+__all__ = ["evaluation_to_task", "vqa_items", "vqa_task_profiles", "vqa_view"]
 
 
 def _left_to_right_percent(values: Sequence[float]) -> float:
@@ -55,11 +57,37 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 
 
 def _scorer(profile: Profile) -> Any:
-    def score(prediction: str, references: Sequence[str]) -> float:
-        return vqa_accuracy(prediction, list(references), profile=profile)
+    def score(
+        prediction: str, references: Sequence[str], answer_groups: Sequence[int] | None = None
+    ) -> float:
+        return score_question(prediction, references, answer_groups, profile)
 
-    score.__doc__ = f"VQA accuracy under profile {profile.name!r} (one question)."
+    score.__doc__ = (
+        f"VQA accuracy under profile {profile.name!r} (one question; *answer_groups*: the "
+        "answers' leave-one-out records, one per answer by default)."
+    )
     return score
+
+
+def _batch(profile: Profile) -> Any:
+    def score_batch(items: Sequence[Item], data: TaskData) -> list[float]:
+        read: VQARead | None = data.extra.get("vqa")
+        predictions = [it.prediction for it in items]
+        if read is None or len(read.dataset) != len(items):
+            return [0.0 if it.prediction is None else _one(it, profile) for it in items]
+        return score_dataset(read.dataset, predictions, profile)
+
+    score_batch.__doc__ = (
+        f"Every question's VQA accuracy under {profile.name!r} at once (the vectorized scorer "
+        "of score/_fast.py on the reader's interned answers)."
+    )
+    return score_batch
+
+
+def _one(item: Item, profile: Profile) -> float:
+    assert item.prediction is not None
+    groups = item.fields.get("answer_groups")
+    return score_question(item.prediction, item.references, groups, profile)
 
 
 def vqa_task_profiles() -> tuple[TaskProfile, ...]:
@@ -72,67 +100,54 @@ def vqa_task_profiles() -> tuple[TaskProfile, ...]:
             toolkit=p.toolkit,
             score=_scorer(p),
             aggregate=_aggregate,
+            context=("answer_groups",),
+            score_batch=_batch(p),
             explain=vqa_profile_explainer(p),
         )
         for p in list_profiles()
     )
 
 
-def evaluation_to_task(task: Task, prof: TaskProfile, ev: VQAEvaluation) -> Any:
-    """A :class:`~vqametrics.tasks._run.TaskEvaluation` of the whole-run VQA evaluation."""
-    from ._run import TaskEvaluation
-
-    d = ev.dataset
-    items = [
+def vqa_items(dataset: Any, predictions: Sequence[str | None]) -> list[Item]:
+    """One :class:`Item` per question: the prediction, the human answers, the types, the image
+    and (when the answers have records) their leave-one-out groups."""
+    d = dataset
+    return [
         Item(
             qid,
             pred,
             tuple(answers),
             {
                 k: v
-                for k, v in (("question_type", qt), ("answer_type", at), ("image_id", img))
+                for k, v in (
+                    ("question_type", qt),
+                    ("answer_type", at),
+                    ("image_id", img),
+                    ("answer_groups", None if grp is None else tuple(grp)),
+                )
                 if v is not None
             },
         )
-        for qid, pred, answers, qt, at, img in zip(
+        for qid, pred, answers, qt, at, img, grp in zip(
             d.question_ids,
-            ev.predictions,
+            predictions,
             d.answers,
             d.question_types,
             d.answer_types,
             d.image_ids,
+            d.groups,
             strict=True,
         )
     ]
-    data = TaskData(
-        items,
-        (d.source,),
-        (ev.layout,),
-        ev.notes,
-        ev.reported,
-        n_missing=len(ev.matched.missing),
-        n_extra_ignored=len(ev.matched.extra),
-    )
-    return TaskEvaluation(
-        task,
-        prof,
-        data,
-        ev.scores,
-        _aggregate(items, ev.scores),
-        ev.signature,
-        diagnostics=ev.diagnostics,
-        extraction=ev.extraction,
-    )
 
 
-def _evaluator(
-    task: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
-) -> Any:
-    ev = evaluate_vqa(
+def _read(inputs: TaskInputs) -> TaskData:
+    """The VQA pipeline's reader: annotations (official, flat, LAVIS; or none when the results
+    carry them), results in any layout, joined by question id."""
+    r = read_vqa(
         inputs.annotations,
         inputs.results,
         questions=inputs.questions,
-        profile=prof.name,
         allow_missing=inputs.allow_missing,
         ignore_extra=inputs.ignore_extra,
         on_duplicate=inputs.on_duplicate,
@@ -140,13 +155,183 @@ def _evaluator(
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
         reported=inputs.reported,
-        extract=extract,
     )
-    return evaluation_to_task(task, prof, ev)
+    prof = get_profile(inputs.profile or "official")
+    return _data(r, r.predictions, r.all_notes(prof))
 
 
-def _read(inputs: TaskInputs) -> TaskData:  # pragma: no cover - the evaluator replaces it
-    raise NotImplementedError("VQA v2 is read by its whole-run evaluator")
+def _data(r: VQARead, predictions: Sequence[str | None], notes: tuple[str, ...]) -> TaskData:
+    m = r.matched
+    return TaskData(
+        vqa_items(r.dataset, predictions),
+        (r.dataset.source,),
+        (r.layout,),
+        notes,
+        r.reported,
+        extra={"vqa": r},
+        n_missing=len(m.missing),
+        n_extra_ignored=len(m.extra),
+        n_duplicates=m.duplicates,
+    )
+
+
+def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
+    r: VQARead = data.extra["vqa"]
+    return r.signature(get_profile(prof.name), extract, data.n_missing)
+
+
+def vqa_view(evaluation: Any, digits: int = 2) -> VQAEvaluation:
+    """The :class:`~vqametrics.pipeline.vqa.VQAEvaluation` of a VQA v2 / OK-VQA task
+    evaluation (for the official files, the explanation and the toolkit check)."""
+    from ..pipeline.vqa import _breakdown
+
+    r: VQARead = evaluation.data.extra["vqa"]
+    prof = get_profile(evaluation.profile.name)
+    predictions = [it.prediction for it in evaluation.data.items]
+    return VQAEvaluation(
+        profile=prof,
+        dataset=r.dataset,
+        predictions=predictions,
+        scores=evaluation.scores,
+        accuracy=_breakdown(evaluation.scores, r.dataset, digits, None),
+        signature=evaluation.signature,
+        matched=r.matched,
+        digits=digits,
+        notes=evaluation.notes,
+        layout=r.layout,
+        reported=r.reported,
+        sample_metrics=r.sample_metrics,
+        diagnostics=evaluation.diagnostics,
+        extraction=evaluation.extraction,
+    )
+
+
+def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
+    """EM / EM-any (``metrics=``) and the toolkit check, as :func:`evaluation_to_task`."""
+    from dataclasses import replace
+
+    from ..toolkit_check import check_toolkit
+
+    ev = vqa_view(evaluation)
+    metrics = _metric_names(str(inputs.options.get("metrics") or "vqa"))
+    aggregate: Aggregate = evaluation.aggregate
+    signatures: dict[str, str] = {}
+    wanted = [m for m in ("em", "em-any") if m in metrics]
+    if wanted:
+        aggregate, signatures = _with_exact_match(evaluation.data.items, aggregate, ev, wanted)
+    return replace(
+        evaluation, aggregate=aggregate, signatures=signatures, toolkit_check=check_toolkit(ev)
+    )
+
+
+def evaluation_to_task(
+    task: Task,
+    prof: TaskProfile,
+    ev: VQAEvaluation,
+    *,
+    metrics: Sequence[str] = (),
+    judge_summary: Any = None,
+) -> Any:
+    """The :class:`~vqametrics.tasks._run.TaskEvaluation` of a whole-run VQA evaluation (the
+    ``vqa`` command's): the same document as the runner gives for the same run.
+
+    *metrics* (``em``, ``em-any``) add EM / EM-any beside the VQA accuracy (``metrics`` and
+    every breakdown group, unrounded percent, with their own signatures); *judge_summary* is
+    the open-ended judge's summary (``vqa --judge-url``), beside the score.
+    """
+    from ..toolkit_check import check_toolkit
+    from ._run import TaskEvaluation
+
+    r = VQARead(
+        ev.dataset,
+        list(ev.predictions),
+        ev.matched,
+        ev.layout,
+        ev.reported,
+        ev.sample_metrics,
+        ev.notes,
+    )
+    data = _data(r, ev.predictions, ev.notes)
+    aggregate = _aggregate(data.items, ev.scores)
+    signatures: dict[str, str] = {}
+    wanted = [m.strip().lower().replace("_", "-") for m in metrics]
+    wanted = [m for m in ("em", "em-any") if m in wanted]
+    if wanted:
+        aggregate, signatures = _with_exact_match(data.items, aggregate, ev, wanted)
+    return TaskEvaluation(
+        task,
+        prof,
+        data,
+        ev.scores,
+        aggregate,
+        ev.signature,
+        diagnostics=ev.diagnostics,
+        extraction=ev.extraction,
+        toolkit_check=check_toolkit(ev),
+        signatures=signatures,
+        judge_summary=judge_summary,
+    )
+
+
+def _with_exact_match(
+    items: Sequence[Item], agg: Aggregate, ev: VQAEvaluation, wanted: Sequence[str]
+) -> tuple[Aggregate, dict[str, str]]:
+    """*agg* with ``em`` / ``em_any`` (unrounded percent) in ``metrics`` and in every breakdown
+    group, and their signatures."""
+    from dataclasses import replace
+
+    from ..score.exact_match import METRIC_KEYS, exact_match_scores
+
+    scores = exact_match_scores(ev.dataset, ev.predictions, ev.profile)
+    metrics = dict(agg.metrics)
+    breakdowns = {k: {g: dict(m) for g, m in v.items()} for k, v in agg.breakdowns.items()}
+    signatures = {}
+    for name in wanted:
+        key = METRIC_KEYS[name]
+        other = _aggregate(items, scores.em if key == "em" else scores.em_any)
+        metrics[key] = other.metrics["overall"]
+        for b, groups in other.breakdowns.items():
+            for g, values in groups.items():
+                breakdowns[b][g][key] = values["accuracy"]
+        signatures[key] = scores.signature("em" if key == "em" else "em-any").format()
+    return replace(agg, metrics=metrics, breakdowns=breakdowns), signatures
+
+
+def _explain(evaluation: Any, i: int) -> Any:
+    """:func:`vqametrics.explain` of item *i* with the evaluation's profile and answer
+    records, so that its ``score`` equals ``evaluation.scores[i]``."""
+    from .._notebook import evaluation_explain
+
+    r: VQARead = evaluation.data.extra["vqa"]
+    return evaluation_explain(vqa_view(evaluation), r.dataset.question_ids[i])
+
+
+def _write_outputs(evaluation: Any, out_dir: Any, *, inputs: Sequence[Any] = ()) -> Any:
+    """The official ``accuracy``/``evalQA``/``evalQuesType``/``evalAnsType`` files, with
+    ``per_question.jsonl`` and ``signature.txt`` (``report/files.py``), in bulk."""
+    from dataclasses import replace
+
+    from ..pipeline.vqa import _breakdown, _score
+    from ..report.files import write_vqa_outputs
+
+    ev = vqa_view(evaluation)
+    scores, fast = _score(ev.dataset, ev.predictions, ev.profile)  # the bulk writers' tables
+    assert scores == ev.scores
+    ev = replace(ev, _fast=fast, accuracy=_breakdown(scores, ev.dataset, ev.digits, fast))
+    return write_vqa_outputs(ev, out_dir, inputs=inputs)
+
+
+def _metric_names(text: str) -> list[str]:
+    """``--metrics vqa,em,em-any`` (``em_any`` accepted); an unknown name is an error."""
+    from .._exceptions import UnknownNameError
+
+    names = [t.strip().lower().replace("_", "-") for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in ("vqa", "em", "em-any")]
+    if bad or not names:
+        raise UnknownNameError(
+            f"unknown metric {bad[0] if bad else text!r}; valid metrics: vqa, em, em-any"
+        )
+    return names
 
 
 _LAYOUTS = (
@@ -157,6 +342,17 @@ _LAYOUTS = (
     "lmms-eval --log_samples (doc_id, filtered_resps, doc with question_id and answers; "
     "without doc: doc_id joined to the annotations by position)",
 )
+
+_OPTIONS = (("metrics", "comma-separated metrics: vqa, em, em-any (default: vqa)"),)
+
+_HOOKS: dict[str, Any] = {
+    "options": _OPTIONS,
+    "explain": _explain,
+    "output_files": VQA_OUTPUTS,
+    "write_outputs": _write_outputs,
+    "signature_for": _signature,
+    "finish": _finish,
+}
 
 VQAV2 = register_task(
     Task(
@@ -170,7 +366,7 @@ VQAV2 = register_task(
         aliases=("vqa", "vqa-v2", "vqa2"),
         annotations_optional=True,
         note="same numbers as `vqametrics vqa`",
-        evaluator=_evaluator,
+        **_HOOKS,
     )
 )
 
@@ -186,6 +382,6 @@ OKVQA = register_task(
         aliases=("ok-vqa",),
         annotations_optional=True,
         note="OK-VQA is scored with the official VQA v2 script",
-        evaluator=_evaluator,
+        **_HOOKS,
     )
 )

@@ -11,17 +11,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
-from .aggregate import Breakdown, breakdown, official_outputs
-from .load._json import PathLike
-from .load.results import (
+from .._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
+from ..aggregate import Breakdown, breakdown, official_outputs
+from ..load._json import PathLike
+from ..load.results import (
     ResultsFile,
     describe_reported,
     ground_truth_disagreements,
     read_results,
     resolve_positions,
 )
-from .load.vqa import (
+from ..load.vqa import (
     Matched,
     QuestionId,
     ReadAhead,
@@ -32,22 +32,30 @@ from .load.vqa import (
     load_questions,
     match_predictions,
 )
-from .profiles import Profile, get_profile
-from .score.question import QuestionNormalizer
-from .score.vqa import leave_one_out_values, score_normalized
-from .signature import Signature
+from ..profiles import Profile, get_profile
+from ..score.question import QuestionNormalizer
+from ..score.vqa import leave_one_out_values, score_normalized
+from ..signature import Signature
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from .explain import Explanation
-    from .score._fast import FastScores
-    from .stats import BootstrapResult
+    from ..explain import Explanation
+    from ..score._fast import FastScores
+    from ..stats import BootstrapResult
 
     IntArray = npt.NDArray[np.int64]
 
-__all__ = ["VQAEvaluation", "evaluate_vqa", "score_dataset", "steps_changed"]
+__all__ = [
+    "VQAEvaluation",
+    "VQARead",
+    "evaluate_vqa",
+    "read_vqa",
+    "score_dataset",
+    "score_question",
+    "steps_changed",
+]
 
 _CHUNK = 1 << 15
 
@@ -93,25 +101,25 @@ class VQAEvaluation:
     intervals: BootstrapResult | None = None
 
     def __repr__(self) -> str:
-        from ._notebook import evaluation_repr
+        from .._notebook import evaluation_repr
 
         return evaluation_repr(self, dict(self.extra_metrics), self.intervals)
 
     def _repr_html_(self) -> str:
-        from ._notebook import evaluation_html
+        from .._notebook import evaluation_html
 
         return evaluation_html(self, dict(self.extra_metrics), self.intervals)
 
     def explain(self, question_id: QuestionId) -> Explanation:
         """:func:`vqametrics.explain` of one question, as this evaluation scored it."""
-        from ._notebook import evaluation_explain
+        from .._notebook import evaluation_explain
 
         return evaluation_explain(self, question_id)
 
     def to_pandas(self) -> Any:
         """One row per question (id, types, raw and normalized prediction, the human
         answers, m, score) as a pandas DataFrame (``pip install 'vqametrics[pandas]'``)."""
-        from ._notebook import evaluation_frame
+        from .._notebook import evaluation_frame
 
         return evaluation_frame(self)
 
@@ -133,7 +141,7 @@ class VQAEvaluation:
         """``accuracy``, ``evalQA``, ``evalQuesType``, ``evalAnsType`` in the official shapes."""
         d = self.dataset
         if self._fast is not None:
-            from .aggregate._bulk import fast_official_outputs
+            from ..aggregate._bulk import fast_official_outputs
 
             return fast_official_outputs(
                 d.question_ids,
@@ -260,7 +268,7 @@ def _score(
     dataset: VQADataset, predictions: Sequence[str | None], prof: Profile
 ) -> tuple[list[float], Any]:
     """Scores, and the vectorized scorer's findings when it ran (else ``None``)."""
-    from .score import _fast
+    from ..score import _fast
 
     n = len(dataset)
     if n >= _fast.MIN_QUESTIONS and len(predictions) == n and _fast.have_numpy():
@@ -277,6 +285,26 @@ def _score(
     scores = [0.0] * n
     _score_rows(dataset, predictions, prof, range(n), scores)
     return scores, None
+
+
+def score_question(
+    prediction: str | None,
+    answers: Sequence[str],
+    groups: Sequence[int] | None,
+    prof: Profile,
+) -> float:
+    """One question's score: the per-question loop of :func:`score_dataset` for one row
+    (*groups*: the answers' leave-one-out records, ``None`` for one per answer)."""
+    if prediction is None:
+        return 0.0
+    norm = _NORMALIZERS.get(prof.name)
+    if norm is None or norm[0] is not prof:
+        norm = _NORMALIZERS[prof.name] = (prof, QuestionNormalizer(prof))
+    pred, ans, _ = norm[1].question(prediction, answers)
+    return score_normalized(pred, ans, groups, prof)
+
+
+_NORMALIZERS: dict[str, tuple[Profile, QuestionNormalizer]] = {}
 
 
 def _score_rows(
@@ -331,7 +359,9 @@ def evaluate_vqa(
     metrics: Sequence[str] = ("vqa",),
     ci: bool | int = False,
 ) -> VQAEvaluation:
-    """Score a results file against an annotations file, as the official script does.
+    """Score a results file against an annotations file, as the official script does: the VQA
+    v2 pipeline that ``vqametrics.evaluate("vqav2", ...)`` runs (prefer that entry point; this
+    older one keeps its own arguments and returns the :class:`VQAEvaluation`).
 
     Parameters
     ----------
@@ -405,34 +435,63 @@ def evaluate_vqa(
         return result
     from dataclasses import replace
 
-    from ._notebook import extra_metrics, interval_of
+    from .._notebook import extra_metrics, interval_of
 
     return replace(
         result, extra_metrics=extra_metrics(result, metrics), intervals=interval_of(result, ci)
     )
 
 
-def _evaluate(
+@dataclass(frozen=True, eq=False)
+class VQARead:
+    """What :func:`read_vqa` read and joined: the ground truth, the aligned predictions and
+    what the reader recognized (the reading half of :func:`evaluate_vqa`)."""
+
+    dataset: VQADataset
+    #: one per question of ``dataset``, ``None`` where missing
+    predictions: list[str | None]
+    matched: Matched
+    layout: str
+    reported: Mapping[str, Any] | None
+    sample_metrics: Mapping[str, Mapping[QuestionId, float]]
+    #: the reader's notes (the results layout, a ground truth read from the results file)
+    notes: tuple[str, ...]
+
+    def all_notes(self, prof: Profile) -> tuple[str, ...]:
+        """The reader's notes, then those of scoring under *prof* (warned as well)."""
+        counts = Counter(map(len, self.dataset.answers))
+        return (*self.notes, *_notes(self.dataset, prof, self.matched, counts))
+
+    def signature(self, prof: Profile, extract: str | None, n_missing: int) -> Signature:
+        """``vqa-acc|profile|toolkit|extract|answers|n|missing``."""
+        counts = Counter(map(len, self.dataset.answers))
+        n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
+        return Signature(
+            "vqa-acc",
+            (
+                *prof.signature_fields(),
+                ("extract", extract),
+                ("answers", n_answers),
+                ("n", len(self.dataset)),
+                ("missing", n_missing or None),
+            ),
+        )
+
+
+def read_vqa(
     annotations: Annotations,
     results: Predictions,
     *,
-    questions: PathLike | None,
-    profile: str | Profile,
-    allow_missing: bool,
-    ignore_extra: bool,
-    on_duplicate: Literal["error", "last"],
-    digits: int,
-    extract: str | None,
+    questions: PathLike | None = None,
+    allow_missing: bool = False,
+    ignore_extra: bool = False,
+    on_duplicate: Literal["error", "last"] = "error",
     input_format: str | None = None,
     id_field: str | None = None,
     answer_field: str | None = None,
     reported: PathLike | None = None,
-) -> VQAEvaluation:
-    from .extract import apply_extractor, diagnose, get_answer_extractor
-
-    prof = get_profile(profile)
-    if extract is not None:
-        get_answer_extractor(extract)  # an unknown name fails before any file is read
+) -> VQARead:
+    """Read and join a VQA run (arguments as :func:`evaluate_vqa`), without scoring it."""
     read: dict[str, Any] = {
         "input_format": input_format,
         "id_field": id_field,
@@ -479,15 +538,59 @@ def _evaluate(
                 "specially (official: the unanimity rule) can score differently than against "
                 "the annotations: pass --annotations for the official number"
             )
-    res = rfile.results
     matched = match_predictions(
         dataset,
-        res,
+        rfile.results,
         allow_missing=allow_missing,
         ignore_extra=ignore_extra,
         on_duplicate=on_duplicate,
     )
-    predictions = matched.predictions
+    return VQARead(
+        dataset,
+        matched.predictions,
+        matched,
+        rfile.layout,
+        rfile.reported,
+        rfile.sample_metrics,
+        (*rfile.notes, *([gt_note] if gt_note else [])),
+    )
+
+
+def _evaluate(
+    annotations: Annotations,
+    results: Predictions,
+    *,
+    questions: PathLike | None,
+    profile: str | Profile,
+    allow_missing: bool,
+    ignore_extra: bool,
+    on_duplicate: Literal["error", "last"],
+    digits: int,
+    extract: str | None,
+    input_format: str | None = None,
+    id_field: str | None = None,
+    answer_field: str | None = None,
+    reported: PathLike | None = None,
+) -> VQAEvaluation:
+    from ..extract import apply_extractor, diagnose, get_answer_extractor
+
+    prof = get_profile(profile)
+    if extract is not None:
+        get_answer_extractor(extract)  # an unknown name fails before any file is read
+    r = read_vqa(
+        annotations,
+        results,
+        questions=questions,
+        allow_missing=allow_missing,
+        ignore_extra=ignore_extra,
+        on_duplicate=on_duplicate,
+        input_format=input_format,
+        id_field=id_field,
+        answer_field=answer_field,
+        reported=reported,
+    )
+    dataset, matched = r.dataset, r.matched
+    predictions = r.predictions
     # the same per-question limit as every task (score TASK): one count per file
     diagnostics = diagnose(predictions, references=dataset.answers)
     extraction = None
@@ -495,33 +598,21 @@ def _evaluate(
         extraction = apply_extractor(extract, predictions)
         predictions = extraction.texts
     scores, fast = _score(dataset, predictions, prof)
-    counts = Counter(map(len, dataset.answers))
-    notes = [*rfile.notes, *([gt_note] if gt_note else []), *_notes(dataset, prof, matched, counts)]
-    n_answers: int | str = next(iter(counts)) if len(counts) == 1 else "var"
-    signature = Signature(
-        "vqa-acc",
-        (
-            *prof.signature_fields(),
-            ("extract", extract),
-            ("answers", n_answers),
-            ("n", len(scores)),
-            ("missing", len(matched.missing) or None),
-        ),
-    )
+    notes = r.all_notes(prof)
     return VQAEvaluation(
         profile=prof,
         dataset=dataset,
         predictions=predictions,
         scores=scores,
         accuracy=_breakdown(scores, dataset, digits, fast),
-        signature=signature,
+        signature=r.signature(prof, extract, len(matched.missing)),
         matched=matched,
         digits=digits,
-        notes=tuple(notes),
+        notes=notes,
         _fast=fast,
-        layout=rfile.layout,
-        reported=rfile.reported,
-        sample_metrics=rfile.sample_metrics,
+        layout=r.layout,
+        reported=r.reported,
+        sample_metrics=r.sample_metrics,
         diagnostics=diagnostics,
         extraction=extraction,
     )
@@ -529,7 +620,7 @@ def _evaluate(
 
 def _breakdown(scores: list[float], dataset: VQADataset, digits: int, fast: Any) -> Breakdown:
     if fast is not None:
-        from .aggregate._bulk import fast_breakdown
+        from ..aggregate._bulk import fast_breakdown
 
         return fast_breakdown(
             scores, dataset.question_types, dataset.answer_types, digits, fast.groups
@@ -547,7 +638,7 @@ def _notes(dataset: VQADataset, prof: Profile, matched: Matched, counts: Counter
                 f"distinct answer_id; profile {prof.name!r} leaves equal records out together, "
                 "as the official script does, which lowers their scores (spec §4)"
             )
-            warnings.warn(msg, LeaveOneOutWarning, stacklevel=4)
+            warnings.warn(msg, LeaveOneOutWarning, stacklevel=5)
             notes.append(msg)
     odd = {n: c for n, c in sorted(counts.items()) if n != 10}
     if odd:
@@ -556,7 +647,7 @@ def _notes(dataset: VQADataset, prof: Profile, matched: Matched, counts: Counter
             f"{sum(odd.values())} question(s) do not have 10 answers ({desc}); "
             "scored with the general leave-one-out formula"
         )
-        warnings.warn(msg, AnswerCountWarning, stacklevel=4)
+        warnings.warn(msg, AnswerCountWarning, stacklevel=5)
         notes.append(msg)
     if matched.missing:
         notes.append(f"{len(matched.missing)} question(s) had no prediction and scored 0")
