@@ -5,7 +5,7 @@ cell re-scored with the benchmark's official scorer and set beside the toolkit's
 >>> print(t.to_markdown())                                 # doctest: +SKIP
 
 Files are recognized by name (:mod:`.discover`, the names in :mod:`.benchmarks`), scored with
-:func:`vqametrics.tasks._run.evaluate_task` (:mod:`.build`), averaged (:mod:`.averages`) and
+:func:`vqametrics.evaluate` (:mod:`.build`), averaged (:mod:`.averages`) and
 laid out (:mod:`.render`).
 """
 

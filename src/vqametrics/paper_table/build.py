@@ -334,7 +334,7 @@ class _Scorer:
         self.tmp: list[str] = []
 
     def evaluate(self, run: Run, profile: str | None, *, hide: Sequence[Path] = ()) -> Any:
-        from ..tasks._run import evaluate_task
+        from ..tasks._run import evaluate
 
         bench = benchmark(run.benchmark)
         key = (os.fspath(run.path), profile)
@@ -347,7 +347,7 @@ class _Scorer:
         if hide:
             path = self._without(run, hide)
         try:
-            ev = evaluate_task(
+            ev = evaluate(
                 bench.task, os.fspath(path), profile=profile, **self.options.get(bench.task, {})
             )
         except InputError as exc:
