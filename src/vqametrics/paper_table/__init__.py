@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .benchmarks import BENCHMARKS, LMMS_EVAL_TASKS, VLMEVALKIT_DATASETS, Benchmark, Measure
-from .build import Cell, Column, PaperTable, build_table
+from .build import build_table
+from .cells import Cell, Column, PaperTable
 
 __all__ = [
     "BENCHMARKS",
