@@ -73,13 +73,13 @@ def test_core_import_is_light() -> None:
 
 
 def test_explain_stays_the_function_after_its_module_is_imported() -> None:
-    # importing vqametrics.explain (the module) must not hide vqametrics.explain (the function)
+    # importing the explanation module leaves vqametrics.explain the function
     import subprocess
     import sys
 
     code = (
         "import vqametrics, importlib; vqametrics.explain; "
-        "importlib.import_module('vqametrics.explain').Explanation; "
+        "importlib.import_module('vqametrics.explanation').Explanation; "
         "print(vqametrics.explain('Yes', ['yes'] * 10).unanimous)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -90,15 +90,10 @@ def test_at_most_thirty_public_names() -> None:
     assert len(set(vqametrics.__all__) - {"__version__"}) <= 30
 
 
-#: ``vqametrics.explain`` is the module of ``explain_item`` (``TaskEvaluation.explain``) and of
-#: the ``explain`` function; it keeps its name until the explain views are merged
-_PENDING_RENAME = {"explain"}
-
-
 def test_no_module_is_named_like_an_exported_function() -> None:
     modules = {m.name for m in pkgutil.iter_modules(vqametrics.__path__)}
     functions = {n for n in vqametrics.__all__ if callable(getattr(vqametrics, n))}
-    assert modules & functions == _PENDING_RENAME
+    assert modules & functions == set()
     assert not isinstance(vqametrics.evaluate, type(vqametrics))  # the function, not a module
 
 
@@ -118,7 +113,7 @@ def test_evaluate_is_the_one_entry_point() -> None:
 
 
 def test_explain_stays_the_function_after_an_evaluation_explains(tmp_path: Path) -> None:
-    # TaskEvaluation.explain imports the module first: vqametrics.explain must stay the function
+    # TaskEvaluation.explain imports the explanation module: vqametrics.explain stays the function
     import subprocess
     import sys
 

@@ -207,7 +207,8 @@ def test_digits_apply_to_the_table(fixture_5q: Path, capsys: pytest.CaptureFixtu
 
 
 def test_in_memory_annotations_honour_on_duplicate() -> None:
-    from vqametrics import AnswerCountWarning, evaluate_vqa
+    from vqametrics import evaluate_vqa
+    from vqametrics.errors import AnswerCountWarning
 
     recs = [{"question_id": 1, "answers": ["a"] * 3}, {"question_id": 1, "answers": ["b"] * 3}]
     with pytest.warns(AnswerCountWarning):

@@ -122,7 +122,7 @@ def test_explain_a_vqa_question_as_the_script_scored_it(fixture_5q: Path) -> Non
 def test_explain_falls_back_to_the_item_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    module = importlib.import_module("vqametrics.explain")
+    module = importlib.import_module("vqametrics.explanation")
     monkeypatch.delattr(module, "explain_item", raising=False)
     ev = _ocrvqa(tmp_path)
     rec = ev.explain(2)
@@ -130,7 +130,7 @@ def test_explain_falls_back_to_the_item_record(
 
 
 def test_explain_delegates_to_explain_item(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module("vqametrics.explain")
+    module = importlib.import_module("vqametrics.explanation")
     seen: list[Any] = []
     monkeypatch.setattr(
         module, "explain_item", lambda ev, i: seen.append(i) or "told", raising=False

@@ -16,7 +16,7 @@ import pytest
 from vqametrics._exceptions import UnknownNameError
 from vqametrics.cli import main
 from vqametrics.data import data_path
-from vqametrics.explain import ItemExplanation, explain_answer, explain_item
+from vqametrics.explanation import ItemExplanation, explain_answer, explain_item
 from vqametrics.tasks._run import evaluate_task
 
 CASES = json.loads(

@@ -20,9 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reference import official_vqa
-from vqametrics import InputError, LeaveOneOutWarning, evaluate_vqa
+from vqametrics import InputError, evaluate_vqa
 from vqametrics.cli import main
 from vqametrics.data import sample_files
+from vqametrics.errors import LeaveOneOutWarning
 
 FIXTURE = Path(__file__).parent / "data" / "vqa2_val_5q_official"
 

@@ -1,6 +1,7 @@
 """vqametrics: reproducible, explainable scoring of vision-language benchmarks.
 
-The public API is what this module exports (``__all__``); the one entry point is
+The public API is what this module exports (``__all__``), with every error and warning in
+:mod:`vqametrics.errors`; the one entry point is
 :func:`evaluate` (``evaluate("textvqa", results, annotations=...)``), which returns a
 :class:`TaskEvaluation` for every task. Everything else lives in its submodule, documented
 there: ``vqametrics.pipeline.vqa`` (``VQAEvaluation``, the VQA v2 bulk pipeline),
@@ -9,8 +10,8 @@ there: ``vqametrics.pipeline.vqa`` (``VQAEvaluation``, the VQA v2 bulk pipeline)
 ``vqametrics.extract`` (``extract_answer``, ``diagnose``), ``vqametrics.metrics``
 (``VQAAccuracy``, ``TaskMetric``), ``vqametrics.mmbench`` (``MMBenchResult``,
 ``build_circular``, ``extract_choice``, ``list_extractors``), ``vqametrics.compare``
-(``compare_vqa``, ``compare_aokvqa``, ``Comparison``), ``vqametrics.explain``
-(``Explanation``), ``vqametrics.profiles`` (``Profile``), ``vqametrics.tasks``
+(``compare_vqa``, ``compare_aokvqa``, ``Comparison``), ``vqametrics.explanation``
+(``Explanation``, ``explain_item``), ``vqametrics.profiles`` (``Profile``), ``vqametrics.tasks``
 (``parse_yes_no``) and ``vqametrics.stats`` (every interval and paired test).
 
 The source tree reads top to bottom: ``load/`` → ``normalize/`` → ``score/`` → ``aggregate/``
@@ -18,14 +19,10 @@ The source tree reads top to bottom: ``load/`` → ``normalize/`` → ``score/``
 """
 
 import importlib as _importlib
-import types as _types
 import typing as _typing
 
 from ._exceptions import (
-    AnswerCountWarning,
-    IdTypeWarning,
     InputError,
-    LeaveOneOutWarning,
     MissingDependencyError,
     MissingPredictionError,
     UnknownNameError,
@@ -35,14 +32,14 @@ from ._exceptions import (
 from ._version import __version__
 
 if _typing.TYPE_CHECKING:
-    from .explain import explain
+    from .explanation import explain
     from .mmbench import evaluate_mmbench
     from .pipeline.vqa import evaluate_vqa
     from .profiles import get_profile, list_profiles
     from .score.accuracy import normalize_answer, vqa_accuracy
     from .signature import Signature
     from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
-    from .tasks import Task, TaskProfile, get_task, list_tasks, score_answer
+    from .tasks import Task, TaskProfile, get_task, list_tasks, parse_choice, score_answer
     from .tasks._run import TaskEvaluation, evaluate, evaluate_task
 
 # Imported on first use (PEP 562), so that `import vqametrics` and the command line start fast.
@@ -58,22 +55,20 @@ _LAZY = {
     "evaluate_task": ".tasks._run",
     "evaluate_vqa": ".pipeline.vqa",
     "evaluation_ci": ".stats",
-    "explain": ".explain",
+    "explain": ".explanation",
     "get_profile": ".profiles",
     "get_task": ".tasks",
     "list_profiles": ".profiles",
     "list_tasks": ".tasks",
     "normalize_answer": ".score.accuracy",
     "paired_test": ".stats",
+    "parse_choice": ".tasks",
     "score_answer": ".tasks",
     "vqa_accuracy": ".score.accuracy",
 }
 
 __all__ = [
-    "AnswerCountWarning",
-    "IdTypeWarning",
     "InputError",
-    "LeaveOneOutWarning",
     "MissingDependencyError",
     "MissingPredictionError",
     "Signature",
@@ -98,6 +93,7 @@ __all__ = [
     "list_tasks",
     "normalize_answer",
     "paired_test",
+    "parse_choice",
     "score_answer",
     "vqa_accuracy",
 ]
@@ -109,18 +105,7 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module 'vqametrics' has no attribute {name!r}")
     value = getattr(_importlib.import_module(module, __name__), name)
     globals()[name] = value
-    _unshadow()
     return value
-
-
-def _unshadow() -> None:
-    # Importing the submodule ``vqametrics.explain`` binds the *module* to the package's
-    # ``explain`` attribute, hiding the function of the same name: put the function back.
-    g = globals()
-    for key in _LAZY:
-        current = g.get(key)
-        if isinstance(current, _types.ModuleType) and current.__name__ == f"{__name__}.{key}":
-            g[key] = getattr(current, key)
 
 
 def __dir__() -> list[str]:

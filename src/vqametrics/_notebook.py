@@ -13,7 +13,7 @@ from ._extras import install_hint
 
 if TYPE_CHECKING:
     from .aggregate import Breakdown
-    from .explain import Explanation
+    from .explanation import Explanation
     from .stats import BootstrapResult
 
 __all__ = [
@@ -93,7 +93,7 @@ def _as_int(x: Any) -> int | None:
 def evaluation_explain(ev: Any, question_id: Any) -> Explanation:
     """:func:`vqametrics.explain` of one question of the evaluation, with the same profile and
     the same leave-one-out records (so its ``score`` equals ``ev.scores[i]``)."""
-    from .explain import explain
+    from .explanation import explain
 
     i = _index(ev, question_id)
     pred = ev.predictions[i]

@@ -145,7 +145,7 @@ def test_okvqa_official_and_work(shared_data: Path, monkeypatch: pytest.MonkeyPa
         data / "okvqa_val_eval.json",
         data / "coco14_promptC_gpt3_VinVLTag_n16_repeat5_47.934998_CLIPImagequestion.json",
     )
-    evaluate = importlib.import_module("vqametrics.evaluate")
+    evaluate = importlib.import_module("vqametrics.pipeline.vqa")
     diff = importlib.import_module("vqametrics.profile_diff")
     whole: list[object] = []
     subsets: list[int] = []

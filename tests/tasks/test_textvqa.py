@@ -461,7 +461,7 @@ def test_cli_a_plain_answer_cell_names_the_question(
     code = main(["score", "textvqa", "--results", str(_tsv(tmp_path, "hello"))])
     err = capsys.readouterr().err
     assert code == 2
-    assert "question '2' has 1 answer;" in err and "Traceback" not in err
+    assert "question 2 has 1 answer;" in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
 
 
@@ -474,7 +474,7 @@ def test_cli_an_empty_answer_list_is_one_line_for_every_profile(
     code = main(["score", "textvqa", "--results", str(res), "--profile", profile])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.strip() == f"vqametrics: error: {res}: question '2' has no answers"
+    assert err.strip() == f"vqametrics: error: {res}: question 2 has no answers"
 
 
 def test_cli_questions_file_is_not_silently_ignored(

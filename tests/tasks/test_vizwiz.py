@@ -325,7 +325,7 @@ def test_cli_an_image_without_answers_is_one_line(
     code = main(["score", "vizwiz", "--results", str(tsv), "--profile", profile])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.strip() == f"vqametrics: error: {tsv}: question '2' has no answers"
+    assert err.strip() == f"vqametrics: error: {tsv}: question 2 has no answers"
     ann = tmp_path / "val.json"
     ann.write_text(json.dumps([{"image": "a.jpg", "answers": [], "answerable": 1}]))
     res = tmp_path / "res.json"

@@ -259,7 +259,7 @@ def test_reward_of_one_answer_tasks_is_unchanged() -> None:
 
 
 def test_vqa_metric_warns_on_one_answer_references() -> None:
-    from vqametrics import AnswerCountWarning
+    from vqametrics.errors import AnswerCountWarning
     from vqametrics.metrics import VQAAccuracy
 
     m = VQAAccuracy()

@@ -76,7 +76,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.task is None or args.task.lower() in _VQA_TASKS:
         _no_extra(args, "VQA v2")
         return _run_vqa(args)
-    from ..explain import explain_answer
+    from ..explanation import explain_answer
     from ..tasks import get_task
 
     task = get_task(args.task)
@@ -90,7 +90,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _run_vqa(args: argparse.Namespace) -> int:
-    from ..explain import explain
+    from ..explanation import explain
     from ..report.text import explanation_text
 
     if args.options:
@@ -109,7 +109,7 @@ def _run_vqa(args: argparse.Namespace) -> int:
 
 def _run_item(args: argparse.Namespace) -> int:
     from .._exceptions import InputError
-    from ..explain import explain_item
+    from ..explanation import explain_item
     from ..tasks import get_task
     from ..tasks._run import evaluate_task
 

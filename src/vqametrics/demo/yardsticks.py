@@ -339,7 +339,7 @@ def _myth_textvqa() -> dict[str, Any]:
 
 def _myth_chat() -> dict[str, Any]:
     """A right answer in a chat template scores 0 as written; ``--extract answer`` finds it."""
-    from ..explain import explain
+    from ..explanation import explain
 
     ev = []
     for pred, gt in (

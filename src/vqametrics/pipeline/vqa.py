@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from ..explain import Explanation
+    from ..explanation import Explanation
     from ..score._fast import FastScores
     from ..stats import BootstrapResult
 

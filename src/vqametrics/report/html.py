@@ -25,7 +25,7 @@ from .._display import answer_counts
 from .._exceptions import InputError, VqaMetricsWarning
 from .._version import __version__
 from ..aggregate import percent
-from ..explain import explain, trace_steps
+from ..explanation import explain, trace_steps
 from ..load._json import PathLike, read_bytes
 from ..load.results import read_results, resolve_positions
 from ..load.vqa import Results, VQADataset, load_annotations, load_questions

@@ -3,7 +3,7 @@
 It shows what the task has: the headline with its signature, every metric, the splits and
 categories (table and bar chart), the distribution of per-item scores, the toolkit's reported
 numbers beside ours when they were found, and the lowest-scoring items with their
-explanation (:func:`vqametrics.explain.explain_item`). Styles and charts (SVG drawn by
+explanation (:func:`vqametrics.explanation.explain_item`). Styles and charts (SVG drawn by
 matplotlib, the optional ``report`` extra) are inline: nothing is fetched. The numbers come
 from the :class:`~vqametrics.tasks._run.TaskEvaluation`; this module only lays them out.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
-from ..explain import ItemExplanation, explain_item
+from ..explanation import ItemExplanation, explain_item
 from .html import _CSS, _PALETTE, _barh, _e, _figure, _figure_html, _svg, _table
 from .task_text import _difference, _distinct, reported_comparable, reported_pairs
 

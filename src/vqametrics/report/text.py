@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .._display import answer_counts
 from .._display import text_table as table
-from ..explain import Explanation
+from ..explanation import Explanation
 from ..pipeline.vqa import VQAEvaluation
 
 if TYPE_CHECKING:

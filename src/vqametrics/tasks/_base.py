@@ -119,7 +119,7 @@ class TaskProfile:
     ``detail`` returns what the per-item output should show for an item (normalized strings)
     — for explanation only, never used for the score; a yes/no profile shows what ``parse``
     read (``parsed``) without declaring it. ``explain`` (optional) returns how the item's
-    score was made, step by step, for :func:`vqametrics.explain.explain_item`: ``steps``,
+    score was made, step by step, for :func:`vqametrics.explanation.explain_item`: ``steps``,
     ``table`` and ``why`` (the keys are described in ``tasks/_explain.py``); never used for
     the score.
     """

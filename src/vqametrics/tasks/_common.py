@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
 from ..load.join import disagreement_note, join_by_id, unique_rows
 from ..load.layouts import (
+    Predictions,
     is_vlmevalkit,
     locate_reported,
     nan_note,
@@ -19,18 +20,82 @@ from ._base import Aggregate, Aggregator, Item, TaskData, TaskInputs, Units
 
 __all__ = [
     "NoGroundTruthError",
+    "found_instead",
     "group_means",
+    "id_key",
     "mean",
     "mean_aggregate",
+    "not_text_error",
     "numpy_mean",
     "read_vlmevalkit",
     "reported_scores",
+    "text_predictions",
+    "typed",
     "vlmevalkit_breakdown",
 ]
 
 
 class NoGroundTruthError(InputError):
     """The results file carries no ground truth and no annotations were given."""
+
+
+#: field names that hold a ground truth in some file, when another name is expected
+_TRUTH_NAMES = ("answer", "answers", "label", "labels", "gt", "gt_answer", "gt_answers")
+
+
+def found_instead(row: Mapping[str, Any], wanted: str) -> str:
+    """What a row holds where the field *wanted* was expected: ``"; 'answer' holds a list of
+    10: did you mean 'answers'?"`` when another field looks like the ground truth, else
+    ``""`` — so a file that has its answers under another name is not told it has none."""
+    for key, value in row.items():
+        name = str(key)
+        if name == wanted or not (name.lower() in _TRUTH_NAMES or "answer" in name.lower()):
+            continue
+        if value is None:
+            continue
+        if isinstance(value, list):
+            what = f"a list of {len(value)}"
+        elif isinstance(value, str):
+            what = f"the text {value[:40]!r}"
+        else:
+            what = f"{type(value).__name__} {str(value)[:40]}"
+        return f"; {name!r} holds {what}: did you mean {wanted!r} (rename the field)?"
+    return ""
+
+
+#: record layouts whose values carry their JSON type (a number there is not text)
+_TYPED_LAYOUTS = ("json", "jsonl", "list", "mapping")
+
+
+def typed(records: Records) -> bool:
+    """Whether *records* came from JSON (or Python objects), where an answer's type is the
+    file's own — not from a sheet, where a number cell is the text it shows."""
+    return records.layout.removesuffix("+gzip").startswith(_TYPED_LAYOUTS)
+
+
+def not_text_error(where: str, column: str, value: Any) -> InputError:
+    """The refusal of a JSON answer that is not a string (``"text": 1``)."""
+    return InputError(
+        f"{where}: {column!r} is {type(value).__name__} {str(value)[:40]}, expected text (a "
+        "model's answer is a string; write it in quotes if that is what the model said)"
+    )
+
+
+def text_predictions(records: Records, **options: Any) -> Predictions:
+    """:func:`predictions_from` (same options) with the one rule for answer types: in a JSON
+    file each answer is a string or null (an lmms-eval ``filtered_resps`` list holds one);
+    a number or a boolean there is an error, never text made from it."""
+    preds = predictions_from(records, **options)
+    if not typed(records):
+        return preds
+    column = preds.answer_field
+    for row, where in zip(records.rows, preds.wheres, strict=True):
+        value = row.get(column)
+        while isinstance(value, list) and value:
+            value = value[0]
+        if value is not None and not isinstance(value, str):
+            raise not_text_error(where, column, value)
+    return preds
 
 
 def numpy_mean(values: Sequence[float]) -> float:
@@ -119,7 +184,7 @@ def read_vlmevalkit(
     """
     if records is None:
         records = read_records(inputs.results, format=inputs.format)
-    preds = predictions_from(
+    preds = text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
@@ -196,12 +261,14 @@ def read_vlmevalkit(
     n_missing = len(joined.missing) + len(empty)
     if is_vlmevalkit(records) and "answer" in records.columns:
         own = {
-            it.id: it.references
+            id_key(it.id): it.references
             for it in _own_items(
                 records, preds.ids, preds.texts, preds.wheres, fields, list_answers
             )
         }
-        differ = [it.id for it in gt_items if it.id in own and own[it.id] != it.references]
+        differ = [
+            it.id for it in gt_items if id_key(it.id) in own and own[id_key(it.id)] != it.references
+        ]
         note = disagreement_note(
             differ, f"ground truth(s) carried by {records.source}", "the annotations"
         )
@@ -243,9 +310,27 @@ def _own_items(
         else:
             refs = (str(cell_text(row["answer"], where, column="answer")),)
         extra = {f: row[f] for f in fields if f in row and row[f] is not None}
-        items.append(Item(_hashable_id(key), text, refs, extra))
+        items.append(Item(_hashable_id(key, records.layout), text, refs, extra))
     return items
 
 
-def _hashable_id(key: Hashable) -> str | int:
+def _hashable_id(key: Hashable, layout: str = "") -> str | int:
+    """An item id of a sheet's row: the same value whatever format the sheet was saved in —
+    a CSV/TSV cell ``"12"`` is the id ``12`` an XLSX cell or pandas gives (leading zeros,
+    signs and spaces keep it text)."""
+    if (
+        isinstance(key, str)
+        and layout.startswith(("csv", "tsv"))
+        and key.isascii()
+        and key.isdigit()
+        and (key == "0" or not key.startswith("0"))
+    ):
+        return int(key)
     return key if isinstance(key, str | int) else str(key)
+
+
+def id_key(key: Any) -> Any:
+    """An id as compared across files and formats: ``12`` and ``"12"`` are one id."""
+    if isinstance(key, str | int) and not isinstance(key, bool):
+        return str(key).strip()
+    return key

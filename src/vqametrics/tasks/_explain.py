@@ -1,7 +1,7 @@
 """Building blocks of the profiles' ``explain`` hooks: one item's score, step by step, as data.
 
 A hook (``TaskProfile.explain``) maps an :class:`Item` to a JSON-ready mapping that
-:func:`vqametrics.explain.explain_item` lays out; the keys it reads are
+:func:`vqametrics.explanation.explain_item` lays out; the keys it reads are
 
 * ``steps``: ``[[name, value], …]``, every step the profile applies, in order;
 * ``table``: ``{"header": [...], "rows": [[...], …]}``, one row per reference answer;
@@ -232,10 +232,10 @@ def yes_no(
 
 def vqa_profile_explainer(profile: Any) -> Callable[[Item], Mapping[str, Any]]:
     """The hook of a task scored by a VQA profile (VQA v2, OK-VQA, Qwen-VL's TextVQA): the
-    steps and leave-one-out table of :func:`vqametrics.explain.explain`."""
+    steps and leave-one-out table of :func:`vqametrics.explanation.explain`."""
 
     def hook(item: Item) -> Mapping[str, Any]:
-        from ..explain import explain
+        from ..explanation import explain
 
         e = explain(item.prediction or "", list(item.references), profile)
         steps: list[list[str]] = []

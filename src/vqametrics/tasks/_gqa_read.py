@@ -22,13 +22,15 @@ from typing import Any
 
 from .._exceptions import InputError, MissingPredictionError
 from ..load._json import parse_json_or_jsonl
-from ..load.join import check_unique, disagreement_note, join_by_id
-from ..load.layouts import Predictions, predictions_from
+from ..load.join import disagreement_note, join_by_id, unique_rows
+from ..load.layouts import Predictions
 from ..load.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores
+from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (
     TOOLKIT_SCORE,
+    clean_samples,
+    drop_empty,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
@@ -209,19 +211,34 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
         )
     qsource = inputs.questions if inputs.questions is not None else inputs.annotations
     records = read_records(inputs.results, format=inputs.format)
-    lmms = lmms_eval_predictions(records, inputs)
+    lmms = lmms_eval_predictions(records, inputs, allow_empty=True)
+    if lmms is not None:
+        lmms, finish = clean_samples(lmms, inputs, alone=qsource is None)
+        if qsource is None:
+            return finish(_read_lmms_eval_alone(inputs, lmms))
+        return finish(_read_with_questions(inputs, records, lmms, qsource))
     if qsource is None:
-        if lmms is not None:
-            return _read_lmms_eval_alone(inputs, lmms)
         return _read_vlmevalkit_alone(inputs, records)
+    return _read_with_questions(inputs, records, None, qsource)
+
+
+def _read_with_questions(
+    inputs: TaskInputs, records: Records, lmms: Predictions | None, qsource: Any
+) -> TaskData:
+    """The predictions of *records* (or the lmms-eval log *lmms*) joined to the questions
+    file *qsource* by question id (a log without ``doc`` by position)."""
     questions, qname, balanced = _load_questions(qsource)
 
     notes: list[str] = []
     toolkit: dict[str, float] = {}
     if lmms is None:
-        preds = predictions_from(
-            records, id_field=inputs.id_field, answer_field=inputs.answer_field
+        preds = text_predictions(
+            records,
+            id_field=inputs.id_field,
+            answer_field=inputs.answer_field,
+            allow_missing_answer=True,
         )
+        preds = drop_empty(preds, inputs.allow_missing)
     elif has_docs(lmms):
         preds, note = _keyed_by_doc(lmms, questions, qname, toolkit)
         if note:
@@ -339,10 +356,12 @@ def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
         fields=("question", "imageId"),
         sample_metrics=LMMS_EVAL_METRICS,
     )
-    check_unique([it.id for it in items], preds.wheres, what="doc.id")
-    return TaskData(
-        items, (preds.source,), (preds.layout,), (_NO_QUESTIONS_NOTE,), reported_scores(inputs)
+    keep, note = unique_rows(
+        [it.id for it in items], preds.wheres, what="doc.id", on_duplicate=inputs.on_duplicate
     )
+    items = [items[k] for k in keep]
+    notes = (_NO_QUESTIONS_NOTE, *([note] if note else []))
+    return TaskData(items, (preds.source,), (preds.layout,), notes, reported_scores(inputs))
 
 
 def _read_vlmevalkit_alone(inputs: TaskInputs, records: Records) -> TaskData:

@@ -10,18 +10,23 @@ run can be checked against the toolkit sample by sample (``TaskEvaluation.toolki
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from .._exceptions import InputError
-from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, predictions_from
+from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
 from ..load.records import Records
 from ._base import Item, TaskData, TaskInputs
+from ._common import text_predictions
 
 __all__ = [
     "TOOLKIT_SCORE",
+    "clean_samples",
+    "drop_empty",
+    "empty_error",
     "has_docs",
     "is_lmms_eval",
     "lmms_eval_items",
@@ -29,6 +34,8 @@ __all__ = [
     "no_doc_error",
     "positional_items",
     "sample_score",
+    "unique_samples",
+    "with_notes",
     "without_questions",
 ]
 
@@ -48,14 +55,152 @@ def has_docs(preds: Predictions) -> bool:
     )
 
 
-def lmms_eval_predictions(records: Records, inputs: TaskInputs) -> Predictions | None:
+def lmms_eval_predictions(
+    records: Records, inputs: TaskInputs, *, allow_empty: bool = False
+) -> Predictions | None:
     """The predictions of *records* when they are an lmms-eval samples log (recognized, or
     forced with ``--input-format``) and not a VLMEvalKit sheet, read with the user's
-    ``--id-field``/``--answer-field``; ``None`` for any other layout."""
+    ``--id-field``/``--answer-field``; ``None`` for any other layout. An answer that is not
+    text is an error; an empty one too, unless *allow_empty* (the caller then applies the one
+    rule for them: :func:`clean_samples`)."""
     if is_vlmevalkit(records) or not is_lmms_eval_log(records):
         return None
-    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    preds = text_predictions(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=allow_empty,
+    )
     return preds if is_lmms_eval(preds) else None
+
+
+def unique_samples(
+    preds: Predictions, on_duplicate: Literal["error", "last"] = "error"
+) -> tuple[Predictions, str | None]:
+    """*preds* with each logged sample once, by the one rule for repeated rows.
+
+    A record that repeats an earlier one — the same ``doc_id`` and, when logged, the same
+    ``doc`` (a log concatenated with itself, a resumed run appended to its file) — is an
+    error naming both lines; with ``on_duplicate="last"`` the last of each is kept, at the
+    place of the first, and a note counts them. Records that share a ``doc_id`` but log
+    different docs come from different tasks (``pope_adv`` + ``pope_pop``): they are left to
+    the task's own id checks.
+    """
+    first: dict[Hashable, int] = {}
+    last: dict[int, int] = {}
+    for i, row in enumerate(preds.records.rows):
+        doc_id = row.get("doc_id", preds.ids[i])
+        if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
+            doc_id = preds.ids[i]
+        doc = row.get("doc")
+        fingerprint = (
+            json.dumps(doc, sort_keys=True, ensure_ascii=False, default=repr)
+            if isinstance(doc, dict)
+            else ""
+        )
+        j = first.setdefault((str(doc_id).strip(), fingerprint), i)
+        if j == i:
+            continue
+        if on_duplicate == "error":
+            raise InputError(
+                f"{preds.wheres[i]}: duplicate sample, doc_id {doc_id!r} again (first at "
+                f"{preds.wheres[j]}; a log concatenated twice?); pass --on-duplicate last to "
+                "keep the last one"
+            )
+        last[j] = i
+    if not last:
+        return preds, None
+    keep = [last.get(j, j) for j in sorted(first.values())]
+    rows = [preds.records.rows[k] for k in keep]
+    lines = preds.records.lines
+    records = replace(
+        preds.records, rows=rows, lines=[lines[k] for k in keep] if lines is not None else None
+    )
+    kept = replace(
+        preds,
+        ids=[preds.ids[k] for k in keep],
+        texts=[preds.texts[k] for k in keep],
+        wheres=[preds.wheres[k] for k in keep],
+        records=records,
+    )
+    dropped = len(preds.ids) - len(keep)
+    return kept, (
+        f"{dropped} repeated sample(s) in {preds.source} (the same doc_id and doc): the last "
+        "of each was kept (--on-duplicate last)"
+    )
+
+
+def with_notes(data: TaskData, *notes: str | None) -> TaskData:
+    """*data* with *notes* (those not ``None``) added after its own."""
+    more = tuple(n for n in notes if n)
+    return replace(data, notes=(*data.notes, *more)) if more else data
+
+
+def empty_error(preds: Predictions, empty: Sequence[int]) -> InputError:
+    """The one refusal of empty predictions (a null or an empty cell): where the first is, how
+    many there are, and the option that scores them 0."""
+    more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+    return InputError(
+        f"{preds.wheres[empty[0]]}: empty prediction ({preds.answer_field!r} is null or an "
+        f"empty cell){more}; pass --allow-missing to score the {len(empty)} empty "
+        "prediction(s) 0"
+    )
+
+
+def drop_empty(preds: Predictions, allow_missing: bool) -> Predictions:
+    """*preds* to be joined to a ground truth, by the one rule for empty predictions: an error
+    unless *allow_missing*; then left out, so the join counts their items as having no
+    prediction (scored 0, or left out where the official script leaves them out)."""
+    empty = [i for i, t in enumerate(preds.texts) if t is None]
+    if not empty:
+        return preds
+    if not allow_missing:
+        raise empty_error(preds, empty)
+    keep = [i for i, t in enumerate(preds.texts) if t is not None]
+    lines = preds.records.lines
+    records = replace(
+        preds.records,
+        rows=[preds.records.rows[k] for k in keep],
+        lines=[lines[k] for k in keep] if lines is not None else None,
+    )
+    return replace(
+        preds,
+        ids=[preds.ids[k] for k in keep],
+        texts=[preds.texts[k] for k in keep],
+        wheres=[preds.wheres[k] for k in keep],
+        records=records,
+    )
+
+
+def clean_samples(
+    preds: Predictions, inputs: TaskInputs, *, alone: bool
+) -> tuple[Predictions, Callable[[TaskData], TaskData]]:
+    """An lmms-eval log's records by the rules every task shares: each sample once
+    (:func:`unique_samples`), and empty predictions an error unless ``--allow-missing``.
+
+    With it, a log scored *alone* (its records are the items) keeps them, scored 0; a log
+    joined to annotations leaves them out so the join counts them (:func:`drop_empty`).
+    Returns the records and what to apply to the task data read from them: the notes, and
+    the empty predictions kept added to its count of missing items.
+    """
+    preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+    empty = [i for i, t in enumerate(preds.texts) if t is None]
+    if empty and not inputs.allow_missing:
+        raise empty_error(preds, empty)
+    kept = 0
+    if empty and alone:
+        kept = len(empty)
+    elif empty:
+        preds = drop_empty(preds, allow_missing=True)
+
+    def finish(data: TaskData) -> TaskData:
+        data = with_notes(data, dup_note)
+        if not kept:
+            return data
+        note = f"{kept} sample(s) with an empty prediction scored 0 (--allow-missing)"
+        return replace(data, notes=(*data.notes, note), n_missing=data.n_missing + kept)
+
+    return preds, finish
 
 
 def no_doc_error(source: str, need: str) -> InputError:

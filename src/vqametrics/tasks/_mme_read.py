@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import disagreement_note
+from ..load.join import disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit, reported_scores
+from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
+    clean_samples,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
@@ -35,6 +36,7 @@ __all__ = [
     "LMMS_EVAL_METRICS",
     "LMMS_EVAL_REPORTED",
     "PERCEPTION",
+    "QUESTIONS",
     "TASKS",
     "MmeInputError",
     "read_mme",
@@ -57,6 +59,25 @@ PERCEPTION = (
 COGNITION = ("commonsense_reasoning", "numerical_calculation", "text_translation", "code_reasoning")
 GROUPS = (("perception", PERCEPTION), ("cognition", COGNITION))
 TASKS = PERCEPTION + COGNITION
+#: the number of questions of each task: the lines of its ``Your_Results/<task>.txt`` in the
+#: official eval_tool (BradyFU/Awesome-Multimodal-Large-Language-Models@dd29509, branch
+#: ``Evaluation``, ``tools/eval_tool.zip``): 2,374 questions, two per image
+QUESTIONS: Mapping[str, int] = {
+    "existence": 60,
+    "count": 60,
+    "position": 60,
+    "color": 60,
+    "posters": 294,
+    "celebrity": 340,
+    "scene": 400,
+    "landmark": 400,
+    "artwork": 400,
+    "OCR": 40,
+    "commonsense_reasoning": 140,
+    "numerical_calculation": 40,
+    "text_translation": 40,
+    "code_reasoning": 40,
+}
 GROUP_OF = {t: g for g, ts in GROUPS for t in ts}
 
 #: the per-sample metric lmms-eval's ``mme_process_results`` writes into each logged record:
@@ -82,13 +103,15 @@ class MmeInputError(InputError):
 
 
 def read_task_file(
-    path: str | os.PathLike[str], *, need_response: bool
+    path: str | os.PathLike[str], *, need_response: bool, check_pairs: bool = True
 ) -> list[tuple[str, str, str, str | None, str]]:
     """The lines of one eval_tool ``<task>.txt`` as ``(image, question, gt, response, where)``.
 
     The response keeps the line's trailing newline (QUIRK newline-in-window). With
     *need_response*, every line must have 4 tab-separated fields (``calculation.py``'s
     ``split('\\t')``); otherwise 3 (``Your_Results``) or 4. The GT must be yes/no in any case.
+    With *need_response* and *check_pairs*, an odd number of lines is an error (the caller
+    checks it itself after removing repeated lines).
     """
     name, data, _ = read_bytes_from(path)
     try:
@@ -124,12 +147,17 @@ def read_task_file(
         if gt.lower() not in ("yes", "no"):
             raise MmeInputError(f"{where}: ground truth {gt!r} is not yes/no")
         out.append((img, question, gt, resp, where))
-    if need_response and len(out) % 2:
+    if need_response and check_pairs:
+        _check_even(name, len(out))
+    return out
+
+
+def _check_even(name: str, n: int) -> None:
+    if n % 2:
         raise MmeInputError(
-            f"{name}: {len(out)} lines, an odd number: calculation.py pairs consecutive lines "
+            f"{name}: {n} lines, an odd number: calculation.py pairs consecutive lines "
             "(two questions per image)"
         )
-    return out
 
 
 def _task_files(folder: Path) -> dict[str, Path]:
@@ -152,14 +180,25 @@ def read_mme(inputs: TaskInputs) -> TaskData:
     if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs, records)
     # with --answer-field the file is read as answers to pair with the labels, never as a log
-    preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
+    preds = (
+        None if inputs.answer_field else lmms_eval_predictions(records, inputs, allow_empty=True)
+    )
     if preds is not None:
-        return without_questions(_read_lmms_eval(preds, inputs), inputs)
+        alone = has_docs(preds) and inputs.annotations is None
+        preds, finish = clean_samples(preds, inputs, alone=alone)
+        return finish(without_questions(_read_lmms_eval(preds, inputs), inputs))
     return _read_llava(records, inputs)
 
 
 def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
-    """An eval_tool results folder: ``<task>.txt`` with the response as the 4th column."""
+    """An eval_tool results folder: ``<task>.txt`` with the response as the 4th column.
+
+    Each file is checked against the official question set (``QUESTIONS``): a task file
+    missing, or shorter than its task, is an error unless ``--allow-missing``, which scores
+    what is there as ``calculation.py`` does (it reads whatever lines a file has) and counts
+    the absent questions. A line repeating the image, question and GT of another is an error
+    unless ``--on-duplicate last``.
+    """
     files = _task_files(folder)
     missing = [t for t in TASKS if t not in files]
     notes: list[str] = []
@@ -169,17 +208,55 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
             f"{', '.join(missing)}); calculation.py reads all 14; pass --allow-missing to "
             "score the tasks present"
         )
+    n_missing = sum(QUESTIONS[t] for t in missing)
     if missing:
-        notes.append(f"task files not found, left out: {', '.join(missing)}")
+        notes.append(
+            f"task files not found, left out: {', '.join(missing)} ({n_missing} questions)"
+        )
     unknown = [t for t in files if t not in GROUP_OF]
     if unknown:
         notes.append(f"files ignored (not MME tasks): {', '.join(t + '.txt' for t in unknown)}")
     items = []
+    short: list[tuple[str, int]] = []
     for task in TASKS:
         if task not in files:
             continue
-        for img, question, gt, resp, where in read_task_file(files[task], need_response=True):
+        lines = read_task_file(files[task], need_response=True, check_pairs=False)
+        # (image, question, GT): the official files ask each image one yes- and one no-question
+        keep, dup_note = unique_rows(
+            [(img, question, gt.lower()) for img, question, gt, *_ in lines],
+            [line[4] for line in lines],
+            what="line (image, question, GT)",
+            on_duplicate=inputs.on_duplicate,
+        )
+        if dup_note:
+            notes.append(f"{files[task].name}: {dup_note}")
+        lines = [lines[k] for k in keep]
+        _check_even(os.fspath(files[task]), len(lines))
+        if len(lines) < QUESTIONS[task]:
+            short.append((task, len(lines)))
+        elif len(lines) > QUESTIONS[task]:
+            notes.append(
+                f"{task}.txt: {len(lines)} lines, more than the {QUESTIONS[task]} questions of "
+                "MME's official set (another version of the benchmark?)"
+            )
+        for img, question, gt, resp, where in lines:
             items.append(_item(where, task, img, question, gt, resp))
+    if short and not inputs.allow_missing:
+        task, n = short[0]
+        more = f" (and {len(short) - 1} more task file(s) short)" if len(short) > 1 else ""
+        raise MmeInputError(
+            f"{files[task]}: {n} lines, but MME's {task} has {QUESTIONS[task]} questions{more}; "
+            "calculation.py scores the lines present without a word: pass --allow-missing to "
+            "score them so, the absent questions counted"
+        )
+    for task, n in short:
+        absent = QUESTIONS[task] - n
+        n_missing += absent
+        notes.append(
+            f"{task}.txt: {n} of MME's {QUESTIONS[task]} questions, scored as calculation.py "
+            f"scores the lines present ({absent} absent)"
+        )
     if inputs.annotations is not None:
         notes.append("--annotations was not used: the results files carry their ground truth")
     if inputs.questions is not None:
@@ -189,7 +266,7 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
         (os.fspath(folder),),
         ("mme-eval-tool",),
         tuple(notes),
-        n_missing=0,
+        n_missing=n_missing,
     )
 
 
@@ -282,33 +359,57 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
         )
     ann, gt = _your_results(inputs.annotations)
     cols = set(records.columns)
-    for need in ("question_id", "prompt", "text"):
+    # --id-field / --answer-field name the columns that hold LLaVA's question_id and text
+    id_col = inputs.id_field or "question_id"
+    text_col = inputs.answer_field or "text"
+    for need in (id_col, "prompt", text_col):
         if need not in cols:
             raise InputError(
                 f"{records.source}: no {need!r} field: expected LLaVA's answers.jsonl "
                 "(question_id, prompt, text), an eval_tool results folder or a VLMEvalKit "
                 "spreadsheet"
             )
-    by_task: dict[str, list[Item]] = {}
+    by_task: dict[str, dict[tuple[str, str, str], Item]] = {}
     seen: dict[tuple[str, str, str], str] = {}
+    extra: list[str] = []
+    repeated = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        qid = cell_text(row.get("question_id"), where, column="question_id")
+        qid = cell_text(row.get(id_col), where, column=id_col)
         prompt = cell_text(row.get("prompt"), where, column="prompt")
-        text = cell_text(row.get("text"), where, column="text")
-        assert qid is not None and prompt is not None and text is not None
+        raw = row.get(text_col)
+        if raw is not None and not isinstance(raw, str) and typed(records):
+            raise not_text_error(where, text_col, raw)
+        text = cell_text(raw, where, column=text_col, allow_missing=True)
+        assert qid is not None and prompt is not None
+        if text is None:
+            if not inputs.allow_missing:
+                raise InputError(
+                    f"{where}: empty answer ({text_col!r} is null or an empty cell); pass "
+                    "--allow-missing to leave out such answers, as questions without one"
+                )
+            continue  # its question has no answer: left out, and counted, below
         task = qid.split("/")[0]
         stem = qid.split("/")[-1].split(".")[0]
         question = _llava_question(prompt, (task, stem), gt)
         key = (task, stem, question)
         if key not in gt:
-            raise InputError(
-                f"{where}: no line of {task}.txt in {ann} has image {stem} and question "
-                f"{question!r} (convert_answer_to_mme.py's lookup)"
-            )
+            if not inputs.ignore_extra:
+                raise InputError(
+                    f"{where}: no line of {task}.txt in {ann} has image {stem} and question "
+                    f"{question!r} (convert_answer_to_mme.py's lookup); pass --ignore-extra "
+                    "to leave out the answers to questions the ground truth lacks"
+                )
+            extra.append(where)
+            continue
         if key in seen:
-            raise InputError(f"{where}: a second answer to the question answered at {seen[key]}")
-        seen[key] = where
+            if inputs.on_duplicate == "error":
+                raise InputError(
+                    f"{where}: a second answer to the question answered at {seen[key]} (pass "
+                    "--on-duplicate last to keep the last one)"
+                )
+            repeated += 1
+        seen.setdefault(key, where)
         if "\t" in text or "\n" in text or "\r" in text:
             raise MmeInputError(
                 f"{where}: the answer contains a tab or line break; written into the eval_tool "
@@ -316,21 +417,30 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
             )
         answer, _img, _gt_where = gt[key]
         # QUIRK newline-in-window: the converter writes text + "\n" and calculation.py reads it
-        by_task.setdefault(task, []).append(
-            Item(
-                qid + "#" + str(i + 1),
-                text + "\n",
-                (answer,),
-                {
-                    "category": task,
-                    "image": stem + ".txt",
-                    "question": question,
-                    "group": GROUP_OF.get(task),
-                },
-            )
+        # a repeated answer replaces the first, at its place (dicts keep insertion order)
+        by_task.setdefault(task, {})[key] = Item(
+            qid + "#" + str(i + 1),
+            text + "\n",
+            (answer,),
+            {
+                "category": task,
+                "image": stem + ".txt",
+                "question": question,
+                "group": GROUP_OF.get(task),
+            },
         )
     missing = [k for k in gt if k not in seen]
     notes: list[str] = []
+    if extra:
+        notes.append(
+            f"{len(extra)} answer(s) to questions not in {ann} were left out (--ignore-extra; "
+            f"first: {extra[0]})"
+        )
+    if repeated:
+        notes.append(
+            f"{repeated} repeated answer(s) to a question: the last of each was kept "
+            "(--on-duplicate last)"
+        )
     if missing and not inputs.allow_missing:
         task, stem, question = missing[0]
         raise InputError(
@@ -343,8 +453,8 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
             f"{len(missing)} question(s) without an answer were left out, as "
             "convert_answer_to_mme.py does (the task files are shorter)"
         )
-    items = [it for t in TASKS for it in by_task.get(t, [])]
-    items += [it for t, its in by_task.items() if t not in GROUP_OF for it in its]
+    items = [it for t in TASKS for it in by_task.get(t, {}).values()]
+    items += [it for t, its in by_task.items() if t not in GROUP_OF for it in its.values()]
     if inputs.questions is not None:
         notes.append("--questions was not used: the join goes through the Your_Results files")
     return TaskData(
@@ -353,6 +463,7 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
         (f"llava-answers ({records.layout})", "mme-your-results"),
         tuple(notes),
         n_missing=len(missing),
+        n_extra_ignored=len(extra),
     )
 
 
@@ -458,8 +569,9 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
     ``convert_answer_to_mme.py`` — whose GT wins; docs whose answer differs are counted in a
     note, and Your_Results lines without a record are left out (as the converter does)."""
     ann, gt = _your_results(inputs.annotations)
-    items: list[Item] = []
+    joined: dict[tuple[str, str, str], Item] = {}
     used: dict[tuple[str, str, str], str] = {}
+    repeated = 0
     extra: list[str] = []
     differ: list[str | int] = []
     for doc, where in zip(docs, preds.wheres, strict=True):
@@ -473,19 +585,31 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
             extra.append(where)
             continue
         if key in used:
-            raise InputError(f"{where}: a second record for the question of {used[key]}")
-        used[key] = where
+            if inputs.on_duplicate == "error":
+                raise InputError(
+                    f"{where}: a second record for the question of {used[key]} (pass "
+                    "--on-duplicate last to keep the last one)"
+                )
+            repeated += 1
+        used.setdefault(key, where)
         answer, img, _gt_where = gt[key]
         if doc.references[0] != answer.lower():
             differ.append(doc.id)
         fields = {"category": task, "image": img, "question": key[2], "group": GROUP_OF.get(task)}
         if TOOLKIT_SCORE in doc.fields:
             fields[TOOLKIT_SCORE] = doc.fields[TOOLKIT_SCORE]
-        items.append(Item(doc.id, doc.prediction, (answer,), fields))
+        # a repeated record replaces the first, at its place (dicts keep insertion order)
+        joined[key] = Item(doc.id, doc.prediction, (answer,), fields)
+    items = list(joined.values())
     notes = [
         f"the ground truth of --annotations was used: {preds.source} was joined to {ann} by "
         "each doc's category, image (question_id) and question"
     ]
+    if repeated:
+        notes.append(
+            f"{repeated} repeated record(s) of a question: the last of each was kept "
+            "(--on-duplicate last)"
+        )
     if extra:
         if not inputs.ignore_extra:
             raise InputError(

@@ -10,12 +10,13 @@ from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note
+from ..load.join import check_unique, disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit, reported_scores
+from ._common import found_instead, read_vlmevalkit, reported_scores
 from ._lmms import (
+    clean_samples,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
@@ -41,9 +42,10 @@ def read_ocrbench(inputs: TaskInputs) -> TaskData:
         raise InputError("ocrbench: --questions is not used (the answers carry the questions)")
     records = read_records(inputs.results, format=inputs.format)
     cols = set(records.columns)
-    preds = lmms_eval_predictions(records, inputs)
+    preds = lmms_eval_predictions(records, inputs, allow_empty=True)
     if preds is not None:
-        return _read_lmms_eval(inputs, preds)
+        preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
+        return finish(_read_lmms_eval(inputs, preds))
     if inputs.annotations is not None:
         raise InputError(
             "ocrbench: the results file carries the answers (OCRBench.json with 'predict', "
@@ -78,6 +80,8 @@ def _ocrbench_row(row: Mapping[str, Any], where: str) -> tuple[tuple[str, ...], 
     for column in ("dataset_name", "type"):
         if not isinstance(row.get(column), str):
             raise InputError(f"{where}: {column!r} is missing or not text")
+    if row.get("answers") is None and (instead := found_instead(row, "answers")):
+        raise InputError(f"{where}: no 'answers'{instead}")
     refs = _answers(row.get("answers"), where, "'answers'")
     return refs, {"dataset_name": row["dataset_name"], "category": row["type"]}
 
@@ -85,34 +89,38 @@ def _ocrbench_row(row: Mapping[str, Any], where: str) -> tuple[tuple[str, ...], 
 def _read_ocrbench_json(records: Records, inputs: TaskInputs) -> TaskData:
     """OCRBench.json with example.py's ``predict`` added to each item."""
     items: list[Item] = []
-    seen: dict[Any, str] = {}
-    missing: list[str] = []
+    wheres: list[str] = []
+    # --answer-field / --id-field name the prediction and id columns (example.py: predict, id)
+    pred_col = inputs.answer_field or "predict"
+    id_col = inputs.id_field or "id"
     for i, row in enumerate(records.rows):
         where = records.where(i)
         refs, fields = _ocrbench_row(row, where)
-        pred = row.get("predict")
+        pred = row.get(pred_col)
         if pred is not None and not isinstance(pred, str):
             raise InputError(
-                f"{where}: 'predict' is {type(pred).__name__}, expected text "
+                f"{where}: {pred_col!r} is {type(pred).__name__}, expected text "
                 "(example.py calls .strip() on it)"
             )
-        raw = row.get("id")
+        raw = row.get(id_col)
         key: str | int = raw if isinstance(raw, str | int) and not isinstance(raw, bool) else i + 1
-        if key in seen:
-            raise InputError(f"{where}: duplicate id {key!r} (first at {seen[key]})")
-        seen[key] = where
-        if pred is None:
-            missing.append(where)
         items.append(Item(key, pred, refs, fields))
-    notes: list[str] = []
+        wheres.append(where)
+    keep, dup_note = unique_rows(
+        [it.id for it in items], wheres, what="id", on_duplicate=inputs.on_duplicate
+    )
+    items = [items[k] for k in keep]
+    kept = [wheres[k] for k in keep]
+    missing = [w for it, w in zip(items, kept, strict=True) if it.prediction is None]
+    notes: list[str] = [dup_note] if dup_note else []
     if missing and not inputs.allow_missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
         raise InputError(
-            f"{missing[0]}: no 'predict'{more} (example.py skips such items, i.e. counts them "
+            f"{missing[0]}: no {pred_col!r}{more} (example.py skips such items, i.e. counts them "
             "0: pass --allow-missing to do the same)"
         )
     if missing:
-        notes.append(f"{len(missing)} item(s) without 'predict' counted 0, as example.py does")
+        notes.append(f"{len(missing)} item(s) without {pred_col!r} counted 0, as example.py does")
     return TaskData(
         items,
         (records.source,),

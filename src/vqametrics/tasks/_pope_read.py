@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .._exceptions import InputError
-from ..load.join import disagreement_note
+from ..load.join import disagreement_note, unique_rows
 from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit, reported_scores
+from ._common import id_key, not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
+    clean_samples,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
@@ -70,7 +71,8 @@ class _Answer(NamedTuple):
     """One answer of a results file, before it is paired with a label line."""
 
     split: str | None
-    text: str
+    #: ``None`` for an empty answer (a null or an empty cell; kept under --allow-missing)
+    text: str | None
     #: the question it answers, when the results carry it (LLaVA's ``prompt``, ``question``)
     question: str | None
     key: str | int
@@ -154,7 +156,11 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
                 f"{records.where(i)}: a POPE question file needs 'question_id' and 'category' "
                 "(LLaVA's llava_pope_test.jsonl)"
             )
-        out[row["question_id"]] = (str(row["category"]), _question_text(row.get("text", "")))
+        # keyed by value: an answer's question_id 12 finds the question file's "12"
+        out[id_key(row["question_id"])] = (
+            str(row["category"]),
+            _question_text(row.get("text", "")),
+        )
     return out
 
 
@@ -166,9 +172,13 @@ def read_pope(inputs: TaskInputs) -> TaskData:
     if is_vlmevalkit(records) and "answer" in records.columns:
         return _read_vlmevalkit(inputs, records)
     # with --answer-field the file is read as answers to pair with the labels, never as a log
-    preds = None if inputs.answer_field else lmms_eval_predictions(records, inputs)
+    preds = (
+        None if inputs.answer_field else lmms_eval_predictions(records, inputs, allow_empty=True)
+    )
     if preds is not None:
-        return without_questions(_read_lmms_eval(preds, inputs), inputs)
+        alone = has_docs(preds) and inputs.annotations is None
+        preds, finish = clean_samples(preds, inputs, alone=alone)
+        return finish(without_questions(_read_lmms_eval(preds, inputs), inputs))
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
@@ -209,6 +219,23 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
     )
     answers = _answers(records, field, questions, inputs.questions, folder)
+    empty = [a.row for a in answers if a.text is None]
+    if empty and not inputs.allow_missing:
+        more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+        raise InputError(
+            f"{records.where(empty[0])}: empty answer ({field!r} is null or an empty cell)"
+            f"{more}; pass --allow-missing to score the {len(empty)} empty answer(s) wrong"
+        )
+    dup_note = None
+    if all("question_id" in row for row in records.rows):
+        # LLaVA's answers name their question: one answered twice would shift every pairing
+        keep, dup_note = unique_rows(
+            [a.key for a in answers],
+            [records.where(a.row) for a in answers],
+            what="question_id",
+            on_duplicate=inputs.on_duplicate,
+        )
+        answers = [answers[k] for k in keep]
     if folder and any(a.split is None for a in answers):
         raise InputError(
             f"{records.source}: the answers carry no split, so they cannot be paired with a "
@@ -218,7 +245,7 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
 
     items: list[Item] = []
     versions: list[str] = []
-    notes: list[str] = []
+    notes: list[str] = [dup_note] if dup_note else []
     sources = [records.source]
     used: set[int] = set()
     for split, source in label_files:
@@ -253,12 +280,16 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
                     "--ignore-extra to leave them out"
                 )
             notes.append(f"{len(extra)} answer(s) of split(s) {splits} were ignored")
+    n_empty = sum(1 for it in items if it.prediction is None)
+    if n_empty:
+        notes.append(f"{n_empty} empty answer(s) scored wrong (--allow-missing)")
     return TaskData(
         items,
         tuple(sources),
         (f"{layout} ({records.layout})", "pope-labels"),
         tuple(notes),
         extra={"labels": "+".join(dict.fromkeys(versions))},
+        n_missing=sum(1 for it in items if it.prediction is None),
         n_extra_ignored=len(answers) - len(items),
     )
 
@@ -277,8 +308,10 @@ def _answers(
         if field not in row:
             raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
         text = row[field]
+        if text is not None and not isinstance(text, str) and typed(records):
+            raise not_text_error(records.where(i), field, text)
         if not isinstance(text, str):
-            text = str(cell_text(text, records.where(i), column=field))
+            text = cell_text(text, records.where(i), column=field, allow_missing=True)
         qid = row.get("question_id")
         split: str | None = None
         qtext: str | None = None
@@ -289,12 +322,12 @@ def _answers(
         if questions is not None:
             if qid is None:
                 raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
-            if qid not in questions:
+            if id_key(qid) not in questions:
                 raise InputError(
                     f"{records.where(i)}: question_id {qid!r} is not in the question file "
                     f"{questions_source}"
                 )
-            split, qq = questions[qid]
+            split, qq = questions[id_key(qid)]
             if qtext is None:
                 qtext = qq
         elif folder and "category" in row:
@@ -343,7 +376,7 @@ def _check_pairing(
         raise InputError(
             f"{results.source}: {len(answers)} answers for {what} but {label_records.source} has "
             f"{len(labels)} labels{version}: answers and labels are paired by position, so "
-            f"this would misalign{hint}"
+            f"this would misalign (--allow-missing cannot place absent answers){hint}"
         )
     for pos, ans in enumerate(answers):
         qtext = ans.question
@@ -372,10 +405,17 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     if has_docs(preds):
         items = _doc_items(preds)
         if inputs.annotations is None:
+            keep, note = unique_rows(
+                [it.id for it in items],
+                preds.wheres,
+                what="question (split/question_id)",
+                on_duplicate=inputs.on_duplicate,
+            )
             return TaskData(
-                items,
+                [items[k] for k in keep],
                 (preds.source,),
                 (preds.layout,),
+                (note,) if note else (),
                 reported=reported_scores(inputs),
             )
         return _join_docs(preds, items, inputs)
@@ -479,6 +519,8 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
     for k, t in enumerate(truth):
         by_qid.setdefault(str(t.id).rsplit("/", 1)[-1], []).append(k)
     joined: dict[int, Item] = {}
+    first_at: dict[int, str] = {}
+    repeated = 0
     extra: list[str] = []
     differ: list[str | int] = []
     for doc, where in zip(docs, preds.wheres, strict=True):
@@ -499,7 +541,13 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
             continue
         k = fits[0]
         if k in joined:
-            raise InputError(f"{where}: a second record for question {doc.id!r}")
+            if inputs.on_duplicate == "error":
+                raise InputError(
+                    f"{where}: a second record for question {doc.id!r} (first at {first_at[k]}; "
+                    "pass --on-duplicate last to keep the last one)"
+                )
+            repeated += 1
+        first_at.setdefault(k, where)
         base = truth[k]
         ltext, dtext = base.fields.get("question"), doc.fields.get("question")
         if (
@@ -523,6 +571,11 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
         f"the labels of --annotations were used: {preds.source} was joined to them by each "
         "doc's category (split) and question_id, and every question text checked"
     ]
+    if repeated:
+        notes.append(
+            f"{repeated} repeated record(s) of a question: the last of each was kept "
+            "(--on-duplicate last)"
+        )
     if extra:
         if not inputs.ignore_extra:
             raise InputError(

@@ -104,14 +104,13 @@ class TaskEvaluation:
     def explain(self, item_id: Any) -> Any:
         """Why item *item_id* scored as it did: the task's own explanation (VQA v2: every
         normalization step and the leave-one-out table, as :func:`vqametrics.explain`), else
-        ``vqametrics.explain.explain_item``, else the item's per-item record."""
+        :func:`vqametrics.explanation.explain_item`."""
         i = self.index(item_id)
         if self.task.explain is not None:
             return self.task.explain(self, i)
-        explain_item = getattr(_explain_module(), "explain_item", None)
-        if explain_item is not None:
-            return explain_item(self, item_id)
-        return self.record(i)
+        from ..explanation import explain_item
+
+        return explain_item(self, item_id)
 
     def record(self, i: int) -> dict[str, Any]:
         """The :meth:`per_item` record of the item at position *i*."""
@@ -213,18 +212,6 @@ class TaskEvaluation:
         elif self.judge_summary is not None:
             out["judge"] = dict(self.judge_summary)
         return out
-
-
-def _explain_module() -> Any:
-    """``vqametrics.explain`` (the module), leaving the package's ``explain`` the function."""
-    import importlib
-    import sys
-
-    module = importlib.import_module("..explain", __package__)
-    package = sys.modules[module.__name__.rpartition(".")[0]]
-    if getattr(package, "explain", None) is module:  # bound by this first import: put it back
-        setattr(package, "explain", module.explain)  # noqa: B010
-    return module
 
 
 def _as_int(x: Any) -> int | None:

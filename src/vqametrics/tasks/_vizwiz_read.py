@@ -11,14 +11,16 @@ from dataclasses import replace
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note, join_by_id
-from ..load.layouts import Predictions, find_reported, predictions_from
+from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..load.layouts import Predictions
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
 from ._base import Item, TaskData, TaskInputs
-from ._common import read_vlmevalkit, reported_scores
+from ._common import found_instead, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (
     TOOLKIT_SCORE,
+    clean_samples,
+    drop_empty,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
@@ -59,8 +61,9 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
         where = records.where(i)
         for key in ("image", "answers"):
             if key not in row:
+                hint = found_instead(row, key) if key == "answers" else ""
                 raise InputError(
-                    f"{where}: no {key!r} field; expected VizWiz's annotation list "
+                    f"{where}: no {key!r} field{hint}; expected VizWiz's annotation list "
                     "[{image, question, answers, answer_type, answerable}]"
                 )
         image = row["image"]
@@ -84,9 +87,11 @@ def read_vizwiz(inputs: TaskInputs) -> TaskData:
     if inputs.questions is not None:
         raise InputError("vizwiz: --questions is not used: the annotations carry the questions")
     records = read_records(inputs.results, format=inputs.format)
-    preds = lmms_eval_predictions(records, inputs)
+    preds = lmms_eval_predictions(records, inputs, allow_empty=True)
     if preds is not None:
-        return require_answers(_read_lmms_eval(inputs, preds), "image")
+        alone = has_docs(preds) and inputs.annotations is None
+        preds, finish = clean_samples(preds, inputs, alone=alone)
+        return finish(require_answers(_read_lmms_eval(inputs, preds), "image"))
     if inputs.annotations is None:
         return require_answers(_read_vlmevalkit_sheet(inputs, records), "index")
     return require_answers(_read_official(inputs, records), "image")
@@ -101,20 +106,13 @@ def _read_vlmevalkit_sheet(inputs: TaskInputs, records: Records) -> TaskData:
 
     VLMEvalKit's ``VizWiz.tsv`` names that column ``answers`` (``VizWiz.evaluate`` asserts it
     and copies it to ``answer``); a sheet with ``answers`` and no ``answer`` is read the same
-    way, its rows handed on in memory with the file still named as the source.
+    way: its rows renamed, the file (its format, lines and name) kept.
     """
     columns = set(records.columns)
     if "answers" not in columns or "answer" in columns:
         return read_vlmevalkit(inputs, fields=_SHEET_FIELDS, records=records)
     rows = [{("answer" if k == "answers" else k): v for k, v in r.items()} for r in records.rows]
-    data = read_vlmevalkit(replace(inputs, results=rows, format=None), fields=_SHEET_FIELDS)
-    reported = find_reported(inputs.results)
-    return replace(
-        data,
-        sources=(records.source,),
-        layouts=(f"vlmevalkit ({records.layout})",),
-        reported={"source": reported[0], "values": reported[1]} if reported else None,
-    )
+    return read_vlmevalkit(inputs, fields=_SHEET_FIELDS, records=replace(records, rows=rows))
 
 
 def _read_official(
@@ -124,9 +122,14 @@ def _read_official(
     *preds*, the results' predictions keyed by image when the caller has read them)."""
     gt_items, gt_sources = _read_annotations(inputs)
     if preds is None:
-        preds = predictions_from(
-            records, id_field=inputs.id_field, answer_field=inputs.answer_field
+        preds = text_predictions(
+            records,
+            id_field=inputs.id_field,
+            answer_field=inputs.answer_field,
+            allow_missing_answer=True,
         )
+        preds = drop_empty(preds, inputs.allow_missing)
+    records = preds.records  # the rows the predictions were kept from
     joined = join_by_id(
         [it.id for it in gt_items],
         preds.ids,
@@ -276,10 +279,13 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         replace(it, id=image, fields={**it.fields, "image": image})
         for it, image in zip(own, images, strict=True)
     ]
-    check_unique(images, preds.wheres, what="image (doc.question_id)")
     if inputs.annotations is None:
-        note = _PROCESSED_NOTE.format(source=source)
-        return TaskData(own, (source,), (preds.layout,), (note,), reported_scores(inputs))
+        keep, dup_note = unique_rows(
+            images, preds.wheres, what="image (doc.question_id)", on_duplicate=inputs.on_duplicate
+        )
+        own = [own[k] for k in keep]
+        own_notes = (_PROCESSED_NOTE.format(source=source), *([dup_note] if dup_note else []))
+        return TaskData(own, (source,), (preds.layout,), own_notes, reported_scores(inputs))
     keyed = replace(preds, ids=list(images))
     data = _read_official(inputs, preds.records, keyed)
     by_image = {it.id: it for it in own}

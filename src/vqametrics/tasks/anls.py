@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note, join_by_id
-from ..load.layouts import is_vlmevalkit, predictions_from
-from ..load.records import parse_list_cell, read_records
+from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..load.layouts import Predictions, is_vlmevalkit
+from ..load.records import Records, parse_list_cell, read_records
 from ..score.anls import (
     UndefinedScoreError,
     anls_lmms_eval,
@@ -34,9 +34,24 @@ from ..toolkits import QWEN_VL as QWEN_VL_PIN
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean, numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._common import (
+    found_instead,
+    id_key,
+    mean,
+    numpy_mean,
+    read_vlmevalkit,
+    text_predictions,
+    vlmevalkit_breakdown,
+)
 from ._explain import Steps, per_reference, run_steps
-from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, positional_items
+from ._lmms import (
+    clean_samples,
+    drop_empty,
+    has_docs,
+    is_lmms_eval,
+    lmms_eval_items,
+    positional_items,
+)
 
 __all__ = ["TYPE_FIELDS", "UndefinedScoreError"]
 
@@ -342,8 +357,11 @@ _ID_KEYS = ("questionId", "question_id")
 _GT_FIELDS = ("question", *TYPE_FIELDS)
 
 
-def _answers(value: Any, where: str) -> tuple[str, ...]:
+def _answers(value: Any, where: str, row: Mapping[str, Any] | None = None) -> tuple[str, ...]:
     if value is None:
+        instead = found_instead(row, "answers") if row is not None else ""
+        if instead:
+            raise InputError(f"{where}: no 'answers'{instead}")
         raise InputError(f"{where}: no 'answers' (a test-split ground truth without answers?)")
     answers = tuple(parse_list_cell(value, where))
     if not answers:
@@ -371,7 +389,7 @@ def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str
             raise InputError(
                 f"{where}: no questionId (fields: {', '.join(row)}); is this the ground truth?"
             )
-        refs = _answers(row.get("answers"), f"{where} (question {key!r})")
+        refs = _answers(row.get("answers"), f"{where} (question {key!r})", row)
         fields = {f: row[f] for f in _GT_FIELDS if row.get(f) is not None}
         items.append(Item(key, None, refs, fields))
         wheres.append(where)
@@ -391,17 +409,87 @@ def _read(inputs: TaskInputs) -> TaskData:
         # its 'index' is not a questionId: scored against its own ground truth, and
         # read_vlmevalkit says so when --annotations was given
         return read_vlmevalkit(inputs, fields=("split", "category", "question"), records=records)
+    # only the prediction column must hold one string: with --answer-field predict, an
+    # 'answer' column beside it is the ground truth (a list), not a prediction
+    answer_column = inputs.answer_field or "answer"
     for i, row in enumerate(records.rows):
-        if isinstance(row.get("answer"), list):
+        if isinstance(row.get(answer_column), list):
             raise InputError(
-                f"{records.where(i)}: 'answer' is a list; the official script requires a "
-                "single string per question"
+                f"{records.where(i)}: {answer_column!r} is a list; the official script requires "
+                "a single string per question"
             )
-    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    preds = text_predictions(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=True,
+    )
+    if is_lmms_eval(preds):
+        alone = has_docs(preds) and inputs.annotations is None
+        preds, finish = clean_samples(preds, inputs, alone=alone)
+        return finish(_read_predictions(inputs, preds.records, preds))
+    truth = _carried_truth(records, preds)
+    if inputs.annotations is None and truth is not None:
+        return _read_own_truth(inputs, preds, truth)
+    preds = drop_empty(preds, inputs.allow_missing)
+    return _read_predictions(inputs, preds.records, preds)
+
+
+def _carried_truth(records: Records, preds: Predictions) -> str | None:
+    """The column holding the ground truth of a results file whose predictions are in another
+    column (``--answer-field predict`` beside ``answer``): ``answers`` or ``answer`` when
+    every row has it and it is not the prediction column; else ``None``."""
+    for column in ("answers", "answer"):
+        if column != preds.answer_field and all(
+            row.get(column) is not None for row in records.rows
+        ):
+            return column
+    return None
+
+
+def _read_own_truth(inputs: TaskInputs, preds: Predictions, column: str) -> TaskData:
+    """A results file that carries its ground truth in *column* beside its predictions: its
+    rows are the items (ids and predictions as read, the answers from *column*)."""
+    items: list[Item] = []
+    for row, key, text, where in zip(
+        preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
+    ):
+        refs = _answers(row[column], f"{where} ({column!r}, the ground truth)")
+        fields = {f: row[f] for f in _GT_FIELDS if row.get(f) is not None}
+        item_id: str | int = key if isinstance(key, str | int) else str(key)
+        items.append(Item(item_id, text, refs, fields))
+    keep, dup_note = unique_rows(
+        [it.id for it in items], preds.wheres, on_duplicate=inputs.on_duplicate
+    )
+    items = [items[k] for k in keep]
+    wheres = [preds.wheres[k] for k in keep]
+    empty = [w for it, w in zip(items, wheres, strict=True) if it.prediction is None]
+    if empty and not inputs.allow_missing:
+        more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+        raise InputError(
+            f"{empty[0]}: empty prediction ({preds.answer_field!r} is null or an empty "
+            f"cell){more}; pass --allow-missing to score the {len(empty)} empty prediction(s) 0"
+        )
+    notes = [
+        f"{preds.source}: scored against its own {column!r} column (the predictions are in "
+        f"{preds.answer_field!r}); pass --annotations to use the RRC ground truth instead"
+    ]
+    notes += [dup_note] if dup_note else []
+    if empty:
+        notes.append(f"{len(empty)} item(s) had no prediction and scored 0")
+    return TaskData(items, (preds.source,), (preds.layout,), tuple(notes), n_missing=len(empty))
+
+
+def _read_predictions(inputs: TaskInputs, records: Records, preds: Predictions) -> TaskData:
+    """A submission or an lmms-eval log (*preds*, read from *records*), joined to the ground
+    truth by questionId (by position for a log without ``doc``)."""
     if has_docs(preds) and inputs.annotations is None:
         items = lmms_eval_items(preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS)
-        check_unique([it.id for it in items], preds.wheres)
-        return TaskData(items, (records.source,), (preds.layout,))
+        keep, note = unique_rows(
+            [it.id for it in items], preds.wheres, on_duplicate=inputs.on_duplicate
+        )
+        items = [items[k] for k in keep]
+        return TaskData(items, (records.source,), (preds.layout,), (note,) if note else ())
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: a submission ({preds.layout}) carries no ground truth; pass "
@@ -429,12 +517,14 @@ def _read(inputs: TaskInputs) -> TaskData:
         ]
         # the annotations win; where the logged doc's answers differ, it is said
         own = {
-            it.id: it.references
+            id_key(it.id): it.references
             for it in lmms_eval_items(
                 preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS
             )
         }
-        differ = [it.id for it in gt_items if it.id in own and own[it.id] != it.references]
+        differ = [
+            it.id for it in gt_items if id_key(it.id) in own and own[id_key(it.id)] != it.references
+        ]
         differ_note = disagreement_note(
             differ, f"ground truth(s) carried by {records.source}", "the annotations"
         )

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import disagreement_note
-from ..load.layouts import Predictions, is_vlmevalkit, predictions_from
+from ..load.join import disagreement_note, unique_rows
+from ..load.layouts import Predictions, is_vlmevalkit
 from ..load.records import parse_list_cell, read_records
 from ..score.relaxed import relaxed_correctness, to_float
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
@@ -31,9 +31,23 @@ from ..toolkits import QWEN_VL as QWEN_VL_PIN
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._common import mean, numpy_mean, read_vlmevalkit, reported_scores, vlmevalkit_breakdown
+from ._common import (
+    mean,
+    numpy_mean,
+    read_vlmevalkit,
+    reported_scores,
+    text_predictions,
+    vlmevalkit_breakdown,
+)
 from ._explain import per_reference
-from ._lmms import has_docs, is_lmms_eval, lmms_eval_items, no_doc_error, positional_items
+from ._lmms import (
+    clean_samples,
+    has_docs,
+    is_lmms_eval,
+    lmms_eval_items,
+    no_doc_error,
+    positional_items,
+)
 
 __all__ = [
     "relaxed_official",
@@ -306,9 +320,15 @@ def _read(inputs: TaskInputs) -> TaskData:
             for it in data.items
         ]
         return replace(data, items=items)
-    preds = predictions_from(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    preds = text_predictions(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=True,
+    )
     if is_lmms_eval(preds):
-        return _read_lmms_eval(preds, inputs)
+        preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
+        return finish(_read_lmms_eval(preds, inputs))
     raise InputError(
         f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
         "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"
@@ -383,7 +403,12 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             fields=("type", "split", "question"),
             sample_metrics=metrics,
         )
-        return TaskData(items, (preds.source,), (preds.layout,), (), reported)
+        # ids are doc_ids: two different docs under one doc_id are two logs mixed
+        keep, note = unique_rows(
+            [it.id for it in items], preds.wheres, what="doc_id", on_duplicate=inputs.on_duplicate
+        )
+        items = [items[k] for k in keep]
+        return TaskData(items, (preds.source,), (preds.layout,), (note,) if note else (), reported)
     truth, truth_source = _read_annotations(inputs.annotations)
     items, note, n_missing = positional_items(
         preds, truth, truth_source, sample_metrics=metrics, allow_missing=inputs.allow_missing

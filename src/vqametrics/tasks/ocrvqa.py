@@ -15,14 +15,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.layouts import is_vlmevalkit, predictions_from
+from ..load.layouts import is_vlmevalkit
 from ..load.records import read_records
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..toolkits import QWEN_VL as QWEN_VL_PIN
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._common import numpy_mean, read_vlmevalkit, text_predictions, vlmevalkit_breakdown
 from ._explain import per_reference
 from ._lmms import is_lmms_eval
 
@@ -63,7 +63,7 @@ def _explain(item: Item) -> Mapping[str, Any]:
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     if not is_vlmevalkit(records):
-        preds = predictions_from(
+        preds = text_predictions(
             records,
             id_field=inputs.id_field,
             answer_field=inputs.answer_field,

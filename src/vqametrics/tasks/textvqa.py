@@ -27,8 +27,8 @@ from functools import lru_cache
 from typing import Any
 
 from .._exceptions import InputError
-from ..load.join import check_unique, join_by_id
-from ..load.layouts import is_lmms_eval_log, predictions_from
+from ..load.join import check_unique, join_by_id, unique_rows
+from ..load.layouts import is_lmms_eval_log
 from ..load.records import Records, read_records
 from ..normalize.mmf import evalai_answer_processor
 from ..normalize.official import clean, digits_articles
@@ -42,14 +42,23 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
+    found_instead,
+    id_key,
     mean_aggregate,
     numpy_mean,
     read_vlmevalkit,
     reported_scores,
+    text_predictions,
     vlmevalkit_breakdown,
 )
 from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, vqa_profile_explainer
-from ._lmms import has_docs, lmms_eval_items, positional_items
+from ._lmms import (
+    clean_samples,
+    drop_empty,
+    has_docs,
+    lmms_eval_items,
+    positional_items,
+)
 
 __all__ = [
     "AnswerCountError",
@@ -269,7 +278,9 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
         where = records.where(i)
         for key in ("question_id", "answers"):
             if key not in row:
-                hint = " (the test split has no answers)" if key == "answers" else ""
+                hint = found_instead(row, key) if key == "answers" else ""
+                if key == "answers" and not hint:
+                    hint = " (the test split has no answers)"
                 raise InputError(
                     f"{where}: no {key!r} field{hint}; expected TextVQA's official layout "
                     '{"data": [{question_id, question, image_id, answers}]}'
@@ -337,7 +348,11 @@ def _join_llava(
 ) -> TaskData:
     """LLaVA's join (spec §15): key = (image id in ``question_id``, the question recovered
     from ``prompt``, lower-cased) against (``image_id``, ``question.lower()``)."""
-    preds = predictions_from(records, id_field="question_id", answer_field="text")
+    preds = text_predictions(
+        records, id_field="question_id", answer_field="text", allow_missing_answer=True
+    )
+    preds = drop_empty(preds, inputs.allow_missing)
+    records = preds.records  # the rows the predictions were kept from
     keys: list[tuple[str, str]] = []
     for i, row in enumerate(records.rows):
         prompt = row.get("prompt")
@@ -411,6 +426,7 @@ def _read(inputs: TaskInputs) -> TaskData:
             "LLaVA answers file carries its prompts (LLaVA's question file is not needed)"
         )
     custom = bool(inputs.id_field or inputs.answer_field)
+    sheet: Records | None = None  # the rows read already, handed on (keeping their format)
     if not _spreadsheet(inputs.results) and not custom:
         # a LLaVA answers file is joined its own way; everything else by id (below)
         records = read_records(inputs.results, format=inputs.format)
@@ -426,6 +442,7 @@ def _read(inputs: TaskInputs) -> TaskData:
             # standard input can be read only once: hand on the rows already read (a forced
             # layout still applies to them; a file format means nothing in memory)
             inputs = replace(inputs, results=records.rows)
+        sheet = records
         positional = _lmms_eval_by_position(inputs, records)
         if positional is not None:
             return require_answers(positional)
@@ -443,7 +460,9 @@ def _read(inputs: TaskInputs) -> TaskData:
             return require_answers(_keep_lmms_eval(data, lmms))
     # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
     reader = _read_annotations if inputs.annotations is not None else None
-    data = read_vlmevalkit(inputs, fields=("category", "split"), annotations_reader=reader)
+    data = read_vlmevalkit(
+        inputs, fields=("category", "split"), annotations_reader=reader, records=sheet
+    )
     if reader is not None:
         # name the annotations' layout too, as the LLaVA join does
         data = replace(data, layouts=("textvqa-json", *data.layouts))
@@ -456,10 +475,12 @@ def _keep_lmms_eval(data: TaskData, lmms: TaskData) -> TaskData:
     numbers lmms-eval reported beside it."""
     from ._lmms import TOOLKIT_SCORE
 
-    recorded = {it.id: it.fields[TOOLKIT_SCORE] for it in lmms.items if TOOLKIT_SCORE in it.fields}
+    recorded = {
+        id_key(it.id): it.fields[TOOLKIT_SCORE] for it in lmms.items if TOOLKIT_SCORE in it.fields
+    }
     items = [
-        replace(it, fields={**it.fields, TOOLKIT_SCORE: recorded[it.id]})
-        if it.id in recorded
+        replace(it, fields={**it.fields, TOOLKIT_SCORE: recorded[id_key(it.id)]})
+        if id_key(it.id) in recorded
         else it
         for it in data.items
     ]
@@ -468,6 +489,8 @@ def _keep_lmms_eval(data: TaskData, lmms: TaskData) -> TaskData:
         items=items,
         sources=(*data.sources[:-1], *lmms.sources),
         layouts=("textvqa-json", *lmms.layouts),
+        # the log's notes but the first (its processed answers: the annotations were used)
+        notes=(*data.notes, *lmms.notes[1:]),
         reported=data.reported or lmms.reported,
     )
 
@@ -478,9 +501,10 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
     note; ``None`` for any other file."""
     if not is_lmms_eval_log(records):
         return None
-    preds = predictions_from(records, allow_missing_answer=True)
+    preds = text_predictions(records, allow_missing_answer=True)
     if has_docs(preds):
         return None
+    preds, finish = clean_samples(preds, inputs, alone=False)
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: this lmms-eval log has no 'doc' (the dataset rows), so no "
@@ -495,13 +519,15 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
         sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
         allow_missing=inputs.allow_missing,
     )
-    return TaskData(
-        joined,
-        (*gt_sources, records.source),
-        ("textvqa-json", preds.layout),
-        (note,),
-        reported_scores(inputs),
-        n_missing=n_absent,
+    return finish(
+        TaskData(
+            joined,
+            (*gt_sources, records.source),
+            ("textvqa-json", preds.layout),
+            (note,),
+            reported_scores(inputs),
+            n_missing=n_absent,
+        )
     )
 
 
@@ -510,9 +536,10 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
     ``question_id``, ``question``, ``answers``): its own ground truth; ``None`` otherwise."""
     if not is_lmms_eval_log(records):
         return None
-    preds = predictions_from(records, allow_missing_answer=True)
+    preds = text_predictions(records, allow_missing_answer=True)
     if not has_docs(preds):
         return None
+    preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
 
     def answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
         value = doc.get("answers")
@@ -527,13 +554,10 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         fields=("question", "image_id"),
         sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
     )
-    check_unique([it.id for it in items], preds.wheres, what="question_id")
-    missing = [it.id for it in items if it.prediction is None]
-    if missing and not inputs.allow_missing:
-        raise InputError(
-            f"{records.source}: question {missing[0]!r} has no prediction (pass --allow-missing "
-            f"to score the {len(missing)} empty prediction(s) 0)"
-        )
+    keep, id_note = unique_rows(
+        [it.id for it in items], preds.wheres, what="question_id", on_duplicate=inputs.on_duplicate
+    )
+    items = [items[k] for k in keep]
     # QUIRK processed-doc: lmms-eval's textvqa_process_results rewrites doc["answers"] in
     # place with the EvalAI processor before the record is logged (evaluator.py saves the doc
     # afterwards): the answers here are processed ones, not TextVQA's
@@ -542,14 +566,15 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         "rewrote them, so profiles other than lmms-eval score against processed answers; pass "
         "--annotations (TextVQA's own file) for the official number"
     )
-    return TaskData(
+    # the first note must stay the processed-answers one (_keep_lmms_eval drops it)
+    data = TaskData(
         items,
         (records.source,),
         (preds.layout,),
-        (processed,),
+        (processed, *([id_note] if id_note else [])),
         reported_scores(inputs),
-        n_missing=len(missing),
     )
+    return finish(data)
 
 
 def require_answers(data: TaskData, id_field: str = "question_id") -> TaskData:

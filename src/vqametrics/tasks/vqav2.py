@@ -123,7 +123,7 @@ def vqa_items(dataset: Any, predictions: Sequence[str | None]) -> list[Item]:
                     ("question_type", qt),
                     ("answer_type", at),
                     ("image_id", img),
-                    ("answer_groups", None if grp is None else tuple(grp)),
+                    ("answer_groups", grp),
                 )
                 if v is not None
             },
@@ -212,11 +212,14 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
 
     from ..toolkit_check import check_toolkit
 
-    ev = vqa_view(evaluation)
     metrics = _metric_names(str(inputs.options.get("metrics") or "vqa"))
+    wanted = [m for m in ("em", "em-any") if m in metrics]
+    r: VQARead = evaluation.data.extra["vqa"]
+    if not wanted and r.reported is None and not r.sample_metrics:
+        return evaluation  # nothing to add: no EM asked, no toolkit numbers to compare
+    ev = vqa_view(evaluation)
     aggregate: Aggregate = evaluation.aggregate
     signatures: dict[str, str] = {}
-    wanted = [m for m in ("em", "em-any") if m in metrics]
     if wanted:
         aggregate, signatures = _with_exact_match(evaluation.data.items, aggregate, ev, wanted)
     return replace(
