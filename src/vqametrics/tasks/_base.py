@@ -15,6 +15,7 @@ from typing import Any, Literal
 from ..signature import Signature
 
 __all__ = [
+    "KIND_TITLES",
     "Aggregate",
     "Item",
     "ItemScorer",
@@ -38,6 +39,15 @@ TaskKind = Literal["open", "yes-no", "multiple-choice", "mixed", "judged"]
 #: counts) or ``votes``: the annotators' answers, scored by soft accuracy leaving one out, so a
 #: single answer cannot be scored (VQA v2, TextVQA, VizWiz)
 TaskReferences = Literal["one", "many", "votes"]
+#: each kind's heading where tasks are listed by kind (``score --help``, ``profiles --task all``),
+#: in the order they are listed
+KIND_TITLES: Mapping[TaskKind, str] = {
+    "open": "open answers",
+    "yes-no": "yes / no",
+    "multiple-choice": "multiple choice",
+    "mixed": "multiple choice and open",
+    "judged": "graded by an LLM judge",
+}
 #: ``score(prediction, references, **context) -> float``: one item's score, a pure function
 ItemScorer = Callable[..., float]
 
