@@ -223,6 +223,7 @@ def _read(inputs: TaskInputs) -> TaskData:  # pragma: no cover - the evaluator r
 TASK = register_task(
     Task(
         name="mmbench",
+        kind="multiple-choice",
         title="MMBench",
         metric="mmbench",
         description="multiple choice, CircularEval over the data file's circular copies",
