@@ -383,3 +383,22 @@ def test_any_model_name_is_read_back(model: str, dataset: str, reported: str, au
         assert [p.name for p in run.reported] == [f"{model}_{dataset}{reported}"]
         assert [p.name for p in run.auxiliary] == [f"{model}_{dataset}{aux}"]
         assert found.unrecognized == []
+
+
+def test_report_with_several_tasks_writes_the_table_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    _run(tmp_path / "m", "m", "OCRVQA_TESTCORE", OCRVQA)
+    _run(tmp_path / "m", "m", "ChartQA_TEST", CHARTQA)
+    out = tmp_path / "page.html"
+    argv = ["report", "--task", "ocrvqa,chartqa", "--results", str(tmp_path / "m"), "-o", str(out)]
+    code, _, err = _cli(argv, capsys)
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!doctype html>")
+    assert page.index('id="table"') < page.index("<h2>ChartQA — m</h2>")
+    assert "<h2>OCR-VQA — m</h2>" in page
+    # the cells of the hand-derived numbers above: OCR-VQA 3/4, ChartQA 2/3
+    assert "75.0" in page and "66.7" in page
+    assert "<script src=" not in page and "<link " not in page
