@@ -3,7 +3,10 @@
 Two shapes: records with ``doc`` (the dataset row, so the ground truth is inside and no
 annotation file is needed) and records without it (only ``doc_id``/``target``: ``doc_id`` *i*
 is the *i*-th row of lmms-eval's dataset split, so they are joined to the annotations by
-position and a note says so). Either way each record also carries the per-sample metric that
+position and a note says so). A third, newer shape (lmms-eval 0.7 on, the pin included:
+``filtered_resps`` a plain string, no ``doc``) is read without annotations wherever the
+per-sample metric record holds the ground truth (:class:`MetricRecord`, :func:`record_docs`).
+Either way each record also carries the per-sample metric that
 lmms-eval's ``process_results`` wrote; it is kept in ``Item.fields["toolkit_score"]`` so the
 run can be checked against the toolkit sample by sample (``TaskEvaluation.toolkit_check``).
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .._exceptions import InputError
@@ -24,6 +27,7 @@ from ._common import text_predictions
 
 __all__ = [
     "TOOLKIT_SCORE",
+    "MetricRecord",
     "clean_samples",
     "drop_empty",
     "empty_error",
@@ -33,9 +37,11 @@ __all__ = [
     "lmms_eval_predictions",
     "no_doc_error",
     "positional_items",
+    "record_docs",
     "sample_score",
     "unique_samples",
     "with_notes",
+    "with_record_docs",
     "without_questions",
 ]
 
@@ -333,3 +339,108 @@ def positional_items(
             f"{shown}): the order may not be lmms-eval's"
         )
     return joined, note, len(absent)
+
+
+# ------------------------------------------------------------- the newer form: no doc, a record
+
+
+@dataclass(frozen=True)
+class MetricRecord:
+    """Where a task's ground truth sits in lmms-eval's per-sample metric record, as data.
+
+    From lmms-eval 0.7 on (the pin included) ``save_results_samples`` drops ``doc`` and
+    writes ``filtered_resps`` as a plain string (``loggers/evaluation_tracker.py``); the
+    record ``process_results`` returned under a metric key (``{"question_id", "category",
+    "score"}`` for MME) and ``target`` (``doc_to_target``, as text) still hold what many
+    scorers need. ``metrics``: the keys whose dict is that record (the first present is read);
+    ``doc``: doc key → record key, copied into a stand-in ``doc``; ``target``: the doc key
+    that receives ``target``; ``key_field``: a doc key receiving the name of the row's other
+    key that holds the same record (MMStar's category key), less ``key_prefix`` (SEED-Bench's
+    ``seed_<data_type>``); ``numbered``: the doc key of an id that may repeat in one log
+    (POPE's question ids in each of its three splits, which the record does not name), its
+    *k*-th repeat given ``#k``. The stand-in doc is then read by the task's own ``doc`` path.
+    """
+
+    metrics: tuple[str, ...]
+    doc: Mapping[str, str] = field(default_factory=dict)
+    target: str | None = "answer"
+    key_field: str | None = None
+    key_prefix: str = ""
+    numbered: str | None = None
+
+
+def _record(row: Mapping[str, Any], spec: MetricRecord) -> tuple[str, Mapping[str, Any]] | None:
+    for key in spec.metrics:
+        value = row.get(key)
+        if isinstance(value, Mapping):
+            return key, value
+    return None
+
+
+def record_docs(preds: Predictions, spec: MetricRecord) -> Predictions | None:
+    """*preds* of a log without ``doc`` whose metric records carry the ground truth (*spec*),
+    each row given a stand-in ``doc`` built from its record and ``target``; ``None`` when no
+    row has such a record (a log to join to the annotations by position).
+
+    A log where only some rows carry it, or a record lacking a declared key, is an error
+    naming the row: the items would otherwise be half read from one file, half from another.
+    """
+    if not is_lmms_eval(preds) or has_docs(preds):
+        return None
+    found = [_record(row, spec) for row in preds.records.rows]
+    if not any(found):
+        return None
+    names = "/".join(spec.metrics)
+    rows = []
+    seen: dict[str, int] = {}
+    for row, rec, where in zip(preds.records.rows, found, preds.wheres, strict=True):
+        if rec is None:
+            raise InputError(
+                f"{where}: no {names!r} record, unlike the other samples of this log (its "
+                "ground truth comes from that record)"
+            )
+        key, value = rec
+        doc: dict[str, Any] = {}
+        for doc_key, rec_key in spec.doc.items():
+            if rec_key not in value:
+                raise InputError(
+                    f"{where}: the {key!r} record has no {rec_key!r} (fields: "
+                    f"{', '.join(map(str, value)) or 'none'})"
+                )
+            doc[doc_key] = value[rec_key]
+        if spec.target is not None:
+            if not isinstance(row.get("target"), str):
+                raise InputError(f"{where}: no 'target' text (the answer lmms-eval logs)")
+            doc[spec.target] = row["target"]
+        if spec.key_field is not None:
+            other = next(
+                (
+                    k
+                    for k, v in row.items()
+                    if k != key and k not in spec.metrics and v == value and isinstance(v, Mapping)
+                ),
+                None,
+            )
+            if other is not None and other.startswith(spec.key_prefix):
+                doc[spec.key_field] = other[len(spec.key_prefix) :]
+        if spec.numbered is not None and spec.numbered in doc:
+            k = seen[str(doc[spec.numbered])] = seen.get(str(doc[spec.numbered]), 0) + 1
+            if k > 1:
+                doc[spec.numbered] = f"{doc[spec.numbered]}#{k}"
+        rows.append({**row, "doc": doc})
+    records = replace(preds.records, rows=rows)
+    return replace(preds, records=records, layout=_newer_layout(preds.layout, names))
+
+
+def with_record_docs(preds: Predictions, spec: MetricRecord, inputs: TaskInputs) -> Predictions:
+    """*preds* given their records' stand-in docs (:func:`record_docs`) when no annotations
+    were given; unchanged otherwise (``--annotations`` given: joined by position, which wins)."""
+    if inputs.annotations is not None:
+        return preds
+    return record_docs(preds, spec) or preds
+
+
+def _newer_layout(layout: str, names: str) -> str:
+    """``lmms-eval-samples (jsonl)`` → ``lmms-eval-samples, ground truth in 'mme_…' (jsonl)``."""
+    head, sep, tail = layout.partition(" (")
+    return f"{head}, ground truth in {names!r}{sep}{tail}"
