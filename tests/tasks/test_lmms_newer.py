@@ -196,3 +196,87 @@ def test_mme_newer_log_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFix
     doc = json.loads(capsys.readouterr().out)
     assert doc["metrics"]["perception"] == 125.0
     assert doc["reported"]["per_sample"]["n_disagree"] == 0
+
+
+# ---------------------------------------------------------------------------- MMStar
+
+#: (index, category, l2_category, gold, response). By hand (lmms-eval profile, macro over l2):
+#: l2 "image scene and topic" 1 of 2, "image style & quality" 1 of 1, "numeric commonsense"
+#: 1 of 1 → average (0.5 + 1 + 1) / 3; coarse perception (0.5 + 1) / 2; math 1.0
+MMSTAR = [
+    (7, "coarse perception", "image scene and topic", "A", "A"),
+    (8, "coarse perception", "image scene and topic", "B", "C"),
+    (9, "coarse perception", "image style & quality", "D", "D"),
+    (1200, "math", "numeric commonsense", "C", "C"),
+]
+
+
+def _mmstar_log(path: Path) -> Path:
+    """lmms-eval@75571cf tasks/mmstar/utils.py ``mmstar_process_results``: ``{question_id:
+    doc["index"], l2_category, score}`` under the category's name and under ``average``;
+    ``doc_to_target: answer``."""
+    rows = []
+    for i, (idx, cat, l2, gold, resp) in enumerate(MMSTAR):
+        rec = {"question_id": idx, "l2_category": l2, "score": float(resp == gold)}
+        rows.append(_row(i, gold, resp, f"Question {idx}?", **{cat: rec, "average": rec}))
+    return _write(path, rows)
+
+
+def test_mmstar_newer_log_needs_no_annotations(tmp_path: Path) -> None:
+    r = evaluate_task("mmstar", _mmstar_log(tmp_path / "s.jsonl"), profile="lmms-eval")
+    assert r.metrics["average"] == 2.5 / 3
+    assert r.metrics["coarse perception"] == 0.75
+    assert r.metrics["math"] == 1.0
+    assert [it.id for it in r.data.items] == [7, 8, 9, 1200]
+    assert r.data.items[3].fields["category"] == "math"  # the record's other key
+    assert r.sample_check is not None
+    assert (r.sample_check.n_compared, r.sample_check.n_disagree) == (4, 0)
+    assert any("no option texts are known" in n for n in r.notes)
+
+
+# ---------------------------------------------------------------------------- SEED-Bench
+
+
+def _seed_log(path: Path) -> Path:
+    """lmms-eval@75571cf tasks/seedbench/utils.py ``seed_process_result``: ``{pred (the first
+    character), answer, question_id}`` under ``seed_<data_type>`` and ``seed_all`` (no score:
+    the aggregation compares pred and answer); ``doc_to_target: answer``."""
+    rows = []
+    for i, (gold, resp, pred) in enumerate(
+        [("A", "A", "A"), ("B", "B) dog", "B"), ("C", "D", "D")]
+    ):
+        rec = {"pred": pred, "answer": gold, "question_id": f"q{i}"}
+        rows.append(_row(i, gold, resp, f"Question {i}?", seed_image=rec, seed_all=rec))
+    return _write(path, rows)
+
+
+def test_seedbench_newer_log_needs_no_annotations(tmp_path: Path) -> None:
+    r = evaluate_task("seedbench", _seed_log(tmp_path / "s.jsonl"), profile="lmms-eval")
+    # by hand: first characters A, B, D against A, B, C → 2 of 3, all of data_type image
+    assert r.metrics["seed_image"] == r.metrics["seed_all"] == 2 / 3
+    assert [it.id for it in r.data.items] == ["q0", "q1", "q2"]
+    assert {it.fields["data_type"] for it in r.data.items} == {"image"}
+    assert r.sample_check is not None and r.sample_check.n_disagree == 0
+
+
+# ---------------------------------------------------------------------------- the real log
+
+REAL = "lmms_eval_logs/20260218_234435_samples_scienceqa_img.jsonl"
+
+
+@pytest.mark.shared
+def test_the_real_log_is_the_older_form(shared_data: Path) -> None:
+    """The shared log (lmms-eval v0.6-9, ATTRIBUTION.md) predates the newer form: every
+    ``filtered_resps`` is a list and ``exact_match`` a bare number, so no metric record holds
+    a ground truth and the newer path leaves it to the positional join."""
+    from vqametrics.load.records import read_records
+    from vqametrics.tasks._base import TaskInputs
+    from vqametrics.tasks._lmms import MetricRecord, lmms_eval_predictions, record_docs
+
+    path = shared_data / REAL
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 2017
+    assert all(isinstance(r["filtered_resps"], list) and "doc" not in r for r in rows)
+    preds = lmms_eval_predictions(read_records(str(path)), TaskInputs(results=str(path)))
+    assert preds is not None
+    assert record_docs(preds, MetricRecord(metrics=("exact_match",))) is None
