@@ -280,3 +280,65 @@ def test_the_real_log_is_the_older_form(shared_data: Path) -> None:
     preds = lmms_eval_predictions(read_records(str(path)), TaskInputs(results=str(path)))
     assert preds is not None
     assert record_docs(preds, MetricRecord(metrics=("exact_match",))) is None
+
+
+# ---------------------------------------------------------------------------- MM-Vet
+
+
+def test_mmvet_newer_log_carries_its_grades(tmp_path: Path) -> None:
+    """lmms-eval@75571cf tasks/mmvet/utils.py ``mmvet_process_results``: ``gpt_eval_score`` =
+    ``{question_id, question, gt_answer, capabilities, pred_answer, score, eval_model}``; the
+    recorded grade is the score (by hand: Overall = the mean grade × 100)."""
+    rows = []
+    for i, (cap, s) in enumerate([("rec,ocr", 0.5), ("ocr", 1.0), ("gen,rec", 0.2)]):
+        rec = {
+            "question_id": f"v{i}",
+            "question": "q",
+            "gt_answer": "a",
+            "capabilities": cap,
+            "pred_answer": "p",
+            "score": s,
+            "eval_model": "gpt-4o",
+        }
+        rows.append(_row(i, "a", "p", "q", gpt_eval_score=rec))
+    r = evaluate_task("mmvet", _write(tmp_path / "s.jsonl", rows), profile="lmms-eval")
+    assert r.metrics["Overall"] == (0.5 + 1.0 + 0.2) / 3 * 100
+    assert [it.id for it in r.data.items] == ["v0", "v1", "v2"]
+    assert r.data.items[0].fields["capability"] == "rec,ocr"
+    assert "judge_model:gpt-4o" in r.signature.format()
+
+
+# ---------------------------------------------------------------------------- HallusionBench
+
+
+def test_hallusionbench_newer_log_with_its_gpt_response_caches(tmp_path: Path) -> None:
+    """lmms-eval@75571cf tasks/hallusion_bench/evaluate_hb.py ``hb_process_results``: under
+    ``aAcc``, ``fAcc`` and ``qAcc`` the doc itself less its image, plus ``model_prediction``;
+    ``doc_to_target: gt_answer_details``. The verdicts come from the judge caches, as for a
+    log with ``doc``; the expected aAcc is the shared case's."""
+    from .test_hallusionbench import _cases, _official_dicts
+
+    case = _cases()[1]
+    full = _official_dicts(case)
+    log = tmp_path / "model" / "20260301_samples_hallusion_bench_image.jsonl"
+    log.parent.mkdir()
+    rows = []
+    for i, r in enumerate(full):
+        sample = {k: v for k, v in r.items() if k not in ("gpt4v_output_gpt_check", "same")}
+        rec = {k: sample for k in ("aAcc", "fAcc", "qAcc")}
+        rows.append(_row(i, str(r.get("gt_answer_details", "")), r["model_prediction"], "q", **rec))
+    _write(log, rows)
+    caches = tmp_path / "gpt_response"
+    caches.mkdir()
+    vd = [
+        dict(
+            r,
+            gpt_answer="...\nOutput:"
+            + {"0": "incorrect", "1": "correct"}[r["gpt4v_output_gpt_check"]],
+        )
+        for r in full
+    ]
+    (caches / "hallusion_output_vd_model.json").write_text(json.dumps(vd), encoding="utf-8")
+    r = evaluate_task("hallusionbench", log, profile="lmms-eval")
+    assert r.metrics["aAcc"] == case["expected"]["official"]["aAcc"]
+    assert "ground truth in 'aAcc/fAcc/qAcc'" in r.data.layouts[0]

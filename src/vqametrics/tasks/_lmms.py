@@ -358,7 +358,9 @@ class MetricRecord:
     key that holds the same record (MMStar's category key), less ``key_prefix`` (SEED-Bench's
     ``seed_<data_type>``); ``numbered``: the doc key of an id that may repeat in one log
     (POPE's question ids in each of its three splits, which the record does not name), its
-    *k*-th repeat given ``#k``. The stand-in doc is then read by the task's own ``doc`` path.
+    *k*-th repeat given ``#k``; ``whole``: the record is the dataset row itself, copied whole
+    (HallusionBench's ``hb_process_results`` returns the doc less its image). The stand-in
+    doc is then read by the task's own ``doc`` path.
     """
 
     metrics: tuple[str, ...]
@@ -367,6 +369,7 @@ class MetricRecord:
     key_field: str | None = None
     key_prefix: str = ""
     numbered: str | None = None
+    whole: bool = False
 
 
 def _record(row: Mapping[str, Any], spec: MetricRecord) -> tuple[str, Mapping[str, Any]] | None:
@@ -400,7 +403,7 @@ def record_docs(preds: Predictions, spec: MetricRecord) -> Predictions | None:
                 "ground truth comes from that record)"
             )
         key, value = rec
-        doc: dict[str, Any] = {}
+        doc: dict[str, Any] = dict(value) if spec.whole else {}
         for doc_key, rec_key in spec.doc.items():
             if rec_key not in value:
                 raise InputError(
