@@ -84,7 +84,7 @@ def test_pope_newer_log_needs_no_annotations(tmp_path: Path, profile: str) -> No
         assert r.metrics["accuracy"] == expected["lmms_eval"]["acc"]
         assert r.metrics["yes_ratio"] == expected["lmms_eval"]["yes_ratio"]
     assert [it.id for it in r.data.items] == qids
-    assert "ground truth in 'pope_accuracy" in r.data.layouts[0]
+    assert "ground truth in 'target' + 'pope_accuracy/" in r.data.layouts[0]
     # the recorded score is lmms-eval's own: under its profile every sample agrees
     if profile == "lmms-eval":
         assert r.sample_check is not None
@@ -267,8 +267,9 @@ REAL = "lmms_eval_logs/20260218_234435_samples_scienceqa_img.jsonl"
 @pytest.mark.shared
 def test_the_real_log_is_the_older_form(shared_data: Path) -> None:
     """The shared log (lmms-eval v0.6-9, ATTRIBUTION.md) predates the newer form: every
-    ``filtered_resps`` is a list and ``exact_match`` a bare number, so no metric record holds
-    a ground truth and the newer path leaves it to the positional join."""
+    ``filtered_resps`` is a list and ``exact_match`` a bare number, so a task that needs a
+    metric record (an id, a category) finds none; a bare-score task (AI2D, RealWorldQA) reads
+    each row's ``target`` as its gold, which is the letter the toolkit scored against."""
     from vqametrics.load.records import read_records
     from vqametrics.tasks._base import TaskInputs
     from vqametrics.tasks._lmms import MetricRecord, lmms_eval_predictions, record_docs
@@ -279,7 +280,12 @@ def test_the_real_log_is_the_older_form(shared_data: Path) -> None:
     assert all(isinstance(r["filtered_resps"], list) and "doc" not in r for r in rows)
     preds = lmms_eval_predictions(read_records(str(path)), TaskInputs(results=str(path)))
     assert preds is not None
-    assert record_docs(preds, MetricRecord(metrics=("exact_match",))) is None
+    keyed = MetricRecord(metrics=("exact_match",), doc={"question_id": "question_id"})
+    assert record_docs(preds, keyed) is None
+    bare = record_docs(preds, MetricRecord(metrics=("exact_match",)))
+    assert bare is not None
+    assert [r["doc"] for r in bare.records.rows] == [{"answer": r["target"]} for r in rows]
+    assert "ground truth in 'target'" in bare.layout
 
 
 # ---------------------------------------------------------------------------- MM-Vet
@@ -342,3 +348,23 @@ def test_hallusionbench_newer_log_with_its_gpt_response_caches(tmp_path: Path) -
     r = evaluate_task("hallusionbench", log, profile="lmms-eval")
     assert r.metrics["aAcc"] == case["expected"]["official"]["aAcc"]
     assert "ground truth in 'aAcc/fAcc/qAcc'" in r.data.layouts[0]
+
+
+# ---------------------------------------------------------------------------- AI2D, RealWorldQA
+
+
+@pytest.mark.parametrize("task", ["ai2d", "realworldqa"])
+def test_bare_exact_match_tasks_score_against_target(tmp_path: Path, task: str) -> None:
+    """lmms-eval@75571cf tasks/ai2d/ai2d.yaml (builtin ``exact_match`` against
+    ``ai2d_doc_to_target``, the gold letter) and tasks/realworldqa/utils.py
+    ``realworldqa_process_results`` (a bare ``exact_match``; target = doc["answer"]): the
+    logged target is the gold, the id the doc_id. By hand: B/B right, C/D wrong → 0.5."""
+    rows = [
+        _row(0, "B", "B", "Which? A. x B. y", exact_match=1.0),
+        _row(1, "D", "C", "Which? C. x D. y", exact_match=0.0),
+    ]
+    r = evaluate_task(task, _write(tmp_path / "s.jsonl", rows), profile="lmms-eval")
+    assert r.scores == [1.0, 0.0]
+    assert [it.id for it in r.data.items] == [0, 1]
+    assert [it.references for it in r.data.items] == [("B",), ("D",)]
+    assert r.sample_check is not None and r.sample_check.n_disagree == 0

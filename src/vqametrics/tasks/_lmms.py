@@ -373,10 +373,15 @@ class MetricRecord:
 
 
 def _record(row: Mapping[str, Any], spec: MetricRecord) -> tuple[str, Mapping[str, Any]] | None:
+    """The row's first metric record of *spec*; a bare number (AI2D's ``exact_match``) counts
+    as an empty one when *spec* reads nothing from it but ``target``."""
+    bare = not (spec.doc or spec.whole or spec.key_field)
     for key in spec.metrics:
         value = row.get(key)
         if isinstance(value, Mapping):
             return key, value
+        if bare and isinstance(value, int | float) and spec.target is not None:
+            return key, {}
     return None
 
 
@@ -432,7 +437,7 @@ def record_docs(preds: Predictions, spec: MetricRecord) -> Predictions | None:
                 doc[spec.numbered] = f"{doc[spec.numbered]}#{k}"
         rows.append({**row, "doc": doc})
     records = replace(preds.records, rows=rows)
-    return replace(preds, records=records, layout=_newer_layout(preds.layout, names))
+    return replace(preds, records=records, layout=_newer_layout(preds.layout, spec))
 
 
 def with_record_docs(preds: Predictions, spec: MetricRecord, inputs: TaskInputs) -> Predictions:
@@ -443,7 +448,11 @@ def with_record_docs(preds: Predictions, spec: MetricRecord, inputs: TaskInputs)
     return record_docs(preds, spec) or preds
 
 
-def _newer_layout(layout: str, names: str) -> str:
-    """``lmms-eval-samples (jsonl)`` → ``lmms-eval-samples, ground truth in 'mme_…' (jsonl)``."""
+def _newer_layout(layout: str, spec: MetricRecord) -> str:
+    """``lmms-eval-samples (jsonl)`` → ``lmms-eval-samples, ground truth in 'target' +
+    'mme_perception_score/mme_cognition_score' (jsonl)``: where the ground truth was read."""
+    parts = ["target"] if spec.target is not None else []
+    if spec.doc or spec.whole or spec.key_field:
+        parts.append("/".join(spec.metrics))
     head, sep, tail = layout.partition(" (")
-    return f"{head}, ground truth in {names!r}{sep}{tail}"
+    return f"{head}, ground truth in {' + '.join(map(repr, parts))}{sep}{tail}"

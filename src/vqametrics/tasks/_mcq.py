@@ -668,8 +668,10 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         )
     notes: tuple[str, ...] = ()
     newer = record_docs(preds, lmms.record) if lmms.record is not None else None
+    gold = lmms.gold
     if newer is not None:  # no annotation file to join: the record is the ground truth
         preds = newer
+        gold = doc_answer  # the stand-in doc's answer is `target`: the gold as scored
         notes = (
             f"{records.source} logs no 'doc': the gold letter is its 'target' and no option "
             "texts are known, so only the lmms-eval profile scores it as logged",
@@ -694,7 +696,7 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
             if rec is not None:
                 extra[TOOLKIT_SCORE] = rec
         pred = "" if text is None else text if isinstance(text, str) else str(text)
-        items.append(Item(item_id, pred, (lmms.gold(doc, where),), extra))
+        items.append(Item(item_id, pred, (gold(doc, where),), extra))
     check_unique([it.id for it in items], preds.wheres, what="question id")
     return TaskData(
         items,
