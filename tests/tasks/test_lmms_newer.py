@@ -368,3 +368,35 @@ def test_bare_exact_match_tasks_score_against_target(tmp_path: Path, task: str) 
     assert [it.id for it in r.data.items] == [0, 1]
     assert [it.references for it in r.data.items] == [("B",), ("D",)]
     assert r.sample_check is not None and r.sample_check.n_disagree == 0
+
+
+# ---------------------------------------------------------------------------- what a record lacks
+
+
+@pytest.mark.parametrize(
+    ("task", "metrics", "lacks", "need"),
+    [
+        # lmms-eval@75571cf tasks/textvqa/utils.py, tasks/vizwiz_vqa/utils.py: exact_match and
+        # a submission {question_id | image, answer}; the ten answers are not recorded
+        ("textvqa", {"exact_match": 1.0}, "reference answers", "--annotations TextVQA_0.5.1_val"),
+        ("vizwiz", {"exact_match": 1.0}, "reference answers", "--annotations val.json"),
+        # tasks/ocrbench/utils.py: {question_type, score, prediction, ground_truth}, no dataset
+        (
+            "ocrbench",
+            {"ocrbench_accuracy": {"question_type": "t", "score": 1, "prediction": "a"}},
+            "dataset name",
+            "--annotations OCRBench.json",
+        ),
+        # tasks/chartqa/utils.py: relaxed_overall and the split key, no question id
+        ("chartqa", {"relaxed_overall": 1.0}, "question id", "--annotations ChartQA's test"),
+    ],
+)
+def test_a_record_short_of_the_scorer_says_what_to_pass(
+    tmp_path: Path, task: str, metrics: dict[str, Any], lacks: str, need: str
+) -> None:
+    log = _write(tmp_path / "s.jsonl", [_row(0, "yes", "yes", "q", **metrics)])
+    with pytest.raises(InputError) as err:
+        evaluate_task(task, log)
+    text = str(err.value)
+    assert "\n" not in text
+    assert text.startswith(f"{log}: ") and lacks in text and need in text

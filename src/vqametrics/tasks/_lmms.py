@@ -209,12 +209,14 @@ def clean_samples(
     return preds, finish
 
 
-def no_doc_error(source: str, need: str) -> InputError:
+def no_doc_error(source: str, need: str, lacks: str = "") -> InputError:
     """The refusal of a log whose records have no ``doc`` when the annotations it must be
-    joined to were not given; *need* says which option, and how the join is made."""
+    joined to were not given; *need* says which option, and how the join is made; *lacks*
+    what the task's scorer needs that lmms-eval's per-sample record does not hold."""
+    why = f" and its per-sample record holds no {lacks}" if lacks else ""
     return InputError(
-        f"{source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground truth; "
-        f"pass {need}"
+        f"{source}: this lmms-eval log has no 'doc' (the dataset rows){why}, so no ground "
+        f"truth; pass {need}"
     )
 
 

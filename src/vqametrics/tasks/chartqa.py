@@ -395,6 +395,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
                 preds.source,
                 "--annotations ChartQA's test folder (test_human.json + test_augmented.json); "
                 "doc_id is joined to it by position",
+                lacks="question id (only relaxed_overall)",
             )
         items = lmms_eval_items(
             preds,
