@@ -387,8 +387,8 @@ def test_bare_exact_match_tasks_score_against_target(tmp_path: Path, task: str) 
             "dataset name",
             "--annotations OCRBench.json",
         ),
-        # tasks/chartqa/utils.py: relaxed_overall and the split key, no question id
-        ("chartqa", {"relaxed_overall": 1.0}, "question id", "--annotations ChartQA's test"),
+        # tasks/chartqa/utils.py: a log without relaxed_overall has nothing to read
+        ("chartqa", {"exact_match": 1.0}, "relaxed_overall", "--annotations ChartQA's test"),
     ],
 )
 def test_a_record_short_of_the_scorer_says_what_to_pass(
@@ -400,3 +400,28 @@ def test_a_record_short_of_the_scorer_says_what_to_pass(
     text = str(err.value)
     assert "\n" not in text
     assert text.startswith(f"{log}: ") and lacks in text and need in text
+
+
+# ---------------------------------------------------------------------------- ChartQA
+
+
+def test_chartqa_newer_log_reads_target_and_the_split_key(tmp_path: Path) -> None:
+    """lmms-eval@75571cf tasks/chartqa/utils.py ``chartqa_process_results``: a bare
+    ``relaxed_overall`` and ``relaxed_human_split`` or ``relaxed_augmented_split`` by the doc's
+    type; ``doc_to_target: answer``. By hand (5 % rule): 10.4 vs 10 right, 11 vs 10 wrong,
+    'Yes' vs 'yes' right → human 1/2, augmented 1/1, overall 2/3."""
+    rows = [
+        _row(0, "10", "10.4", "q0", relaxed_overall=1.0, relaxed_human_split=1.0),
+        _row(1, "10", "11", "q1", relaxed_overall=0.0, relaxed_human_split=0.0),
+        _row(2, "yes", "Yes", "q2", relaxed_overall=1.0, relaxed_augmented_split=1.0),
+    ]
+    r = evaluate_task("chartqa", _write(tmp_path / "s.jsonl", rows), profile="lmms-eval")
+    assert r.metrics["relaxed_overall"] == 2 / 3
+    assert r.metrics["relaxed_human_split"] == 0.5
+    assert r.metrics["relaxed_augmented_split"] == 1.0
+    assert [it.fields["type"] for it in r.data.items] == [
+        "human_test",
+        "human_test",
+        "augmented_test",
+    ]
+    assert r.sample_check is not None and r.sample_check.n_disagree == 0

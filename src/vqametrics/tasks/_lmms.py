@@ -358,11 +358,12 @@ class MetricRecord:
     ``doc``: doc key → record key, copied into a stand-in ``doc``; ``target``: the doc key
     that receives ``target``; ``key_field``: a doc key receiving the name of the row's other
     key that holds the same record (MMStar's category key), less ``key_prefix`` (SEED-Bench's
-    ``seed_<data_type>``); ``numbered``: the doc key of an id that may repeat in one log
-    (POPE's question ids in each of its three splits, which the record does not name), its
-    *k*-th repeat given ``#k``; ``whole``: the record is the dataset row itself, copied whole
-    (HallusionBench's ``hb_process_results`` returns the doc less its image). The stand-in
-    doc is then read by the task's own ``doc`` path.
+    ``seed_<data_type>``), or the value ``key_values`` gives the first of its keys the row
+    carries (ChartQA's bare ``relaxed_human_split`` → ``human_test``); ``numbered``: the doc
+    key of an id that may repeat in one log (POPE's question ids in each of its three splits,
+    which the record does not name), its *k*-th repeat given ``#k``; ``whole``: the record is
+    the dataset row itself, copied whole (HallusionBench's ``hb_process_results`` returns the
+    doc less its image). The stand-in doc is then read by the task's own ``doc`` path.
     """
 
     metrics: tuple[str, ...]
@@ -370,6 +371,7 @@ class MetricRecord:
     target: str | None = "answer"
     key_field: str | None = None
     key_prefix: str = ""
+    key_values: Mapping[str, str] = field(default_factory=dict)
     numbered: str | None = None
     whole: bool = False
 
@@ -377,7 +379,7 @@ class MetricRecord:
 def _record(row: Mapping[str, Any], spec: MetricRecord) -> tuple[str, Mapping[str, Any]] | None:
     """The row's first metric record of *spec*; a bare number (AI2D's ``exact_match``) counts
     as an empty one when *spec* reads nothing from it but ``target``."""
-    bare = not (spec.doc or spec.whole or spec.key_field)
+    bare = not (spec.doc or spec.whole or (spec.key_field and not spec.key_values))
     for key in spec.metrics:
         value = row.get(key)
         if isinstance(value, Mapping):
@@ -433,6 +435,9 @@ def record_docs(preds: Predictions, spec: MetricRecord) -> Predictions | None:
             )
             if other is not None and other.startswith(spec.key_prefix):
                 doc[spec.key_field] = other[len(spec.key_prefix) :]
+            named = next((v for k, v in spec.key_values.items() if k in row), None)
+            if named is not None:
+                doc[spec.key_field] = named
         if spec.numbered is not None and spec.numbered in doc:
             k = seen[str(doc[spec.numbered])] = seen.get(str(doc[spec.numbered]), 0) + 1
             if k > 1:
@@ -454,7 +459,7 @@ def _newer_layout(layout: str, spec: MetricRecord) -> str:
     """``lmms-eval-samples (jsonl)`` → ``lmms-eval-samples, ground truth in 'target' +
     'mme_perception_score/mme_cognition_score' (jsonl)``: where the ground truth was read."""
     parts = ["target"] if spec.target is not None else []
-    if spec.doc or spec.whole or spec.key_field:
+    if spec.doc or spec.whole or (spec.key_field and not spec.key_values):
         parts.append("/".join(spec.metrics))
     head, sep, tail = layout.partition(" (")
     return f"{head}, ground truth in {' + '.join(map(repr, parts))}{sep}{tail}"
