@@ -101,6 +101,19 @@ def test_pope_repeated_question_ids_are_numbered_not_dropped(tmp_path: Path) -> 
     assert r.metrics["accuracy"] == 3 / 4  # by hand: the third is wrong
 
 
+def test_pope_log_concatenated_twice_is_a_repeat_not_more_questions(tmp_path: Path) -> None:
+    """The repeats are numbered by distinct doc_id: a log appended to itself repeats doc_ids,
+    which the one rule for repeated samples refuses (or keeps once with --on-duplicate last)."""
+    answers, labels = ["yes", "no", "no"], ["yes", "no", "yes"]
+    log = _pope_log(tmp_path / "s.jsonl", answers, labels, ["1", "2", "1"])
+    log.write_text(log.read_text() * 2)
+    with pytest.raises(InputError, match=r"line 4: duplicate sample, doc_id 0 again"):
+        evaluate_task("pope", log)
+    r = evaluate_task("pope", log, profile="lmms-eval", on_duplicate="last")
+    assert [it.id for it in r.data.items] == ["1", "2", "1#2"]
+    assert r.metrics["accuracy"] == 2 / 3  # by hand: the third is wrong
+
+
 def test_pope_recorded_score_that_differs_is_unexplained(tmp_path: Path) -> None:
     log = _pope_log(tmp_path / "s.jsonl", ["yes", "no"], ["yes", "no"], ["1", "2"])
     rows = [json.loads(x) for x in log.read_text().splitlines()]

@@ -3,9 +3,10 @@
 Two shapes: records with ``doc`` (the dataset row, so the ground truth is inside and no
 annotation file is needed) and records without it (only ``doc_id``/``target``: ``doc_id`` *i*
 is the *i*-th row of lmms-eval's dataset split, so they are joined to the annotations by
-position and a note says so). A third, newer shape (lmms-eval 0.7 on, the pin included:
-``filtered_resps`` a plain string, no ``doc``) is read without annotations wherever the
-per-sample metric record holds the ground truth (:class:`MetricRecord`, :func:`record_docs`).
+position and a note says so). A log without ``doc`` (lmms-eval 0.4 on; from 0.7, the pin
+included, ``filtered_resps`` is a plain string) is read without annotations wherever its
+``target`` and per-sample metric record hold the ground truth (:class:`MetricRecord`,
+:func:`record_docs`).
 Either way each record also carries the per-sample metric that
 lmms-eval's ``process_results`` wrote; it is kept in ``Item.fields["toolkit_score"]`` so the
 run can be checked against the toolkit sample by sample (``TaskEvaluation.toolkit_check``).
@@ -350,8 +351,8 @@ def positional_items(
 class MetricRecord:
     """Where a task's ground truth sits in lmms-eval's per-sample metric record, as data.
 
-    From lmms-eval 0.7 on (the pin included) ``save_results_samples`` drops ``doc`` and
-    writes ``filtered_resps`` as a plain string (``loggers/evaluation_tracker.py``); the
+    From lmms-eval 0.4 on ``save_results_samples`` drops ``doc``, and from 0.7 (the pin
+    included) writes ``filtered_resps`` as a plain string (``loggers/evaluation_tracker.py``); the
     record ``process_results`` returned under a metric key (``{"question_id", "category",
     "score"}`` for MME) and ``target`` (``doc_to_target``, as text) still hold what many
     scorers need. ``metrics``: the keys whose dict is that record (the first present is read);
@@ -404,7 +405,7 @@ def record_docs(preds: Predictions, spec: MetricRecord) -> Predictions | None:
         return None
     names = "/".join(spec.metrics)
     rows = []
-    seen: dict[str, int] = {}
+    seen: dict[str, list[Any]] = {}
     for row, rec, where in zip(preds.records.rows, found, preds.wheres, strict=True):
         if rec is None:
             raise InputError(
@@ -439,7 +440,12 @@ def record_docs(preds: Predictions, spec: MetricRecord) -> Predictions | None:
             if named is not None:
                 doc[spec.key_field] = named
         if spec.numbered is not None and spec.numbered in doc:
-            k = seen[str(doc[spec.numbered])] = seen.get(str(doc[spec.numbered]), 0) + 1
+            # numbered by distinct doc_id, so a sample logged twice keeps one stand-in doc
+            # and is caught as a repeat (unique_samples), never counted as two questions
+            docs = seen.setdefault(str(doc[spec.numbered]), [])
+            if row.get("doc_id") not in docs:
+                docs.append(row.get("doc_id"))
+            k = docs.index(row.get("doc_id")) + 1
             if k > 1:
                 doc[spec.numbered] = f"{doc[spec.numbered]}#{k}"
         rows.append({**row, "doc": doc})
