@@ -94,6 +94,7 @@ TASK = register_task(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
             "VLMEvalKit record {model}_AI2D_TEST_{judge}_result.xlsx (hit, log)",
             "lmms-eval --log_samples with doc (question, options, answer = an index)",
+            "lmms-eval --log_samples without doc: target (the gold letter) + exact_match",
         ),
         aliases=("ai2d-test",),
         default_profile="vlmevalkit",

@@ -459,6 +459,8 @@ TASK = register_task(
             "lmms-eval --log_samples JSONL (doc.answer, doc.type, filtered_resps); without doc: "
             "+ --annotations ChartQA's test folder (test_human.json, test_augmented.json), "
             "joined by position",
+            "lmms-eval --log_samples JSONL without doc, alone: target + relaxed_overall and its "
+            "relaxed_human_split / relaxed_augmented_split key",
         ),
         aliases=("chart-qa", "chartqa-test", "plotqa"),
         annotations_optional=True,

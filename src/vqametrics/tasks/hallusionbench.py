@@ -701,6 +701,8 @@ TASK = register_task(
             "hallusion_output_vd_model.json / _vs_ (gpt4v_output_gpt_check, same)",
             "lmms-eval --log_samples JSONL of hallusion_bench_image (doc = the record) + its "
             "gpt_response/ judge caches",
+            "lmms-eval --log_samples JSONL without doc: the aAcc record (the doc itself) + its "
+            "gpt_response/ judge caches",
         ),
         aliases=("hallusion-bench", "hallusion_bench"),
         annotations_optional=True,

@@ -190,6 +190,8 @@ TASK = register_task(
             "VLMEvalKit record {model}_MMStar_{judge}_result.xlsx (adds hit, log), "
             "used beside the sheet as the recorded judge",
             "lmms-eval --log_samples with doc (index, question, answer, category, l2_category)",
+            "lmms-eval --log_samples without doc: target + the average record (question_id, "
+            "l2_category) and its category key",
         ),
         default_profile="official",
         annotations_optional=True,

@@ -550,6 +550,8 @@ TASK = register_task(
             "log)",
             "official <model>_<gpt>-grade-<n>runs.json + --annotations mm-vet.json",
             "lmms-eval --log_samples JSONL of mmvet (doc, gpt_eval_score)",
+            "lmms-eval --log_samples JSONL of mmvet without doc: the gpt_eval_score record "
+            "(question_id, gt_answer, capabilities, score)",
             "records with question_id, capability and 'score' or 'judge_reply' (the replies)",
         ),
         aliases=("mm-vet",),

@@ -79,6 +79,7 @@ TASK = register_task(
             "VLMEvalKit sheet (index, question, A-D, answer, prediction)",
             "VLMEvalKit record {model}_RealWorldQA_{judge}_result.xlsx (hit, log)",
             "lmms-eval --log_samples with doc (question, answer)",
+            "lmms-eval --log_samples without doc: target (the answer) + exact_match",
         ),
         aliases=("realworld-qa",),
         default_profile="vlmevalkit",

@@ -110,6 +110,8 @@ TASK = register_task(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
             "VLMEvalKit record {model}_SEEDBench_IMG_{judge}_result.xlsx (hit, log)",
             "lmms-eval --log_samples with doc (question, choice_a..d, answer, data_type)",
+            "lmms-eval --log_samples without doc: target + the seed_all record (question_id) and "
+            "its seed_<data_type> key",
         ),
         aliases=("seedbench-img", "seed-bench"),
         default_profile="vlmevalkit",
