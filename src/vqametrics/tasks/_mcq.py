@@ -624,7 +624,7 @@ class LmmsDoc:
     """How one task's lmms-eval ``doc`` rows are read (spec §16): the id keys, the gold letter,
     the options (letter → text, possibly none), the fields kept, and the toolkit's own
     per-sample hit from the record (``None`` when it did not record one); ``record``: where
-    a log without ``doc`` (lmms-eval 0.7 on) holds the same ground truth (``_lmms.MetricRecord``),
+    a log without ``doc`` (lmms-eval 0.4 on) holds the same ground truth (``_lmms.MetricRecord``),
     ``None`` when its record does not."""
 
     id_keys: tuple[str, ...]

@@ -57,7 +57,7 @@ _LMMS_DOC = LmmsDoc(
     gold=_ai2d_gold,
     options=_ai2d_options,
     recorded=lambda row, where: sample_score(row, ("exact_match",)),
-    # no doc (lmms-eval 0.7 on): the builtin exact_match against target (ai2d_doc_to_target,
+    # no doc (lmms-eval 0.4 on): the builtin exact_match against target (ai2d_doc_to_target,
     # the gold letter for the mcq prompt); the id is doc_id
     record=MetricRecord(metrics=("exact_match",)),
 )

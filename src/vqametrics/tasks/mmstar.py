@@ -139,7 +139,7 @@ _LMMS_DOC = LmmsDoc(
     fields=("category", "l2_category"),
     # mmstar_process_results: {category: {...score}, "average": {question_id, l2_category, score}}
     recorded=lambda row, where: sample_score(row, ("average",)),
-    # no doc (lmms-eval 0.7 on): the same record, index as its question_id, under "average"
+    # no doc (lmms-eval 0.4 on): the same record, index as its question_id, under "average"
     # and under the category's name; target = doc["answer"]
     record=MetricRecord(
         metrics=("average",),

@@ -47,7 +47,7 @@ _LMMS_DOC = LmmsDoc(
     gold=doc_answer,
     options=no_options,
     recorded=lambda row, where: sample_score(row, ("exact_match",)),
-    # no doc (lmms-eval 0.7 on): realworldqa_process_results's bare exact_match; target =
+    # no doc (lmms-eval 0.4 on): realworldqa_process_results's bare exact_match; target =
     # doc["answer"], the gold it compares with; the id is doc_id
     record=MetricRecord(metrics=("exact_match",)),
 )

@@ -65,7 +65,7 @@ _LMMS_DOC = LmmsDoc(
     options=_seed_options,
     fields=("data_type",),
     recorded=_seed_recorded,
-    # no doc (lmms-eval 0.7 on): seed_process_result's {pred, answer, question_id} under
+    # no doc (lmms-eval 0.4 on): seed_process_result's {pred, answer, question_id} under
     # "seed_all" and "seed_<data_type>"; target = doc["answer"]
     record=MetricRecord(
         metrics=("seed_all",),
