@@ -348,6 +348,7 @@ def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
             preds.source,
             "--questions testdev_balanced_questions.json (joined by position: doc_id i = its "
             "i-th balanced question)",
+            lacks="question id (only exact_match)",
         )
     items = lmms_eval_items(
         preds,

@@ -3,7 +3,11 @@
 Two shapes: records with ``doc`` (the dataset row, so the ground truth is inside and no
 annotation file is needed) and records without it (only ``doc_id``/``target``: ``doc_id`` *i*
 is the *i*-th row of lmms-eval's dataset split, so they are joined to the annotations by
-position and a note says so). Either way each record also carries the per-sample metric that
+position and a note says so). A log without ``doc`` (lmms-eval 0.4 on; from 0.7, the pin
+included, ``filtered_resps`` is a plain string) is read without annotations wherever its
+``target`` and per-sample metric record hold the ground truth (:class:`MetricRecord`,
+:func:`record_docs`).
+Either way each record also carries the per-sample metric that
 lmms-eval's ``process_results`` wrote; it is kept in ``Item.fields["toolkit_score"]`` so the
 run can be checked against the toolkit sample by sample (``TaskEvaluation.toolkit_check``).
 """
@@ -13,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .._exceptions import InputError
@@ -24,6 +28,7 @@ from ._common import text_predictions
 
 __all__ = [
     "TOOLKIT_SCORE",
+    "MetricRecord",
     "clean_samples",
     "drop_empty",
     "empty_error",
@@ -33,9 +38,11 @@ __all__ = [
     "lmms_eval_predictions",
     "no_doc_error",
     "positional_items",
+    "record_docs",
     "sample_score",
     "unique_samples",
     "with_notes",
+    "with_record_docs",
     "without_questions",
 ]
 
@@ -203,12 +210,14 @@ def clean_samples(
     return preds, finish
 
 
-def no_doc_error(source: str, need: str) -> InputError:
+def no_doc_error(source: str, need: str, lacks: str = "") -> InputError:
     """The refusal of a log whose records have no ``doc`` when the annotations it must be
-    joined to were not given; *need* says which option, and how the join is made."""
+    joined to were not given; *need* says which option, and how the join is made; *lacks*
+    what the task's scorer needs that lmms-eval's per-sample record does not hold."""
+    why = f" and its per-sample record holds no {lacks}" if lacks else ""
     return InputError(
-        f"{source}: this lmms-eval log has no 'doc' (the dataset rows), so no ground truth; "
-        f"pass {need}"
+        f"{source}: this lmms-eval log has no 'doc' (the dataset rows){why}, so no ground "
+        f"truth; pass {need}"
     )
 
 
@@ -333,3 +342,130 @@ def positional_items(
             f"{shown}): the order may not be lmms-eval's"
         )
     return joined, note, len(absent)
+
+
+# ------------------------------------------------------------- the newer form: no doc, a record
+
+
+@dataclass(frozen=True)
+class MetricRecord:
+    """Where a task's ground truth sits in lmms-eval's per-sample metric record, as data.
+
+    From lmms-eval 0.4 on ``save_results_samples`` drops ``doc``, and from 0.7 (the pin
+    included) writes ``filtered_resps`` as a plain string (``loggers/evaluation_tracker.py``); the
+    record ``process_results`` returned under a metric key (``{"question_id", "category",
+    "score"}`` for MME) and ``target`` (``doc_to_target``, as text) still hold what many
+    scorers need. ``metrics``: the keys whose dict is that record (the first present is read);
+    ``doc``: doc key → record key, copied into a stand-in ``doc``; ``target``: the doc key
+    that receives ``target``; ``key_field``: a doc key receiving the name of the row's other
+    key that holds the same record (MMStar's category key), less ``key_prefix`` (SEED-Bench's
+    ``seed_<data_type>``), or the value ``key_values`` gives the first of its keys the row
+    carries (ChartQA's bare ``relaxed_human_split`` → ``human_test``); ``numbered``: the doc
+    key of an id that may repeat in one log (POPE's question ids in each of its three splits,
+    which the record does not name), its *k*-th repeat given ``#k``; ``whole``: the record is
+    the dataset row itself, copied whole (HallusionBench's ``hb_process_results`` returns the
+    doc less its image). The stand-in doc is then read by the task's own ``doc`` path.
+    """
+
+    metrics: tuple[str, ...]
+    doc: Mapping[str, str] = field(default_factory=dict)
+    target: str | None = "answer"
+    key_field: str | None = None
+    key_prefix: str = ""
+    key_values: Mapping[str, str] = field(default_factory=dict)
+    numbered: str | None = None
+    whole: bool = False
+
+
+def _record(row: Mapping[str, Any], spec: MetricRecord) -> tuple[str, Mapping[str, Any]] | None:
+    """The row's first metric record of *spec*; a bare number (AI2D's ``exact_match``) counts
+    as an empty one when *spec* reads nothing from it but ``target``."""
+    bare = not (spec.doc or spec.whole or (spec.key_field and not spec.key_values))
+    for key in spec.metrics:
+        value = row.get(key)
+        if isinstance(value, Mapping):
+            return key, value
+        if bare and isinstance(value, int | float) and spec.target is not None:
+            return key, {}
+    return None
+
+
+def record_docs(preds: Predictions, spec: MetricRecord) -> Predictions | None:
+    """*preds* of a log without ``doc`` whose metric records carry the ground truth (*spec*),
+    each row given a stand-in ``doc`` built from its record and ``target``; ``None`` when no
+    row has such a record (a log to join to the annotations by position).
+
+    A log where only some rows carry it, or a record lacking a declared key, is an error
+    naming the row: the items would otherwise be half read from one file, half from another.
+    """
+    if not is_lmms_eval(preds) or has_docs(preds):
+        return None
+    found = [_record(row, spec) for row in preds.records.rows]
+    if not any(found):
+        return None
+    names = "/".join(spec.metrics)
+    rows = []
+    seen: dict[str, list[Any]] = {}
+    for row, rec, where in zip(preds.records.rows, found, preds.wheres, strict=True):
+        if rec is None:
+            raise InputError(
+                f"{where}: no {names!r} record, unlike the other samples of this log (its "
+                "ground truth comes from that record)"
+            )
+        key, value = rec
+        doc: dict[str, Any] = dict(value) if spec.whole else {}
+        for doc_key, rec_key in spec.doc.items():
+            if rec_key not in value:
+                raise InputError(
+                    f"{where}: the {key!r} record has no {rec_key!r} (fields: "
+                    f"{', '.join(map(str, value)) or 'none'})"
+                )
+            doc[doc_key] = value[rec_key]
+        if spec.target is not None:
+            if not isinstance(row.get("target"), str):
+                raise InputError(f"{where}: no 'target' text (the answer lmms-eval logs)")
+            doc[spec.target] = row["target"]
+        if spec.key_field is not None:
+            other = next(
+                (
+                    k
+                    for k, v in row.items()
+                    if k != key and k not in spec.metrics and v == value and isinstance(v, Mapping)
+                ),
+                None,
+            )
+            if other is not None and other.startswith(spec.key_prefix):
+                doc[spec.key_field] = other[len(spec.key_prefix) :]
+            named = next((v for k, v in spec.key_values.items() if k in row), None)
+            if named is not None:
+                doc[spec.key_field] = named
+        if spec.numbered is not None and spec.numbered in doc:
+            # numbered by distinct doc_id, so a sample logged twice keeps one stand-in doc
+            # and is caught as a repeat (unique_samples), never counted as two questions
+            docs = seen.setdefault(str(doc[spec.numbered]), [])
+            if row.get("doc_id") not in docs:
+                docs.append(row.get("doc_id"))
+            k = docs.index(row.get("doc_id")) + 1
+            if k > 1:
+                doc[spec.numbered] = f"{doc[spec.numbered]}#{k}"
+        rows.append({**row, "doc": doc})
+    records = replace(preds.records, rows=rows)
+    return replace(preds, records=records, layout=_newer_layout(preds.layout, spec))
+
+
+def with_record_docs(preds: Predictions, spec: MetricRecord, inputs: TaskInputs) -> Predictions:
+    """*preds* given their records' stand-in docs (:func:`record_docs`) when no annotations
+    were given; unchanged otherwise (``--annotations`` given: joined by position, which wins)."""
+    if inputs.annotations is not None:
+        return preds
+    return record_docs(preds, spec) or preds
+
+
+def _newer_layout(layout: str, spec: MetricRecord) -> str:
+    """``lmms-eval-samples (jsonl)`` → ``lmms-eval-samples, ground truth in 'target' +
+    'mme_perception_score/mme_cognition_score' (jsonl)``: where the ground truth was read."""
+    parts = ["target"] if spec.target is not None else []
+    if spec.doc or spec.whole or (spec.key_field and not spec.key_values):
+        parts.append("/".join(spec.metrics))
+    head, sep, tail = layout.partition(" (")
+    return f"{head}, ground truth in {' + '.join(map(repr, parts))}{sep}{tail}"

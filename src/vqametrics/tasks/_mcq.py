@@ -25,7 +25,7 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._exceptions import InputError
 from ..load.join import check_unique, unique_rows
@@ -36,6 +36,9 @@ from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean
+
+if TYPE_CHECKING:
+    from ._lmms import MetricRecord
 
 __all__ = [
     "JUDGE_FAILED_PREFETCH",
@@ -621,13 +624,16 @@ _ABCD = {"A": "", "B": "", "C": "", "D": ""}
 class LmmsDoc:
     """How one task's lmms-eval ``doc`` rows are read (spec §16): the id keys, the gold letter,
     the options (letter → text, possibly none), the fields kept, and the toolkit's own
-    per-sample hit from the record (``None`` when it did not record one)."""
+    per-sample hit from the record (``None`` when it did not record one); ``record``: where
+    a log without ``doc`` (lmms-eval 0.4 on) holds the same ground truth (``_lmms.MetricRecord``),
+    ``None`` when its record does not."""
 
     id_keys: tuple[str, ...]
     gold: Callable[[Mapping[str, Any], str], str]
     options: Callable[[Mapping[str, Any]], dict[str, str]]
     fields: tuple[str, ...] = ()
     recorded: Callable[[Mapping[str, Any], str], float | None] | None = None
+    record: MetricRecord | None = None
 
 
 def doc_answer(doc: Mapping[str, Any], where: str) -> str:
@@ -644,7 +650,13 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
     """A VLMEvalKit sheet (:func:`read_mcq_sheet`), or an lmms-eval ``--log_samples`` file
     whose records carry ``doc`` (read with *lmms*; the toolkit's recorded per-sample score is
     kept for the sample-by-sample check)."""
-    from ._lmms import TOOLKIT_SCORE, has_docs, lmms_eval_predictions, no_doc_error
+    from ._lmms import (
+        TOOLKIT_SCORE,
+        has_docs,
+        lmms_eval_predictions,
+        no_doc_error,
+        record_docs,
+    )
 
     records = read_records(inputs.results, format=inputs.format)
     preds = lmms_eval_predictions(records, inputs)
@@ -654,6 +666,16 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         raise InputError(
             f"{records.source}: an lmms-eval samples log, but this task is not an lmms-eval task "
             f"at lmms-eval@{LMMS_EVAL_PIN.commit}; it reads VLMEvalKit sheets"
+        )
+    notes: tuple[str, ...] = ()
+    newer = record_docs(preds, lmms.record) if lmms.record is not None else None
+    gold = lmms.gold
+    if newer is not None:  # no annotation file to join: the record is the ground truth
+        preds = newer
+        gold = doc_answer  # the stand-in doc's answer is `target`: the gold as scored
+        notes = (
+            f"{records.source} logs no 'doc': the gold letter is its 'target' and no option "
+            "texts are known, so only the lmms-eval profile scores it as logged",
         )
     if not has_docs(preds):
         raise no_doc_error(records.source, "a log written with its dataset rows ('doc')")
@@ -675,12 +697,12 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
             if rec is not None:
                 extra[TOOLKIT_SCORE] = rec
         pred = "" if text is None else text if isinstance(text, str) else str(text)
-        items.append(Item(item_id, pred, (lmms.gold(doc, where),), extra))
+        items.append(Item(item_id, pred, (gold(doc, where),), extra))
     check_unique([it.id for it in items], preds.wheres, what="question id")
     return TaskData(
         items,
         (records.source,),
         (preds.layout,),
-        (),
+        notes,
         locate_reported(inputs.results, inputs.reported),
     )

@@ -20,12 +20,14 @@ from ._base import Item, TaskData, TaskInputs
 from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
+    MetricRecord,
     clean_samples,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
+    with_record_docs,
     without_questions,
 )
 
@@ -85,6 +87,12 @@ GROUP_OF = {t: g for g, ts in GROUPS for t in ts}
 #: ``question_id``, ``category`` and ``score`` (EvolvingLMMs-Lab/lmms-eval@75571cf
 #: ``lmms_eval/tasks/mme/mme.yaml`` ``metric_list``, ``utils.py``)
 LMMS_EVAL_METRICS = ("mme_perception_score", "mme_cognition_score")
+#: the newer log (no doc): lmms-eval@75571cf tasks/mme/utils.py mme_process_results records
+#: {question_id, category, score} under mme_perception_score / mme_cognition_score;
+#: target = doc["answer"]
+LMMS_EVAL_RECORD = MetricRecord(
+    metrics=LMMS_EVAL_METRICS, doc={"question_id": "question_id", "category": "category"}
+)
 
 #: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
 #: profile's metric that recomputes it (for setting reported beside recomputed)
@@ -184,6 +192,7 @@ def read_mme(inputs: TaskInputs) -> TaskData:
         None if inputs.answer_field else lmms_eval_predictions(records, inputs, allow_empty=True)
     )
     if preds is not None:
+        preds = with_record_docs(preds, LMMS_EVAL_RECORD, inputs)
         alone = has_docs(preds) and inputs.annotations is None
         preds, finish = clean_samples(preds, inputs, alone=alone)
         return finish(without_questions(_read_lmms_eval(preds, inputs), inputs))

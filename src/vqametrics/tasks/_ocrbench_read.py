@@ -215,7 +215,9 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         )
     if inputs.annotations is None:
         raise no_doc_error(
-            source, "--annotations OCRBench.json (joined by position: doc_id i = its i-th item)"
+            source,
+            "--annotations OCRBench.json (joined by position: doc_id i = its i-th item)",
+            lacks="question id or dataset name (ocrbench_accuracy has question_type, score)",
         )
     truth, truth_source = _read_truth(inputs.annotations)
     joined, note, n_absent = positional_items(

@@ -20,12 +20,14 @@ from ._base import Item, TaskData, TaskInputs
 from ._common import id_key, not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
+    MetricRecord,
     clean_samples,
     has_docs,
     lmms_eval_items,
     lmms_eval_predictions,
     no_doc_error,
     positional_items,
+    with_record_docs,
     without_questions,
 )
 
@@ -54,6 +56,12 @@ LMMS_EVAL_METRICS = (
     "pope_recall",
     "pope_f1_score",
     "pope_yes_ratio",
+)
+#: the newer log (no doc): lmms-eval@75571cf tasks/pope/utils.py pope_process_results records
+#: {question_id, score, prediction, ground_truth} under each metric; target = doc["answer"]; no
+#: category, so the question ids of the three splits of ``pope`` repeat: numbered in log order
+LMMS_EVAL_RECORD = MetricRecord(
+    metrics=LMMS_EVAL_METRICS, doc={"question_id": "question_id"}, numbered="question_id"
 )
 
 #: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
@@ -176,6 +184,7 @@ def read_pope(inputs: TaskInputs) -> TaskData:
         None if inputs.answer_field else lmms_eval_predictions(records, inputs, allow_empty=True)
     )
     if preds is not None:
+        preds = with_record_docs(preds, LMMS_EVAL_RECORD, inputs)
         alone = has_docs(preds) and inputs.annotations is None
         preds, finish = clean_samples(preds, inputs, alone=alone)
         return finish(without_questions(_read_lmms_eval(preds, inputs), inputs))

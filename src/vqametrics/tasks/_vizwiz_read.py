@@ -238,6 +238,7 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
                 source,
                 "--annotations val.json (VizWiz's annotations, joined by position: doc_id i = "
                 "its i-th question)",
+                lacks="reference answers (only exact_match)",
             )
         gt_items, gt_sources = _read_annotations(inputs)
         # QUIRK unrendered-target: the logged target is the text "answer", never an answer;

@@ -20,7 +20,7 @@ from ..choice.lmms import ai2d_hit
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._lmms import sample_score
+from ._lmms import MetricRecord, sample_score
 from ._mcq import ChoiceTask, LmmsDoc, doc_answer, hit_profile, read_mcq, vlmevalkit_profiles
 
 __all__: list[str] = []
@@ -57,6 +57,9 @@ _LMMS_DOC = LmmsDoc(
     gold=_ai2d_gold,
     options=_ai2d_options,
     recorded=lambda row, where: sample_score(row, ("exact_match",)),
+    # no doc (lmms-eval 0.4 on): the builtin exact_match against target (ai2d_doc_to_target,
+    # the gold letter for the mcq prompt); the id is doc_id
+    record=MetricRecord(metrics=("exact_match",)),
 )
 
 
@@ -92,6 +95,7 @@ TASK = register_task(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
             "VLMEvalKit record {model}_AI2D_TEST_{judge}_result.xlsx (hit, log)",
             "lmms-eval --log_samples with doc (question, options, answer = an index)",
+            "lmms-eval --log_samples without doc: target (the gold letter) + exact_match",
         ),
         aliases=("ai2d-test",),
         default_profile="vlmevalkit",

@@ -41,12 +41,14 @@ from ._common import (
 )
 from ._explain import per_reference
 from ._lmms import (
+    MetricRecord,
     clean_samples,
     has_docs,
     is_lmms_eval,
     lmms_eval_items,
     no_doc_error,
     positional_items,
+    with_record_docs,
 )
 
 __all__ = [
@@ -382,6 +384,16 @@ def _read_annotations(source: Any) -> tuple[list[Item], str]:
     return items, " + ".join(names)
 
 
+#: the newer log (no doc): lmms-eval@75571cf tasks/chartqa/utils.py chartqa_process_results
+#: records a bare relaxed_overall and, by the doc's type, relaxed_human_split or
+#: relaxed_augmented_split; target = doc["answer"] (chartqa.yaml); the id is doc_id
+_RECORD = MetricRecord(
+    metrics=("relaxed_overall",),
+    key_field="type",
+    key_values={"relaxed_human_split": "human_test", "relaxed_augmented_split": "augmented_test"},
+)
+
+
 def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     """An lmms-eval ``--log_samples`` log of ``chartqa``. With ``doc`` (``type``, ``question``,
     ``answer``) it carries its ground truth. ``--annotations`` (ChartQA's test files) is
@@ -389,12 +401,14 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     that differs is counted in a note. Without ``doc`` the annotations are needed."""
     metrics = ("relaxed_overall",)  # lmms-eval chartqa/utils.py chartqa_process_results
     reported = reported_scores(inputs)
+    preds = with_record_docs(preds, _RECORD, inputs)
     if inputs.annotations is None:
         if not has_docs(preds):
             raise no_doc_error(
                 preds.source,
                 "--annotations ChartQA's test folder (test_human.json + test_augmented.json); "
                 "doc_id is joined to it by position",
+                lacks="relaxed_overall",
             )
         items = lmms_eval_items(
             preds,
@@ -447,6 +461,8 @@ TASK = register_task(
             "lmms-eval --log_samples JSONL (doc.answer, doc.type, filtered_resps); without doc: "
             "+ --annotations ChartQA's test folder (test_human.json, test_augmented.json), "
             "joined by position",
+            "lmms-eval --log_samples JSONL without doc, alone: target + relaxed_overall and its "
+            "relaxed_human_split / relaxed_augmented_split key",
         ),
         aliases=("chart-qa", "chartqa-test", "plotqa"),
         annotations_optional=True,

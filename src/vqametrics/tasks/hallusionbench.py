@@ -45,7 +45,7 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit
-from ._lmms import lmms_eval_predictions, without_questions
+from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 from ._yesno import parse_vlmevalkit, yorn_extraction
 
 __all__ = [
@@ -234,14 +234,21 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
     )
 
 
+#: the newer log (no doc): lmms-eval@75571cf tasks/hallusion_bench/evaluate_hb.py
+#: hb_process_results records the doc itself (less its image, plus model_prediction) under
+#: aAcc, fAcc and qAcc
+_RECORD = MetricRecord(metrics=("aAcc", "fAcc", "qAcc"), target=None, whole=True)
+
+
 def _lmms_items(records: Records, inputs: TaskInputs, verdict_field: str) -> TaskData | None:
     """lmms-eval ``hallusion_bench_image`` samples: ``doc`` is the official record, the answer
     ``filtered_resps``; the verdicts are in the judge caches it wrote under ``gpt_response/``."""
     preds = lmms_eval_predictions(records, inputs)
     if preds is None:
         return None
+    preds = record_docs(preds, _RECORD) or preds  # HallusionBench reads no annotation file
     items = []
-    for row, text, where in zip(records.rows, preds.texts, preds.wheres, strict=True):
+    for row, text, where in zip(preds.records.rows, preds.texts, preds.wheres, strict=True):
         doc = row.get("doc")
         if not isinstance(doc, dict):
             raise InputError(
@@ -694,6 +701,8 @@ TASK = register_task(
             "question_id, visual_input, model_prediction) + the judge caches "
             "hallusion_output_vd_model.json / _vs_ (gpt4v_output_gpt_check, same)",
             "lmms-eval --log_samples JSONL of hallusion_bench_image (doc = the record) + its "
+            "gpt_response/ judge caches",
+            "lmms-eval --log_samples JSONL without doc: the aAcc record (the doc itself) + its "
             "gpt_response/ judge caches",
         ),
         aliases=("hallusion-bench", "hallusion_bench"),

@@ -425,6 +425,8 @@ TASK = register_task(
             "VLMEvalKit spreadsheet (index, category, image_path, question, answer, prediction)",
             "lmms-eval --log_samples JSONL (doc.question_id, doc.category, doc.answer, "
             "filtered_resps); without doc: + --annotations Your_Results, joined by position",
+            "lmms-eval --log_samples JSONL without doc, alone: target + the mme_perception_score / "
+            "mme_cognition_score record (question_id, category)",
         ),
         annotations_optional=True,
         signature_fields=_signature_fields,

@@ -403,8 +403,9 @@ def _read_lmms(records: Records, inputs: TaskInputs) -> TaskData | None:
         if not isinstance(doc, dict):
             raise no_doc_error(
                 records.source,
-                "a log written with its doc (lmms-eval --log_samples keeps it by default); "
-                "mmmu needs each question's options",
+                "a log written with its doc (lmms-eval before 0.4 kept it); mmmu needs each "
+                "question's options",
+                lacks="options (mmmu_acc has id, answer, parsed_pred)",
             )
         key = doc.get("id")
         if not isinstance(key, str):

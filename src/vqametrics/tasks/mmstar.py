@@ -20,7 +20,7 @@ from ..choice.mmstar import mmstar_official_hit
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._lmms import sample_score
+from ._lmms import MetricRecord, sample_score
 from ._mcq import (
     ChoiceTask,
     LmmsDoc,
@@ -139,6 +139,13 @@ _LMMS_DOC = LmmsDoc(
     fields=("category", "l2_category"),
     # mmstar_process_results: {category: {...score}, "average": {question_id, l2_category, score}}
     recorded=lambda row, where: sample_score(row, ("average",)),
+    # no doc (lmms-eval 0.4 on): the same record, index as its question_id, under "average"
+    # and under the category's name; target = doc["answer"]
+    record=MetricRecord(
+        metrics=("average",),
+        doc={"index": "question_id", "l2_category": "l2_category"},
+        key_field="category",
+    ),
 )
 
 
@@ -184,6 +191,8 @@ TASK = register_task(
             "VLMEvalKit record {model}_MMStar_{judge}_result.xlsx (adds hit, log), "
             "used beside the sheet as the recorded judge",
             "lmms-eval --log_samples with doc (index, question, answer, category, l2_category)",
+            "lmms-eval --log_samples without doc: target + the average record (question_id, "
+            "l2_category) and its category key",
         ),
         default_profile="official",
         annotations_optional=True,

@@ -45,7 +45,7 @@ from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import read_vlmevalkit
-from ._lmms import lmms_eval_predictions, without_questions
+from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 
 __all__ = [
     "CAPABILITIES",
@@ -253,12 +253,27 @@ def _percent(inputs: TaskInputs) -> dict[str, Any] | None:
     return rep
 
 
+#: the newer log (no doc): lmms-eval@75571cf tasks/mmvet/utils.py mmvet_process_results records
+#: {question_id, question, gt_answer, capabilities, pred_answer, score, eval_model}
+_RECORD = MetricRecord(
+    metrics=("gpt_eval_score",),
+    doc={
+        "question_id": "question_id",
+        "question": "question",
+        "answer": "gt_answer",
+        "capability": "capabilities",
+    },
+    target=None,
+)
+
+
 def _read_lmms(inputs: TaskInputs, records: Any) -> TaskData | None:
     preds = lmms_eval_predictions(records, inputs)
     if preds is None:
         return None
+    preds = record_docs(preds, _RECORD) or preds  # MM-Vet reads no annotation file
     items = []
-    for row, text, where in zip(records.rows, preds.texts, preds.wheres, strict=True):
+    for row, text, where in zip(preds.records.rows, preds.texts, preds.wheres, strict=True):
         doc = row.get("doc")
         rec = row.get("gpt_eval_score")
         if not isinstance(doc, dict):
@@ -536,6 +551,8 @@ TASK = register_task(
             "log)",
             "official <model>_<gpt>-grade-<n>runs.json + --annotations mm-vet.json",
             "lmms-eval --log_samples JSONL of mmvet (doc, gpt_eval_score)",
+            "lmms-eval --log_samples JSONL of mmvet without doc: the gpt_eval_score record "
+            "(question_id, gt_answer, capabilities, score)",
             "records with question_id, capability and 'score' or 'judge_reply' (the replies)",
         ),
         aliases=("mm-vet",),

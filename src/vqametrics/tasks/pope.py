@@ -478,6 +478,8 @@ TASK = register_task(
             "VLMEvalKit spreadsheet (index, question, answer, prediction, category)",
             "lmms-eval --log_samples JSONL (doc.question_id, doc.answer, doc.category, "
             "filtered_resps); without doc: + the label file(s), joined by position",
+            "lmms-eval --log_samples JSONL without doc, alone: target + the pope_accuracy record "
+            "(question_id)",
         ),
         annotations_optional=True,
         signature_fields=_signature_fields,

@@ -17,7 +17,7 @@ from ..choice.lmms import realworldqa_hit
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._lmms import sample_score
+from ._lmms import MetricRecord, sample_score
 from ._mcq import (
     ChoiceTask,
     LmmsDoc,
@@ -47,6 +47,9 @@ _LMMS_DOC = LmmsDoc(
     gold=doc_answer,
     options=no_options,
     recorded=lambda row, where: sample_score(row, ("exact_match",)),
+    # no doc (lmms-eval 0.4 on): realworldqa_process_results's bare exact_match; target =
+    # doc["answer"], the gold it compares with; the id is doc_id
+    record=MetricRecord(metrics=("exact_match",)),
 )
 
 
@@ -77,6 +80,7 @@ TASK = register_task(
             "VLMEvalKit sheet (index, question, A-D, answer, prediction)",
             "VLMEvalKit record {model}_RealWorldQA_{judge}_result.xlsx (hit, log)",
             "lmms-eval --log_samples with doc (question, answer)",
+            "lmms-eval --log_samples without doc: target (the answer) + exact_match",
         ),
         aliases=("realworld-qa",),
         default_profile="vlmevalkit",

@@ -21,6 +21,7 @@ from ..choice.lmms import seedbench_first_char, seedbench_hit
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
+from ._lmms import MetricRecord
 from ._mcq import ChoiceTask, LmmsDoc, doc_answer, hit_profile, read_mcq, vlmevalkit_profiles
 
 __all__: list[str] = []
@@ -64,6 +65,14 @@ _LMMS_DOC = LmmsDoc(
     options=_seed_options,
     fields=("data_type",),
     recorded=_seed_recorded,
+    # no doc (lmms-eval 0.4 on): seed_process_result's {pred, answer, question_id} under
+    # "seed_all" and "seed_<data_type>"; target = doc["answer"]
+    record=MetricRecord(
+        metrics=("seed_all",),
+        doc={"question_id": "question_id"},
+        key_field="data_type",
+        key_prefix="seed_",
+    ),
 )
 
 
@@ -102,6 +111,8 @@ TASK = register_task(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
             "VLMEvalKit record {model}_SEEDBench_IMG_{judge}_result.xlsx (hit, log)",
             "lmms-eval --log_samples with doc (question, choice_a..d, answer, data_type)",
+            "lmms-eval --log_samples without doc: target + the seed_all record (question_id) and "
+            "its seed_<data_type> key",
         ),
         aliases=("seedbench-img", "seed-bench"),
         default_profile="vlmevalkit",

@@ -507,9 +507,10 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
     preds, finish = clean_samples(preds, inputs, alone=False)
     if inputs.annotations is None:
         raise InputError(
-            f"{records.source}: this lmms-eval log has no 'doc' (the dataset rows), so no "
-            "ground truth; pass --annotations TextVQA_0.5.1_val.json (joined by position: "
-            "doc_id i = its i-th question)"
+            f"{records.source}: this lmms-eval log has no 'doc' (the dataset rows) and its "
+            "per-sample record holds no reference answers (only exact_match), so no ground "
+            "truth; pass --annotations TextVQA_0.5.1_val.json (joined by position: doc_id i = "
+            "its i-th question)"
         )
     gt_items, gt_sources = _read_annotations(inputs)
     joined, note, n_absent = positional_items(
