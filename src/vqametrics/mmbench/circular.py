@@ -1,4 +1,4 @@
-r"""MMBench CircularEval and VanillaEval, and building circular copies (pure functions).
+r"""MMBench CircularEval and VanillaEval, and building circular copies.
 
 CircularEval (spec mmbench.md §2): a question with N options is asked N times, the options
 rotated each time; it counts as correct only if every pass is answered correctly:
@@ -12,6 +12,10 @@ where :math:`\ell_{g,k}` is the letter extracted from pass *k* of question *g* a
 :math:`a_{g,k}` that row's correct letter. VanillaEval scores each row on its own:
 :math:`\frac{1}{|R|}\sum_{r \in R}[\ell_r = a_r]`, over the pass-0 rows (the paper's VanillaEval)
 or over all rows.
+
+The task runner scores MMBench (``tasks/mmbench.py``): :func:`resolve_rows` decides each row's
+letter (the profile's ``score_batch``), :func:`question_records` groups the rows into questions
+(its last step), and :class:`MMBenchResult` is the view ``vqametrics mmbench`` renders.
 """
 
 from __future__ import annotations
@@ -486,9 +490,9 @@ def evaluate_mmbench(
     random_fallback: int | None = None,
     extract: str | None = None,
 ) -> MMBenchResult:
-    r"""Score MMBench predictions with CircularEval or VanillaEval: the MMBench pipeline that
-    ``vqametrics.evaluate("mmbench", ...)`` runs (prefer that entry point; this older one keeps
-    its own arguments and returns the :class:`MMBenchResult`).
+    r"""Score MMBench predictions with CircularEval or VanillaEval: an alias of
+    ``vqametrics.evaluate("mmbench", ...)`` (the one task runner runs it; prefer that entry
+    point) that keeps its own arguments and returns the :class:`MMBenchResult` view.
 
     .. math::
 
