@@ -85,7 +85,9 @@ def _batch(extractor: str) -> Any:
     score_batch.__doc__ = (
         f"Every row's score under {extractor!r}: the per-row scorer's, except that with a "
         "judge or the random fallback the rows the heuristics leave undecided are decided by "
-        "them, in VLMEvalKit's order (``mmbench.circular.resolve_rows``)."
+        "them, in VLMEvalKit's order (``mmbench.circular.resolve_rows``); and an empty cell "
+        "(no text) is read as '' (strict) or as str(NaN) = 'nan' (reference-compatible, "
+        "QUIRK: 'nan' can match an option), where the per-row scorer scores no text 0."
     )
     return score_batch
 
