@@ -73,6 +73,7 @@ TASK = register_task(
         read=_read,
         layouts=("VLMEvalKit spreadsheet (index, question, answer, prediction)",),
         annotations_optional=True,
+        kind="open",  # TODO: open, yes-no, multiple-choice, mixed or judged (tasks/_base.py)
     )
 )
 '''

@@ -34,6 +34,7 @@ from ._version import __version__
 if _typing.TYPE_CHECKING:
     from .explanation import explain
     from .mmbench import evaluate_mmbench
+    from .paper_table import table
     from .pipeline.vqa import evaluate_vqa
     from .profiles import get_profile, list_profiles
     from .score.accuracy import normalize_answer, vqa_accuracy
@@ -64,6 +65,7 @@ _LAZY = {
     "paired_test": ".stats",
     "parse_choice": ".tasks",
     "score_answer": ".tasks",
+    "table": ".paper_table",
     "vqa_accuracy": ".score.accuracy",
 }
 
@@ -95,6 +97,7 @@ __all__ = [
     "paired_test",
     "parse_choice",
     "score_answer",
+    "table",
     "vqa_accuracy",
 ]
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from vqametrics import InputError, UnknownNameError, list_tasks
 from vqametrics.rewards import DATA_SOURCES, _extract, compute_score
+from vqametrics.tasks import Task
 
 TEN_BLUE = ["blue"] * 10
 
@@ -135,3 +137,69 @@ def test_loads_by_path_as_verl_does() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.compute_score("vqav2", "Answer: blue", TEN_BLUE) == 1.0
+
+
+# what each declared kind is refused for (the reason the message must give), written here from
+# the rule rewards documents: a judged task always, a multiple-choice one without options, a
+# mixed one without the item's fields
+REFUSED_FOR = {
+    "judged": "graded by an LLM judge (kind 'judged')",
+    "multiple-choice": "a multiple-choice task (kind 'multiple-choice')",
+    "mixed": "multiple-choice and open questions (kind 'mixed')",
+}
+OPTIONS = {"A": "cat", "B": "dog", "C": "bird", "D": "fish"}
+
+
+def _names(task: Task) -> list[str]:
+    return [task.name, *task.aliases, *task.datasets]
+
+
+@pytest.mark.parametrize("task", list_tasks(), ids=lambda t: t.name)
+def test_every_task_and_alias_is_accepted_or_refused_by_its_kind(task: Task) -> None:
+    # a task added to the registry is covered here by what it declares: an open or yes/no task
+    # needs a hand-derived case in HAND, and every other kind is refused for its own reason
+    for source in _names(task):
+        if task.kind in ("open", "yes-no"):
+            assert task.name in HAND, f"{task.name}: add a hand-derived reward case to HAND"
+            output, truth, expected = HAND[task.name]
+            assert compute_score(source, output, truth) == expected, source
+            continue
+        with pytest.raises(InputError, match=re.escape(REFUSED_FOR[task.kind])):
+            compute_score(source, "The answer is B.", ["B"])
+        if task.kind == "multiple-choice":
+            # a bare "The answer is B." names option B under every letter rule (scored raw)
+            info = {"options": OPTIONS, "extract": False}
+            assert compute_score(source, "The answer is B.", ["B"], info) == 1.0, source
+            assert compute_score(source, "The answer is B.", ["C"], info) == 0.0, source
+        elif task.kind == "judged":  # options do not make a judge's grade a rule
+            with pytest.raises(InputError, match=re.escape(REFUSED_FOR["judged"])):
+                compute_score(source, "The answer is B.", ["B"], {"options": OPTIONS})
+
+
+@pytest.mark.parametrize("task", list_tasks(), ids=lambda t: t.name)
+def test_votes_refuse_one_answer_and_data_sources_follow_the_kind(task: Task) -> None:
+    if task.references == "votes":
+        with pytest.raises(InputError, match="ground_truth has one answer"):
+            compute_score(task.name, "blue", ["blue"])
+    in_sources = {name.lower() for name in _names(task)} & set(DATA_SOURCES)
+    if task.kind in ("open", "yes-no"):  # every name of a task scored from the truth alone
+        assert in_sources == {name.lower() for name in _names(task)}
+        assert {DATA_SOURCES[n] for n in in_sources} == {task.name}
+    else:
+        assert not in_sources, f"{task.name} ({task.kind}) is not scored from the truth alone"
+
+
+def test_the_soft_accuracy_tasks_declare_votes() -> None:
+    # vqa-family.md §§2-3: VQA v2, OK-VQA, TextVQA and VizWiz average min(1, matches / 3)
+    # over the ten leave-one-out subsets of the human answers
+    votes = {t.name for t in list_tasks() if t.references == "votes"}
+    assert {"vqav2", "okvqa", "textvqa", "vizwiz"} <= votes
+
+
+def test_underscores_read_as_dashes_and_unknown_names_are_clear() -> None:
+    assert compute_score("vqa_v2", "pancake", PANCAKES) == 1.0  # the alias vqa-v2
+    assert compute_score("HuggingFaceM4/ok_vqa", "pancake", PANCAKES) == 1.0
+    with pytest.raises(
+        UnknownNameError, match=r"unknown data_source 'mm_nope'; available: .*mmstar"
+    ):
+        compute_score("mm_nope", "x", ["x"])

@@ -45,6 +45,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "mmbench-circular": ("mmbench", "build the circular copies of a multiple-choice TSV"),
     "compare": ("compare", "VQA accuracy vs EM vs EM-any (vs multiple choice), with disagreements"),
     "report": ("report", "write one self-contained HTML report (charts inline, no network needed)"),
+    "table": ("table", "a paper's table from toolkit output folders, each number re-scored"),
     "demo": ("demo", "open the local web demo: how a VQA answer is scored, step by step"),
 }
 

@@ -126,14 +126,18 @@ def _list(as_json: bool) -> int:
 def _list_task(name: str, as_json: bool) -> int:
     """The profiles of one benchmark (or of all), with the toolkit each reproduces."""
     from ..tasks import get_task, list_tasks
+    from ..tasks._base import KIND_TITLES
 
     tasks = list_tasks() if name == "all" else [get_task(name)]
+    if name == "all":  # grouped by kind, in the order of KIND_TITLES
+        tasks = [t for kind in KIND_TITLES for t in tasks if t.kind == kind]
     if as_json:
         print_json(
             [
                 {
                     "task": t.name,
                     "title": t.title,
+                    "kind": t.kind,
                     "default_profile": t.default_profile,
                     "note": t.note,
                     "profiles": [p.as_dict() for p in t.profiles],
@@ -142,7 +146,13 @@ def _list_task(name: str, as_json: bool) -> int:
             ]
         )
         return 0
+    heading = None
     for t in tasks:
+        if name == "all" and KIND_TITLES[t.kind] != heading:
+            if heading is not None:
+                print()
+            heading = KIND_TITLES[t.kind]
+            print(f"== {heading} ==")
         print(f"{t.name} — {t.title}" + (f" ({t.note})" if t.note else ""))
         width = max(len(p.name) for p in t.profiles)
         for p in t.profiles:

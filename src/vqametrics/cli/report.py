@@ -36,7 +36,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--task",
         metavar="TASK",
-        help="the benchmark (default: VQA v2; vqametrics score --help lists them)",
+        help="the benchmark (default: VQA v2; vqametrics score --help lists them); several "
+        "as T1,T2 (or 'all') write one page for a toolkit's output: the paper table on top, "
+        "then a section per benchmark (--results: folders or files, as vqametrics table)",
     )
     p.add_argument(
         "--annotations",
@@ -127,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
 
     inputs = [args.annotations, *args.results, args.questions]
     check_not_input(args.output, inputs)  # before any work
+    if args.task is not None and ("," in args.task or args.task.lower() == "all"):
+        return _run_table(args, inputs)
     if args.task is not None and args.task.lower() not in _VQA_REPORT:
         return _run_task(args, inputs)
     _check_vqa_inputs(args)
@@ -158,6 +162,25 @@ def run(args: argparse.Namespace) -> int:
             f"{r.name}: VQA acc {r.evaluation.accuracy['overall']:.2f}  "
             f"{r.evaluation.signature.format()}"
         )
+    print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def _run_table(args: argparse.Namespace, inputs: list[str | None]) -> int:
+    """``report --task T1,T2`` (or ``all``): the paper table's page (``vqametrics table
+    --format html``) of the --results folders and files, for those tasks."""
+    from ..paper_table import table
+    from ..report.output import write_output_file
+
+    tasks = None if args.task.lower() == "all" else [t for t in args.task.split(",") if t]
+    profiles = [p for p in (args.profile or "").split(",") if p] or None
+    bar = ProgressBar()
+    try:
+        result = table(args.results, tasks=tasks, profiles=profiles, progress=bar)
+    finally:
+        bar.close()
+    page = result.to_html(n_cards=args.cards)
+    write_output_file(args.output, page.encode("utf-8"), inputs=inputs)
     print(f"wrote {args.output}", file=sys.stderr)
     return 0
 

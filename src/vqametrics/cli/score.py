@@ -47,10 +47,15 @@ class _ScoreParser(argparse.ArgumentParser):
 
     def format_help(self) -> str:
         from ..tasks import list_tasks
+        from ..tasks._base import KIND_TITLES
 
         tasks = list_tasks()
-        lines = ["tasks (vqametrics profiles --task T lists a task's profiles):"]
-        lines += [f"  {t.name:<15} {t.title}: {t.description}" for t in tasks]
+        lines = ["tasks by kind (vqametrics profiles --task T lists a task's profiles):"]
+        for kind, title in KIND_TITLES.items():
+            group = [t for t in tasks if t.kind == kind]
+            if group:
+                lines += [f" {title}:"]
+                lines += [f"  {t.name:<15} {t.title}: {t.description}" for t in group]
         options = [(t.name, name, text) for t in tasks for name, text in t.options]
         if options:
             lines += ["", "task options (only for the task named):"]

@@ -15,19 +15,39 @@ from typing import Any, Literal
 from ..signature import Signature
 
 __all__ = [
+    "KIND_TITLES",
     "Aggregate",
     "Item",
     "ItemScorer",
     "Task",
     "TaskData",
     "TaskInputs",
+    "TaskKind",
     "TaskProfile",
+    "TaskReferences",
     "Units",
 ]
 
 ItemId = str | int
 #: ``fraction`` (0–1), ``percent`` (0–100), ``points`` (MME's sums) or ``count`` (OCRBench)
 Units = Literal["fraction", "percent", "points", "count"]
+#: what a question asks for: ``open`` (a free-form answer), ``yes-no``, ``multiple-choice``
+#: (lettered options), ``mixed`` (multiple-choice and open questions, told apart by the item's
+#: fields) or ``judged`` (the default profile grades each answer with an LLM judge)
+TaskKind = Literal["open", "yes-no", "multiple-choice", "mixed", "judged"]
+#: what an item's references are: ``one`` gold answer, ``many`` accepted answers (the best match
+#: counts) or ``votes``: the annotators' answers, scored by soft accuracy leaving one out, so a
+#: single answer cannot be scored (VQA v2, TextVQA, VizWiz)
+TaskReferences = Literal["one", "many", "votes"]
+#: each kind's heading where tasks are listed by kind (``score --help``, ``profiles --task all``),
+#: in the order they are listed
+KIND_TITLES: Mapping[TaskKind, str] = {
+    "open": "open answers",
+    "yes-no": "yes / no",
+    "multiple-choice": "multiple choice",
+    "mixed": "multiple choice and open",
+    "judged": "graded by an LLM judge",
+}
 #: ``score(prediction, references, **context) -> float``: one item's score, a pure function
 ItemScorer = Callable[..., float]
 
@@ -217,6 +237,13 @@ class Task:
     #: ``finish(evaluation, inputs) -> evaluation``: the task's last step after the aggregate
     #: (VQA v2: EM / EM-any with ``metrics=``, and its toolkit check)
     finish: Callable[[Any, TaskInputs], Any] | None = None
+    #: what a question asks for (:data:`TaskKind`); read by ``rewards``, ``--help`` and the tests
+    kind: TaskKind = "open"
+    #: what an item's references are (:data:`TaskReferences`); ``rewards`` refuses one vote
+    references: TaskReferences = "one"
+    #: Hugging Face Hub ids the benchmark is published under (``lmms-lab/textvqa``): a reward's
+    #: ``data_source`` may name the task by one
+    datasets: tuple[str, ...] = ()
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""

@@ -223,7 +223,8 @@ def read_mcq_sheet(
             if record is None:
                 raise InputError(f"{rec.source}: a judge record needs the 'hit' and 'log' columns")
             record_source = rec.source
-            unknown = [k for k in record if k not in set(ids)]
+            known = set(ids)
+            unknown = [k for k in record if k not in known]
             if unknown:
                 notes.append(
                     f"{len(unknown)} row(s) of {rec.source} are not in {records.source} "

@@ -82,6 +82,7 @@ LMMS_EVAL = hit_profile(
 TASK = register_task(
     ChoiceTask(
         name="ai2d",
+        kind="multiple-choice",
         title="AI2D",
         metric="ai2d-acc",
         description="science-diagram multiple choice (no official scorer; VLMEvalKit's rule)",

@@ -567,6 +567,9 @@ LAYOUTS = (
 DOCVQA = register_task(
     Task(
         name="docvqa",
+        kind="open",
+        references="many",
+        datasets=("lmms-lab/DocVQA",),
         title="DocVQA",
         metric="docvqa-anls",
         description="ANLS on document-image questions (RRC script)",
@@ -581,6 +584,8 @@ DOCVQA = register_task(
 INFOGRAPHICVQA = register_task(
     Task(
         name="infographicvqa",
+        kind="open",
+        references="many",
         title="InfographicVQA",
         metric="infovqa-anls",
         description="ANLS on infographic questions (RRC script)",
@@ -595,6 +600,8 @@ INFOGRAPHICVQA = register_task(
 STVQA = register_task(
     Task(
         name="stvqa",
+        kind="open",
+        references="many",
         title="ST-VQA",
         metric="stvqa-anls",
         description="ANLS on scene-text questions (2019 RRC form)",

@@ -22,6 +22,7 @@ def _read(inputs: TaskInputs) -> TaskData:
 TASK = register_task(
     ChoiceTask(
         name="blink",
+        kind="multiple-choice",
         title="BLINK",
         metric="blink-acc",
         description="perception multiple choice (VLMEvalKit's generic MCQ and report_acc)",

@@ -435,6 +435,8 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
 TASK = register_task(
     Task(
         name="chartqa",
+        kind="open",
+        datasets=("lmms-lab/ChartQA", "ahmedmasryku/chartqa"),
         title="ChartQA",
         metric="chartqa-relaxed",
         description="relaxed accuracy on chart questions (pix2struct's rule)",

@@ -71,6 +71,7 @@ def _read(inputs: TaskInputs) -> TaskData:
 TASK = register_task(
     ChoiceTask(
         name="cvbench",
+        kind="multiple-choice",
         title="CV-Bench",
         metric="cvbench-acc",
         description="vision-centric multiple choice: 2D (mean over sources), 3D, their mean",

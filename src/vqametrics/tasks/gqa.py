@@ -453,6 +453,8 @@ QWEN_VL = TaskProfile(
 TASK = register_task(
     Task(
         name="gqa",
+        kind="open",
+        datasets=("lmms-lab/GQA",),
         title="GQA",
         metric="gqa-acc",
         description="balanced-question accuracy and eval.py's metric suite (raw ==)",

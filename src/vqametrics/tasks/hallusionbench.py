@@ -680,6 +680,7 @@ def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
 TASK = register_task(
     Task(
         name="hallusionbench",
+        kind="judged",
         title="HallusionBench",
         metric="hallusionbench",
         description="yes/no on original and edited figures: aAcc, fAcc, qAcc (+ easy/hard, "

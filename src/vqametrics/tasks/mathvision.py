@@ -410,6 +410,7 @@ def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
 TASK = register_task(
     Task(
         name="mathvision",
+        kind="mixed",
         title="MathVision (MATH-V)",
         metric="mathvision-acc",
         description="competition math with visual contexts (test 3,040 / testmini 304)",

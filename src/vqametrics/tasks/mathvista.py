@@ -623,6 +623,7 @@ VLMEVALKIT = TaskProfile(
 TASK = register_task(
     Task(
         name="mathvista",
+        kind="mixed",
         title="MathVista testmini",
         metric="mathvista-acc",
         description="math reasoning in visual contexts, scored from recorded answer extractions",

@@ -449,6 +449,7 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
 TASK = register_task(
     Task(
         name="mmbench",
+        kind="multiple-choice",
         title="MMBench",
         metric="mmbench",
         description="multiple choice, CircularEval over the data file's circular copies",

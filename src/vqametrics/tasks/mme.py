@@ -412,6 +412,8 @@ def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
 TASK = register_task(
     Task(
         name="mme",
+        kind="yes-no",
+        datasets=("lmms-lab/MME",),
         title="MME",
         metric="mme",
         description="14 yes/no tasks, two questions per image: acc + acc+ per task, in points",

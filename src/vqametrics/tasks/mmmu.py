@@ -694,6 +694,8 @@ def _evaluator(
 TASK = register_task(
     ChoiceTask(
         name="mmmu",
+        kind="mixed",
+        references="many",
         title="MMMU (val)",
         metric="mmmu-acc",
         description="college-level multiple-choice and open questions; instance-weighted "

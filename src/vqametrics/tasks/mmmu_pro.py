@@ -234,6 +234,7 @@ def _evaluator(
 TASK = register_task(
     Task(
         name="mmmu-pro",
+        kind="multiple-choice",
         title="MMMU-Pro",
         metric="mmmu-pro-acc",
         description="10-option multiple choice (standard / vision settings)",

@@ -173,6 +173,7 @@ LMMS_EVAL = hit_profile(
 TASK = register_task(
     ChoiceTask(
         name="mmstar",
+        kind="multiple-choice",
         title="MMStar",
         metric="mmstar-acc",
         description="multiple choice, 6 categories x 3 l2 (official: fixed denominators)",

@@ -524,6 +524,7 @@ def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
 TASK = register_task(
     Task(
         name="mmvet",
+        kind="judged",
         title="MM-Vet",
         metric="mmvet",
         description="open questions graded 0–1 by an LLM judge (recorded): per capability and "

@@ -54,6 +54,7 @@ def _read(inputs: TaskInputs) -> TaskData:
 TASK = register_task(
     ChoiceTask(
         name="mmvp",
+        kind="multiple-choice",
         title="MMVP",
         metric="mmvp-acc",
         description="paired multiple choice: Overall = pairs with both items right",

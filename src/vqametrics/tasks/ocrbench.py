@@ -405,6 +405,9 @@ VLMEVALKIT = _profile(
 TASK = register_task(
     Task(
         name="ocrbench",
+        kind="open",
+        references="many",
+        datasets=("echo840/OCRBench",),
         title="OCRBench",
         metric="ocrbench-count",
         description="1,000 OCR questions, answer contained in the prediction; a count of 1000",

@@ -102,6 +102,8 @@ QWEN_VL = TaskProfile(
 TASK = register_task(
     Task(
         name="ocrvqa",
+        kind="open",
+        datasets=("howard-hou/OCR-VQA",),
         title="OCR-VQA",
         metric="ocrvqa-em",
         description="exact match on book-cover questions (no official script; VLMEvalKit's rule)",

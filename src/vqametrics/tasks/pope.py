@@ -465,6 +465,8 @@ VLMEVALKIT = TaskProfile(
 TASK = register_task(
     Task(
         name="pope",
+        kind="yes-no",
+        datasets=("lmms-lab/POPE",),
         title="POPE",
         metric="pope",
         description="object hallucination yes/no: accuracy, precision, recall, F1, yes-ratio",

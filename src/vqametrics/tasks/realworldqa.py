@@ -67,6 +67,7 @@ LMMS_EVAL = hit_profile(
 TASK = register_task(
     ChoiceTask(
         name="realworldqa",
+        kind="multiple-choice",
         title="RealWorldQA",
         metric="realworldqa-acc",
         description="real-world multiple choice (no official scorer; VLMEvalKit's rule)",

@@ -552,6 +552,7 @@ def _evaluator(
 TASK = register_task(
     ChoiceTask(
         name="scienceqa",
+        kind="multiple-choice",
         title="ScienceQA-IMG",
         metric="scienceqa-acc",
         description="science multiple choice with an image (2-5 options)",

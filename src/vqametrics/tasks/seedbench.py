@@ -92,6 +92,7 @@ LMMS_EVAL = replace(
 TASK = register_task(
     ChoiceTask(
         name="seedbench",
+        kind="multiple-choice",
         title="SEED-Bench (image)",
         metric="seedbench-acc",
         description="four-option questions over nine image dimensions (no generative official)",

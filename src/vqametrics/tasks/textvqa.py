@@ -673,6 +673,9 @@ QWEN_VL = TaskProfile(
 TASK = register_task(
     Task(
         name="textvqa",
+        kind="open",
+        references="votes",
+        datasets=("lmms-lab/textvqa", "facebook/textvqa"),
         title="TextVQA",
         metric="textvqa-acc",
         description="soft VQA accuracy on text-reading questions (MMF's M4C evaluator)",

@@ -274,6 +274,9 @@ VLMEVALKIT_2024 = TaskProfile(
 TASK = register_task(
     Task(
         name="vizwiz",
+        kind="open",
+        references="votes",
+        datasets=("lmms-lab/VizWiz-VQA",),
         title="VizWiz-VQA",
         metric="vizwiz-acc",
         description="soft accuracy on blind users' questions, raw answers; answerability "

@@ -360,6 +360,9 @@ _HOOKS: dict[str, Any] = {
 VQAV2 = register_task(
     Task(
         name="vqav2",
+        kind="open",
+        references="votes",
+        datasets=("HuggingFaceM4/VQAv2", "lmms-lab/VQAv2"),
         title="VQA v2",
         metric="vqa-acc",
         description="soft accuracy against 10 human answers (official vqaEval.py)",
@@ -376,6 +379,9 @@ VQAV2 = register_task(
 OKVQA = register_task(
     Task(
         name="okvqa",
+        kind="open",
+        references="votes",
+        datasets=("HuggingFaceM4/ok_vqa", "lmms-lab/ok-vqa"),
         title="OK-VQA",
         metric="vqa-acc",
         description="VQA soft accuracy on OK-VQA's answers (the official VQA script)",
