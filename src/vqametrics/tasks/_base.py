@@ -216,7 +216,7 @@ class Task:
     #: ``read`` as ``inputs.options["name"]`` (dashes become underscores)
     options: tuple[tuple[str, str], ...] = ()
     #: a whole-run evaluator ``evaluator(task, profile, inputs, *, extract, judge) ->
-    #: TaskEvaluation`` that replaces read → per-item score → aggregate; MMMU-Pro and
+    #: TaskEvaluation`` that replaces read → per-item score → aggregate; MMMU, MMMU-Pro and
     #: ScienceQA still use it (MMBench no longer does); a new task gives ``score_batch``,
     #: ``signature_for`` and ``finish`` instead
     evaluator: Callable[..., Any] | None = None
