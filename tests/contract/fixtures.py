@@ -135,7 +135,9 @@ FIXTURES: dict[str, Fixture] = {
     "stvqa": Fixture(_LISTS),
     "pope": Fixture(_YES_NO),
     "mme": Fixture(_MME),
-    "mmbench": Fixture(_MMBENCH, annotations=_mmbench_tsv),
+    # an empty cell is scored: VLMEvalKit reads it as str(NaN) = "nan", which its heuristics
+    # (and its judge) read like any answer (spec mmbench.md §2, "Empty or NaN prediction")
+    "mmbench": Fixture(_MMBENCH, annotations=_mmbench_tsv, empty_prediction="scored"),
 }
 
 

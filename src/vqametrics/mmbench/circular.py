@@ -1,4 +1,4 @@
-r"""MMBench CircularEval and VanillaEval, and building circular copies (pure functions).
+r"""MMBench CircularEval and VanillaEval, and building circular copies.
 
 CircularEval (spec mmbench.md §2): a question with N options is asked N times, the options
 rotated each time; it counts as correct only if every pass is answered correctly:
@@ -12,13 +12,17 @@ where :math:`\ell_{g,k}` is the letter extracted from pass *k* of question *g* a
 :math:`a_{g,k}` that row's correct letter. VanillaEval scores each row on its own:
 :math:`\frac{1}{|R|}\sum_{r \in R}[\ell_r = a_r]`, over the pass-0 rows (the paper's VanillaEval)
 or over all rows.
+
+The task runner scores MMBench (``tasks/mmbench.py``): :func:`resolve_rows` decides each row's
+letter (the profile's ``score_batch``), :func:`question_records` groups the rows into questions
+(its last step), and :class:`MMBenchResult` is the view ``vqametrics mmbench`` renders.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .._exceptions import InputError, UnknownNameError
@@ -215,6 +219,40 @@ class MMBenchResult:
     extraction: Mapping[int, Any] | None = None
     #: verbose-looking raw predictions (``vqametrics.extract.Diagnostics``); never scored
     diagnostics: Any = None
+
+    @classmethod
+    def from_evaluation(cls, evaluation: Any) -> MMBenchResult:
+        """The view of a task runner's MMBench evaluation (``vqametrics.evaluate("mmbench",
+        ...)``) that ``vqametrics mmbench`` renders: the same run, per question and table."""
+        run: MMBenchRun = evaluation.data.extra["mmbench"]
+        records = run.records
+        if run.mode == "circular":
+            sources = {"circular": list(records)}
+        else:
+            sources = {
+                "vanilla_pass0": [q for q in records if q.index < CIRCULAR_STRIDE],
+                "vanilla_all": list(records),
+            }
+        tables = {}
+        table_counts = {}
+        for name, recs in sources.items():
+            tables[name], table_counts[name] = accuracy_table(recs)
+        return cls(
+            mode=run.mode,
+            extractor=evaluation.profile.name,
+            strict=run.strict,
+            judge=run.judge_label,
+            random_fallback=run.random_fallback,
+            questions=records,
+            tables=tables,
+            table_counts=table_counts,
+            counts=dict(run.counts),
+            data_source=run.data_source,
+            predictions_source=run.predictions_source,
+            extract=run.extract,
+            extraction=run.extraction,
+            diagnostics=run.diagnostics,
+        )
 
     def __repr__(self) -> str:
         return (
@@ -452,9 +490,9 @@ def evaluate_mmbench(
     random_fallback: int | None = None,
     extract: str | None = None,
 ) -> MMBenchResult:
-    r"""Score MMBench predictions with CircularEval or VanillaEval: the MMBench pipeline that
-    ``vqametrics.evaluate("mmbench", ...)`` runs (prefer that entry point; this older one keeps
-    its own arguments and returns the :class:`MMBenchResult`).
+    r"""Score MMBench predictions with CircularEval or VanillaEval: an alias of
+    ``vqametrics.evaluate("mmbench", ...)`` (the one task runner runs it; prefer that entry
+    point) that keeps its own arguments and returns the :class:`MMBenchResult` view.
 
     .. math::
 
@@ -530,141 +568,25 @@ def evaluate_mmbench(
     if mode not in MODES:
         raise UnknownNameError(f"unknown MMBench mode {mode!r}; valid: {', '.join(MODES)}")
     get_extractor(extractor)  # fail early on a bad name
-    if isinstance(data, MMBenchData):
-        rows, data_source = data.rows, data.source
-    else:
-        rows, data_source = tuple(data), "<data>"
-    if isinstance(predictions, Predictions):
-        preds, pred_source = predictions.values, predictions.source
-    else:
-        preds, pred_source = predictions, "<predictions>"
-    by_index = _check_unique(rows, data_source)
-    matched = {i: p for i, p in preds.items() if i in by_index}
-    if not matched:
-        first_pred = sorted(preds)[:3]
-        first_data = sorted(by_index)[:3]
-        raise InputError(
-            f"{pred_source}: the predictions cover none of the {len(by_index)} rows of "
-            f"{data_source} (prediction indices start {first_pred}, "
-            f"data indices start {first_data})"
-        )
-    diagnostics, extraction, matched = _chat_stage(matched, by_index, extract)
-    strict = not reference_compatible
-    scorer = _Scorer(
-        extractor,
-        judge,
-        random.Random(random_fallback) if random_fallback is not None else None,
-        "nan" if reference_compatible else "",
-    )
-    counts = {
-        "rows": len(rows),
-        "predictions": len(matched),
-        "ignored_predictions": len(preds) - len(matched),
-        "incomplete": 0,
-        "dropped": 0,
-        "fewer_copies": 0,
-    }
-    records: list[QuestionRecord] = []
-    if mode == "circular":
-        groups: dict[int, list[MMBenchRow]] = {}
-        for row in sorted(rows, key=lambda r: r.index):
-            groups.setdefault(row.g_index, []).append(row)
-        for g, members in sorted(groups.items()):
-            head = by_index.get(g)
-            if head is None:
-                if strict:
-                    raise InputError(
-                        f"{data_source}: index {members[0].index} is a circular copy of question "
-                        f"{g}, but there is no row with index {g}"
-                    )
-                continue  # the reference never scores a group without its pass-0 row
-            n_options = len(head.options)
-            if strict and (len(members) > n_options or (len(members) == 1 and n_options > 1)):
-                raise InputError(
-                    f"{data_source}: question {g} has {n_options} options but "
-                    f"{len(members)} row(s); CircularEval needs 2 to {n_options} circular "
-                    "copies (build them with `vqametrics mmbench-circular`, or use --mode "
-                    "vanilla)"
-                )
-            if len(members) < n_options:
-                # the official dev file: some 4-option questions have 3 copies (the fourth
-                # rotation was never made); the group is the copies the data file has
-                counts["fewer_copies"] += 1
-            complete = all(r.index in matched for r in members)
-            if not complete:
-                counts["incomplete"] += 1
-            if reference_compatible:
-                if g not in matched:
-                    counts["dropped"] += 1
-                    continue
-                hit, passes = _score_group(
-                    scorer, [(r, matched[r.index]) for r in members if r.index in matched]
-                )
-            elif complete:
-                hit, passes = _score_group(scorer, [(r, matched[r.index]) for r in members])
-            else:
-                hit = 0
-                passes = [
-                    scorer.heuristic(r, matched[r.index]) if r.index in matched else _missing(r)
-                    for r in members
-                ]
-            records.append(
-                QuestionRecord(
-                    g, hit, complete, head.split, head.category, head.l2_category, tuple(passes)
-                )
-            )
-        tables_src = {"circular": records}
-    else:
-        for row in sorted(rows, key=lambda r: r.index):
-            if row.index in matched:
-                p = scorer.full(row, matched[row.index])
-                hit, complete = int(p.letter == row.answer), True
-            elif reference_compatible:
-                continue
-            else:
-                p, hit, complete = _missing(row), 0, False
-                counts["incomplete"] += 1
-            records.append(
-                QuestionRecord(
-                    row.index, hit, complete, row.split, row.category, row.l2_category, (p,)
-                )
-            )
-        tables_src = {
-            "vanilla_pass0": [q for q in records if q.index < CIRCULAR_STRIDE],
-            "vanilla_all": records,
-        }
-    headline = tables_src["circular" if mode == "circular" else "vanilla_pass0"]
-    if not headline:
-        raise InputError(
-            f"{pred_source}: no question can be scored against {data_source} "
-            "(no pass-0 row has a prediction)"
-        )
-    all_passes = [p for q in records for p in q.passes]
-    counts["questions"] = len(headline)
-    counts["unparsed"] = sum(1 for p in all_passes if p.letter is None and p.stage != "missing")
-    counts["judged"] = sum(1 for p in all_passes if p.stage == "judge")
-    counts["judge_calls"] = sum(p.judge_calls for p in all_passes)
-    counts["random"] = sum(1 for p in all_passes if p.stage == "random_fallback")
-    tables = {}
-    table_counts = {}
-    for name, recs in tables_src.items():
-        tables[name], table_counts[name] = accuracy_table(recs)
-    return MMBenchResult(
-        mode=mode,
-        extractor=extractor,
-        strict=strict,
-        judge=(judge_name or "custom") if judge is not None else None,
-        random_fallback=random_fallback,
-        questions=tuple(records),
-        tables=tables,
-        table_counts=table_counts,
-        counts=counts,
-        data_source=data_source,
-        predictions_source=pred_source,
+    from ..tasks._run import evaluate
+
+    if not isinstance(data, MMBenchData):
+        data = MMBenchData(tuple(data), "<data>")
+    if not isinstance(predictions, Predictions):
+        predictions = Predictions(predictions, "<predictions>")
+    evaluation = evaluate(
+        "mmbench",
+        predictions,
+        annotations=data,
+        profile=extractor,
         extract=extract,
-        extraction=extraction,
-        diagnostics=diagnostics,
+        mode=mode,
+        reference_compatible=reference_compatible,
+        choice_judge=judge,
+        judge_name=judge_name,
+        random_fallback=random_fallback,
     )
+    return MMBenchResult.from_evaluation(evaluation)
 
 
 @dataclass(frozen=True)
@@ -702,26 +624,110 @@ class _MMBenchDiagnostics:
         return w
 
 
-def _chat_stage(
-    matched: dict[int, str | None], by_index: Mapping[int, MMBenchRow], extract: str | None
-) -> tuple[_MMBenchDiagnostics, dict[int, _Extracted] | None, dict[int, str | None]]:
-    """Diagnostics of the raw predictions and, with *extract*, the extracted ones."""
-    from ..extract import apply_extractor, diagnose
+def mmbench_diagnostics(
+    matched: Mapping[int, str | None], by_index: Mapping[int, MMBenchRow]
+) -> Any:
+    """Diagnostics of the raw predictions (by row index): a prediction is long only beyond
+    twice the longest option's words (option texts may be long)."""
+    from ..extract import diagnose
 
     indices = sorted(matched)
     raw = [matched[i] for i in indices]
-    # option texts may be long: a prediction is long only beyond twice the longest option
     limits = [
         max(5, 2 * max((len(t.split()) for t in by_index[i].options.values()), default=0))
         for i in indices
     ]
-    diagnostics = _MMBenchDiagnostics(diagnose(raw, max_words=limits), indices)
-    if extract is None:
-        return diagnostics, None, matched
-    run = apply_extractor(extract, raw)
-    extraction = {
-        i: _Extracted(r, t)
-        for i, r, t in zip(indices, raw, run.traces, strict=True)
-        if r is not None and t is not None
-    }
-    return diagnostics, extraction, dict(zip(indices, run.texts, strict=True))
+    return _MMBenchDiagnostics(diagnose(raw, max_words=limits), indices)
+
+
+@dataclass
+class MMBenchRun:
+    """One MMBench run as the task runner carries it (``TaskData.extra["mmbench"]``): the
+    settings, the data rows, the counts, and what scoring decided for each row.
+
+    ``passes`` is filled by the profile's ``score_batch`` (each row's letter, stage and judge
+    exchange); ``records`` and ``extraction`` by the task's last step (``finish``).
+    """
+
+    mode: str
+    strict: bool
+    judge: Judge | None
+    judge_name: str | None
+    random_fallback: int | None
+    rows: Mapping[int, MMBenchRow]
+    counts: dict[str, int]
+    data_source: str
+    predictions_source: str
+    diagnostics: Any = None
+    #: the questions (circular) or rows (vanilla) with a row without prediction
+    incomplete: set[int] = field(default_factory=set)
+    passes: dict[int, PassRecord] = field(default_factory=dict)
+    records: tuple[QuestionRecord, ...] = ()
+    extract: str | None = None
+    extraction: dict[int, Any] | None = None
+
+    @property
+    def judge_label(self) -> str | None:
+        """The judge's name in the signature; ``None`` without a judge."""
+        return (self.judge_name or "custom") if self.judge is not None else None
+
+
+def resolve_rows(
+    run: MMBenchRun, extractor: str, rows: Sequence[tuple[int, str | None, bool]]
+) -> None:
+    """Decide the letter of every row (``run.passes``), in VLMEvalKit's order.
+
+    *rows* are ``(index, text, present)`` sorted by index: ``text`` ``None`` for an empty cell
+    (read as ``""``, or ``"nan"`` in reference-compatible mode) and ``present`` false for a
+    row without a prediction (strict mode). CircularEval decides each group as
+    ``mcq_circular_eval`` does (spec §2 steps 4-5): heuristics on every pass; a wrong
+    heuristic letter fails the group before any judge call; else the unparsed passes go to
+    the judge (then the random fallback) in pass order, up to the first mismatch. A group
+    with a missing copy (strict) gets the heuristics only. VanillaEval resolves every row on
+    its own. One ``random.Random(seed)`` serves the run, drawn in this order.
+    """
+    scorer = _Scorer(
+        extractor,
+        run.judge,
+        random.Random(run.random_fallback) if run.random_fallback is not None else None,
+        "" if run.strict else "nan",
+    )
+    texts = {i: t for i, t, here in rows if here}
+    if run.mode == "vanilla":
+        for i, _, _ in rows:
+            row = run.rows[i]
+            run.passes[i] = scorer.full(row, texts[i]) if i in texts else _missing(row)
+        return
+    groups: dict[int, list[int]] = {}
+    for i, _, _ in rows:
+        groups.setdefault(i % CIRCULAR_STRIDE, []).append(i)
+    for members in groups.values():
+        if all(i in texts for i in members):
+            _, passes = _score_group(scorer, [(run.rows[i], texts[i]) for i in members])
+        else:
+            passes = [
+                scorer.heuristic(run.rows[i], texts[i]) if i in texts else _missing(run.rows[i])
+                for i in members
+            ]
+        for p in passes:
+            run.passes[p.index] = p
+
+
+def question_records(run: MMBenchRun) -> tuple[QuestionRecord, ...]:
+    """One record per scored question (a circular group, or a row in VanillaEval), its hit
+    the product of its rows' hits (every pass right)."""
+    by_group: dict[int, list[PassRecord]] = {}
+    circular = run.mode == "circular"
+    for i in sorted(run.passes):
+        by_group.setdefault(i % CIRCULAR_STRIDE if circular else i, []).append(run.passes[i])
+    records = []
+    for g, passes in sorted(by_group.items()):
+        head = run.rows[g]
+        hit = int(all(p.letter is not None and p.letter == p.answer for p in passes))
+        complete = g not in run.incomplete
+        records.append(
+            QuestionRecord(
+                g, hit, complete, head.split, head.category, head.l2_category, tuple(passes)
+            )
+        )
+    return tuple(records)

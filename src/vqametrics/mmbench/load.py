@@ -405,6 +405,7 @@ def load_predictions(
     input_format: str | None = None,
     id_field: str | None = None,
     answer_field: str | None = None,
+    on_duplicate: str = "error",
 ) -> Predictions:
     """Load predictions through the one reader layer (:mod:`vqametrics.load.records`).
 
@@ -413,6 +414,9 @@ def load_predictions(
     ``vlmevalkit`` to require its columns; see :mod:`vqametrics.load.formats`). Each row needs
     ``index`` and ``prediction`` (other names with *id_field* / *answer_field*); other columns
     are ignored (the ground truth always comes from the data file).
+
+    An index given twice is an error, unless *on_duplicate* is ``"last"``: the last row is
+    kept and counted (``Predictions.duplicates``).
 
     Returns
     -------
@@ -446,19 +450,25 @@ def load_predictions(
         )
     values: dict[int, str | None] = {}
     seen: dict[int, str] = {}
+    duplicates = 0
     for i, cells in enumerate(rows):
         loc = records.where(i)
         where = loc.removeprefix(f"{records.source}: ")
         index = _parse_index(_cell(cells.get(idc), loc, idc), loc)
         if index in seen:
-            raise InputError(f"{loc} (index {index}): duplicate index, first seen at {seen[index]}")
-        seen[index] = where
+            if on_duplicate != "last":
+                raise InputError(
+                    f"{loc} (index {index}): duplicate index, first seen at {seen[index]}"
+                )
+            duplicates += 1
+        else:
+            seen[index] = where
         if ansc not in cells:
             raise InputError(f"{loc} (index {index}): no {ansc!r} field")
         values[index] = _cell(cells[ansc], loc, ansc)
     if not values:
         raise InputError(f"{records.source}: no prediction rows")
-    return Predictions(MappingProxyType(values), records.source)
+    return Predictions(MappingProxyType(values), records.source, duplicates)
 
 
 def _cell(value: object, where: str, column: str) -> str | None:

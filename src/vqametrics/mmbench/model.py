@@ -71,3 +71,5 @@ class Predictions:
 
     values: Mapping[int, str | None]
     source: str = "<predictions>"
+    #: rows whose index came again and replaced the earlier one (``on_duplicate="last"``)
+    duplicates: int = 0

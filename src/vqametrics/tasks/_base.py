@@ -216,9 +216,9 @@ class Task:
     #: ``read`` as ``inputs.options["name"]`` (dashes become underscores)
     options: tuple[tuple[str, str], ...] = ()
     #: a whole-run evaluator ``evaluator(task, profile, inputs, *, extract, judge) ->
-    #: TaskEvaluation`` that replaces read → per-item score → aggregate; only MMBench still
-    #: uses it (``evaluate_mmbench``), until its circular grouping is an aggregation; a new
-    #: task gives ``score_batch`` instead
+    #: TaskEvaluation`` that replaces read → per-item score → aggregate; MMMU, MMMU-Pro and
+    #: ScienceQA still use it (MMBench no longer does); a new task gives ``score_batch``,
+    #: ``signature_for`` and ``finish`` instead
     evaluator: Callable[..., Any] | None = None
     #: a toolkit's reported metric name → ours, where the names differ (lmms-eval's
     #: ``pope_f1_score`` is our ``f1``); used to set its ``results.json`` beside our numbers

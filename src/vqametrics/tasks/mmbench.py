@@ -1,20 +1,40 @@
-"""MMBench: multiple choice with CircularEval, through :func:`vqametrics.evaluate_mmbench`.
+"""MMBench: multiple choice with CircularEval, run by the task runner like every task.
 
-The task delegates the whole run to ``evaluate_mmbench`` (the same code as ``vqametrics
-mmbench``): ``--annotations`` is the benchmark TSV (circular copies included), ``--results``
-the predictions (``index`` + ``prediction``, any layout of the reader). Profiles are the
-answer-extraction lineages; ``--mode vanilla`` scores VanillaEval. The per-item scorer (for
-:func:`~vqametrics.tasks.score_answer`) is one row: the extracted letter equals the answer,
-with the options passed as ``options={"A": …, "B": …}``.
+``--annotations`` is the benchmark TSV (circular copies included; a VLMEvalKit sheet is its
+own benchmark), ``--results`` the predictions (``index`` + ``prediction``, any layout of the
+reader), joined by ``index``. Each row is an item: its score is whether the letter the
+profile's lineage reads (``vqametrics.choice``) is the row's answer. CircularEval is the
+aggregation: the rows are grouped by ``index % 1_000_000`` and a question is right only when
+every row of its group is; ``--mode vanilla`` scores each row on its own (the headline over
+the pass-0 rows). The judge (``choice_judge=``, as ``evaluate_mmbench(judge=)`` and
+``vqametrics mmbench --judge-url`` pass it) is a stage of the profile's ``score_batch``:
+it is asked only about the rows the heuristics leave undecided, in VLMEvalKit's order. The
+last step (``finish``) turns the rows into the questions the evaluation reports (``n`` is
+the number of questions) and keeps each row's record for ``vqametrics mmbench``.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from .._exceptions import InputError
+from .._exceptions import InputError, UnknownNameError
+from ..choice import get_lineage
+from ..mmbench.circular import (
+    _UNPARSED_SHOWN,
+    MODES,
+    MMBenchRun,
+    _check_unique,
+    _Extracted,
+    _short,
+    mmbench_diagnostics,
+    question_records,
+    resolve_rows,
+)
+from ..mmbench.model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Predictions
+from ..signature import Signature
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -28,8 +48,18 @@ _EXTRACTORS = {
     "lmms-eval": "lmms-eval's MMBench letter parsing",
 }
 
+#: each profile's letter lineage in ``vqametrics.choice`` (``parse_choice(task="mmbench")``)
+_LINEAGES = {
+    "vlmevalkit": "vlmevalkit_can_infer",
+    "vlmevalkit-2025": "vlmevalkit_can_infer_pre_a67ace5",
+    "vlmevalkit-2024": "vlmevalkit_can_infer_2024",
+    "lmms-eval": "lmms_eval_mmbench",
+}
+
 
 def _row_scorer(extractor: str) -> Any:
+    """``[letter(prediction) == answer]`` for one row, the options passed as ``options=``."""
+
     def score(prediction: str, references: Sequence[str], options: Any = None) -> float:
         from ..mmbench import extract_choice
 
@@ -39,6 +69,27 @@ def _row_scorer(extractor: str) -> Any:
         return 1.0 if letter is not None and letter in references else 0.0
 
     return score
+
+
+def _batch(extractor: str) -> Any:
+    def score_batch(items: Sequence[Item], data: TaskData) -> list[float]:
+        run: MMBenchRun = data.extra["mmbench"]
+        rows = [(int(it.id), it.prediction, not it.fields.get("missing")) for it in items]
+        resolve_rows(run, extractor, rows)
+        out = []
+        for it in items:
+            p = run.passes[int(it.id)]
+            out.append(1.0 if p.letter is not None and p.letter == p.answer else 0.0)
+        return out
+
+    score_batch.__doc__ = (
+        f"Every row's score under {extractor!r}: the per-row scorer's, except that with a "
+        "judge or the random fallback the rows the heuristics leave undecided are decided by "
+        "them, in VLMEvalKit's order (``mmbench.circular.resolve_rows``); and an empty cell "
+        "(no text) is read as '' (strict) or as str(NaN) = 'nan' (reference-compatible, "
+        "QUIRK: 'nan' can match an option), where the per-row scorer scores no text 0."
+    )
+    return score_batch
 
 
 def _explain(extractor: str) -> Any:
@@ -94,15 +145,35 @@ def _explain(extractor: str) -> Any:
     return hook
 
 
+def _heads(items: Sequence[Item]) -> list[tuple[Item, list[int]]]:
+    """The questions: each group (``fields["group"]``) whose pass-0 row is an item, with the
+    positions of its rows; a vanilla row is its own group (pass-0 rows are the questions)."""
+    groups: dict[int, list[int]] = {}
+    for i, item in enumerate(items):
+        groups.setdefault(int(item.fields["group"]), []).append(i)
+    by_id = {int(item.id): item for item in items}
+    return [
+        (by_id[g], rows) for g, rows in sorted(groups.items()) if g < CIRCULAR_STRIDE and g in by_id
+    ]
+
+
 def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """CircularEval (or VanillaEval pass-0) accuracy as a fraction, per split and category."""
+    r"""CircularEval (or VanillaEval pass-0) accuracy as a fraction, per split and category.
+
+    .. math:: \mathrm{acc} = \frac{1}{|G|}\sum_{g \in G} \prod_{r \in g} s_r
+
+    over the questions *G* (rows grouped by ``index % 1_000_000``; a vanilla row alone).
+    """
+    hits: list[tuple[Item, float]] = [
+        (head, 1.0 if all(scores[i] == 1.0 for i in rows) else 0.0) for head, rows in _heads(items)
+    ]
     total = 0.0
-    for s in scores:
+    for _, s in hits:
         total += s
     breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
     for key in ("split", "category"):
         groups: dict[str, list[float]] = {}
-        for item, s in zip(items, scores, strict=True):
+        for item, s in hits:
             g = item.fields.get(key)
             if g:
                 groups.setdefault(str(g), []).append(s)
@@ -111,7 +182,7 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
                 g: {"accuracy": sum(v) / len(v), "n": len(v)} for g, v in sorted(groups.items())
             }
     return Aggregate(
-        metrics={"Overall": total / len(scores) if scores else float("nan"), "n": len(scores)},
+        metrics={"Overall": total / len(hits) if hits else float("nan"), "n": len(hits)},
         headline="Overall",
         units="fraction",
         digits=4,
@@ -130,48 +201,217 @@ def _profiles() -> tuple[TaskProfile, ...]:
             aggregate=_aggregate,
             context=("options",),
             explain=_explain(name),
+            choice=get_lineage(_LINEAGES[name]),
+            score_batch=_batch(name),
         )
         for name, text in _EXTRACTORS.items()
     )
 
 
-def _evaluator(
-    task: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
-) -> Any:
-    from ..mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
-    from ._run import TaskEvaluation
+def _benchmark(inputs: TaskInputs, notes: list[str]) -> MMBenchData:
+    """The benchmark rows: ``--annotations``, or a VLMEvalKit sheet given as the results."""
+    from ..mmbench import load_mmbench_tsv
 
-    mode = str(inputs.options.get("mode") or "circular")
+    ann = inputs.annotations
+    if isinstance(ann, MMBenchData):
+        return ann
+    if ann is not None and not isinstance(ann, str | os.PathLike):
+        return MMBenchData(tuple(ann), "<data>")
+    if ann is not None:
+        return load_mmbench_tsv(os.fspath(ann))
+    # a VLMEvalKit result sheet carries the benchmark (question, options, answer) beside its
+    # predictions: it is its own data file, as for every other task
+    if not isinstance(inputs.results, str | os.PathLike) or os.fspath(inputs.results) == "-":
+        raise InputError("score mmbench: --annotations (the benchmark TSV) is required")
+    try:
+        data = load_mmbench_tsv(os.fspath(inputs.results))
+    except InputError as exc:
+        raise InputError(
+            f"score mmbench: --annotations (the benchmark TSV) is required: the results "
+            f"file does not carry the benchmark ({exc})"
+        ) from None
+    notes.append(f"the questions and answers were read from {os.fspath(inputs.results)}")
+    return data
+
+
+def _item(row: MMBenchRow, group: int, prediction: str | None, missing: bool) -> Item:
+    fields: dict[str, Any] = {
+        "group": group,
+        "options": row.options,
+        "question": row.question,
+        "split": row.split,
+        "category": row.category,
+        "l2_category": row.l2_category,
+    }
+    if missing:
+        fields["missing"] = True
+    return Item(row.index, prediction, (row.answer,), fields)
+
+
+def _read(inputs: TaskInputs) -> TaskData:
+    """The benchmark and the predictions joined by ``index``, one item per row to score.
+
+    Strict (default): every row of a question is an item; a row without prediction is one
+    (``missing``, a miss) and its question is counted incomplete. Reference-compatible
+    (``reference_compatible=True``): rows without prediction are left out, and a question
+    without its pass-0 prediction is dropped (spec §2, cases G11/G12). Predictions of rows
+    not in the data are ignored and counted, as VLMEvalKit keeps only the data's rows.
+    """
+    from ..mmbench import load_predictions
+
+    opts = inputs.options
+    mode = str(opts.get("mode") or "circular")
+    if mode not in MODES:
+        raise UnknownNameError(f"unknown MMBench mode {mode!r}; valid: {', '.join(MODES)}")
+    strict = not opts.get("reference_compatible")
     notes: list[str] = []
-    if inputs.annotations is None:
-        # a VLMEvalKit result sheet carries the benchmark (question, options, answer) beside
-        # its predictions: it is its own data file, as for every other task
-        if not isinstance(inputs.results, str | os.PathLike) or os.fspath(inputs.results) == "-":
-            raise InputError("score mmbench: --annotations (the benchmark TSV) is required")
-        try:
-            data = load_mmbench_tsv(os.fspath(inputs.results))
-        except InputError as exc:
-            raise InputError(
-                f"score mmbench: --annotations (the benchmark TSV) is required: the results "
-                f"file does not carry the benchmark ({exc})"
-            ) from None
-        notes.append(f"the questions and answers were read from {os.fspath(inputs.results)}")
+    data = _benchmark(inputs, notes)
+    if isinstance(inputs.results, Predictions):
+        preds = inputs.results
     else:
-        data = load_mmbench_tsv(inputs.annotations)
-    preds = load_predictions(
-        inputs.results,
-        input_format=inputs.format,
-        id_field=inputs.id_field,
-        answer_field=inputs.answer_field,
+        preds = load_predictions(
+            inputs.results,
+            input_format=inputs.format,
+            id_field=inputs.id_field,
+            answer_field=inputs.answer_field,
+            on_duplicate=inputs.on_duplicate,
+        )
+    rows, data_source, pred_source = data.rows, data.source, preds.source
+    by_index = _check_unique(rows, data_source)
+    matched = {i: p for i, p in preds.values.items() if i in by_index}
+    if not matched:
+        raise InputError(
+            f"{pred_source}: the predictions cover none of the {len(by_index)} rows of "
+            f"{data_source} (prediction indices start {sorted(preds.values)[:3]}, "
+            f"data indices start {sorted(by_index)[:3]})"
+        )
+    counts = {
+        "rows": len(rows),
+        "predictions": len(matched),
+        "ignored_predictions": len(preds.values) - len(matched),
+        "incomplete": 0,
+        "dropped": 0,
+        "fewer_copies": 0,
+    }
+    incomplete: set[int] = set()
+    items: list[Item] = []
+    if mode == "circular":
+        groups: dict[int, list[MMBenchRow]] = {}
+        for row in sorted(rows, key=lambda r: r.index):
+            groups.setdefault(row.g_index, []).append(row)
+        for g, members in sorted(groups.items()):
+            head = by_index.get(g)
+            if head is None:
+                if strict:
+                    raise InputError(
+                        f"{data_source}: index {members[0].index} is a circular copy of question "
+                        f"{g}, but there is no row with index {g}"
+                    )
+                continue  # the reference never scores a group without its pass-0 row
+            n_options = len(head.options)
+            if strict and (len(members) > n_options or (len(members) == 1 and n_options > 1)):
+                raise InputError(
+                    f"{data_source}: question {g} has {n_options} options but "
+                    f"{len(members)} row(s); CircularEval needs 2 to {n_options} circular "
+                    "copies (build them with `vqametrics mmbench-circular`, or use --mode "
+                    "vanilla)"
+                )
+            if len(members) < n_options:
+                # the official dev file: some 4-option questions have 3 copies (the fourth
+                # rotation was never made); the group is the copies the data file has
+                counts["fewer_copies"] += 1
+            if not all(r.index in matched for r in members):
+                counts["incomplete"] += 1
+                incomplete.add(g)
+            if not strict and g not in matched:
+                counts["dropped"] += 1
+                continue
+            for r in members:
+                if r.index in matched:
+                    items.append(_item(r, g, matched[r.index], False))
+                elif strict:
+                    items.append(_item(r, g, None, True))
+    else:
+        for row in sorted(rows, key=lambda r: r.index):
+            if row.index in matched:
+                items.append(_item(row, row.index, matched[row.index], False))
+            elif strict:
+                items.append(_item(row, row.index, None, True))
+                counts["incomplete"] += 1
+                incomplete.add(row.index)
+    if not _heads(items):
+        raise InputError(
+            f"{pred_source}: no question can be scored against {data_source} "
+            "(no pass-0 row has a prediction)"
+        )
+    run = MMBenchRun(
+        mode=mode,
+        strict=strict,
+        judge=opts.get("choice_judge"),
+        judge_name=opts.get("judge_name"),
+        random_fallback=opts.get("random_fallback"),
+        rows=by_index,
+        counts=counts,
+        data_source=data_source,
+        predictions_source=pred_source,
+        diagnostics=mmbench_diagnostics(matched, by_index),
+        incomplete=incomplete,
     )
-    result = evaluate_mmbench(
-        data,
-        preds,
-        mode=mode,  # type: ignore[arg-type]
-        extractor=prof.name,
-        extract=extract,
+    return TaskData(
+        items,
+        (data_source, pred_source),
+        ("mmbench-tsv", "index + prediction"),
+        tuple(notes),
+        reported_scores(inputs),
+        extra={"mmbench": run},
+        n_missing=counts["incomplete"],
+        n_extra_ignored=counts["ignored_predictions"],
+        n_duplicates=preds.duplicates,
     )
-    questions = [q for q in result.questions if mode == "circular" or q.index < 1_000_000]
+
+
+def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
+    """``mmbench|profile:…|mode:…|extractor:…|strict:…|judge:…|n:<questions>|…``: the
+    fields of ``vqametrics mmbench``'s signature with the profile first."""
+    run: MMBenchRun = data.extra["mmbench"]
+    return Signature(
+        "mmbench",
+        (
+            ("profile", prof.name),
+            ("mode", run.mode),
+            ("extractor", prof.name),
+            ("extract", extract),
+            ("strict", run.strict),
+            ("judge", run.judge_label or "no"),
+            ("random", run.random_fallback),
+            ("n", len(_heads(data.items))),
+        ),
+    )
+
+
+def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
+    """The rows become the questions the evaluation reports (one item per question, its
+    score the question's hit, its passes kept for ``explain``); the run's counts, records
+    and extractions are kept for :class:`~vqametrics.mmbench.MMBenchResult`."""
+    data: TaskData = evaluation.data
+    run: MMBenchRun = data.extra["mmbench"]
+    run.records = records = question_records(run)
+    passes = [p for q in records for p in q.passes]
+    c = run.counts
+    c["questions"] = sum(1 for q in records if q.index < CIRCULAR_STRIDE)
+    c["unparsed"] = sum(1 for p in passes if p.letter is None and p.stage != "missing")
+    c["judged"] = sum(1 for p in passes if p.stage == "judge")
+    c["judge_calls"] = sum(p.judge_calls for p in passes)
+    c["random"] = sum(1 for p in passes if p.stage == "random_fallback")
+    ex = evaluation.extraction
+    if ex is not None:
+        run.extract = ex.name
+        run.extraction = {
+            int(item.id): _Extracted(raw, trace)
+            for item, raw, trace in zip(data.items, ex.raw, ex.traces, strict=True)
+            if raw is not None and trace is not None
+        }
+    questions = [q for q in records if q.index < CIRCULAR_STRIDE]
     items = [
         Item(
             q.index,
@@ -186,38 +426,24 @@ def _evaluator(
         )
         for q in questions
     ]
-    scores = [float(q.hit) for q in questions]
-    c = result.counts
+    notes = list(data.notes)
     notes.append(
         f"questions: {c['questions']}, incomplete: {c['incomplete']}, unparsed: {c['unparsed']}, "
         f"fewer copies than options: {c.get('fewer_copies', 0)}"
     )
     # which predictions no rule could read, as `vqametrics mmbench` lists them
-    from ..mmbench.circular import _UNPARSED_SHOWN, _short
-
-    unparsed = [
-        p for q in result.questions for p in q.passes if p.letter is None and p.stage != "missing"
-    ]
+    unparsed = [p for p in passes if p.letter is None and p.stage != "missing"]
     for p in unparsed[:_UNPARSED_SHOWN]:
         notes.append(f"unparsed prediction {p.index}: {_short(p.prediction)}")
     if len(unparsed) > _UNPARSED_SHOWN:
         notes.append(f"… and {len(unparsed) - _UNPARSED_SHOWN} more unparsed (all in --out)")
-    tdata = TaskData(
-        items,
-        (result.data_source, result.predictions_source),
-        ("mmbench-tsv", "index + prediction"),
-        tuple(notes),
-        reported_scores(inputs),
-        n_missing=c["incomplete"],
-        n_extra_ignored=c["ignored_predictions"],
+    return replace(
+        evaluation,
+        data=replace(data, items=items, notes=tuple(notes)),
+        scores=[float(q.hit) for q in questions],
+        diagnostics=None,
+        extraction=None,
     )
-    return TaskEvaluation(
-        task, prof, tdata, scores, _aggregate(items, scores), result.signature_object
-    )
-
-
-def _read(inputs: TaskInputs) -> TaskData:  # pragma: no cover - the evaluator replaces it
-    raise NotImplementedError("MMBench is read by its whole-run evaluator")
 
 
 TASK = register_task(
@@ -237,6 +463,7 @@ TASK = register_task(
         default_profile="vlmevalkit",
         note="same numbers as `vqametrics mmbench` (strict mode, no judge)",
         options=(("mode", "circular (default) or vanilla"),),
-        evaluator=_evaluator,
+        signature_for=_signature,
+        finish=_finish,
     )
 )
