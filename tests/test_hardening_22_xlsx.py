@@ -47,6 +47,7 @@ def _book(rows: list[list[Any]]) -> bytes:
 
 
 @pytest.mark.shared
+@pytest.mark.slow
 def test_every_shared_sheet_reads_as_openpyxl_reads_it(shared_data: Path) -> None:
     sheets = sorted(shared_data.rglob("*.xlsx"))
     assert sheets, "no .xlsx in the shared data"

@@ -18,6 +18,9 @@ from vqametrics.paper_table import table
 from vqametrics.tasks import get_task
 from vqametrics.tasks._run import evaluate_task
 
+# the whole real folder is scored once per module (about 20 s of CPU): in make test-slow
+pytestmark = [pytest.mark.shared, pytest.mark.slow]
+
 MODEL = "vila_8b"
 
 #: shared folder → the VLMEvalKit dataset name of its sheet
