@@ -98,13 +98,13 @@ def _fast_annotations(name: str, decoded: Any) -> VQADataset | None:
 
 def _split_worthwhile(path: PathLike) -> bool:
     """Whether to split the decoding of an annotations file: it is large and we may fork."""
-    from ._fork import can_fork  # imported here: ``import vqametrics`` stays light
+    from ._fork import fork_worthwhile  # imported here: ``import vqametrics`` stays light
 
     try:
         size = os.path.getsize(path)
     except OSError:
         return False  # the sequential path words the error
-    return size >= SPLIT_MIN_BYTES and can_fork()
+    return size >= SPLIT_MIN_BYTES and fork_worthwhile()
 
 
 def _split_annotations(
