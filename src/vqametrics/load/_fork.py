@@ -13,7 +13,9 @@ parent stops waiting for it (an error elsewhere, Ctrl-C), so neither zombies nor
 remain. The child also dies with the parent: it asks the kernel for SIGKILL when its parent
 dies (Linux ``PR_SET_PDEATHSIG``) and takes the default action on SIGINT and SIGTERM, so a killed
 run leaves no writer behind. Where ``fork`` is missing (Windows) or unsafe (other threads are
-running), :func:`can_fork` is false and callers take their sequential path.
+running), :func:`can_fork` is false and callers take their sequential path; they take it too
+where the process may use one CPU only (:func:`fork_worthwhile`: ``taskset``, a one-CPU batch
+job), as a child would then only add work.
 """
 
 from __future__ import annotations
@@ -28,13 +30,31 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Forked", "can_fork"]
+__all__ = ["Forked", "can_fork", "fork_worthwhile", "usable_cpus"]
 
 
 def can_fork() -> bool:
     """Whether :class:`Forked` may be used: ``os.fork`` exists and no other thread runs (forking
     a multi-threaded process can deadlock the child)."""
     return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one: ``taskset``,
+    a container's or a batch job's CPU set), else the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - macOS, Windows
+        return os.cpu_count() or 1
+
+
+def fork_worthwhile() -> bool:
+    """Whether to move work to a forked child: :func:`can_fork`, and a second CPU to run it on.
+
+    On one CPU a child only adds work: the split decode parses the file twice, and a forked
+    writer copies the pages it touches; the sequential paths give the same bytes for less.
+    """
+    return can_fork() and usable_cpus() > 1
 
 
 class Forked:

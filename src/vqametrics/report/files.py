@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 
-from ..load._fork import Forked, can_fork
+from ..load._fork import Forked, fork_worthwhile
 from ..pipeline.vqa import VQAEvaluation, _gc_paused
 from .output import FileDigest, StagedDir, write_chunks
 
@@ -98,7 +98,8 @@ def start_vqa_outputs(
     jsonl = staged.path("per_question.jsonl")
     worker = None
     try:
-        if result._fast is not None and len(result.scores) >= PARALLEL_MIN_QUESTIONS and can_fork():
+        large = result._fast is not None and len(result.scores) >= PARALLEL_MIN_QUESTIONS
+        if large and fork_worthwhile():
             worker = Forked(_write_jsonl, result, jsonl)
         _write_official(result, staged)
         if worker is None:
