@@ -84,8 +84,9 @@ class TaskInputs:
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the toolkit's own scores (``--reported FILE``); by default looked for beside the results
     reported: Any = None
-    #: the profile being scored, for a reader whose notes depend on it (VQA v2's
-    #: leave-one-out warning); readers of every other task ignore it
+    #: the profile being scored (``None``: the default), for a reader whose notes or
+    #: decisions depend on it (VQA v2's leave-one-out warning; MMMU, MMMU-Pro and ScienceQA
+    #: decide their letters, random draws included, in ``read``)
     profile: str | None = None
 
 
@@ -215,11 +216,9 @@ class Task:
     #: task-specific command-line options: ``(name, help)``; ``--name VALUE`` reaches
     #: ``read`` as ``inputs.options["name"]`` (dashes become underscores)
     options: tuple[tuple[str, str], ...] = ()
-    #: a whole-run evaluator ``evaluator(task, profile, inputs, *, extract, judge) ->
-    #: TaskEvaluation`` that replaces read → per-item score → aggregate; MMMU, MMMU-Pro and
-    #: ScienceQA still use it (MMBench no longer does); a new task gives ``score_batch``,
-    #: ``signature_for`` and ``finish`` instead
-    evaluator: Callable[..., Any] | None = None
+    #: ``False`` when the profiles read the raw response themselves and ``extract=`` would
+    #: be silently overridden (MMMU's letters, decided in ``read``): it is refused up front
+    extract_applies: bool = True
     #: a toolkit's reported metric name → ours, where the names differ (lmms-eval's
     #: ``pope_f1_score`` is our ``f1``); used to set its ``results.json`` beside our numbers
     reported_names: Mapping[str, str] = field(default_factory=dict)

@@ -306,13 +306,15 @@ def evaluate(
         reported=reported,
         profile=prof.name,
     )
+    if extract is not None and not t.extract_applies:
+        raise InputError(
+            f"score {t.name}: --extract does not apply (the profile reads the raw response)"
+        )
     if extract is not None:
         from ..extract import get_answer_extractor
 
         get_answer_extractor(extract)  # an unknown name fails before any file is read
     if judge is not None and prof.parse is None:
-        from .._exceptions import InputError
-
         raise InputError(
             f"the LLM judge reads yes/no answers; task {t.name!r} (profile {prof.name!r}) has "
             "no yes/no parser"
@@ -342,9 +344,6 @@ def _run(
     t: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
 ) -> TaskEvaluation:
     """read → extract → judge → score → aggregate → signature."""
-    if t.evaluator is not None:
-        result: TaskEvaluation = t.evaluator(t, prof, inputs, extract=extract, judge=judge)
-        return result
     data = t.read(inputs)
     raw = [item.prediction for item in data.items]
     diagnostics = diagnose(raw, references=[item.references for item in data.items])

@@ -53,9 +53,10 @@ from ..choice.mmmu import (
 from ..load.join import join_by_id, unique_rows
 from ..load.layouts import is_vlmevalkit, predictions_from
 from ..load.records import Records, read_records
+from ..signature import Signature
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
 from ._lmms import lmms_eval_predictions, no_doc_error, without_questions
 from ._mcq import ChoiceTask, read_mcq_sheet, vlmevalkit_profiles
@@ -511,10 +512,9 @@ VLMEVALKIT_PROFILES = vlmevalkit_profiles(
 )
 
 
-def _evaluate_vlmevalkit(task: Task, prof: TaskProfile, data: TaskData) -> Any:
-    from ._check import check_samples
-    from ._run import TaskEvaluation, _score_all
-
+def _as_vlmevalkit(data: TaskData) -> TaskData:
+    """*data* as a VLMEvalKit profile scores it: the open questions rewritten as two-option
+    ones (:func:`vlmevalkit_items`), said in a note."""
     if any(
         it.fields.get("question_type") == MCQ and not it.fields.get("options") for it in data.items
     ):
@@ -529,18 +529,9 @@ def _evaluate_vlmevalkit(task: Task, prof: TaskProfile, data: TaskData) -> Any:
             f"{rewritten} open question(s) scored as VLMEvalKit does: two options, A = the "
             "answer text, B = 'Other Answers', gold A (MMMU_preproc); never as open answers"
         )
-    data = replace(data, items=items, notes=tuple(notes))
-    scores = _score_all(prof, items, data.sources)
-    aggregate = prof.aggregate(items, scores)
-    signature = task.signature(prof, data).with_fields(open="pseudo-mcq")
-    return TaskEvaluation(
-        task,
-        prof,
-        data,
-        scores,
-        aggregate,
-        signature,
-        sample_check=check_samples(task, prof, items, scores),
+    signature = (("open", "pseudo-mcq"),)
+    return replace(
+        data, items=items, notes=tuple(notes), extra={**data.extra, "signature": signature}
     )
 
 
@@ -648,17 +639,15 @@ def _recorded_letters_note(items: Sequence[Item], prof: TaskProfile) -> str | No
     )
 
 
-def _evaluator(
-    task: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
-) -> Any:
-    from ._check import check_samples
-    from ._run import TaskEvaluation, _score_all
-
-    if extract is not None or judge is not None:
-        raise InputError("score mmmu: --extract and --judge do not apply (the profile parses)")
-    data = task.read(inputs)
+def _read_for_profile(inputs: TaskInputs) -> TaskData:
+    """The items read (:func:`_read`) with every multiple-choice letter decided as the
+    profile being scored decides it (``inputs.profile``): the random draws are consumed in
+    parse order over the whole run, so they are made here, once, and the per-item scorer
+    reads the decided ``parsed_pred``; the signature fields go to ``extra["signature"]``."""
+    prof = TASK.profile(inputs.profile)
+    data = _read(inputs)
     if prof.toolkit.startswith("VLMEvalKit"):
-        return _evaluate_vlmevalkit(task, prof, data)
+        return _as_vlmevalkit(data)
     if data.extra.get("vlmevalkit_sheet"):
         raise InputError(
             f"{data.sources[0]}: a VLMEvalKit sheet has no MMMU ids (subjects); score it with "
@@ -671,25 +660,21 @@ def _evaluator(
     check = _recorded_letters_note(items, prof)
     if check:
         notes.append(check)
-    data = replace(data, items=items, notes=tuple(notes))
-    scores = _score_all(prof, items, data.sources)
-    aggregate = prof.aggregate(items, scores)
-    n_random = sum(counts.values())
-    signature = task.signature(prof, data).with_fields(
-        open=rules.open_rule,
-        **{"fallback-seed": seed if seed is not None else "none"},
-        random=n_random,
-        replayed=counts["replayed"] or None,
+    signature = (
+        ("open", rules.open_rule),
+        ("fallback-seed", seed if seed is not None else "none"),
+        ("random", sum(counts.values())),
+        ("replayed", counts["replayed"] or None),
     )
-    return TaskEvaluation(
-        task,
-        prof,
-        data,
-        scores,
-        aggregate,
-        signature,
-        sample_check=check_samples(task, prof, items, scores),
+    return replace(
+        data, items=items, notes=tuple(notes), extra={**data.extra, "signature": signature}
     )
+
+
+def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
+    """The task's signature with the fields the letter decisions name (``open``,
+    ``fallback-seed``, ``random``, ``replayed``) appended."""
+    return TASK.signature(prof, data).with_fields(**dict(data.extra.get("signature", ())))
 
 
 TASK = register_task(
@@ -702,7 +687,7 @@ TASK = register_task(
         description="college-level multiple-choice and open questions; instance-weighted "
         "subject and discipline accuracy",
         profiles=(OFFICIAL, LMMS_EVAL, LMMS_EVAL_PR1471, *VLMEVALKIT_PROFILES),
-        read=_read,
+        read=_read_for_profile,
         layouts=(
             "official {id: answer} JSON (MCQ letters already parsed) + --annotations "
             "answer_dict_val.json",
@@ -719,7 +704,8 @@ TASK = register_task(
                 "none = counted, not drawn)",
             ),
         ),
-        evaluator=_evaluator,
+        extract_applies=False,
+        signature_for=_signature,
         reported_names={"mmmu_acc": "Overall"},
     )
 )

@@ -30,6 +30,7 @@ from ..choice import RANDOM, get_lineage
 from ..choice.mmmu import mmmu_pro_official
 from ..load.join import unique_rows
 from ..load.records import read_records
+from ..signature import Signature
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -156,19 +157,20 @@ def _read(inputs: TaskInputs) -> TaskData:
     )
 
 
-def _evaluator(
-    task: Task, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
-) -> Any:
-    from ._run import TaskEvaluation, _score_all
-
-    if extract is not None or judge is not None:
-        raise InputError("score mmmu-pro: --extract and --judge do not apply")
-    data = task.read(inputs)
+def _seed_option(inputs: TaskInputs) -> int | None:
     raw = inputs.options.get("fallback_seed")
     try:
-        seed = None if raw in (None, "", "none") else int(raw)
+        return None if raw in (None, "", "none") else int(raw)
     except (TypeError, ValueError):
         raise InputError(f"--fallback-seed must be an integer or 'none', got {raw!r}") from None
+
+
+def _read_decided(inputs: TaskInputs) -> TaskData:
+    """The rows read (:func:`_read`) with each letter decided in file order: the rules, else
+    the file's recorded draw (``pred_indexs``) or one of ``Random(--fallback-seed)``, else
+    unresolved (scored 0); said in notes, the counts in ``extra["signature"]``."""
+    data = _read(inputs)
+    seed = _seed_option(inputs)
     rng = random.Random(seed) if seed is not None else None
     items = list(data.items)
     counts = {"drawn": 0, "replayed": 0, "unresolved": 0}
@@ -205,30 +207,42 @@ def _evaluator(
             f"{counts['unresolved']} response(s) matched no rule and the script draws an "
             "UNSEEDED random letter there: not resolved, scored 0; pass --fallback-seed N"
         )
-    scores = _score_all(prof, items, data.sources)
+    signature = (
+        ("setting", data.extra.get("setting")),
+        ("method", data.extra.get("method")),
+        ("fallback-seed", seed if seed is not None else "none"),
+        ("random", sum(counts.values())),
+        ("replayed", counts["replayed"] or None),
+    )
+    return replace(
+        data, items=items, notes=tuple(notes), extra={**data.extra, "signature": signature}
+    )
+
+
+def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
+    """The task's signature with the setting, the method and the random-letter counts."""
+    return TASK.signature(prof, data).with_fields(**dict(data.extra.get("signature", ())))
+
+
+def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
+    """The file's own ``if_right`` (once the script scored it) checked against our scores,
+    in a note."""
+    data: TaskData = evaluation.data
     theirs = [
         (it.id, bool(it.fields["if_right"]), s == 1.0)
-        for it, s in zip(items, scores, strict=True)
+        for it, s in zip(data.items, evaluation.scores, strict=True)
         if isinstance(it.fields.get("if_right"), bool)
     ]
-    if theirs:
-        differ = [i for i, t, o in theirs if t != o]
-        notes.append(
-            f"the file's own if_right agrees with ours on all {len(theirs)} rows"
-            if not differ
-            else f"the file's own if_right differs from ours on {len(differ)} of {len(theirs)} "
-            f"rows (e.g. {differ[0]!r})"
-        )
-    data = replace(data, items=items, notes=tuple(notes))
-    aggregate = prof.aggregate(items, scores)
-    signature = task.signature(prof, data).with_fields(
-        setting=data.extra.get("setting"),
-        method=data.extra.get("method"),
-        **{"fallback-seed": seed if seed is not None else "none"},
-        random=sum(counts.values()),
-        replayed=counts["replayed"] or None,
+    if not theirs:
+        return evaluation
+    differ = [i for i, t, o in theirs if t != o]
+    note = (
+        f"the file's own if_right agrees with ours on all {len(theirs)} rows"
+        if not differ
+        else f"the file's own if_right differs from ours on {len(differ)} of {len(theirs)} "
+        f"rows (e.g. {differ[0]!r})"
     )
-    return TaskEvaluation(task, prof, data, scores, aggregate, signature)
+    return replace(evaluation, data=replace(data, notes=(*data.notes, note)))
 
 
 TASK = register_task(
@@ -239,7 +253,7 @@ TASK = register_task(
         metric="mmmu-pro-acc",
         description="10-option multiple choice (standard / vision settings)",
         profiles=(OFFICIAL,),
-        read=_read,
+        read=_read_decided,
         layouts=(
             "evaluate.py's <model>_<standard|vision>_<cot|direct>.jsonl (id, options, answer, "
             "response; pred_indexs / if_right once scored)",
@@ -247,6 +261,8 @@ TASK = register_task(
         aliases=("mmmu_pro",),
         annotations_optional=True,
         options=(("fallback-seed", "seed for the unseeded random letter (default: none)"),),
-        evaluator=_evaluator,
+        extract_applies=False,
+        signature_for=_signature,
+        finish=_finish,
     )
 )

@@ -43,6 +43,7 @@ from ..choice.scienceqa import (
     scienceqa_official,
 )
 from ..load.records import Records, read_records
+from ..signature import Signature
 from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
@@ -457,96 +458,91 @@ def _seed_option(inputs: TaskInputs) -> tuple[int | None, int]:
         raise InputError(f"--fallback-seed must be an integer or 'none', got {raw!r}") from None
 
 
-def _evaluator(
-    task: ChoiceTask, prof: TaskProfile, inputs: TaskInputs, *, extract: str | None, judge: Any
-) -> Any:
-    from ._check import check_samples
-    from ._run import TaskEvaluation, _score_all
+def _decide_official(data: TaskData, inputs: TaskInputs) -> TaskData:
+    """The official profile's letters, decided in file order: the rule, else the result
+    file's recorded draw, else one of ``official_rng(--fallback-seed, --shots)``, else
+    unresolved (scored 0); a recorded index overrides the rule, as ``evaluate_acc.py``
+    scores it. Said in notes; the signature fields go to ``extra["signature"]``."""
+    seed, shots = _seed_option(inputs)
+    rng: random.Random | None = official_rng(seed, shots) if seed is not None else None
+    items = list(data.items)
+    drawn = unresolved = replayed = differ = 0
+    for i, item in enumerate(items):
+        options = item.fields.get("options")
+        if item.prediction is None or not options:
+            continue
+        letter = scienceqa_official(item.prediction, options)
+        recorded = item.fields.get("recorded_pred")
+        fields = dict(item.fields)
+        if letter == RANDOM:
+            fields["decided_at_random"] = True
+            if isinstance(recorded, str):
+                letter = recorded  # run_gpt3.py's own draw, written in its result file
+                replayed += 1
+            elif rng is not None:
+                letter = scienceqa_official(item.prediction, options, rng)
+                drawn += 1
+            else:
+                unresolved += 1
+        elif isinstance(recorded, str):
+            # evaluate_acc.py scores the recorded index, whatever the output says
+            differ += recorded != letter
+            letter = recorded
+        fields["parsed_pred"] = letter
+        items[i] = replace(item, fields=fields)
+    notes = list(data.notes)
+    if replayed:
+        notes.append(
+            f"{replayed} output(s) gave no 'The answer is X.' in range: run_gpt3.py drew a "
+            "random option for them and its result file records it; that draw was used"
+        )
+    if differ:
+        notes.append(
+            f"{differ} recorded prediction(s) differ from the letter the rule reads in the "
+            "output; the recorded ones are scored, as evaluate_acc.py does (the file may "
+            "come from another version of run_gpt3.py)"
+        )
+    if drawn:
+        notes.append(
+            f"{drawn} response(s) gave no 'The answer is X.' in range and were decided at "
+            f"random: random.Random({seed}) after the {shots}-shot draw, in file order "
+            "(run_gpt3.py's sequence when the file is its whole run in its order)"
+        )
+    if unresolved:
+        notes.append(
+            f"{unresolved} response(s) reach the official random fallback, unseeded here: "
+            "NOT resolved, scored 0"
+        )
+    signature = (
+        ("fallback-seed", seed if seed is not None else "none"),
+        ("shots", shots),
+        ("random", drawn + unresolved + replayed),
+        ("replayed", replayed or None),
+    )
+    return replace(
+        data, items=items, notes=tuple(notes), extra={**data.extra, "signature": signature}
+    )
 
-    if extract is not None or judge is not None:
-        raise InputError("score scienceqa: --extract and --judge do not apply")
-    data = task.read(inputs)
-    needs_options = prof.name != "lmms-eval"
-    if needs_options and data.extra.get("no_doc"):
+
+def _read_for_profile(inputs: TaskInputs) -> TaskData:
+    """The items read (:func:`_read`) as the profile being scored (``inputs.profile``) needs
+    them: a log without ``doc`` only for the ``lmms-eval`` profile; the official profile's
+    letters, random draws included, decided over the whole run (:func:`_decide_official`)."""
+    name = TASK.profile(inputs.profile).name
+    data = _read(inputs)
+    if name != "lmms-eval" and data.extra.get("no_doc"):
         raise InputError(
             f"{data.sources[0]}: an lmms-eval log without 'doc' has no options; profile "
-            f"{prof.name!r} needs them (score it with --profile lmms-eval, or give a log "
+            f"{name!r} needs them (score it with --profile lmms-eval, or give a log "
             "written with its doc)"
         )
-    notes = list(data.notes)
-    signature_extra: dict[str, Any] = {}
-    if prof.name == "official":
-        seed, shots = _seed_option(inputs)
-        rng: random.Random | None = official_rng(seed, shots) if seed is not None else None
-        items = list(data.items)
-        drawn = unresolved = replayed = differ = 0
-        for i, item in enumerate(items):
-            options = item.fields.get("options")
-            if item.prediction is None or not options:
-                continue
-            letter = scienceqa_official(item.prediction, options)
-            recorded = item.fields.get("recorded_pred")
-            fields = dict(item.fields)
-            if letter == RANDOM:
-                fields["decided_at_random"] = True
-                if isinstance(recorded, str):
-                    letter = recorded  # run_gpt3.py's own draw, written in its result file
-                    replayed += 1
-                elif rng is not None:
-                    letter = scienceqa_official(item.prediction, options, rng)
-                    drawn += 1
-                else:
-                    unresolved += 1
-            elif isinstance(recorded, str):
-                # evaluate_acc.py scores the recorded index, whatever the output says
-                differ += recorded != letter
-                letter = recorded
-            fields["parsed_pred"] = letter
-            items[i] = replace(item, fields=fields)
-        if replayed:
-            notes.append(
-                f"{replayed} output(s) gave no 'The answer is X.' in range: run_gpt3.py drew a "
-                "random option for them and its result file records it; that draw was used"
-            )
-        if differ:
-            notes.append(
-                f"{differ} recorded prediction(s) differ from the letter the rule reads in the "
-                "output; the recorded ones are scored, as evaluate_acc.py does (the file may "
-                "come from another version of run_gpt3.py)"
-            )
-        if drawn:
-            notes.append(
-                f"{drawn} response(s) gave no 'The answer is X.' in range and were decided at "
-                f"random: random.Random({seed}) after the {shots}-shot draw, in file order "
-                "(run_gpt3.py's sequence when the file is its whole run in its order)"
-            )
-        if unresolved:
-            notes.append(
-                f"{unresolved} response(s) reach the official random fallback, unseeded here: "
-                "NOT resolved, scored 0"
-            )
-        data = replace(data, items=items)
-        signature_extra = {
-            "fallback-seed": seed if seed is not None else "none",
-            "shots": shots,
-            "random": drawn + unresolved + replayed,
-            "replayed": replayed or None,
-        }
-    data = replace(data, notes=tuple(notes))
-    scores = _score_all(prof, data.items, data.sources)
-    aggregate = prof.aggregate(data.items, scores)
-    signature = task.signature(prof, data)
-    if signature_extra:
-        signature = signature.with_fields(**signature_extra)
-    return TaskEvaluation(
-        task,
-        prof,
-        data,
-        scores,
-        aggregate,
-        signature,
-        sample_check=check_samples(task, prof, data.items, scores),
-    )
+    return _decide_official(data, inputs) if name == "official" else data
+
+
+def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
+    """The task's signature; the official profile's with its draws' fields appended
+    (``fallback-seed``, ``shots``, ``random``, ``replayed``)."""
+    return TASK.signature(prof, data).with_fields(**dict(data.extra.get("signature", ())))
 
 
 TASK = register_task(
@@ -557,7 +553,7 @@ TASK = register_task(
         metric="scienceqa-acc",
         description="science multiple choice with an image (2-5 options)",
         profiles=(OFFICIAL, LLAVA, LLAVA_5200B75, LMMS_EVAL, *vlmevalkit_profiles("ScienceQA")),
-        read=_read,
+        read=_read_for_profile,
         layouts=(
             "VLMEvalKit sheet {model}_ScienceQA_TEST.xlsx (index, question, A-E, answer, "
             "category, prediction), its _acc.csv and _{judge}_result.xlsx beside it",
@@ -575,7 +571,8 @@ TASK = register_task(
             ("fallback-seed", "official profile: seed of the random fallback (default 10)"),
             ("shots", "official profile: few-shot examples drawn first (default 3)"),
         ),
-        evaluator=_evaluator,
+        extract_applies=False,
+        signature_for=_signature,
         reported_names={"exact_match": "exact_match"},
     )
 )
