@@ -29,9 +29,8 @@ __all__ = [
     "register_lineage",
 ]
 
-#: the lineage modules, imported on first lookup; the last two are optional
+#: the lineage modules, imported on first lookup (each registers its lineages)
 _MODULES = ("heuristics", "lmms", "mmstar", "mmmu", "scienceqa")
-_OPTIONAL = frozenset({"mmmu", "scienceqa"})
 _LOADED = False
 
 
@@ -40,11 +39,7 @@ def _load() -> None:
     if _LOADED:
         return
     for name in _MODULES:
-        try:
-            importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if name not in _OPTIONAL or exc.name != f"{__name__}.{name}":
-                raise
+        importlib.import_module(f"{__name__}.{name}")
     _LOADED = True
 
 
