@@ -91,6 +91,7 @@ def test_cli_names_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "--allow-missing" in err and "allow_missing=True" not in err
 
 
+@pytest.mark.slow
 def test_real_textvqa_sheet_as_dataframe(shared_data: Path) -> None:
     sheet = shared_data / "textvqa_val" / "vlmevalkit" / "vila_8b_TextVQA_VAL.xlsx"
     pytest.importorskip("openpyxl")

@@ -322,6 +322,7 @@ def okvqa(shared_data: Path) -> Path:
 
 
 @pytest.mark.shared
+@pytest.mark.slow
 @pytest.mark.parametrize("run", list(PICA))
 def test_pica_matches_independent_recomputation(okvqa: Path, shared_spec: Path, run: str) -> None:
     gt = json.loads((okvqa / "okvqa_val_eval.json").read_text())

@@ -17,7 +17,8 @@ from vqametrics.cli import main
 from vqametrics.load.results import read_results
 from vqametrics.tasks import get_task, list_tasks
 
-pytestmark = pytest.mark.shared
+# real toolkit files scored end to end (about 15 s of CPU): in make test-slow, run by CI
+pytestmark = [pytest.mark.shared, pytest.mark.slow]
 
 LMMS = "lmms_eval_logs/20260218_234435_samples_scienceqa_img.jsonl"
 # dataset of the VLMEvalKit file name -> task name here

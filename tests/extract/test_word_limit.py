@@ -89,6 +89,7 @@ def test_vqa_and_score_textvqa_count_the_same(tmp_path: Path) -> None:
     assert vqa.diagnostics.reasons == task.diagnostics.reasons
 
 
+@pytest.mark.slow
 def test_real_textvqa_sheet_same_count_in_both_paths(shared_data: Path) -> None:
     sheet = shared_data / "textvqa_val" / "vlmevalkit" / "vila_8b_TextVQA_VAL.xlsx"
     pytest.importorskip("openpyxl")

@@ -217,6 +217,7 @@ def _real_log(shared: Path, path: Path, doc: bool = True) -> Path:
 
 
 @pytest.mark.shared
+@pytest.mark.slow
 def test_real_labels_joined_by_doc(shared_data: Path, tmp_path: Path) -> None:
     log = _real_log(shared_data, tmp_path / "samples_pope.jsonl")
     alone = evaluate_task("pope", log)
