@@ -32,6 +32,7 @@ __all__ = [
     "text_predictions",
     "typed",
     "vlmevalkit_breakdown",
+    "vlmevalkit_judge_rows",
 ]
 
 
@@ -162,6 +163,40 @@ def vlmevalkit_breakdown(
     sorted order (it groups with ``set``, then sorts)."""
     groups = group_means(items, scores, field, numpy_mean, 100.0)
     return {g: groups[g] for g in sorted(groups)}
+
+
+def vlmevalkit_judge_rows(
+    items: Sequence[Item],
+    scores: Sequence[float],
+    keys: Callable[[Item], Sequence[str | None]],
+    *,
+    sort: bool,
+) -> dict[str, dict[str, float | int]]:
+    """VLMEvalKit's ``*_acc`` table of a judged benchmark (MathVista, MathVision): for every key
+    of an item (``None`` skipped) ``tot``, ``prefetch`` (rows whose log is ``Prefetch
+    succeed``), ``hit``, ``prefetch_rate`` and ``acc`` = hit / tot × 100; keys sorted, or in
+    first-seen order."""
+    tot: dict[str, int] = {}
+    fetch: dict[str, int] = {}
+    hit: dict[str, int] = {}
+    for item, s in zip(items, scores, strict=True):
+        prefetched = item.fields.get("log") == "Prefetch succeed"
+        for k in keys(item):
+            if k is None:
+                continue
+            tot[k] = tot.get(k, 0) + 1
+            fetch[k] = fetch.get(k, 0) + prefetched
+            hit[k] = hit.get(k, 0) + (s == 1.0)
+    return {
+        k: {
+            "tot": tot[k],
+            "prefetch": fetch[k],
+            "hit": hit[k],
+            "prefetch_rate": fetch[k] / tot[k] * 100,
+            "acc": hit[k] / tot[k] * 100,
+        }
+        for k in (sorted(tot) if sort else tot)
+    }
 
 
 def read_vlmevalkit(

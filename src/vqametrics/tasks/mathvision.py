@@ -27,7 +27,7 @@ from ..score.mathvision import official_correct, official_model_answer, vlmevalk
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import reported_scores
+from ._common import reported_scores, vlmevalkit_judge_rows
 
 __all__ = ["TASK"]
 
@@ -139,27 +139,7 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
 def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """``MATH_V_acc``: per ``Overall`` and category (sorted by name): ``tot``, ``prefetch``,
     ``hit``, ``prefetch_rate``, ``acc`` = hit / tot × 100."""
-    tot: dict[str, int] = {}
-    fetch: dict[str, int] = {}
-    hit: dict[str, int] = {}
-    for item, s in zip(items, scores, strict=True):
-        prefetched = item.fields.get("log") == "Prefetch succeed"
-        for k in ("Overall", _subject(item)):
-            if k is None:
-                continue
-            tot[k] = tot.get(k, 0) + 1
-            fetch[k] = fetch.get(k, 0) + prefetched
-            hit[k] = hit.get(k, 0) + (s == 1.0)
-    rows: dict[str, dict[str, float | int]] = {
-        k: {
-            "tot": tot[k],
-            "prefetch": fetch[k],
-            "hit": hit[k],
-            "prefetch_rate": fetch[k] / tot[k] * 100,
-            "acc": hit[k] / tot[k] * 100,
-        }
-        for k in sorted(tot)
-    }
+    rows = vlmevalkit_judge_rows(items, scores, lambda it: ("Overall", _subject(it)), sort=True)
     overall = rows.get("Overall", {"acc": 0.0, "hit": 0, "tot": 0})
     return Aggregate(
         metrics={"Overall": overall["acc"], "hit": overall["hit"], "tot": overall["tot"]},

@@ -35,7 +35,7 @@ from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import reported_scores
+from ._common import reported_scores, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
 
 __all__ = ["BREAKDOWN_KEYS", "TASK"]
@@ -219,26 +219,11 @@ def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
     """``MathVista_acc``: per ``Overall``, skill and task (in VLMEvalKit's first-seen order,
     skills before the task of each row): ``tot``, ``prefetch``, ``hit``, ``prefetch_rate``,
     ``acc`` = hit / tot × 100."""
-    tot: dict[str, int] = {}
-    fetch: dict[str, int] = {}
-    hit: dict[str, int] = {}
-    for item, s in zip(items, scores, strict=True):
-        keys = ["Overall", *_values(item, "skills"), *_values(item, "task")]
-        prefetched = item.fields.get("log") == "Prefetch succeed"
-        for k in keys:
-            tot[k] = tot.get(k, 0) + 1
-            fetch[k] = fetch.get(k, 0) + prefetched
-            hit[k] = hit.get(k, 0) + (s == 1.0)
-    rows: dict[str, dict[str, float | int]] = {
-        k: {
-            "tot": tot[k],
-            "prefetch": fetch[k],
-            "hit": hit[k],
-            "prefetch_rate": fetch[k] / tot[k] * 100,
-            "acc": hit[k] / tot[k] * 100,
-        }
-        for k in tot
-    }
+
+    def keys(item: Item) -> list[str | None]:
+        return ["Overall", *_values(item, "skills"), *_values(item, "task")]
+
+    rows = vlmevalkit_judge_rows(items, scores, keys, sort=False)
     overall = rows.get("Overall", {"acc": 0.0, "hit": 0, "tot": 0, "prefetch": 0})
     return Aggregate(
         metrics={
