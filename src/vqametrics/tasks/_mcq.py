@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._exceptions import InputError
+from ..choice import RANDOM
 from ..load.join import check_unique, unique_rows
 from ..load.layouts import find_reported, locate_reported
 from ..load.records import Records, cell_text, read_records
@@ -46,6 +47,7 @@ __all__ = [
     "ChoiceTask",
     "Decision",
     "LmmsDoc",
+    "decided_letter",
     "decision_note",
     "doc_answer",
     "find_judge_record",
@@ -706,3 +708,25 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         notes,
         locate_reported(inputs.results, inputs.reported),
     )
+
+
+def decided_letter(
+    prediction: str,
+    options: Mapping[str, str] | None,
+    parsed_pred: str | None,
+    rule: Callable[[str, Mapping[str, str]], str | None],
+    *,
+    task: str,
+    random_hint: str,
+) -> str | None:
+    """The letter one answer is scored by: ``parsed_pred`` when the run decided it already (its
+    seeded or replayed draw), else *rule* on *options*; a rule that would draw an unseeded
+    random letter is an error (with *random_hint*), never a guess."""
+    if parsed_pred is not None:
+        return parsed_pred
+    if not options:
+        raise InputError(f"{task} needs options={{'A': text, …}}")
+    letter = rule(prediction, options)
+    if letter == RANDOM:
+        raise InputError(f"{prediction[:60]!r}: {random_hint}")
+    return letter

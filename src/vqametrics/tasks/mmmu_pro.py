@@ -34,6 +34,7 @@ from ..signature import Signature
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
+from ._mcq import decided_letter
 
 __all__: list[str] = []
 
@@ -49,16 +50,15 @@ def _score(
     parsed_pred: str | None = None,
 ) -> float:
     """1.0 when the letter (``parsed_pred`` when decided already) equals the answer."""
-    letter = parsed_pred
-    if letter is None:
-        if not options:
-            raise InputError("mmmu-pro: needs options={'A': text, …}")
-        letter = mmmu_pro_official(prediction, options)
-        if letter == RANDOM:
-            raise InputError(
-                f"{prediction[:60]!r}: no rule reads a letter and the script draws an unseeded "
-                "random one; parse it with vqametrics.parse_choice(..., rng=...)"
-            )
+    letter = decided_letter(
+        prediction,
+        options,
+        parsed_pred,
+        mmmu_pro_official,
+        task="mmmu-pro:",
+        random_hint="no rule reads a letter and the script draws an unseeded random one; parse "
+        "it with vqametrics.parse_choice(..., rng=...)",
+    )
     return 1.0 if letter == references[0] else 0.0
 
 

@@ -49,7 +49,7 @@ from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import mean, reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions, sample_score, without_questions
-from ._mcq import ChoiceTask, read_mcq_sheet, vlmevalkit_profiles
+from ._mcq import ChoiceTask, decided_letter, read_mcq_sheet, vlmevalkit_profiles
 
 __all__: list[str] = []
 
@@ -72,17 +72,16 @@ def _official_score(
     parsed_pred: str | None = None,
 ) -> float:
     """1.0 when the official letter (``parsed_pred`` when decided already) is the gold."""
-    letter = parsed_pred
-    if letter is None:
-        if not options:
-            raise InputError("scienceqa: the official rule needs options={'A': text, …}")
-        letter = scienceqa_official(prediction, options)
-        if letter == RANDOM:
-            raise InputError(
-                f"{prediction[:60]!r}: the official rule reads no letter here and draws a "
-                "random option; parse it with vqametrics.parse_choice(..., rng=...) or score "
-                "the whole run (the draws are seeded there)"
-            )
+    letter = decided_letter(
+        prediction,
+        options,
+        parsed_pred,
+        scienceqa_official,
+        task="scienceqa: the official rule",
+        random_hint="the official rule reads no letter here and draws a random option; parse it "
+        "with vqametrics.parse_choice(..., rng=...) or score the whole run (the draws are seeded "
+        "there)",
+    )
     return 1.0 if letter == _gold(references) else 0.0
 
 
