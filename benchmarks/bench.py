@@ -130,8 +130,8 @@ def ratio(
 def throughput(data: Path, repeats: int = 5) -> tuple[int, float, float]:
     import gc
 
-    from vqametrics.load.vqa import load_annotations, load_results, match_predictions
     from vqametrics.pipeline.vqa import score_dataset
+    from vqametrics.readers.vqa import load_annotations, load_results, match_predictions
 
     dataset = load_annotations(data / "annotations.json")
     preds = match_predictions(dataset, load_results(data / "results.json")).predictions

@@ -20,8 +20,8 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from vqametrics.score import anls
-from vqametrics.score.anls import anls_official, levenshtein_reference
+from vqametrics.kernels import anls
+from vqametrics.kernels.anls import anls_official, levenshtein_reference
 
 WORDS = ["total", "2019", "$ 45.00", "john smith", "page 3", "yes", "the", "invoice", "12/03"]
 

@@ -38,7 +38,7 @@ def median_seconds(fn: Callable[[], object], runs: int) -> float:
 def bootstrap_at_vqa_v2_scale(runs: int) -> float:
     import numpy as np
 
-    from vqametrics.stats import bootstrap_ci
+    from vqametrics.aggregate.stats import bootstrap_ci
 
     rng = np.random.default_rng(0)
     n = 214_354
@@ -52,7 +52,7 @@ def bootstrap_at_vqa_v2_scale(runs: int) -> float:
 
 def okvqa_profiles(folder: Path, runs: int) -> float:
     from vqametrics import evaluate_vqa
-    from vqametrics.profile_diff import compare_profiles
+    from vqametrics.analysis.profile_diff import compare_profiles
 
     def run() -> None:
         result = evaluate_vqa(folder / "okvqa_val_eval.json", folder / PICA)

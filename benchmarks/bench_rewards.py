@@ -1,4 +1,4 @@
-"""Per-call cost of ``vqametrics.rewards.compute_score`` (one RL rollout's reward).
+"""Per-call cost of ``vqametrics.integrations.rewards.compute_score`` (one RL rollout's reward).
 
 1. Ordinary rollouts: µs per call.
 2. Hostile rollouts (issue 22: a looping model's 56 KB of repeated ``<think>`` took 5–13 s):
@@ -18,7 +18,7 @@ import re
 import statistics
 import time
 
-from vqametrics.rewards import compute_score
+from vqametrics.integrations.rewards import compute_score
 
 CASES = [
     ("vqav2", "<think>The man holds a bat.</think> The answer is baseball.", ["baseball"] * 10),

@@ -14,7 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
-from vqametrics.load import records
+from vqametrics.readers import records
 
 
 def textvqa_sheet(n: int = 5000) -> bytes:

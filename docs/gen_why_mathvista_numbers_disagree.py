@@ -2,7 +2,7 @@
 
 The profile table is read from the registered ``mathvista`` and ``mathvision`` tasks, and every
 cell of the worked examples is computed by :func:`vqametrics.tasks.score_answer` and the
-kernels in :mod:`vqametrics.score.mathvista` / :mod:`vqametrics.score.mathvision`. Nothing is
+kernels in :mod:`vqametrics.kernels.mathvista` / :mod:`vqametrics.kernels.mathvision`. Nothing is
 typed by hand, so the page cannot drift from the code: ``tests/tasks/test_mathvista.py`` fails
 when the committed page differs from what this script renders.
 
@@ -64,7 +64,7 @@ def _code(text: str) -> str:
 
 
 def _mathvista_cells(ex: tuple[str, str, str, str, list[str] | None, Any, str]) -> list[str]:
-    from vqametrics.score.mathvista import (
+    from vqametrics.kernels.mathvista import (
         MathVistaCrash,
         normalize_lmms_eval,
         normalize_official,
@@ -102,7 +102,7 @@ def _mathvista_cells(ex: tuple[str, str, str, str, list[str] | None, Any, str]) 
 
 def render() -> str:
     """The whole page, as Markdown."""
-    from vqametrics.score.mathvision import official_correct
+    from vqametrics.kernels.mathvision import official_correct
     from vqametrics.tasks import get_task, score_answer
 
     out: list[str] = []

@@ -1,7 +1,7 @@
 """Generate ``docs/why-mmmu-numbers-disagree.md`` from the library.
 
 Every letter, verdict and number on the page is computed here by the registered choice
-lineages (:func:`vqametrics.choice.get_lineage`), the MMMU open-question rules and
+lineages (:func:`vqametrics.kernels.choice.get_lineage`), the MMMU open-question rules and
 :func:`vqametrics.score_answer` / the ``mmmu`` task; nothing is typed by hand, so the page
 cannot drift from the code: ``tests/tasks/test_why_mmmu_numbers_disagree.py`` fails when the
 committed page differs from what this script renders.
@@ -66,8 +66,8 @@ def _mark(ok: bool) -> str:
 
 def render() -> str:
     """The whole page, as Markdown."""
-    from vqametrics.choice import RANDOM, get_lineage
-    from vqametrics.choice.mmmu import aggregate_mmmu, official_rng, parse_open_response
+    from vqametrics.kernels.choice import RANDOM, get_lineage
+    from vqametrics.kernels.choice.mmmu import aggregate_mmmu, official_rng, parse_open_response
     from vqametrics.tasks import get_task, score_answer
 
     task = get_task("mmmu")

@@ -1,7 +1,7 @@
 """Generate ``docs/why-toolkits-disagree.md`` from the library.
 
 Every table is read from the registered :class:`~vqametrics.profiles.Profile` objects and from
-:mod:`vqametrics.profile_diff`; every number in the worked examples is computed by
+:mod:`vqametrics.analysis.profile_diff`; every number in the worked examples is computed by
 :func:`~vqametrics.vqa_accuracy` and :func:`~vqametrics.normalize_answer`. Nothing is typed by
 hand, so the page cannot drift from the code: ``tests/profiles/test_why_toolkits_disagree.py``
 fails when the committed page differs from what this script renders.
@@ -67,7 +67,7 @@ def _answers_text(answers: Sequence[Any]) -> str:
 def render() -> str:
     """The whole page, as Markdown."""
     from vqametrics import normalize_answer, vqa_accuracy
-    from vqametrics.profile_diff import RULES, derivation
+    from vqametrics.analysis.profile_diff import RULES, derivation
     from vqametrics.profiles import list_profiles
 
     profiles = list_profiles()
@@ -133,7 +133,7 @@ def render() -> str:
     w("")
     w(
         "Every profile is rebuilt from `official` by changing one rule at a time, in a fixed "
-        "order (`vqametrics.profile_diff.RECIPES`); a test checks that the result uses the very "
+        "order (`vqametrics.analysis.profile_diff.RECIPES`); a test checks that the result uses the very "
         "same step functions and settings as the registered profile."
     )
     w("")

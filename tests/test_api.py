@@ -79,7 +79,7 @@ def test_explain_stays_the_function_after_its_module_is_imported() -> None:
 
     code = (
         "import vqametrics, importlib; vqametrics.explain; "
-        "importlib.import_module('vqametrics.explanation').Explanation; "
+        "importlib.import_module('vqametrics.views.explanation').Explanation; "
         "print(vqametrics.explain('Yes', ['yes'] * 10).unanimous)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -132,12 +132,12 @@ def test_explain_stays_the_function_after_an_evaluation_explains(tmp_path: Path)
     ("module", "name"),
     [
         ("vqametrics.pipeline.vqa", "VQAEvaluation"),
-        ("vqametrics.load.vqa", "load_annotations"),
-        ("vqametrics.score.exact_match", "exact_match_any"),
+        ("vqametrics.readers.vqa", "load_annotations"),
+        ("vqametrics.kernels.exact_match", "exact_match_any"),
         ("vqametrics.extract", "extract_answer"),
-        ("vqametrics.metrics", "VQAAccuracy"),
+        ("vqametrics.integrations.metrics", "VQAAccuracy"),
         ("vqametrics.mmbench", "build_circular"),
-        ("vqametrics.compare", "compare_vqa"),
+        ("vqametrics.analysis.compare", "compare_vqa"),
         ("vqametrics.tasks", "parse_yes_no"),
     ],
 )

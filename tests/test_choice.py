@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vqametrics._exceptions import InputError, UnknownNameError
-from vqametrics.choice import (
+from vqametrics.core.exceptions import InputError, UnknownNameError
+from vqametrics.kernels.choice import (
     RANDOM,
     Lineage,
     extract_letter,
     get_lineage,
     list_lineages,
 )
-from vqametrics.choice.lmms import extract_mcq_answer
+from vqametrics.kernels.choice.lmms import extract_mcq_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 #: a verbatim copy of the shared spec's mcq-reasoning-cases.json (each implementation's own code)
@@ -148,7 +148,7 @@ def test_bad_input_is_one_clear_error() -> None:
 
 
 def test_mmbench_extract_is_the_same_code() -> None:
-    from vqametrics.choice import heuristics
+    from vqametrics.kernels.choice import heuristics
     from vqametrics.mmbench import extract
 
     assert extract.extract_choice is heuristics.extract_choice
@@ -181,7 +181,7 @@ def test_hit_tests_name_at_most_the_letters_offered(text: str) -> None:
 
 
 def test_kernel_layer_imports_nothing_from_tasks_cli_or_load() -> None:
-    pkg = ROOT / "src" / "vqametrics" / "choice"
+    pkg = ROOT / "src" / "vqametrics" / "kernels" / "choice"
     for f in pkg.glob("*.py"):
         tree = ast.parse(f.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

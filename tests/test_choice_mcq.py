@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
 from vqametrics.tasks import Item
 from vqametrics.tasks._mcq import (
     macro_over,
@@ -135,7 +135,7 @@ def test_bad_sheets_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_decision_order() -> None:
-    from vqametrics.choice import get_lineage
+    from vqametrics.kernels.choice import get_lineage
 
     ci = get_lineage("vlmevalkit_can_infer")
     ch = {"A": "cat", "B": "dog"}

@@ -1,4 +1,4 @@
-"""MMMU's answer rules (``vqametrics.choice.mmmu``) against the golden cases.
+"""MMMU's answer rules (``vqametrics.kernels.choice.mmmu``) against the golden cases.
 
 Expected values are ``tests/data/mcq-reasoning-cases.json`` (a copy of the spec's cases,
 computed by running the official MMMU code, MMMU-Pro's ``evaluate.py`` and lmms-eval@75571cf).
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vqametrics.choice.mmmu import (
+from vqametrics.kernels.choice.mmmu import (
     RANDOM,
     aggregate_mmmu,
     eval_open,

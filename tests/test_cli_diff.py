@@ -1,4 +1,4 @@
-"""``vqametrics diff`` and :func:`vqametrics.stats.diff_results` (issue 6, part 2)."""
+"""``vqametrics diff`` and :func:`vqametrics.aggregate.stats.diff_results` (issue 6, part 2)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 from reference import official_vqa
 from vqametrics import InputError, evaluate_vqa
+from vqametrics.aggregate.stats import diff_results
 from vqametrics.cli import main
 from vqametrics.data import sample_files
-from vqametrics.stats import diff_results
 
 PICA_A = "coco14_promptC_gpt3_VinVLTag_n16_repeat5_47.934998_CLIPImagequestion.json"
 PICA_B = "coco14_promptC_gpt3_VinVL_n16_repeat5_46.809354_CLIPImagequestion.json"

@@ -20,7 +20,7 @@ import pytest
 
 from vqametrics import cli
 
-HEAVY = ("orjson", "numpy", "socket", "shutil", "vqametrics.stats", "vqametrics.tasks")
+HEAVY = ("orjson", "numpy", "socket", "shutil", "vqametrics.aggregate.stats", "vqametrics.tasks")
 
 
 def _imported_after(argv: list[str], tmp: Path) -> list[str]:

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from vqametrics import InputError, evaluate_vqa
-from vqametrics.cli import main
-from vqametrics.compare import (
+from vqametrics.analysis.compare import (
     AOKVQAItem,
     AOKVQAPrediction,
     compare_aokvqa,
@@ -23,6 +22,7 @@ from vqametrics.compare import (
     load_aokvqa_predictions,
     match_choice,
 )
+from vqametrics.cli import main
 from vqametrics.mmbench.circular import rotate_options
 
 # --------------------------------------------------------------------------- multiple choice

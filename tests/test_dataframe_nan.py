@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from vqametrics import evaluate_vqa
-from vqametrics._exceptions import InputError, command_line_spelling
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError, command_line_spelling
 from vqametrics.tasks._run import evaluate_task
 
 pd = pytest.importorskip("pandas")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from vqametrics._extras import install_hint
+from vqametrics.core.extras import install_hint
 
 pytest.importorskip("starlette")
 
@@ -231,7 +231,7 @@ def test_non_json_body_is_a_400(client: Any) -> None:
 @pytest.mark.slow  # the literal port on 4 x 3,427 questions
 def test_yardsticks_vqa_equals_evaluate_vqa(client: Any) -> None:
     from vqametrics.aggregate import percent
-    from vqametrics.score.exact_match import exact_match_scores
+    from vqametrics.kernels.exact_match import exact_match_scores
 
     d = client.get("/api/yardsticks").json()
     sets = {s["name"]: s for s in d["vqa"]["sets"]}

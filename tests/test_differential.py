@@ -22,13 +22,13 @@ from hypothesis import strategies as st
 
 from reference import official_vqa as ref
 from vqametrics.aggregate import breakdown, official_outputs
-from vqametrics.load import _bulk
-from vqametrics.load.vqa import as_dataset, load_annotations, load_results
+from vqametrics.kernels import _fast
+from vqametrics.kernels.question import QuestionNormalizer
 from vqametrics.pipeline.vqa import evaluate_vqa, score_dataset
 from vqametrics.profiles import get_profile, list_profiles
-from vqametrics.report.files import write_vqa_outputs
-from vqametrics.score import _fast
-from vqametrics.score.question import QuestionNormalizer
+from vqametrics.readers import _bulk
+from vqametrics.readers.vqa import as_dataset, load_annotations, load_results
+from vqametrics.views.files import write_vqa_outputs
 
 # Pieces that exercise every rule of spec §3: punctuation (spaced or not), the comma trigger,
 # periods around digits, number words, articles, contractions, case, whitespace, non-ASCII.

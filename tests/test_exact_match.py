@@ -1,7 +1,7 @@
 """Exact Match and EM-any (issue 4, part 1): definitions, the VQA reference rule, the CLI, and
 the three PICa runs on OK-VQA val.
 
-The PICa numbers are pinned twice, independently of ``vqametrics.score``:
+The PICa numbers are pinned twice, independently of ``vqametrics.kernels``:
 
 * a handful of questions worked out by hand (the answers are quoted in the comments);
 * a literal recomputation over the raw files in :func:`_independent_em`, written in this file
@@ -22,13 +22,13 @@ import pytest
 
 from vqametrics import InputError, UnknownNameError, evaluate_vqa, get_profile, list_profiles
 from vqametrics.cli import main
-from vqametrics.em_summary import exact_match_breakdowns
-from vqametrics.score.exact_match import (
+from vqametrics.kernels.exact_match import (
     exact_match,
     exact_match_any,
     exact_match_scores,
     reference_answer,
 )
+from vqametrics.views.em_summary import exact_match_breakdowns
 
 # --------------------------------------------------------------------------- the definitions
 
@@ -408,7 +408,9 @@ def test_pica_hand_checked_questions(okvqa: Path, run: str) -> None:
     assert scores.references[result.dataset.index[66145]].text == "c"
 
 
-@pytest.mark.parametrize("module", ["vqametrics.score.exact_match", "vqametrics.compare"])
+@pytest.mark.parametrize(
+    "module", ["vqametrics.kernels.exact_match", "vqametrics.analysis.compare"]
+)
 def test_docstring_examples_run(module: str) -> None:
     mod = importlib.import_module(module)
     failures, tried = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from vqametrics._exceptions import UnknownNameError
 from vqametrics.cli import main
+from vqametrics.core.exceptions import UnknownNameError
 from vqametrics.data import data_path
-from vqametrics.explanation import ItemExplanation, explain_answer, explain_item
 from vqametrics.tasks._run import evaluate_task
+from vqametrics.views.explanation import ItemExplanation, explain_answer, explain_item
 
 CASES = json.loads(
     (Path(__file__).parent / "data" / "vqa-family-cases.json").read_text(encoding="utf-8")

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from vqametrics import evaluate_vqa
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
-from vqametrics.load.aokvqa import load_aokvqa
+from vqametrics.core.exceptions import InputError
 from vqametrics.mmbench.load import read_table
+from vqametrics.readers.aokvqa import load_aokvqa
 from vqametrics.tasks._run import evaluate_task
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "vqametrics" / "data"

@@ -152,7 +152,7 @@ def test_a_repeated_key_in_a_results_mapping_is_a_duplicate(tmp_path: Path) -> N
 
 
 def test_a_repeated_key_in_aokvqa_predictions_is_a_duplicate(tmp_path: Path) -> None:
-    from vqametrics.load.aokvqa import load_aokvqa_predictions
+    from vqametrics.readers.aokvqa import load_aokvqa_predictions
 
     path = tmp_path / "p.json"
     path.write_text('{"q1": "dog", "q2": "cat", "q1": "bird"}')
@@ -164,7 +164,7 @@ def test_the_list_layout_is_not_parsed_twice(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The duplicate-key pass (stdlib ``json``) runs for the mapping layout only."""
-    import vqametrics.load.vqa as load_vqa
+    import vqametrics.readers.vqa as load_vqa
 
     calls: list[int] = []
     real = load_vqa.object_pairs
@@ -403,7 +403,7 @@ def test_an_interrupt_mid_decode_is_not_replaced_by_a_buffer_error(tmp_path: Pat
     # made `with mapped:` raise BufferError over it (a traceback instead of "terminated")
     import numpy as np
 
-    from vqametrics.load._json import closing_map, map_file
+    from vqametrics.readers._json import closing_map, map_file
 
     f = tmp_path / "a.json"
     f.write_bytes(b"[1, 2, 3]" * 100)

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vqametrics import InputError
-from vqametrics.score import anls
-from vqametrics.score.anls import (
+from vqametrics.kernels import anls
+from vqametrics.kernels.anls import (
     UndefinedScoreError,
     anls_lmms_eval,
     anls_mmf,

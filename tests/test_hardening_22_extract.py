@@ -26,7 +26,7 @@ from vqametrics.extract import (
 from vqametrics.extract import answer as answer_rules
 from vqametrics.extract.diagnose import _MARKDOWN as MARKDOWN
 from vqametrics.extract.peers import extract_evalscope
-from vqametrics.rewards import compute_score
+from vqametrics.integrations.rewards import compute_score
 
 # --- the expressions as they stood, applied plainly: the reference ---------------------------
 TAGS = "think|thinking|reasoning|analysis|reflection"

@@ -13,9 +13,9 @@ import pytest
 
 from vqametrics import InputError
 from vqametrics.cli import main
-from vqametrics.load.join import same_ids
-from vqametrics.load.layouts import predictions_from
-from vqametrics.load.records import read_records
+from vqametrics.readers.join import same_ids
+from vqametrics.readers.layouts import predictions_from
+from vqametrics.readers.records import read_records
 
 
 def test_a_csv_field_beyond_128_kib_is_read(tmp_path: Path) -> None:

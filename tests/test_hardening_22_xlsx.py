@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from vqametrics import InputError
-from vqametrics.load import records
-from vqametrics.load.records import read_records
+from vqametrics.readers import records
+from vqametrics.readers.records import read_records
 
 openpyxl = pytest.importorskip("openpyxl")
 pytest.importorskip("python_calamine")
@@ -208,7 +208,7 @@ def _one_row(rec: records.Records, i: int) -> records.Records:
 
 
 def test_a_formula_without_a_value_is_named_not_called_empty(tmp_path: Path) -> None:
-    from vqametrics.load.layouts import predictions_from
+    from vqametrics.readers.layouts import predictions_from
 
     rec = read_records(_pope_sheet(tmp_path))
     assert rec.rows[1]["prediction"] is None  # as openpyxl reads it: no stored value
@@ -221,7 +221,7 @@ def test_a_formula_without_a_value_is_named_not_called_empty(tmp_path: Path) -> 
 
 
 def test_a_merged_cell_is_named_not_called_empty(tmp_path: Path) -> None:
-    from vqametrics.load.layouts import predictions_from
+    from vqametrics.readers.layouts import predictions_from
 
     rec = read_records(_pope_sheet(tmp_path))
     assert predictions_from(_one_row(rec, 2)).texts == ["no"]  # D4 holds the value
@@ -230,7 +230,7 @@ def test_a_merged_cell_is_named_not_called_empty(tmp_path: Path) -> None:
 
 
 def test_a_plain_empty_cell_is_still_empty(tmp_path: Path) -> None:
-    from vqametrics.load.layouts import predictions_from
+    from vqametrics.readers.layouts import predictions_from
 
     path = tmp_path / "plain.xlsx"
     path.write_bytes(_book([["index", "prediction"], [1, None], [2, "x"]]))

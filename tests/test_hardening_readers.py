@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vqametrics._exceptions import InputError
-from vqametrics.load.records import read_records
+from vqametrics.core.exceptions import InputError
+from vqametrics.readers.records import read_records
 from vqametrics.tasks._base import TaskInputs
 from vqametrics.tasks._lmms import lmms_eval_predictions, unique_samples
 from vqametrics.tasks._mme_read import QUESTIONS

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from vqametrics import evaluate_vqa
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
-from vqametrics.load.formats import InputFormat, parse_input_format
-from vqametrics.load.records import read_records
+from vqametrics.core.exceptions import InputError
+from vqametrics.readers.formats import InputFormat, parse_input_format
+from vqametrics.readers.records import read_records
 from vqametrics.tasks._run import evaluate_task
 
 TRUTH = {1: "yes", 2: "no", 3: "2", 4: "red"}

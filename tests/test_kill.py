@@ -19,7 +19,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from vqametrics.report.output import MANIFEST, verify_dir
+from vqametrics.views.output import MANIFEST, verify_dir
 
 pytestmark = [
     pytest.mark.slow,

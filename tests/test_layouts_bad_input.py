@@ -162,7 +162,7 @@ def test_plain_text_names_the_option_that_forces_the_format(
     assert "--format " not in err.replace("--input-format", "")
     # a Python caller reads the keyword argument instead
     import vqametrics
-    from vqametrics._exceptions import InputError
+    from vqametrics.core.exceptions import InputError
 
     with pytest.raises(InputError, match="input_format="):
         vqametrics.evaluate_vqa(ann, res)

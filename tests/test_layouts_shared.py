@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from vqametrics.cli import main
-from vqametrics.load.results import read_results
+from vqametrics.readers.results import read_results
 from vqametrics.tasks import get_task, list_tasks
 
 # real toolkit files scored end to end (about 15 s of CPU): in make test-slow, run by CI

@@ -12,8 +12,8 @@ import pytest
 
 from vqametrics import InputError
 from vqametrics.cli import main
-from vqametrics.report import output
-from vqametrics.report.output import (
+from vqametrics.views import output
+from vqametrics.views.output import (
     MANIFEST,
     check_not_input,
     publish_dir,

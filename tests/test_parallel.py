@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from vqametrics.cli import main
-from vqametrics.load import _fork
-from vqametrics.load._fork import Forked
-from vqametrics.report import files
-from vqametrics.score import _fast
+from vqametrics.kernels import _fast
+from vqametrics.readers import _fork
+from vqametrics.readers._fork import Forked
+from vqametrics.views import files
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from vqametrics import evaluate_vqa
-from vqametrics._exceptions import LeaveOneOutWarning
 from vqametrics.cli import main
+from vqametrics.core.exceptions import LeaveOneOutWarning
 
 
 def _load(path: Path) -> object:

@@ -28,7 +28,7 @@ def test_messy_majority_example() -> None:
 
 
 def test_pica_metric_table(shared_data: Path) -> None:
-    from vqametrics.em_summary import exact_match_breakdowns
+    from vqametrics.views.em_summary import exact_match_breakdowns
 
     ok = shared_data / "okvqa_val"
     for run, label in [

@@ -14,7 +14,7 @@ from vqametrics import evaluate_vqa
 from vqametrics.cli import main
 from vqametrics.cli.report import ProgressBar
 from vqametrics.data import sample_files
-from vqametrics.report.html import build_report, render_report
+from vqametrics.views.html import build_report, render_report
 
 EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", re.I)
 VINVLTAG = "coco14_promptC_gpt3_VinVLTag_n16_repeat5_47.934998_CLIPImagequestion.json"

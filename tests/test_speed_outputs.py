@@ -20,7 +20,7 @@ import pytest
 
 import vqametrics
 from vqametrics.cli import main
-from vqametrics.load import _fork
+from vqametrics.readers import _fork
 
 FIVE = Path(__file__).resolve().parent / "data" / "vqa2_val_5q_official"
 N_LARGE = 60_000  # above the forked writer's threshold (report/files.py: 50,000)

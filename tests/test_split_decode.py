@@ -18,8 +18,8 @@ import pytest
 # every bad-input test runs here once more, with the split decode forced (``split`` below)
 from test_bad_input import *  # noqa: F403
 from vqametrics.cli import main
-from vqametrics.load import _bulk, vqa
-from vqametrics.load._fork import Forked
+from vqametrics.readers import _bulk, vqa
+from vqametrics.readers._fork import Forked
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 

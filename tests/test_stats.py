@@ -1,6 +1,7 @@
 """Intervals and paired tests (issue 6): hand-derived cases, exact enumeration, simulations.
 
-Expected values come from the formulas in ``vqametrics.stats`` worked by hand (intermediate
+Expected values come from the formulas in ``vqametrics.aggregate.stats`` worked by hand
+(intermediate
 sums in comments), from enumerating every sign pattern, or from theory (a Beta-binomial model
 whose true accuracy is computed exactly). Simulations are seeded; their tolerances are three
 binomial standard errors of the simulated rate, stated next to each assertion.
@@ -18,8 +19,7 @@ import numpy as np
 import pytest
 
 from vqametrics import MissingDependencyError, evaluate_vqa, vqa_accuracy
-from vqametrics.cli import main
-from vqametrics.stats import (
+from vqametrics.aggregate.stats import (
     DEFAULT_SEED,
     bootstrap_ci,
     evaluation_ci,
@@ -27,6 +27,7 @@ from vqametrics.stats import (
     sign_flip_test,
     standard_error,
 )
+from vqametrics.cli import main
 
 # ---------------------------------------------------------------------------------------------
 # standard error: the formula by hand
@@ -89,7 +90,7 @@ def test_constant_scores_give_a_point_interval() -> None:
 
 
 def test_whole_images_are_resampled() -> None:
-    from vqametrics import stats
+    from vqametrics.aggregate import stats
 
     # images a = (1, 1), b = (0, 0): a replicate holds 0, 2 or 4 copies of a's questions among
     # 4, so its mean is 0, 0.5 or 1, never 0.25 or 0.75 as with independent questions
@@ -108,7 +109,7 @@ def test_questions_without_image_are_their_own_cluster() -> None:
 
 
 def test_seeded_and_reproducible(monkeypatch: pytest.MonkeyPatch) -> None:
-    from vqametrics import stats
+    from vqametrics.aggregate import stats
 
     rng = np.random.default_rng(3)
     scores = rng.choice([0.0, 0.3, 0.6, 0.9, 1.0], 500).tolist()
@@ -410,7 +411,7 @@ def test_vqa_ci_at_vqa_v2_scale_is_vectorized(monkeypatch: pytest.MonkeyPatch) -
     measures its time)."""
     import importlib
 
-    stats = importlib.import_module("vqametrics.stats")
+    stats = importlib.import_module("vqametrics.aggregate.stats")
     shapes: list[tuple[int, int]] = []
     column_sums = stats._column_sums
 

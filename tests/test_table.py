@@ -13,8 +13,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
 from vqametrics.paper_table import VLMEVALKIT_DATASETS, table
 from vqametrics.paper_table.discover import find_runs
 

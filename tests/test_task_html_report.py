@@ -13,7 +13,7 @@ pytest.importorskip("matplotlib")
 
 from vqametrics.cli import main
 from vqametrics.data import data_path, sample_files
-from vqametrics.report.task_html import guess_task
+from vqametrics.views.task_html import guess_task
 
 CASES = json.loads(
     (Path(__file__).parent / "data" / "vqa-family-cases.json").read_text(encoding="utf-8")

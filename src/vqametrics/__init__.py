@@ -5,23 +5,27 @@ The public API is what this module exports (``__all__``), with every error and w
 :func:`evaluate` (``evaluate("textvqa", results, annotations=...)``), which returns a
 :class:`TaskEvaluation` for every task. Everything else lives in its submodule, documented
 there: ``vqametrics.pipeline.vqa`` (``VQAEvaluation``, the VQA v2 bulk pipeline),
-``vqametrics.load.vqa`` (``VQADataset``, ``load_annotations``, ``load_results``),
-``vqametrics.score.exact_match`` (``exact_match``, ``exact_match_any``, ``reference_answer``),
-``vqametrics.extract`` (``extract_answer``, ``diagnose``), ``vqametrics.metrics``
+``vqametrics.readers.vqa`` (``VQADataset``, ``load_annotations``, ``load_results``),
+``vqametrics.kernels.exact_match`` (``exact_match``, ``exact_match_any``, ``reference_answer``),
+``vqametrics.extract`` (``extract_answer``, ``diagnose``), ``vqametrics.integrations.metrics``
 (``VQAAccuracy``, ``TaskMetric``), ``vqametrics.mmbench`` (``MMBenchResult``,
-``build_circular``, ``extract_choice``, ``list_extractors``), ``vqametrics.compare``
-(``compare_vqa``, ``compare_aokvqa``, ``Comparison``), ``vqametrics.explanation``
+``build_circular``, ``extract_choice``, ``list_extractors``), ``vqametrics.analysis.compare``
+(``compare_vqa``, ``compare_aokvqa``, ``Comparison``), ``vqametrics.views.explanation``
 (``Explanation``, ``explain_item``), ``vqametrics.profiles`` (``Profile``), ``vqametrics.tasks``
-(``parse_yes_no``) and ``vqametrics.stats`` (every interval and paired test).
+(``parse_yes_no``) and ``vqametrics.aggregate.stats`` (every interval and paired test).
 
-The source tree reads top to bottom: ``load/`` → ``normalize/`` → ``score/`` → ``aggregate/``
-→ ``tasks/`` and ``pipeline/`` → ``report/`` and ``cli/``; ``profiles/`` pins every rule.
+The source tree, floor by floor from the bottom (``tests/test_layers.py`` keeps it so):
+``core/`` (errors, signature, toolkit pins) → ``normalize/`` → ``profiles/`` → ``readers/``,
+``kernels/`` (per-item scorers and the choice extractors), ``extract/``, ``aggregate/`` →
+``judge/`` → ``mmbench/``, ``pipeline/`` → ``tasks/`` → ``views/`` → ``analysis/`` →
+``paper_table/``, ``integrations/`` → ``demo/``, ``cli/``.
 """
 
 import importlib as _importlib
 import typing as _typing
 
-from ._exceptions import (
+from ._version import __version__
+from .core.exceptions import (
     InputError,
     MissingDependencyError,
     MissingPredictionError,
@@ -29,44 +33,43 @@ from ._exceptions import (
     VqaMetricsError,
     VqaMetricsWarning,
 )
-from ._version import __version__
 
 if _typing.TYPE_CHECKING:
-    from .explanation import explain
+    from .aggregate.stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
+    from .core.signature import Signature
+    from .kernels.accuracy import normalize_answer, vqa_accuracy
     from .mmbench import evaluate_mmbench
     from .paper_table import table
     from .pipeline.vqa import evaluate_vqa
     from .profiles import get_profile, list_profiles
-    from .score.accuracy import normalize_answer, vqa_accuracy
-    from .signature import Signature
-    from .stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
     from .tasks import Task, TaskProfile, get_task, list_tasks, parse_choice, score_answer
     from .tasks._run import TaskEvaluation, evaluate, evaluate_task
+    from .views.explanation import explain
 
 # Imported on first use (PEP 562), so that `import vqametrics` and the command line start fast.
 _LAZY = {
-    "Signature": ".signature",
+    "Signature": ".core.signature",
     "Task": ".tasks",
     "TaskEvaluation": ".tasks._run",
     "TaskProfile": ".tasks",
-    "bootstrap_ci": ".stats",
-    "diff_results": ".stats",
+    "bootstrap_ci": ".aggregate.stats",
+    "diff_results": ".aggregate.stats",
     "evaluate": ".tasks._run",
     "evaluate_mmbench": ".mmbench",
     "evaluate_task": ".tasks._run",
     "evaluate_vqa": ".pipeline.vqa",
-    "evaluation_ci": ".stats",
-    "explain": ".explanation",
+    "evaluation_ci": ".aggregate.stats",
+    "explain": ".views.explanation",
     "get_profile": ".profiles",
     "get_task": ".tasks",
     "list_profiles": ".profiles",
     "list_tasks": ".tasks",
-    "normalize_answer": ".score.accuracy",
-    "paired_test": ".stats",
+    "normalize_answer": ".kernels.accuracy",
+    "paired_test": ".aggregate.stats",
     "parse_choice": ".tasks",
     "score_answer": ".tasks",
     "table": ".paper_table",
-    "vqa_accuracy": ".score.accuracy",
+    "vqa_accuracy": ".kernels.accuracy",
 }
 
 __all__ = [

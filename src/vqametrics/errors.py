@@ -1,11 +1,11 @@
 """Every error and warning vqametrics raises, importable from one public place.
 
 ``VqaMetricsError`` and ``VqaMetricsWarning`` are the bases (catch or filter those); the
-package re-exports the errors a caller meets most. See :mod:`vqametrics._exceptions` for the
+package re-exports the errors a caller meets most. See :mod:`vqametrics.core.exceptions` for the
 tree and what each one means.
 """
 
-from ._exceptions import (
+from .core.exceptions import (
     AnswerCountWarning,
     IdTypeWarning,
     InputError,

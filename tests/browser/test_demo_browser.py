@@ -286,7 +286,7 @@ def test_narrow_screen_has_no_horizontal_scroll(browser: Any, base_url: str, tab
 
 def test_report_opens_offline_and_its_charts_render(browser: Any, tmp_path: Path) -> None:
     from vqametrics.data import sample_files
-    from vqametrics.report.html import build_report, render_report
+    from vqametrics.views.html import build_report, render_report
 
     files = sample_files("messy-majority")
     model = build_report(

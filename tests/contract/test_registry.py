@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
 from vqametrics.schema import evaluation_schema
 from vqametrics.tasks import Task, list_tasks
 from vqametrics.tasks._run import TaskEvaluation, evaluate_task

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vqametrics._exceptions import UnknownNameError
+from vqametrics.core.exceptions import UnknownNameError
 from vqametrics.extract import (
     ANSWER_RULES,
     apply_extractor,

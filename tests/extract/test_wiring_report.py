@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from vqametrics.report.html import build_report, render_report
+from vqametrics.views.html import build_report, render_report
 
 from .chat_templates import wrap
 

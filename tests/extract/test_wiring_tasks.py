@@ -76,7 +76,7 @@ def test_cli_unknown_extractor(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_explain_shows_raw_extracted_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
-    from vqametrics.explanation import explain
+    from vqametrics.views.explanation import explain
 
     plain = explain("<think>x</think> blue", ["blue"] * 4)
     assert plain.score == 0.0 and plain.verbose == ("reasoning_block",)

@@ -11,7 +11,7 @@ import pytest
 
 from vqametrics.cli import main
 from vqametrics.pipeline.vqa import evaluate_vqa
-from vqametrics.report.files import write_vqa_outputs
+from vqametrics.views.files import write_vqa_outputs
 
 from .chat_templates import wrap
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from vqametrics import InputError, UnknownNameError
-from vqametrics._extras import install_hint
 from vqametrics.cli import main
+from vqametrics.core.extras import install_hint
 from vqametrics.mmbench import evaluate_mmbench, extract_choice, load_mmbench_tsv
 
 HEADER = "index\tquestion\thint\tA\tB\tC\tD\tanswer\tcategory\tl2-category\tsplit\n"

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import vqametrics
-from vqametrics._exceptions import InputError
+from vqametrics.core.exceptions import InputError
 from vqametrics.mmbench import MMBenchData, MMBenchRow, Predictions, evaluate_mmbench
 from vqametrics.tasks import TaskInputs, get_task
 

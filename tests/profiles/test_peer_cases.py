@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from vqametrics.kernels.accuracy import normalize_answer, vqa_accuracy
 from vqametrics.profiles import get_profile, list_profiles
-from vqametrics.score.accuracy import normalize_answer, vqa_accuracy
 
 CASES_PATH = Path(__file__).resolve().parents[1] / "data" / "peer-cases.json"
 CASES: dict[str, Any] = json.loads(CASES_PATH.read_text("utf-8"))

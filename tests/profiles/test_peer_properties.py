@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vqametrics.kernels.accuracy import normalize_answer, vqa_accuracy
 from vqametrics.normalize import evalscope as es
 from vqametrics.normalize import lmms_eval as lmms
 from vqametrics.normalize.official import PUNCTUATION
 from vqametrics.profiles import get_profile, list_profiles
-from vqametrics.score.accuracy import normalize_answer, vqa_accuracy
 
 NAMES = [p.name for p in list_profiles()]
 POSITION = [p.name for p in list_profiles() if p.leave_one_out == "position"]

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from vqametrics import UnknownNameError
+from vqametrics.kernels.accuracy import normalize_answer, vqa_accuracy
 from vqametrics.normalize.evalscope import answer_list, extract_answer
 from vqametrics.profiles import get_profile, list_profiles
-from vqametrics.score.accuracy import normalize_answer, vqa_accuracy
 
 ALL = [
     "official",

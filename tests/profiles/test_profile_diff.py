@@ -1,4 +1,4 @@
-"""``vqametrics.profile_diff``: the rule paths and the attribution of differences.
+"""``vqametrics.analysis.profile_diff``: the rule paths and the attribution of differences.
 
 Expected scores are the spec's (peer-profiles.md §7.2 and §1.7) or derived by hand from it.
 """
@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from vqametrics.load.vqa import as_dataset
-from vqametrics.profile_diff import (
+from vqametrics.analysis.profile_diff import (
     RECIPES,
     RULES,
     compare_profiles,
@@ -22,6 +21,7 @@ from vqametrics.profile_diff import (
     same_rules,
 )
 from vqametrics.profiles import get_profile, list_profiles
+from vqametrics.readers.vqa import as_dataset
 
 
 @pytest.mark.parametrize("name", [p.name for p in list_profiles()])
@@ -146,7 +146,7 @@ def test_okvqa_official_and_work(shared_data: Path, monkeypatch: pytest.MonkeyPa
         data / "coco14_promptC_gpt3_VinVLTag_n16_repeat5_47.934998_CLIPImagequestion.json",
     )
     evaluate = importlib.import_module("vqametrics.pipeline.vqa")
-    diff = importlib.import_module("vqametrics.profile_diff")
+    diff = importlib.import_module("vqametrics.analysis.profile_diff")
     whole: list[object] = []
     subsets: list[int] = []
     score_dataset, score_subset = evaluate.score_dataset, diff._score_subset

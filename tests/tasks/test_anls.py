@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vqametrics.cli import main
-from vqametrics.score.anls import (
+from vqametrics.kernels.anls import (
     UndefinedScoreError,
     anls_lmms_eval,
     anls_mmf,
@@ -498,7 +498,7 @@ def test_docvqa_val_size_work_is_bounded(tmp_path: Path, monkeypatch: pytest.Mon
     (``benchmarks/bench_tasks.py`` measures the time)."""
     import importlib
 
-    kernel = importlib.import_module("vqametrics.score.anls")
+    kernel = importlib.import_module("vqametrics.kernels.anls")
     bounds: list[int | None] = []
     distance = kernel._distance  # the scorers' one edit-distance call (rapidfuzz, cut off)
 

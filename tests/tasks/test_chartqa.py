@@ -18,9 +18,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
-from vqametrics.score.relaxed import relaxed_correctness, to_float
+from vqametrics.core.exceptions import InputError
+from vqametrics.kernels.relaxed import relaxed_correctness, to_float
 from vqametrics.tasks import get_task, score_answer
 from vqametrics.tasks._run import evaluate_task
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from vqametrics._exceptions import InputError
+from vqametrics.core.exceptions import InputError
 from vqametrics.tasks import Task
 from vqametrics.tasks._run import evaluate_task
 

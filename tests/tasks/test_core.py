@@ -8,8 +8,8 @@ import pytest
 
 from vqametrics import InputError
 from vqametrics.cli import main
-from vqametrics.load.join import join_by_id
-from vqametrics.load.records import read_records
+from vqametrics.readers.join import join_by_id
+from vqametrics.readers.records import read_records
 from vqametrics.tasks._run import evaluate_task
 
 

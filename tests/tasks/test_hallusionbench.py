@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
-from vqametrics.score.hallusion import HallusionScoreError, verdict_code
+from vqametrics.core.exceptions import InputError
+from vqametrics.kernels.hallusion import HallusionScoreError, verdict_code
 from vqametrics.tasks import score_answer
 from vqametrics.tasks._run import evaluate_task
 from vqametrics.tasks._yesno import yorn_extraction

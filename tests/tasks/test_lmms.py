@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from vqametrics._exceptions import InputError
-from vqametrics.load.records import read_records
+from vqametrics.core.exceptions import InputError
+from vqametrics.readers.records import read_records
 from vqametrics.tasks._base import Item, TaskInputs
 from vqametrics.tasks._lmms import (
     TOOLKIT_SCORE,

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
 from vqametrics.tasks._run import evaluate_task
 from vqametrics.tasks.mme import PERCEPTION
 
@@ -283,7 +283,7 @@ def test_the_real_log_is_the_older_form(shared_data: Path) -> None:
     ``filtered_resps`` is a list and ``exact_match`` a bare number, so a task that needs a
     metric record (an id, a category) finds none; a bare-score task (AI2D, RealWorldQA) reads
     each row's ``target`` as its gold, which is the letter the toolkit scored against."""
-    from vqametrics.load.records import read_records
+    from vqametrics.readers.records import read_records
     from vqametrics.tasks._base import TaskInputs
     from vqametrics.tasks._lmms import MetricRecord, lmms_eval_predictions, record_docs
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from vqametrics import InputError
 from vqametrics.cli import main
-from vqametrics.score.latex_value import latex_value
-from vqametrics.score.mathvision import (
+from vqametrics.kernels.latex_value import latex_value
+from vqametrics.kernels.mathvision import (
     official_correct,
     official_is_equal,
     official_model_answer,

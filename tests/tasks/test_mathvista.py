@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from vqametrics import InputError
 from vqametrics.cli import main
-from vqametrics.score.mathvista import (
+from vqametrics.kernels.mathvista import (
     MathVistaCrash,
     levenshtein,
     nearest_choice,

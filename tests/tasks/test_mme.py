@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
 from vqametrics.tasks import get_task, parse_yes_no, score_answer
 from vqametrics.tasks._run import evaluate_task
 from vqametrics.tasks.mme import (
@@ -400,7 +400,7 @@ def test_registered_profiles() -> None:
 @pytest.mark.shared
 def test_yorn_extraction_matches_vlmevalkit_auxmatch(shared_data: Path) -> None:
     pytest.importorskip("openpyxl")
-    from vqametrics.load.records import read_records
+    from vqametrics.readers.records import read_records
 
     aux = read_records(shared_data / "mme" / "vlmevalkit" / "vila_8b_MME_auxmatch.xlsx")
     # the 'extracted' column was written by VLMEvalKit's YOrN_Extraction (8 are Unknown)

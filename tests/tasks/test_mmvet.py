@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vqametrics._exceptions import InputError
-from vqametrics.score.mmvet import (
+from vqametrics.core.exceptions import InputError
+from vqametrics.kernels.mmvet import (
     MmvetScoreError,
     Retry,
     lmms_eval_reply,

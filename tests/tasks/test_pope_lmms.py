@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from vqametrics._exceptions import InputError
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
 from vqametrics.tasks._run import evaluate_task
 
 from .conftest import family_cases

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from vqametrics._exceptions import InputError
-from vqametrics.choice import RANDOM, get_lineage
-from vqametrics.choice.scienceqa import (
+from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
+from vqametrics.kernels.choice import RANDOM, get_lineage
+from vqametrics.kernels.choice.scienceqa import (
     llava_sqa_parsed,
     llava_sqa_parsed_5200b75,
     official_rng,
     scienceqa_official_parsed,
 )
-from vqametrics.cli import main
 from vqametrics.tasks import score_answer
 from vqametrics.tasks._run import evaluate_task
 

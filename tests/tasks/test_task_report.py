@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from vqametrics.cli import main
-from vqametrics.report.task_text import _difference
+from vqametrics.views.task_text import _difference
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import vqametrics
-from vqametrics import _extras
+from vqametrics.core import extras as _extras
 
 SAMPLE = Path(vqametrics.__file__).parent / "data" / "vqa2_val_sample"
 

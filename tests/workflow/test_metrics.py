@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import vqametrics
 from vqametrics import evaluate_vqa
-from vqametrics.metrics import TaskMetric, VQAAccuracy
+from vqametrics.integrations.metrics import TaskMetric, VQAAccuracy
 
 WORDS = ["yes", "no", "2", "two", "red", "Red.", "pancake", "pancakes", "a dog", "dog"]
 answer_lists = st.lists(st.sampled_from(WORDS), min_size=10, max_size=10)

@@ -9,9 +9,9 @@ import pytest
 
 import vqametrics
 from vqametrics import evaluate_vqa, evaluation_ci, explain
-from vqametrics.compare import compare_vqa
-from vqametrics.load.vqa import load_results
+from vqametrics.analysis.compare import compare_vqa
 from vqametrics.pipeline.vqa import VQAEvaluation
+from vqametrics.readers.vqa import load_results
 
 FIVE = Path(__file__).resolve().parents[1] / "data" / "vqa2_val_5q_official"
 SAMPLE = Path(vqametrics.__file__).parent / "data" / "vqa2_val_sample"
@@ -44,7 +44,7 @@ def test_other_result_reprs_are_short(sample: VQAEvaluation) -> None:
     assert len(repr(c)) < 300, repr(c)[:400]
     t = vqametrics.evaluate_task("ocrvqa", [{"index": 1, "prediction": "a", "answer": "a"}])
     assert len(repr(t)) < 300
-    from vqametrics.profile_diff import compare_profiles
+    from vqametrics.analysis.profile_diff import compare_profiles
 
     p = compare_profiles(sample.dataset, sample.predictions)
     assert repr(p).startswith("<ProfileComparison ") and len(repr(p)) < 120
@@ -126,7 +126,7 @@ def test_task_evaluation_html() -> None:
 def test_dataset_and_matching_reprs_are_short(sample: VQAEvaluation) -> None:
     assert repr(sample.dataset).endswith(": 3427 questions>")
     assert repr(sample.matched) == ("<Matched 3427 predictions, 0 missing, 0 extra, 0 duplicates>")
-    from vqametrics.stats import evaluations_test
+    from vqametrics.aggregate.stats import evaluations_test
 
     t = evaluations_test(sample, sample, n_bootstrap=10, n_permutations=10)
     assert repr(t).startswith("PairedResult(Difference(A − B = +0.00")

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from vqametrics.report.question_table import _JS
+from vqametrics.views.question_table import _JS
 
 HARNESS = """
 const data = %s;

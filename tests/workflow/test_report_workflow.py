@@ -16,8 +16,8 @@ pytest.importorskip("matplotlib")
 from vqametrics import evaluate_vqa
 from vqametrics.cli import main
 from vqametrics.data import sample_files
-from vqametrics.report.html import build_report, render_report
-from vqametrics.report.nearmiss import classify, near_misses
+from vqametrics.views.html import build_report, render_report
+from vqametrics.views.nearmiss import classify, near_misses
 
 SYSTEMS = ("majority", "minority", "messy-majority")
 

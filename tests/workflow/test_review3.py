@@ -234,7 +234,7 @@ def test_report_reads_the_ground_truth_a_sheet_carries(
 
 def test_reward_of_a_non_string_solution_is_a_clear_input_error() -> None:
     from vqametrics import InputError
-    from vqametrics.rewards import compute_score
+    from vqametrics.integrations.rewards import compute_score
 
     with pytest.raises(InputError, match="solution_str must be the model's output as a string"):
         compute_score("vqav2", None, ["yes"] * 10)  # type: ignore[arg-type]
@@ -251,14 +251,14 @@ def test_reward_refuses_one_answer_for_soft_accuracy(source: str, truth: object)
     # one human answer: leave-one-out leaves no answer to match, so the reward of every
     # prediction -- even "blue" -- would be 0 (min(1, 0/3)); an RL run would learn nothing
     from vqametrics import InputError
-    from vqametrics.rewards import compute_score
+    from vqametrics.integrations.rewards import compute_score
 
     with pytest.raises(InputError, match="ground_truth has one answer"):
         compute_score(source, "blue", truth)
 
 
 def test_reward_of_one_answer_tasks_is_unchanged() -> None:
-    from vqametrics.rewards import compute_score
+    from vqametrics.integrations.rewards import compute_score
 
     assert compute_score("gqa", "The answer is blue.", "blue") == 1.0
     assert compute_score("ocrvqa", "blue", ["blue"]) == 1.0
@@ -266,7 +266,7 @@ def test_reward_of_one_answer_tasks_is_unchanged() -> None:
 
 def test_vqa_metric_warns_on_one_answer_references() -> None:
     from vqametrics.errors import AnswerCountWarning
-    from vqametrics.metrics import VQAAccuracy
+    from vqametrics.integrations.metrics import VQAAccuracy
 
     m = VQAAccuracy()
     with pytest.warns(AnswerCountWarning, match="1 reference"):
@@ -345,7 +345,7 @@ def test_an_unreachable_judge_is_given_up_on_after_one_prompt(tmp_path: Path) ->
 
 
 def test_latex_keeps_each_row_and_note_on_one_line() -> None:
-    from vqametrics.report.tables import Table, render
+    from vqametrics.views.tables import Table, render
 
     t = Table(("system", "VQA acc"), (("run\n\nb", 61.234),), notes=("first\nsecond",))
     tex = render(t, "latex")
@@ -401,7 +401,7 @@ def test_standard_input_twice_is_a_usage_error(
 def test_rewards_default_is_official_and_the_documented_profile_normalizes() -> None:
     # the official unanimity rule: ten identical answers are not normalized, so 'Yes' earns 0;
     # the lmms-eval VQA v2 profile the rewards docstring points to normalizes both sides
-    from vqametrics.rewards import compute_score
+    from vqametrics.integrations.rewards import compute_score
 
     assert compute_score("vqav2", "The answer is Yes.", ["yes"] * 10) == 0.0
     info = {"profile": "lmms-eval-vqav2"}

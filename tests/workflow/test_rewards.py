@@ -8,7 +8,7 @@ import re
 import pytest
 
 from vqametrics import InputError, UnknownNameError, list_tasks
-from vqametrics.rewards import DATA_SOURCES, _extract, compute_score
+from vqametrics.integrations.rewards import DATA_SOURCES, _extract, compute_score
 from vqametrics.tasks import Task
 
 TEN_BLUE = ["blue"] * 10
@@ -130,9 +130,11 @@ def test_bad_inputs_are_clear() -> None:
 def test_loads_by_path_as_verl_does() -> None:
     import importlib.util
 
-    import vqametrics.rewards
+    import vqametrics.integrations.rewards
 
-    spec = importlib.util.spec_from_file_location("custom_module", vqametrics.rewards.__file__)
+    spec = importlib.util.spec_from_file_location(
+        "custom_module", vqametrics.integrations.rewards.__file__
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from vqametrics.analysis.systems import short_names
 from vqametrics.cli import main
-from vqametrics.report.tables import Table, render
-from vqametrics.systems import short_names
+from vqametrics.views.tables import Table, render
 
 FIVE = Path(__file__).resolve().parents[1] / "data" / "vqa2_val_5q_official"
 

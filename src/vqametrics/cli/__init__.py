@@ -19,8 +19,8 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from .._exceptions import VqaMetricsError, VqaMetricsWarning, command_line_spelling
 from .._version import __version__
+from ..core.exceptions import VqaMetricsError, VqaMetricsWarning, command_line_spelling
 
 __all__ = ["main"]
 

@@ -100,7 +100,7 @@ def add_judge_options(parser: argparse.ArgumentParser, use: str) -> None:
 
 def judge_from_args(args: argparse.Namespace) -> JudgeClient | None:
     """The client the judge options describe, or ``None`` without ``--judge-url``."""
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
 
     url = getattr(args, "judge_url", None)
     model = getattr(args, "judge_model", None)

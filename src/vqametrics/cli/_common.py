@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from .._exceptions import InputError
-from ..load.formats import INPUT_FORMAT_CHOICES, LAYOUTS, describe_choices, parse_input_format
+from ..core.exceptions import InputError
+from ..readers.formats import INPUT_FORMAT_CHOICES, LAYOUTS, describe_choices, parse_input_format
 
 if TYPE_CHECKING:
     from ..extract import Diagnostics
-    from ..load.vqa import VQADataset
     from ..pipeline.vqa import VQAEvaluation
+    from ..readers.vqa import VQADataset
 
 __all__ = [
     "INPUT_FORMATS",

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..report.tables import Table
-    from ..systems import SystemsTable
+    from ..analysis.systems import SystemsTable
+    from ..views.tables import Table
 
 __all__ = [
     "TABLE_FORMATS",
@@ -59,8 +59,8 @@ def add_name_option(parser: argparse.ArgumentParser) -> None:
 
 def names_for(args: argparse.Namespace, paths: Sequence[Any]) -> list[str]:
     """The ``--name`` labels, or short names made from the file names."""
-    from .._exceptions import InputError
-    from ..systems import short_names
+    from ..analysis.systems import short_names
+    from ..core.exceptions import InputError
 
     check_stdin_once(paths)
     given = getattr(args, "name", None) or []
@@ -73,7 +73,7 @@ def check_stdin_once(paths: Sequence[Any]) -> None:
     """Standard input can be read once: ``-`` given for two results files is a usage error
     (the second read found an empty stream)."""
     if sum(1 for p in paths if str(p) == "-") > 1:
-        from .._exceptions import InputError
+        from ..core.exceptions import InputError
 
         raise InputError("standard input (-) can be given for one --results only")
 
@@ -85,7 +85,7 @@ def wants_table(args: argparse.Namespace, n_results: int) -> bool:
     shows no name, but a wrong count is a mistake on the command line either way)."""
     given = getattr(args, "name", None) or []
     if given and len(given) != n_results:
-        from .._exceptions import InputError
+        from ..core.exceptions import InputError
 
         raise InputError(f"{len(given)} --name for {n_results} --results; give one per file")
     return n_results > 1 or getattr(args, "output_format", "text") in TABLE_FORMATS
@@ -93,13 +93,13 @@ def wants_table(args: argparse.Namespace, n_results: int) -> bool:
 
 def emit_table(table: Table, fmt: str) -> None:
     """Print *table* in *fmt* (text, json, csv, markdown, latex)."""
-    from ..report.tables import render
+    from ..views.tables import render
 
     sys.stdout.write(render(table, fmt))
 
 
 def emit_systems(result: SystemsTable, args: argparse.Namespace) -> int:
-    """Print a :class:`~vqametrics.systems.SystemsTable` as the command's output."""
+    """Print a :class:`~vqametrics.analysis.systems.SystemsTable` as the command's output."""
     fmt = args.output_format
     if fmt == "json":
         import orjson

@@ -16,9 +16,9 @@ def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Seq
     """Score every ``--results`` on the same annotations; print one row per system."""
     import warnings
 
-    from .._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
-    from ..load.vqa import load_annotations
-    from ..systems import compare_vqa_systems
+    from ..analysis.systems import compare_vqa_systems
+    from ..core.exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
+    from ..readers.vqa import load_annotations
 
     out = getattr(args, "out", None)
     if out and len(paths) > 1:
@@ -33,7 +33,7 @@ def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Seq
     else:
         dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
         if getattr(args, "questions", None):
-            from ..load.vqa import load_questions
+            from ..readers.vqa import load_questions
 
             load_questions(args.questions, dataset)
     for k, path in enumerate(paths):
@@ -45,7 +45,7 @@ def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Seq
                 warnings.simplefilter("ignore", AnswerCountWarning)
             evaluations.append(evaluate_from_args(args, path, annotations=dataset))
     if out:  # one file: its official outputs, and the table on stdout
-        from ..report.files import start_vqa_outputs
+        from ..views.files import start_vqa_outputs
 
         with start_vqa_outputs(evaluations[0], out) as writing:
             writing.wait()

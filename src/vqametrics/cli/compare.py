@@ -17,7 +17,7 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from ..compare import Comparison
+    from ..analysis.compare import Comparison
 
 from ._output import add_name_option, emit_table, names_for, wants_table
 
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     paths = args.results
     if not wants_table(args, len(paths)):
         return _run_one(args, paths[0])
-    from ..report.command_tables import comparison_table
+    from ..views.command_tables import comparison_table
 
     names = names_for(args, paths)
     results = [_compare(args, path) for path in paths]
@@ -99,18 +99,18 @@ def _run_one(args: argparse.Namespace, path: str) -> int:
     if args.json:
         print_json(result.as_dict())
     else:
-        from ..report.text import comparison_text
+        from ..views.text import comparison_text
 
         print(comparison_text(result))
     return 0
 
 
 def _compare(args: argparse.Namespace, path: str) -> Comparison:
-    from ..compare import compare_aokvqa, compare_vqa, load_aokvqa, load_aokvqa_predictions
-    from ..load._json import display_name
+    from ..analysis.compare import compare_aokvqa, compare_vqa, load_aokvqa, load_aokvqa_predictions
+    from ..readers._json import display_name
 
     if args.aokvqa is not None:
-        from .._exceptions import InputError
+        from ..core.exceptions import InputError
 
         if args.questions is not None:
             raise InputError("--questions applies to VQA-format data, not to --aokvqa")

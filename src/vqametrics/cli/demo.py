@@ -12,7 +12,7 @@ __all__ = ["register"]
 
 
 def _install_hint() -> str:
-    from .._extras import install_hint
+    from ..core.extras import install_hint
 
     return f"vqametrics demo needs the demo extra: {install_hint('demo')}"
 
@@ -164,7 +164,7 @@ def run_terminal() -> int:
     """The terminal summary: the bundled sample and the textbook example under two profiles."""
     from ..data import ANSWER_SETS, sample_files
     from ..pipeline.vqa import evaluate_vqa
-    from ..report.text import table
+    from ..views.text import table
 
     rows: list[list[object]] = []
     for name in ["textbook", *ANSWER_SETS]:

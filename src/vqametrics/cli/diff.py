@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import warnings
 
-from .._exceptions import AnswerCountWarning, LeaveOneOutWarning
+from ..core.exceptions import AnswerCountWarning, LeaveOneOutWarning
 from ._common import (
     MAX_REPLICATES,
     add_json_flag,
@@ -23,7 +23,7 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_PERMUTATIONS, DEFAULT_SEED
+    from ..aggregate.stats import DEFAULT_BOOTSTRAP, DEFAULT_PERMUTATIONS, DEFAULT_SEED
 
     p = sub.add_parser(
         "diff",
@@ -82,10 +82,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._exceptions import InputError
-    from ..load._json import display_name
-    from ..load.vqa import load_annotations
-    from ..stats import diff_results, require_numpy
+    from ..aggregate.stats import diff_results, require_numpy
+    from ..core.exceptions import InputError
+    from ..readers._json import display_name
+    from ..readers.vqa import load_annotations
 
     paths = [p for p in (args.results_a, args.results_b) if p is not None] + args.results
     if len(paths) < 2:
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         dataset = load_annotations(args.annotations, on_duplicate=args.on_duplicate)
         if args.questions:
-            from ..load.vqa import load_questions
+            from ..readers.vqa import load_questions
 
             load_questions(args.questions, dataset)
         a = evaluate_from_args(args, paths[0], annotations=dataset)
@@ -118,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         name_a, name_b = display_name(paths[0]), display_name(paths[1])
     if args.output_format in ("csv", "markdown", "latex"):
-        from ..report.tables import render
-        from ..systems import diff_table
+        from ..analysis.systems import diff_table
+        from ..views.tables import render
 
         if not args.name:
             name_a, name_b = names_for(args, paths)
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.json:
         print_json({"results_a": name_a, "results_b": name_b, **d.as_dict()})
     else:
-        from ..report.text import diff_text
+        from ..views.text import diff_text
 
         print(diff_text(d, name_a, name_b, top=args.top))
     return 0

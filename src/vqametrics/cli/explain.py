@@ -64,7 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
 
     if args.results is not None or args.item_id is not None:
         return _run_item(args)
@@ -76,8 +76,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.task is None or args.task.lower() in _VQA_TASKS:
         _no_extra(args, "VQA v2")
         return _run_vqa(args)
-    from ..explanation import explain_answer
     from ..tasks import get_task
+    from ..views.explanation import explain_answer
 
     task = get_task(args.task)
     prof = task.profile(args.profile)
@@ -90,11 +90,11 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _run_vqa(args: argparse.Namespace) -> int:
-    from ..explanation import explain
-    from ..report.text import explanation_text
+    from ..views.explanation import explain
+    from ..views.text import explanation_text
 
     if args.options:
-        from .._exceptions import InputError
+        from ..core.exceptions import InputError
 
         raise InputError("explain: --options is for multiple choice (--task mmbench)")
     e = explain(
@@ -108,10 +108,10 @@ def _run_vqa(args: argparse.Namespace) -> int:
 
 
 def _run_item(args: argparse.Namespace) -> int:
-    from .._exceptions import InputError
-    from ..explanation import explain_item
+    from ..core.exceptions import InputError
     from ..tasks import get_task
     from ..tasks._run import evaluate_task
+    from ..views.explanation import explain_item
 
     missing = [
         flag
@@ -167,7 +167,7 @@ def _extra_parser(prog: str, names: list[tuple[str, str]]) -> argparse.ArgumentP
 def _parse_extra(
     args: argparse.Namespace, names: list[tuple[str, str]], what: str
 ) -> dict[str, str]:
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
 
     values, unknown = _extra_parser("vqametrics explain", names).parse_known_args(
         getattr(args, "extra", [])
@@ -187,7 +187,7 @@ def _no_extra(args: argparse.Namespace, what: str) -> None:
 def _context(args: argparse.Namespace, context: tuple[str, ...], task: str) -> dict[str, Any]:
     """The item fields the profile's scorer takes, from ``--options`` (multiple choice) and
     ``--<field>`` (OCRBench ``--dataset-name``, …)."""
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
 
     names = [(c.replace("_", "-"), f"the item's {c}") for c in context if c != "options"]
     out: dict[str, Any] = _parse_extra(args, names, f"task {task!r}")
@@ -209,7 +209,7 @@ def _context(args: argparse.Namespace, context: tuple[str, ...], task: str) -> d
 def _task_options(args: argparse.Namespace, task: Any) -> dict[str, str]:
     """A task's own reading options (``Task.options``, e.g. GQA's ``--choices``)."""
     if args.options:
-        from .._exceptions import InputError
+        from ..core.exceptions import InputError
 
         raise InputError("explain: --options gives one answer's choices; a run has its own")
     return _parse_extra(args, list(task.options), f"task {task.name!r}")

@@ -152,7 +152,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _own_benchmark(path: str) -> Any:
     """A results file read as its own benchmark (a VLMEvalKit sheet carries question, options
     and answer beside each prediction), or a clear error asking for ``--data``."""
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
     from ..mmbench import load_mmbench_tsv
 
     if path == "-":
@@ -171,7 +171,7 @@ def _run_mmbench(args: argparse.Namespace) -> int:
 
     from ..mmbench import MMBenchResult, evaluate_mmbench, load_mmbench_tsv, load_predictions
     from ..mmbench.reported import compare_reported, format_reported
-    from ..report.output import check_out_dir, publish_dir
+    from ..views.output import check_out_dir, publish_dir
 
     inputs = (*([args.data] if args.data is not None else []), *args.results)
     if args.out:
@@ -202,8 +202,8 @@ def _run_mmbench(args: argparse.Namespace) -> int:
 
     paths = args.results
     if wants_table(args, len(paths)):
-        from .._exceptions import InputError
-        from ..report.command_tables import mmbench_table
+        from ..core.exceptions import InputError
+        from ..views.command_tables import mmbench_table
 
         if args.out:
             raise InputError("--out writes the files of one predictions file; give one")
@@ -216,7 +216,7 @@ def _run_mmbench(args: argparse.Namespace) -> int:
             else:
                 emit_table(mmbench_table(names, results), args.output_format)
             return 0
-        from ..systems import compare_mmbench_systems
+        from ..analysis.systems import compare_mmbench_systems
 
         return emit_systems(compare_mmbench_systems(results, names), args)
     result = evaluate(paths[0])
@@ -256,11 +256,11 @@ def _run_mmbench(args: argparse.Namespace) -> int:
 
 
 def _run_circular(args: argparse.Namespace) -> int:
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
     from ..mmbench import build_circular
     from ..mmbench.load import read_table, rows_from_table, tsv_text
     from ..mmbench.model import CIRCULAR_STRIDE
-    from ..report.output import check_not_input, write_output_file
+    from ..views.output import check_not_input, write_output_file
 
     check_not_input(args.output, [args.input])  # hard links and symlinks included
     table = read_table(args.input)

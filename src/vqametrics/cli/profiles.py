@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.annotations is None and args.results is None:
         if args.output_format in ("csv", "markdown", "latex"):
             from ..profiles import list_profiles
-            from ..report.tables import Table
+            from ..views.tables import Table
 
             rows = tuple((p.name, p.description, p.reproduces, p.toolkit) for p in list_profiles())
             header = ("profile", "description", "reproduces", "toolkit")
@@ -77,11 +77,11 @@ def run(args: argparse.Namespace) -> int:
             "--results (with --annotations, unless the results carry their ground truth) "
             "goes without --list"
         )
-    from ..profile_diff import compare_profiles, format_comparison
+    from ..analysis.profile_diff import compare_profiles, format_comparison
 
     paths = args.results
     if wants_table(args, len(paths)):
-        from ..report.command_tables import profiles_table
+        from ..views.command_tables import profiles_table
 
         names = names_for(args, paths)
         results = []

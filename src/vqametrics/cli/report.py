@@ -14,7 +14,7 @@ __all__ = ["ProgressBar", "register"]
 
 
 def _install_hint() -> str:
-    from .._extras import install_hint
+    from ..core.extras import install_hint
 
     return f"vqametrics report needs the report extra: {install_hint('report')}"
 
@@ -124,8 +124,8 @@ def run(args: argparse.Namespace) -> int:
     except ModuleNotFoundError:
         print(f"vqametrics: error: {_install_hint()}", file=sys.stderr)
         return 1
-    from ..report.html import build_report, render_report
-    from ..report.output import check_not_input, write_output_file
+    from ..views.html import build_report, render_report
+    from ..views.output import check_not_input, write_output_file
 
     inputs = [args.annotations, *args.results, args.questions]
     check_not_input(args.output, inputs)  # before any work
@@ -170,7 +170,7 @@ def _run_table(args: argparse.Namespace, inputs: list[str | None]) -> int:
     """``report --task T1,T2`` (or ``all``): the paper table's page (``vqametrics table
     --format html``) of the --results folders and files, for those tasks."""
     from ..paper_table import table
-    from ..report.output import write_output_file
+    from ..views.output import write_output_file
 
     tasks = None if args.task.lower() == "all" else [t for t in args.task.split(",") if t]
     profiles = [p for p in (args.profile or "").split(",") if p] or None
@@ -193,9 +193,9 @@ def _check_vqa_inputs(args: argparse.Namespace) -> None:
     """Without ``--task`` the VQA v2 script scores the files: a file that names another
     benchmark (its file name, its ``dataset_name``) is refused rather than silently scored
     with the wrong script; so are options only a task report takes."""
-    from .._exceptions import InputError
-    from ..report.task_html import guess_task
+    from ..core.exceptions import InputError
     from ..tasks import get_task
+    from ..views.task_html import guess_task
 
     if args.extra:
         raise InputError(f"report: unrecognized arguments: {' '.join(args.extra)}")
@@ -216,11 +216,11 @@ def _check_vqa_inputs(args: argparse.Namespace) -> None:
 
 def _run_task(args: argparse.Namespace, inputs: list[Any]) -> int:
     """``report --task TASK``: one run of any task, as one HTML file."""
-    from .._exceptions import InputError
-    from ..report.output import write_output_file
-    from ..report.task_html import render_task_report
+    from ..core.exceptions import InputError
     from ..tasks import get_task
     from ..tasks._run import evaluate_task
+    from ..views.output import write_output_file
+    from ..views.task_html import render_task_report
 
     task = get_task(args.task)
     if len(args.results) > 1:
@@ -254,7 +254,7 @@ def _run_task(args: argparse.Namespace, inputs: list[Any]) -> int:
 
 def _task_options(task: object, extra: list[str]) -> dict[str, str]:
     """The task's own options (``Task.options``) among the arguments left unparsed."""
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
 
     names = list(getattr(task, "options", ()))
     parser = argparse.ArgumentParser(prog="vqametrics report", add_help=False)

@@ -119,7 +119,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
     from ..tasks import get_task
     from ..tasks._run import evaluate as evaluate_one
 
@@ -128,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"score {task.name}: --results is required")
     inputs = (*(r for r in args.results if r != "-"), args.annotations, args.questions)
     if args.out:
-        from ..report.output import check_out_dir
-        from ..report.task_files import task_output_files
+        from ..views.output import check_out_dir
+        from ..views.task_files import task_output_files
 
         check_out_dir(args.out, task_output_files(task), inputs)  # before any work
     options: dict[str, Any] = dict(_task_options(task, getattr(args, "extra", [])))
@@ -163,21 +163,21 @@ def run(args: argparse.Namespace) -> int:
     document = args.json and len(args.results) == 1 and not wants_table(args, 1)
     try:
         if wants_table(args, len(args.results)) or (ci["ci"] and not document):
-            from ..systems import compare_task_systems
+            from ..analysis.systems import compare_task_systems
 
             if args.out and len(args.results) > 1:
                 raise InputError("--out writes the files of one results file; give one --results")
             names = names_for(args, args.results)
             evaluations = [evaluate(r) for r in args.results]
             if args.out:
-                from ..report.task_files import write_task_outputs
+                from ..views.task_files import write_task_outputs
 
                 write_task_outputs(evaluations[0], args.out, inputs=inputs)
             table = compare_task_systems(evaluations, names, **ci)
             return emit_systems(table, args)
         result = evaluate(args.results[0])
         if ci["ci"]:
-            from ..stats import require_numpy
+            from ..aggregate.stats import require_numpy
             from ..tasks._run import with_intervals
 
             require_numpy()
@@ -193,13 +193,13 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if args.out:
-        from ..report.task_files import write_task_outputs
+        from ..views.task_files import write_task_outputs
 
         write_task_outputs(result, args.out, inputs=inputs)
     if args.json:
         print_json(result.as_dict())
     else:
-        from ..report.task_text import task_text
+        from ..views.task_text import task_text
 
         sys.stdout.write(task_text(result, args.digits) + "\n")
     return 0
@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
 def _task_options(task: Task, extra: list[str]) -> dict[str, str]:
     """The task's own options (``Task.options``, e.g. GQA's ``--choices``) among the arguments
     the generic ``score`` options left; anything else is a usage error."""
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
 
     parser = argparse.ArgumentParser(prog=f"vqametrics score {task.name}", add_help=False)
     for name, text in task.options:

@@ -106,7 +106,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
-    from .._exceptions import InputError
+    from ..core.exceptions import InputError
 
     out: dict[str, str] = {}
     for value in values or ():
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     from .report import ProgressBar
 
     if args.out:
-        from ..report.output import check_out_dir
+        from ..views.output import check_out_dir
 
         names = list(_OUT_FILES.values())
         if args.table_format == "html":
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             import matplotlib  # noqa: F401
         except ModuleNotFoundError:
-            from .._extras import install_hint
+            from ..core.extras import install_hint
 
             print(
                 "vqametrics: error: table --format html needs the report extra: "
@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     }
     page = result.to_html() if args.table_format == "html" else None
     if args.out:
-        from ..report.output import publish_dir
+        from ..views.output import publish_dir
 
         files = {name: texts[fmt].encode("utf-8") for fmt, name in _OUT_FILES.items()}
         if page is not None:

@@ -24,9 +24,9 @@ from ._systems import run_vqa_systems
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
+    from ..aggregate.stats import BootstrapResult
+    from ..core.signature import Signature
     from ..pipeline.vqa import VQAEvaluation
-    from ..signature import Signature
-    from ..stats import BootstrapResult
 
 __all__ = ["register"]
 
@@ -94,7 +94,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def add_ci_options(parser: argparse.ArgumentParser) -> None:
     """``--ci``, ``--bootstrap N`` and ``--seed S``."""
-    from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+    from ..aggregate.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 
     group = parser.add_argument_group("confidence intervals")
     group.add_argument(
@@ -128,8 +128,8 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     inputs = (args.annotations, *args.results, args.questions)
     if args.out:
-        from ..report.files import VQA_OUTPUTS
-        from ..report.output import check_out_dir
+        from ..views.files import VQA_OUTPUTS
+        from ..views.output import check_out_dir
 
         check_out_dir(args.out, VQA_OUTPUTS, inputs)  # before any work
     metrics = _parse_metrics(args.metrics)
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         return run_vqa_systems(args, paths, metrics)
     ci_wanted = args.ci or args.bootstrap is not None or args.seed is not None
     if ci_wanted:
-        from ..stats import require_numpy
+        from ..aggregate.stats import require_numpy
 
         require_numpy()  # fail before scoring, with the install line
     client = judge_from_args(args)  # bad judge settings fail before scoring
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     if ci_wanted:
         from dataclasses import replace
 
-        from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, evaluation_ci
+        from ..aggregate.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, evaluation_ci
 
         n_bootstrap = args.bootstrap or DEFAULT_BOOTSTRAP
         seed = DEFAULT_SEED if args.seed is None else args.seed
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             result, signature=result.signature.with_fields(bootstrap=n_bootstrap, seed=seed)
         )
     if args.out:
-        from ..report.files import start_vqa_outputs
+        from ..views.files import start_vqa_outputs
 
         # a large per_question.jsonl is written by a child process meanwhile (report/files.py)
         with start_vqa_outputs(result, args.out, inputs=inputs, extra=judge_files) as writing:
@@ -212,7 +212,7 @@ def _stdout_text(
 ) -> str:
     """What ``vqametrics vqa`` prints: the evaluation's JSON document (the same as ``score
     vqav2 --json``), or the table and signatures."""
-    from ..toolkit_check import check_toolkit
+    from ..analysis.toolkit_check import check_toolkit
 
     if args.json:
         import orjson
@@ -227,7 +227,7 @@ def _stdout_text(
         if intervals is not None:  # the same interval, by the task's breakdown names
             from dataclasses import replace
 
-            from ..stats import evaluation_ci
+            from ..aggregate.stats import evaluation_ci
 
             s = intervals.settings()
             again = evaluation_ci(evaluation, n_bootstrap=s["n_bootstrap"], seed=s["seed"])
@@ -237,7 +237,7 @@ def _stdout_text(
     check = check_toolkit(result)
     from dataclasses import replace
 
-    from ..report.text import vqa_table
+    from ..views.text import vqa_table
 
     extra, extra_signatures = _extra_metrics(result, metrics)
     labels = {"em": "EM", "em_any": "EM-any"}
@@ -257,7 +257,7 @@ def _question_texts(path: str) -> dict[Any, str]:
     """Question id -> text from the official questions file (for the judge's prompt)."""
     import orjson
 
-    from ..load._json import read_bytes
+    from ..readers._json import read_bytes
 
     raw = read_bytes(path)
     try:
@@ -315,7 +315,7 @@ _METRICS = ("vqa", "em", "em-any")
 
 
 def _parse_metrics(text: str) -> list[str]:
-    from .._exceptions import UnknownNameError
+    from ..core.exceptions import UnknownNameError
 
     names = [t.strip().replace("_", "-") for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in _METRICS]
@@ -333,6 +333,6 @@ def _extra_metrics(
     wanted = [m for m in metrics if m != "vqa"]
     if not wanted:
         return {}, {}
-    from ..em_summary import exact_match_summary
+    from ..views.em_summary import exact_match_summary
 
     return exact_match_summary(result, wanted)

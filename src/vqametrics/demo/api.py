@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import __version__, explain, get_profile, list_profiles, vqa_accuracy
 from ..aggregate import percent
-from ..signature import Signature
+from ..core.signature import Signature
 from .presets import list_presets
 
 __all__ = [

@@ -3,7 +3,7 @@
 The answer sets are SIMULATED behaviours (clearly labelled on the page): the VQA ones are the
 bundled ``results_*.json`` files, the MMBench ones are generated here from each row's correct
 letter (this is input data, not scoring). Every score comes from :func:`evaluate_vqa`,
-:func:`~vqametrics.score.exact_match.exact_match_scores`,
+:func:`~vqametrics.kernels.exact_match.exact_match_scores`,
 :func:`~vqametrics.mmbench.evaluate_mmbench`, :func:`vqa_accuracy` or :func:`explain`.
 """
 
@@ -49,7 +49,7 @@ MMBENCH_SETS = (
 
 @lru_cache(maxsize=16)
 def _vqa_set(name: str, profile: str = "official") -> dict[str, Any]:
-    from ..score.exact_match import exact_match_scores
+    from ..kernels.exact_match import exact_match_scores
 
     files = sample_files(name)
     result = evaluate_vqa(files["annotations"], files["results"], profile=profile)
@@ -224,7 +224,7 @@ def _fmt(p: float) -> str:
 
 
 def _myth_exact_match() -> dict[str, Any]:
-    from ..score.exact_match import exact_match, exact_match_any, reference_answer
+    from ..kernels.exact_match import exact_match, exact_match_any, reference_answer
 
     out = []
     for pid in ("real-bull", "real-bicycle"):
@@ -339,7 +339,7 @@ def _myth_textvqa() -> dict[str, Any]:
 
 def _myth_chat() -> dict[str, Any]:
     """A right answer in a chat template scores 0 as written; ``--extract answer`` finds it."""
-    from ..explanation import explain
+    from ..views.explanation import explain
 
     ev = []
     for pred, gt in (
@@ -438,7 +438,7 @@ def quiz_payload() -> dict[str, Any]:
             _q("q5", _fmt(a["circular"]), [_fmt(a["vanilla"]), _fmt(25.0), _fmt(a["vanilla_all"])])
         )
     bull = get_preset("real-bull")
-    from ..score.exact_match import exact_match, exact_match_any, reference_answer
+    from ..kernels.exact_match import exact_match, exact_match_any, reference_answer
 
     ref = reference_answer(bull["answers"]).raw
     scores = {

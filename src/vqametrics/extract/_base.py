@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .._exceptions import UnknownNameError
+from ..core.exceptions import UnknownNameError
 
 __all__ = [
     "MAX_SCAN_CHARS",

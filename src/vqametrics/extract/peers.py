@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ._base import AnswerExtractor, Extraction, _Trace, register_answer_extractor
 
 __all__ = [

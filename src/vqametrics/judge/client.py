@@ -29,7 +29,7 @@ from typing import Any
 
 import orjson
 
-from .._exceptions import InputError, MissingDependencyError, VqaMetricsError, VqaMetricsWarning
+from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError, VqaMetricsWarning
 
 __all__ = [
     "DEFAULT_KEY_ENV",

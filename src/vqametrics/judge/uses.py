@@ -250,7 +250,7 @@ def equivalence_summary(
     unjudged items (garbage, refusals, failed calls) are left out of both counts and reported;
     failed calls also in the signature (``judge:<model>(unjudged:K/N)``).
     """
-    from ..signature import Signature
+    from ..core.signature import Signature
 
     decided = [j for j in judgements if j is not None and j.decision is not None]
     yes = sum(1 for j in decided if j.decision == "yes")

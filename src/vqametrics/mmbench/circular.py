@@ -25,9 +25,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._exceptions import InputError, UnknownNameError
 from .._version import __version__
-from ..signature import Signature
+from ..core.exceptions import InputError, UnknownNameError
+from ..core.signature import Signature
 from .extract import DEFAULT_EXTRACTOR, get_extractor
 from .judge import Judge, build_judge_prompt, resolve_choice
 from .model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Predictions
@@ -277,7 +277,7 @@ class MMBenchResult:
 
     @property
     def signature_object(self) -> Signature:
-        """The :class:`~vqametrics.signature.Signature` behind :attr:`signature`."""
+        """The :class:`~vqametrics.core.signature.Signature` behind :attr:`signature`."""
         return Signature(
             "mmbench",
             (

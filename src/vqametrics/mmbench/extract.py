@@ -1,11 +1,11 @@
-"""MMBench answer extraction: the letter heuristics now live in :mod:`vqametrics.choice`.
+"""MMBench answer extraction: the letter heuristics now live in :mod:`vqametrics.kernels.choice`.
 
 Re-exported here so that ``vqametrics.mmbench.extract`` keeps its names.
 """
 
 from __future__ import annotations
 
-from ..choice.heuristics import (
+from ..kernels.choice.heuristics import (
     API_FAILURE,
     DEFAULT_EXTRACTOR,
     REFUSAL_PHRASES,

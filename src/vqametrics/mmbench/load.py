@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 import orjson
 
-from .._exceptions import InputError
+from ..core.exceptions import InputError
 from .model import MMBenchData, MMBenchRow, Predictions
 
 __all__ = [
@@ -75,7 +75,7 @@ def _big_fields() -> Iterator[None]:
 
 
 def _read_text(path: Path) -> str:  # whole file, decompressed when it is gzip
-    from ..load._json import read_bytes
+    from ..readers._json import read_bytes
 
     try:
         return read_bytes(path).decode("utf-8-sig")
@@ -85,7 +85,7 @@ def _read_text(path: Path) -> str:  # whole file, decompressed when it is gzip
 
 def _is_gzip(path: Path) -> bool:
     """Whether *path* is gzip-compressed (by its magic bytes) or named ``.gz``."""
-    from ..load._json import GZIP_MAGIC
+    from ..readers._json import GZIP_MAGIC
 
     if path.name.lower().endswith(".gz"):
         return True
@@ -161,7 +161,7 @@ def _read_xlsx(path: Path) -> Table:
     try:
         import openpyxl
     except ImportError:
-        from .._extras import install_hint
+        from ..core.extras import install_hint
 
         raise InputError(f"{src}: reading .xlsx needs openpyxl: {install_hint('xlsx')}") from None
     try:
@@ -170,7 +170,7 @@ def _read_xlsx(path: Path) -> Table:
             warnings.simplefilter("ignore")
             source: Path | io.BytesIO = path
             if _is_gzip(path):
-                from ..load._json import read_bytes
+                from ..readers._json import read_bytes
 
                 source = io.BytesIO(read_bytes(path))
             book = openpyxl.load_workbook(source, read_only=True, data_only=True)
@@ -407,11 +407,11 @@ def load_predictions(
     answer_field: str | None = None,
     on_duplicate: str = "error",
 ) -> Predictions:
-    """Load predictions through the one reader layer (:mod:`vqametrics.load.records`).
+    """Load predictions through the one reader layer (:mod:`vqametrics.readers.records`).
 
     Any layout it reads: TSV, CSV, XLSX (VLMEvalKit's default output), JSON, JSONL, gzip of
     any, ``-`` for standard input, or in-memory records (*input_format*: a file format, or
-    ``vlmevalkit`` to require its columns; see :mod:`vqametrics.load.formats`). Each row needs
+    ``vlmevalkit`` to require its columns; see :mod:`vqametrics.readers.formats`). Each row needs
     ``index`` and ``prediction`` (other names with *id_field* / *answer_field*); other columns
     are ignored (the ground truth always comes from the data file).
 
@@ -429,8 +429,8 @@ def load_predictions(
         Unreadable file, invalid line, missing columns, a bad or duplicate index; the message
         names the file and line.
     """
-    from ..load.formats import parse_input_format
-    from ..load.records import read_records
+    from ..readers.formats import parse_input_format
+    from ..readers.records import read_records
 
     fmt = parse_input_format(input_format, layouts=MMBENCH_LAYOUTS)
     records = read_records(os.fspath(path) if isinstance(path, Path) else path, format=fmt)

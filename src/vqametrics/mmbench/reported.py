@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..load.layouts import locate_reported
+from ..readers.layouts import locate_reported
 from .extract import list_extractors
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def compare_reported(
 def format_reported(reported: Mapping[str, Any], extractor: str) -> str:
     """The comparison as a table (``0`` where the numbers are equal to the last bit) and,
     when they differ, the other VLMEvalKit extractor lineages to try."""
-    from ..report.text import table
+    from ..views.text import table
 
     head = f"reported by {reported['toolkit']} ({reported['source']}) vs recomputed"
     rows = reported["compared"]

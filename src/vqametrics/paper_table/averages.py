@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
+from ..core.exceptions import InputError
 from .benchmarks import benchmark
 from .values import our_value
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._exceptions import InputError, UnknownNameError
+from ..core.exceptions import InputError, UnknownNameError
 from .benchmarks import BENCHMARKS, Benchmark, Measure, benchmark
 from .cells import Cell, Column, PaperTable
 from .discover import Found, Run, find_runs
@@ -84,7 +84,7 @@ def _reported_value(
         return None
     source = str(reported.get("source", "?"))
     if reported.get("toolkit") == "lmms-eval":
-        from ..report.task_text import reported_pairs
+        from ..views.task_text import reported_pairs
 
         mine = _raw_value(ev, measure)
         if mine is None:
@@ -112,7 +112,7 @@ def _same(a: float, b: float, digits: int) -> bool:
 def _read_own_reported(path: Path, toolkit: str) -> dict[str, Any]:
     """A reported-score file read as the task readers would, plus VLMEvalKit's ``_score.json``
     (a flat ``{metric: number}`` object, e.g. OCRBench's) that they do not read."""
-    from ..load.layouts import read_reported
+    from ..readers.layouts import read_reported
 
     if path.suffix.lower() == ".json" and toolkit == "VLMEvalKit":
         import json

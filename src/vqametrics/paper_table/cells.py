@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._exceptions import UnknownNameError
+from ..core.exceptions import UnknownNameError
 from .benchmarks import Benchmark, Measure
 from .discover import Run
 
@@ -142,8 +142,8 @@ class PaperTable:
         try:
             import pandas as pd
         except ImportError:
-            from .._exceptions import MissingDependencyError
-            from .._extras import install_hint
+            from ..core.exceptions import MissingDependencyError
+            from ..core.extras import install_hint
 
             raise MissingDependencyError(
                 f"PaperTable.to_pandas needs pandas: {install_hint('pandas')}"

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._exceptions import InputError
+from ..core.exceptions import InputError
 from .benchmarks import LMMS_EVAL_TASKS, VLMEVALKIT_DATASETS
 
 __all__ = ["Found", "Run", "find_runs"]

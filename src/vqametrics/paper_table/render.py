@@ -247,7 +247,7 @@ def as_dict(table: PaperTable) -> dict[str, Any]:
 
 def html_table(table: PaperTable) -> str:
     """The table and its legend as an HTML fragment (for notebooks and the report)."""
-    from ..report.html import _e, _table
+    from ..views.html import _e, _table
 
     header, rows = _rows(table, True)
     body = _table(header, rows, [False, *([True] * (len(header) - 1))])
@@ -259,8 +259,8 @@ def html(table: PaperTable, *, n_cards: int = 6) -> str:
     """One self-contained page: the table on top, then a section per benchmark and model
     (headline, splits and categories, distribution, reported vs recomputed, the lowest-scoring
     items with "why this score"), laid out by the task report (``report/task_html.py``)."""
-    from ..report.html import _CSS, _e
-    from ..report.task_html import _cards, _distribution, _groups, _headline, _reported
+    from ..views.html import _CSS, _e
+    from ..views.task_html import _cards, _distribution, _groups, _headline, _reported
 
     sections: list[str] = []
     nav: list[str] = []

@@ -11,17 +11,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
 from ..aggregate import Breakdown, breakdown, official_outputs
-from ..load._json import PathLike
-from ..load.results import (
+from ..core.exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
+from ..core.signature import Signature
+from ..kernels.question import QuestionNormalizer
+from ..kernels.vqa import leave_one_out_values, score_normalized
+from ..profiles import Profile, get_profile
+from ..readers._json import PathLike
+from ..readers.results import (
     ResultsFile,
     describe_reported,
     ground_truth_disagreements,
     read_results,
     resolve_positions,
 )
-from ..load.vqa import (
+from ..readers.vqa import (
     Matched,
     QuestionId,
     ReadAhead,
@@ -32,18 +36,14 @@ from ..load.vqa import (
     load_questions,
     match_predictions,
 )
-from ..profiles import Profile, get_profile
-from ..score.question import QuestionNormalizer
-from ..score.vqa import leave_one_out_values, score_normalized
-from ..signature import Signature
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from ..explanation import Explanation
-    from ..score._fast import FastScores
-    from ..stats import BootstrapResult
+    from ..aggregate.stats import BootstrapResult
+    from ..kernels._fast import FastScores
+    from ..views.explanation import Explanation
 
     IntArray = npt.NDArray[np.int64]
 
@@ -101,25 +101,25 @@ class VQAEvaluation:
     intervals: BootstrapResult | None = None
 
     def __repr__(self) -> str:
-        from .._notebook import evaluation_repr
+        from ..views._notebook import evaluation_repr
 
         return evaluation_repr(self, dict(self.extra_metrics), self.intervals)
 
     def _repr_html_(self) -> str:
-        from .._notebook import evaluation_html
+        from ..views._notebook import evaluation_html
 
         return evaluation_html(self, dict(self.extra_metrics), self.intervals)
 
     def explain(self, question_id: QuestionId) -> Explanation:
         """:func:`vqametrics.explain` of one question, as this evaluation scored it."""
-        from .._notebook import evaluation_explain
+        from ..views._notebook import evaluation_explain
 
         return evaluation_explain(self, question_id)
 
     def to_pandas(self) -> Any:
         """One row per question (id, types, raw and normalized prediction, the human
         answers, m, score) as a pandas DataFrame (``pip install 'vqametrics[pandas]'``)."""
-        from .._notebook import evaluation_frame
+        from ..views._notebook import evaluation_frame
 
         return evaluation_frame(self)
 
@@ -268,7 +268,7 @@ def _score(
     dataset: VQADataset, predictions: Sequence[str | None], prof: Profile
 ) -> tuple[list[float], Any]:
     """Scores, and the vectorized scorer's findings when it ran (else ``None``)."""
-    from ..score import _fast
+    from ..kernels import _fast
 
     n = len(dataset)
     if n >= _fast.MIN_QUESTIONS and len(predictions) == n and _fast.have_numpy():
@@ -435,7 +435,7 @@ def evaluate_vqa(
         return result
     from dataclasses import replace
 
-    from .._notebook import extra_metrics, interval_of
+    from ..views._notebook import extra_metrics, interval_of
 
     return replace(
         result, extra_metrics=extra_metrics(result, metrics), intervals=interval_of(result, ci)

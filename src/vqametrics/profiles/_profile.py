@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .._exceptions import UnknownNameError
+from ..core.exceptions import UnknownNameError
 
 __all__ = [
     "Profile",

@@ -18,13 +18,13 @@ Not reproduced, because they are not part of a per-question score value:
 
 from __future__ import annotations
 
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..normalize import evalai2017 as _evalai
 from ..normalize import evalscope as _es
 from ..normalize import lmms_eval as _lmms
 from ..normalize import official as _off
 from ..normalize import vlmevalkit as _vlm
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ._profile import Profile, Step, register_profile
 
 __all__ = [

@@ -14,7 +14,7 @@ import pkgutil
 import random
 from collections.abc import Mapping, Sequence
 
-from .._exceptions import UnknownNameError
+from ..core.exceptions import UnknownNameError
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 
 __all__ = [

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..signature import Signature
+from ..core.signature import Signature
 
 __all__ = [
     "KIND_TITLES",
@@ -140,7 +140,7 @@ class TaskProfile:
     ``detail`` returns what the per-item output should show for an item (normalized strings)
     — for explanation only, never used for the score; a yes/no profile shows what ``parse``
     read (``parsed``) without declaring it. ``explain`` (optional) returns how the item's
-    score was made, step by step, for :func:`vqametrics.explanation.explain_item`: ``steps``,
+    score was made, step by step, for :func:`vqametrics.views.explanation.explain_item`: ``steps``,
     ``table`` and ``why`` (the keys are described in ``tasks/_explain.py``); never used for
     the score.
     """
@@ -246,7 +246,7 @@ class Task:
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""
-        from .._exceptions import UnknownNameError
+        from ..core.exceptions import UnknownNameError
 
         name = name or self.default_profile
         for prof in self.profiles:

@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import disagreement_note, join_by_id, unique_rows
-from ..load.layouts import (
+from ..core.exceptions import InputError
+from ..kernels.vqa import average
+from ..readers.join import disagreement_note, join_by_id, unique_rows
+from ..readers.layouts import (
     Predictions,
     is_vlmevalkit,
     locate_reported,
     nan_note,
     predictions_from,
 )
-from ..load.records import Records, cell_text, parse_list_cell, read_records
-from ..score.vqa import average
+from ..readers.records import Records, cell_text, parse_list_cell, read_records
 from ._base import Aggregate, Aggregator, Item, TaskData, TaskInputs, Units
 
 __all__ = [

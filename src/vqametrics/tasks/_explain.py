@@ -1,7 +1,7 @@
 """Building blocks of the profiles' ``explain`` hooks: one item's score, step by step, as data.
 
 A hook (``TaskProfile.explain``) maps an :class:`Item` to a JSON-ready mapping that
-:func:`vqametrics.explanation.explain_item` lays out; the keys it reads are
+:func:`vqametrics.views.explanation.explain_item` lays out; the keys it reads are
 
 * ``steps``: ``[[name, value], …]``, every step the profile applies, in order;
 * ``table``: ``{"header": [...], "rows": [[...], …]}``, one row per reference answer;
@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..kernels.vqa import average, leave_one_out_values
 from ..normalize.lmms_eval import evalai_prep, punctuation_lmms
 from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
-from ..score.vqa import average, leave_one_out_values
 from ._base import Item
 
 __all__ = [
@@ -81,7 +81,7 @@ def soft_accuracy(
     """VQA soft accuracy with annotators left out by position (TextVQA, VizWiz): the
     normalized prediction, each answer normalized and matched, ``k_i`` (the *other* answers
     that match) and ``min(1, k_i/3)``, averaged the toolkit's way (*mean*: ``naive``,
-    ``exact`` or ``numpy``, as :func:`vqametrics.score.vqa.average`)."""
+    ``exact`` or ``numpy``, as :func:`vqametrics.kernels.vqa.average`)."""
     pred = item.prediction or ""
     norm, steps = run_steps(pred, prediction_steps)
     steps = [["prediction · " + n, v] for n, v in steps]
@@ -232,10 +232,10 @@ def yes_no(
 
 def vqa_profile_explainer(profile: Any) -> Callable[[Item], Mapping[str, Any]]:
     """The hook of a task scored by a VQA profile (VQA v2, OK-VQA, Qwen-VL's TextVQA): the
-    steps and leave-one-out table of :func:`vqametrics.explanation.explain`."""
+    steps and leave-one-out table of :func:`vqametrics.views.explanation.explain`."""
 
     def hook(item: Item) -> Mapping[str, Any]:
-        from ..explanation import explain
+        from ..views.explanation import explain
 
         e = explain(item.prediction or "", list(item.references), profile)
         steps: list[list[str]] = []

@@ -20,11 +20,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError, MissingPredictionError
-from ..load._json import parse_json_or_jsonl
-from ..load.join import disagreement_note, join_by_id, unique_rows
-from ..load.layouts import Predictions
-from ..load.records import Records, read_bytes_from, read_records
+from ..core.exceptions import InputError, MissingPredictionError
+from ..readers._json import parse_json_or_jsonl
+from ..readers.join import disagreement_note, join_by_id, unique_rows
+from ..readers.layouts import Predictions
+from ..readers.records import Records, read_bytes_from, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (

@@ -20,9 +20,9 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .._exceptions import InputError
-from ..load.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
-from ..load.records import Records
+from ..core.exceptions import InputError
+from ..readers.layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
+from ..readers.records import Records
 from ._base import Item, TaskData, TaskInputs
 from ._common import text_predictions
 

@@ -27,14 +27,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._exceptions import InputError
-from ..choice import RANDOM
-from ..load.join import check_unique, unique_rows
-from ..load.layouts import find_reported, locate_reported
-from ..load.records import Records, cell_text, read_records
-from ..signature import Signature
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..core.exceptions import InputError
+from ..core.signature import Signature
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.choice import RANDOM
+from ..readers.join import check_unique, unique_rows
+from ..readers.layouts import find_reported, locate_reported
+from ..readers.records import Records, cell_text, read_records
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean
 
@@ -506,7 +506,7 @@ def mcq_profile(
 ) -> TaskProfile:
     """A VLMEvalKit MCQ profile: the rules of *lineage* (a ``can_infer`` version), the record
     of the judge, ``report_acc`` (or *aggregate*), and notes on how rows were decided."""
-    from ..choice import get_lineage
+    from ..kernels.choice import get_lineage
 
     can_infer = get_lineage(lineage)
     agg = aggregate or report_acc
@@ -591,7 +591,7 @@ def hit_profile(
 ) -> TaskProfile:
     """A profile whose rule compares the response with the gold letter (lmms-eval's and the
     official MCQ rules): 1.0 when ``hit(response, gold)``."""
-    from ..choice import get_lineage
+    from ..kernels.choice import get_lineage
 
     lin = get_lineage(lineage)
 

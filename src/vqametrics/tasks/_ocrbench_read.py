@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note, unique_rows
-from ..load.layouts import Predictions, is_vlmevalkit
-from ..load.records import Records, read_records
+from ..core.exceptions import InputError
+from ..readers.join import check_unique, disagreement_note, unique_rows
+from ..readers.layouts import Predictions, is_vlmevalkit
+from ..readers.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores
 from ._lmms import (

@@ -12,10 +12,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .._exceptions import InputError
-from ..load.join import disagreement_note, unique_rows
-from ..load.layouts import Predictions, is_vlmevalkit
-from ..load.records import Records, cell_text, read_records
+from ..core.exceptions import InputError
+from ..readers.join import disagreement_note, unique_rows
+from ..readers.layouts import Predictions, is_vlmevalkit
+from ..readers.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import id_key, not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (

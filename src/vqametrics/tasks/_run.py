@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .._exceptions import InputError, MissingDependencyError, VqaMetricsError
+from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
+from ..core.signature import Signature
 from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
-from ..signature import Signature
 from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._check import SampleCheck, check_samples
@@ -73,7 +73,7 @@ class TaskEvaluation:
         )
 
     def _repr_html_(self) -> str:
-        from .._display import html_table
+        from ..core.display import html_table
 
         rows = [[k, v] for k, v in self.metrics.items()]
         caption = f"{self.task.title} · profile {self.profile.name} · {len(self.scores)} items"
@@ -104,11 +104,11 @@ class TaskEvaluation:
     def explain(self, item_id: Any) -> Any:
         """Why item *item_id* scored as it did: the task's own explanation (VQA v2: every
         normalization step and the leave-one-out table, as :func:`vqametrics.explain`), else
-        :func:`vqametrics.explanation.explain_item`."""
+        :func:`vqametrics.views.explanation.explain_item`."""
         i = self.index(item_id)
         if self.task.explain is not None:
             return self.task.explain(self, i)
-        from ..explanation import explain_item
+        from ..views.explanation import explain_item
 
         return explain_item(self, item_id)
 
@@ -122,7 +122,7 @@ class TaskEvaluation:
         try:
             import pandas as pd
         except ModuleNotFoundError:
-            from .._extras import install_hint
+            from ..core.extras import install_hint
 
             raise MissingDependencyError(
                 f"to_pandas() needs pandas: {install_hint('pandas')}"
@@ -330,7 +330,7 @@ def with_intervals(
 ) -> TaskEvaluation:
     """*result* with its bootstrap intervals (``intervals``) and their settings in the
     signature (``bootstrap:N|seed:S``)."""
-    from ..stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, evaluation_ci
+    from ..aggregate.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, evaluation_ci
 
     n = DEFAULT_BOOTSTRAP if n_bootstrap is None else n_bootstrap
     s = DEFAULT_SEED if seed is None else seed

@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
-from ..load.layouts import Predictions
-from ..load.records import Records, read_records
+from ..core.exceptions import InputError
 from ..normalize.mmf import evalai_answer_processor
+from ..readers.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..readers.layouts import Predictions
+from ..readers.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
-from ..choice.lmms import ai2d_hit
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..kernels.choice.lmms import ai2d_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import MetricRecord, sample_score

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import check_unique, disagreement_note, join_by_id, unique_rows
-from ..load.layouts import Predictions, is_vlmevalkit
-from ..load.records import Records, parse_list_cell, read_records
-from ..score.anls import (
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.anls import (
     UndefinedScoreError,
     anls_lmms_eval,
     anls_mmf,
@@ -29,9 +29,9 @@ from ..score.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import QWEN_VL as QWEN_VL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..readers.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..readers.layouts import Predictions, is_vlmevalkit
+from ..readers.records import Records, parse_list_cell, read_records
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (

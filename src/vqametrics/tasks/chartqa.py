@@ -21,14 +21,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import disagreement_note, unique_rows
-from ..load.layouts import Predictions, is_vlmevalkit
-from ..load.records import parse_list_cell, read_records
-from ..score.relaxed import relaxed_correctness, to_float
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import QWEN_VL as QWEN_VL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.relaxed import relaxed_correctness, to_float
+from ..readers.join import disagreement_note, unique_rows
+from ..readers.layouts import Predictions, is_vlmevalkit
+from ..readers.records import parse_list_cell, read_records
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (

@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import QWEN_VL as QWEN_VL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean, numpy_mean, vlmevalkit_breakdown

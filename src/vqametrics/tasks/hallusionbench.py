@@ -25,11 +25,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import disagreement_note
-from ..load.layouts import is_vlmevalkit, locate_reported
-from ..load.records import Records, read_records
-from ..score.hallusion import (
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.hallusion import (
     HallusionScoreError,
     HbQuestion,
     OfficialStats,
@@ -40,8 +39,9 @@ from ..score.hallusion import (
     verdict_code,
     vlmevalkit_rating,
 )
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..readers.join import disagreement_note
+from ..readers.layouts import is_vlmevalkit, locate_reported
+from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit

@@ -19,12 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import unique_rows
-from ..load.layouts import is_vlmevalkit
-from ..load.records import Records, read_records
-from ..score.mathvision import official_correct, official_model_answer, vlmevalkit_post_check
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..core.exceptions import InputError
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.mathvision import official_correct, official_model_answer, vlmevalkit_post_check
+from ..readers.join import unique_rows
+from ..readers.layouts import is_vlmevalkit
+from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores, vlmevalkit_judge_rows

@@ -19,11 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import unique_rows
-from ..load.layouts import is_vlmevalkit
-from ..load.records import Records, read_records
-from ..score.mathvista import (
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.mathvista import (
     MathVistaCrash,
     lmms_eval_equal,
     normalize_lmms_eval,
@@ -31,8 +30,9 @@ from ..score.mathvista import (
     official_equal,
     vlmevalkit_post_check,
 )
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..readers.join import unique_rows
+from ..readers.layouts import is_vlmevalkit
+from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores, vlmevalkit_judge_rows

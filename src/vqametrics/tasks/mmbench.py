@@ -3,7 +3,7 @@
 ``--annotations`` is the benchmark TSV (circular copies included; a VLMEvalKit sheet is its
 own benchmark), ``--results`` the predictions (``index`` + ``prediction``, any layout of the
 reader), joined by ``index``. Each row is an item: its score is whether the letter the
-profile's lineage reads (``vqametrics.choice``) is the row's answer. CircularEval is the
+profile's lineage reads (``vqametrics.kernels.choice``) is the row's answer. CircularEval is the
 aggregation: the rows are grouped by ``index % 1_000_000`` and a question is right only when
 every row of its group is; ``--mode vanilla`` scores each row on its own (the headline over
 the pass-0 rows). The judge (``choice_judge=``, as ``evaluate_mmbench(judge=)`` and
@@ -20,8 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .._exceptions import InputError, UnknownNameError
-from ..choice import get_lineage
+from ..core.exceptions import InputError, UnknownNameError
+from ..core.signature import Signature
+from ..kernels.choice import get_lineage
 from ..mmbench.circular import (
     _UNPARSED_SHOWN,
     MODES,
@@ -34,7 +35,6 @@ from ..mmbench.circular import (
     resolve_rows,
 )
 from ..mmbench.model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Predictions
-from ..signature import Signature
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -48,7 +48,7 @@ _EXTRACTORS = {
     "lmms-eval": "lmms-eval's MMBench letter parsing",
 }
 
-#: each profile's letter lineage in ``vqametrics.choice`` (``parse_choice(task="mmbench")``)
+#: each profile's letter lineage in ``vqametrics.kernels.choice`` (``parse_choice(task="mmbench")``)
 _LINEAGES = {
     "vlmevalkit": "vlmevalkit_can_infer",
     "vlmevalkit-2025": "vlmevalkit_can_infer_pre_a67ace5",

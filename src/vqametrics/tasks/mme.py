@@ -31,9 +31,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from .._exceptions import InputError
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean

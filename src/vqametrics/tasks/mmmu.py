@@ -35,9 +35,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
-from ..choice import get_lineage
-from ..choice.mmmu import (
+from ..core.exceptions import InputError
+from ..core.signature import Signature
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..kernels.choice import get_lineage
+from ..kernels.choice.mmmu import (
     CAT_SHORT2LONG,
     OFFICIAL_SEED,
     RANDOM,
@@ -50,11 +52,9 @@ from ..choice.mmmu import (
     official_open_correct,
     subject_of,
 )
-from ..load.join import join_by_id, unique_rows
-from ..load.layouts import is_vlmevalkit, predictions_from
-from ..load.records import Records, read_records
-from ..signature import Signature
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..readers.join import join_by_id, unique_rows
+from ..readers.layouts import is_vlmevalkit, predictions_from
+from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores

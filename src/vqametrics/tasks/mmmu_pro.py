@@ -25,12 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .._exceptions import InputError
-from ..choice import RANDOM, get_lineage
-from ..choice.mmmu import mmmu_pro_official
-from ..load.join import unique_rows
-from ..load.records import read_records
-from ..signature import Signature
+from ..core.exceptions import InputError
+from ..core.signature import Signature
+from ..kernels.choice import RANDOM, get_lineage
+from ..kernels.choice.mmmu import mmmu_pro_official
+from ..readers.join import unique_rows
+from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores

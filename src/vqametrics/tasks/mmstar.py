@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..choice.lmms import mmstar_hit
-from ..choice.mmstar import mmstar_official_hit
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..kernels.choice.lmms import mmstar_hit
+from ..kernels.choice.mmstar import mmstar_official_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import MetricRecord, sample_score

@@ -23,10 +23,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.layouts import is_vlmevalkit, locate_reported
-from ..load.records import read_records
-from ..score.mmvet import (
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.mmvet import (
     CAPABILITIES,
     MmvetScoreError,
     Retry,
@@ -40,8 +40,8 @@ from ..score.mmvet import (
     vlmevalkit_acc,
     vlmevalkit_reply,
 )
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..readers.layouts import is_vlmevalkit, locate_reported
+from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import read_vlmevalkit

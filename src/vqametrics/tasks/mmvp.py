@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._exceptions import InputError
+from ..core.exceptions import InputError
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._mcq import ChoiceTask, pair_accuracy, read_mcq, vlmevalkit_profiles

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.layouts import is_vlmevalkit
-from ..load.records import read_records
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import QWEN_VL as QWEN_VL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..readers.layouts import is_vlmevalkit
+from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import numpy_mean, read_vlmevalkit, text_predictions, vlmevalkit_breakdown

@@ -31,9 +31,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import InputError
-from ..choice import RANDOM, get_lineage
-from ..choice.scienceqa import (
+from ..core.exceptions import InputError
+from ..core.signature import Signature
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..kernels.choice import RANDOM, get_lineage
+from ..kernels.choice.scienceqa import (
     OFFICIAL_SEED,
     OFFICIAL_SHOTS,
     llava_sqa,
@@ -42,9 +44,7 @@ from ..choice.scienceqa import (
     official_rng,
     scienceqa_official,
 )
-from ..load.records import Records, read_records
-from ..signature import Signature
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import mean, reported_scores

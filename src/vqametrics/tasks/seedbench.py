@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..choice.lmms import seedbench_first_char, seedbench_hit
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..kernels.choice.lmms import seedbench_first_char, seedbench_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import MetricRecord

@@ -26,19 +26,19 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from .._exceptions import InputError
-from ..load.join import check_unique, join_by_id, unique_rows
-from ..load.layouts import is_lmms_eval_log
-from ..load.records import Records, read_records
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.accuracy import vqa_accuracy
+from ..kernels.vqa import average, leave_one_out_values
 from ..normalize.mmf import evalai_answer_processor
 from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
-from ..score.accuracy import vqa_accuracy
-from ..score.vqa import average, leave_one_out_values
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import QWEN_VL as QWEN_VL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..readers.join import check_unique, join_by_id, unique_rows
+from ..readers.layouts import is_lmms_eval_log
+from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (

@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._exceptions import InputError
+from ..core.exceptions import InputError
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.vqa import average, leave_one_out_values, pairwise_sum
 from ..normalize.vizwiz import prediction as vizwiz_prediction
-from ..score.vqa import average, leave_one_out_values, pairwise_sum
-from ..toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean_aggregate, numpy_mean

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.signature import Signature
 from ..pipeline.vqa import VQAEvaluation, VQARead, read_vqa, score_dataset, score_question
 from ..profiles import Profile, get_profile, list_profiles
-from ..report.files import VQA_OUTPUTS
-from ..signature import Signature
+from ..views.files import VQA_OUTPUTS
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._explain import vqa_profile_explainer
@@ -210,7 +210,7 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
     """EM / EM-any (``metrics=``) and the toolkit check, as :func:`evaluation_to_task`."""
     from dataclasses import replace
 
-    from ..toolkit_check import check_toolkit
+    from ..analysis.toolkit_check import check_toolkit
 
     metrics = _metric_names(str(inputs.options.get("metrics") or "vqa"))
     wanted = [m for m in ("em", "em-any") if m in metrics]
@@ -242,7 +242,7 @@ def evaluation_to_task(
     every breakdown group, unrounded percent, with their own signatures); *judge_summary* is
     the open-ended judge's summary (``vqa --judge-url``), beside the score.
     """
-    from ..toolkit_check import check_toolkit
+    from ..analysis.toolkit_check import check_toolkit
     from ._run import TaskEvaluation
 
     r = VQARead(
@@ -283,7 +283,7 @@ def _with_exact_match(
     group, and their signatures."""
     from dataclasses import replace
 
-    from ..score.exact_match import METRIC_KEYS, exact_match_scores
+    from ..kernels.exact_match import METRIC_KEYS, exact_match_scores
 
     scores = exact_match_scores(ev.dataset, ev.predictions, ev.profile)
     metrics = dict(agg.metrics)
@@ -303,7 +303,7 @@ def _with_exact_match(
 def _explain(evaluation: Any, i: int) -> Any:
     """:func:`vqametrics.explain` of item *i* with the evaluation's profile and answer
     records, so that its ``score`` equals ``evaluation.scores[i]``."""
-    from .._notebook import evaluation_explain
+    from ..views._notebook import evaluation_explain
 
     r: VQARead = evaluation.data.extra["vqa"]
     return evaluation_explain(vqa_view(evaluation), r.dataset.question_ids[i])
@@ -315,7 +315,7 @@ def _write_outputs(evaluation: Any, out_dir: Any, *, inputs: Sequence[Any] = ())
     from dataclasses import replace
 
     from ..pipeline.vqa import _breakdown, _score
-    from ..report.files import write_vqa_outputs
+    from ..views.files import write_vqa_outputs
 
     ev = vqa_view(evaluation)
     scores, fast = _score(ev.dataset, ev.predictions, ev.profile)  # the bulk writers' tables
@@ -326,7 +326,7 @@ def _write_outputs(evaluation: Any, out_dir: Any, *, inputs: Sequence[Any] = ())
 
 def _metric_names(text: str) -> list[str]:
     """``--metrics vqa,em,em-any`` (``em_any`` accepted); an unknown name is an error."""
-    from .._exceptions import UnknownNameError
+    from ..core.exceptions import UnknownNameError
 
     names = [t.strip().lower().replace("_", "-") for t in text.split(",") if t.strip()]
     bad = [n for n in names if n not in ("vqa", "em", "em-any")]

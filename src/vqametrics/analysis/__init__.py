@@ -1,0 +1,1 @@
+"""Analyses of whole evaluations: comparisons, systems side by side, profile differences, checks."""

@@ -1,0 +1,1 @@
+"""The bottom floor: errors, the signature, the toolkit pins and the extras guard."""

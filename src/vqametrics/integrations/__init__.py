@@ -1,0 +1,1 @@
+"""vqametrics inside other programs: streaming metrics for training loops and verifiable rewards."""

@@ -1,0 +1,257 @@
+"""The vectorized scorer: the same per-question scores as the per-question loop, in bulk.
+
+Design (every output bit-identical to :func:`vqametrics.kernels.vqa.score_normalized` applied
+question by question; ``tests/test_differential.py`` checks it against a literal port):
+
+1. **Intern.** Each distinct answer string and each distinct prediction gets an integer code
+   once; a question's answers become a row of 10 codes (:class:`AnswerCodes`).
+2. **Normalize each distinct string once.** The profile's unconditional steps, then its
+   conditional ones, run once per distinct string; every result is interned into one string
+   table, so equal normalized strings have equal ids whichever side they come from.
+3. **Compare as integers.** The unanimity rule compares the 10 prepared ids of a row; a row's
+   10 matches form a bitmask (bit *i* = answer *i*).
+4. **Look the score up.** Given 10 answer records that all differ, a question's score depends
+   on nothing but that bitmask, so the profile's own per-question function is run once for
+   each of the 1024 masks (:func:`mask_tables`): bit-exact by construction, including the
+   position-dependent last bits of the naive mean (spec official-vqa-eval.md §4).
+
+Questions outside that shape (not 10 answers, or records without distinct ``answer_id`` under
+the official record-inequality leave-one-out) go through the per-question loop. numpy is
+imported lazily: ``import vqametrics`` stays light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..core.answers import N_ANSWERS, AnswerCodes, answer_codes, intern_strings
+from ..profiles import Profile, Step
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
+    FloatArray = npt.NDArray[np.float64]
+
+__all__ = ["AnswerCodes", "FastScores", "answer_codes", "have_numpy", "mask_tables", "score_fast"]
+
+#: Below this many questions the per-question loop is as fast (and numpy is not imported).
+MIN_QUESTIONS = 2000
+
+
+def have_numpy() -> bool:
+    try:
+        import numpy  # noqa: F401
+    except ImportError:  # pragma: no cover - numpy is optional
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class MaskTables:
+    """Per-mask results of a profile on 10 distinct records (index: the match bitmask)."""
+
+    scores: FloatArray
+    scores_list: list[float]
+    loo: list[list[float]]
+    m: list[int]
+
+
+_TABLES: dict[tuple[Any, ...], MaskTables] = {}
+
+
+def mask_tables(profile: Profile) -> MaskTables:
+    """Run the profile's own per-question scorer once per bitmask of 10 distinct records."""
+    from .vqa import leave_one_out_values, score_normalized
+
+    key = (profile.leave_one_out, profile.mean)
+    hit = _TABLES.get(key)
+    if hit is not None:
+        return hit
+    import numpy as np
+
+    scores: list[float] = []
+    loo: list[list[float]] = []
+    ms: list[int] = []
+    for mask in range(1 << N_ANSWERS):
+        matches = [bool(mask >> i & 1) for i in range(N_ANSWERS)]
+        answers = ["match" if hit else "other" for hit in matches]
+        scores.append(score_normalized("match", answers, None, profile))
+        ms.append(sum(matches))
+        if profile.leave_one_out == "none":
+            loo.append([])
+        else:
+            loo.append(leave_one_out_values(matches, None, profile.leave_one_out))
+    tables = MaskTables(np.array(scores, dtype=np.float64), scores, loo, ms)
+    _TABLES[key] = tables
+    return tables
+
+
+@dataclass(frozen=True, eq=False)
+class FastScores:
+    """What the vectorized pass found, kept for the per-question report."""
+
+    #: unrounded scores, as Python floats
+    scores: list[float]
+    #: rows done in bulk; the others were scored one by one
+    vector_rows: BoolArray
+    #: per row: the unanimity rule skipped the conditional steps
+    unanimous: BoolArray
+    #: per row: bitmask of matching answers (bulk rows)
+    mask: IntArray
+    #: per row: id of the normalized prediction in ``strings`` (-1: no prediction)
+    prediction: IntArray
+    #: per row: ids of the normalized answers in ``strings`` (bulk rows)
+    answers: IntArray
+    #: the interned normalized strings
+    strings: list[str]
+    tables: MaskTables
+    #: per row: code of the raw prediction in ``raw_predictions``
+    raw_prediction: IntArray
+    raw_predictions: list[str]
+    #: step name -> bit, and per distinct raw answer/prediction the bits of the steps that
+    #: changed it, ``(conditional steps skipped, all steps)``
+    step_bits: dict[str, int]
+    answer_bits: tuple[IntArray, IntArray]
+    prediction_bits: tuple[IntArray, IntArray]
+    #: rows per question/answer type, computed once per evaluation
+    groups: dict[int, Any] = field(default_factory=dict)
+    #: other results computed once per evaluation (the report's ``steps_changed``)
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    def slow_rows(self) -> list[int]:
+        """Rows left to the per-question loop."""
+        import numpy as np
+
+        return np.flatnonzero(~self.vector_rows).tolist()  # type: ignore[no-any-return]
+
+
+class _Interner:
+    __slots__ = ("ids", "strings")
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.strings: list[str] = []
+
+    def __call__(self, text: str) -> int:
+        i = self.ids.get(text)
+        if i is None:
+            i = self.ids[text] = len(self.strings)
+            self.strings.append(text)
+        return i
+
+
+def score_fast(
+    codes: AnswerCodes,
+    groups: Sequence[object],
+    predictions: Sequence[str | None],
+    profile: Profile,
+) -> FastScores:
+    """Scores of every row that fits the bulk shape; other rows are left at 0 (see
+    ``vector_rows``) for the caller's per-question loop."""
+    import numpy as np
+
+    n = len(predictions)
+    vector_rows = codes.regular.copy()
+    if profile.leave_one_out == "records" and groups.count(None) != len(groups):
+        vector_rows &= np.fromiter((g is None for g in groups), dtype=np.bool_, count=n)
+    missing = [i for i, p in enumerate(predictions) if p is None] if None in predictions else []
+    if missing:
+        pred_list = list(predictions)
+        for i in missing:
+            pred_list[i] = ""
+        pred_strings, pred_codes = intern_strings(pred_list)  # type: ignore[arg-type]
+    else:
+        pred_strings, pred_codes = intern_strings(predictions)  # type: ignore[arg-type]
+
+    # normalize each distinct string once, step by step (as the profile's composed functions
+    # do), noting which named steps changed it: the report's ``steps_changed`` comes for free
+    intern = _Interner()
+    bit: dict[str, int] = {}
+    for st in (*profile.prediction_steps, *profile.answer_steps):
+        bit.setdefault(st.name, 1 << len(bit))
+    prep_a, fin_a, bits_a = _normalize_side(codes.strings, profile.answer_steps, intern, bit)
+    prep_p, fin_p, bits_p = _normalize_side(pred_strings, profile.prediction_steps, intern, bit)
+
+    ap = prep_a[codes.codes]  # (n, 10) prepared answer ids
+    pp = prep_p[pred_codes]  # (n,) prepared prediction ids
+    if profile.unanimity_rule:
+        unanimous = (ap == ap[:, :1]).all(axis=1)
+    else:
+        unanimous = np.zeros(n, dtype=np.bool_)
+    ans = np.where(unanimous[:, None], ap, fin_a[ap])
+    pred = np.where(unanimous, pp, fin_p[pp])
+    hits = ans == pred[:, None]
+    mask = hits.astype(np.int64) @ (1 << np.arange(N_ANSWERS, dtype=np.int64))
+    tables = mask_tables(profile)
+    scores = tables.scores[mask]
+    if profile.empty_prediction_scores_zero:
+        empty = intern.ids.get("")
+        if empty is not None:
+            scores[pred == empty] = 0.0
+    if missing:
+        idx = np.array(missing, dtype=np.int64)
+        pred[idx] = -1
+        vector_rows[idx] = False  # the per-question loop reports them as missing
+    scores[~vector_rows] = 0.0
+    return FastScores(
+        scores=scores.tolist(),
+        vector_rows=vector_rows,
+        unanimous=unanimous,
+        mask=mask,
+        prediction=pred,
+        answers=ans,
+        strings=intern.strings,
+        tables=tables,
+        raw_prediction=pred_codes,
+        raw_predictions=pred_strings,
+        step_bits=bit,
+        answer_bits=bits_a,
+        prediction_bits=bits_p,
+    )
+
+
+def _normalize_side(
+    strings: list[str], steps: tuple[Step, ...], intern: _Interner, bit: dict[str, int]
+) -> tuple[IntArray, IntArray, tuple[IntArray, IntArray]]:
+    """Prepared ids (unconditional steps) of *strings*, finished ids (conditional steps) by
+    prepared id, and per string the bits of the steps that changed it: ``(skipped, full)``."""
+    import numpy as np
+
+    first = tuple((st.fn, bit[st.name]) for st in steps if not st.conditional)
+    then = tuple((st.fn, bit[st.name]) for st in steps if st.conditional)
+    prep = np.empty(len(strings), dtype=np.int64)
+    skip_bits = np.zeros(len(strings), dtype=np.int64)
+    for k, text in enumerate(strings):
+        b = 0
+        for fn, flag in first:
+            new = fn(text)
+            if new != text:
+                b |= flag
+            text = new
+        prep[k] = intern(text)
+        skip_bits[k] = b
+    used = np.unique(prep).tolist()
+    fin = np.full(len(intern.strings), -1, dtype=np.int64)
+    fin_bits = np.zeros(len(intern.strings), dtype=np.int64)
+    for u in used:
+        text = intern.strings[u]
+        b = 0
+        for fn, flag in then:
+            new = fn(text)
+            if new != text:
+                b |= flag
+            text = new
+        fin[u] = intern(text)
+        fin_bits[u] = b
+    return prep, fin, (skip_bits, skip_bits | fin_bits[prep])
+
+
+# --- aggregates -------------------------------------------------------------------------------
+# ``aggregate.breakdown``/``official_outputs`` in bulk. np.cumsum (``add.accumulate``) adds left
+# to right, so its last element is the naive sum of the script (unlike np.sum, which is
+# pairwise); ``tests/test_differential.py`` checks both functions against ``aggregate``.

@@ -1,0 +1,300 @@
+"""Bulk decoding of the official layouts with msgspec, split over two processes when large.
+
+Used by :mod:`vqametrics.readers.vqa`, which always has the last word: every function here returns
+``None`` on anything it does not handle, and the validating path then decides.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from itertools import chain
+from operator import attrgetter
+from types import SimpleNamespace
+from typing import Any
+
+from ._dataset import QuestionId, VQADataset
+from ._json import PathLike, closing_map, decode_typed, map_file
+
+__all__ = ["SPLIT_MIN_BYTES", "decode_fast", "fast_annotations_possible", "load_fast"]
+
+# The official layouts are decoded with msgspec into structs holding only the fields that are
+# kept, every one of them type-checked as the slow path checks it. Anything unusual (a record
+# without distinct answer_ids, a duplicate question, a float id, a missing field, an error) makes
+# the fast path give up, and the validating path of vqametrics.readers.vqa decides, with its
+# precise messages. The fast path never raises an InputError itself, so the messages and their
+# order are the validating path's.
+
+#: From this file size on (about 40k questions), where a child process can be forked, the
+#: annotations are decoded in two halves on two cores (:func:`_split_annotations`).
+SPLIT_MIN_BYTES = 32 << 20
+
+
+@cache
+def _fast_types() -> SimpleNamespace:
+    from . import _schema
+
+    return SimpleNamespace(
+        annotations=_schema.ANNOTATIONS,
+        annotations_head=_schema.ANNOTATIONS_HEAD,
+        annotations_answers=_schema.ANNOTATIONS_ANSWERS,
+        results=_schema.RESULTS,
+        questions=_schema.QUESTIONS,
+        unset=_schema.UNSET,
+    )
+
+
+def decode_fast(raw: bytes, what: str) -> Any:
+    """Decode a results or questions file with its msgspec struct; ``None``: use the slow path."""
+    try:
+        spec = getattr(_fast_types(), what)
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
+        return None
+    return decode_typed(raw, spec)
+
+
+def fast_annotations_possible() -> bool:
+    try:
+        import msgspec  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
+        return False
+    return True
+
+
+def load_fast(
+    name: str, path: PathLike, meanwhile: Callable[[], object] | None
+) -> VQADataset | None:
+    """The official layout with distinct ``answer_id`` in every question, decoded in bulk
+    (split over two processes for a large file); ``None``: use the slow path."""
+    if _split_worthwhile(path):
+        split = _split_annotations(name, path, meanwhile)
+        if split is not None:
+            return split
+        # irregular input (or the child died): the sequential paths below decide, as always
+    mapped = map_file(path)
+    if mapped is None:
+        return None
+    with closing_map(mapped):
+        decoded = decode_typed(mapped, _fast_types().annotations)
+    if decoded is None:
+        return None
+    box = [_questions_of(decoded)]
+    del decoded  # the function below holds the only reference, and drops it early
+    return _fast_annotations(name, box)
+
+
+def _fast_annotations(name: str, box: list[list[Any]]) -> VQADataset | None:
+    """The dataset from the questions decoded with the full ``Question`` struct (passed as the
+    only item of *box*), or ``None``.
+
+    The decoded structs (two million answer records) are freed as soon as their answers are
+    interned, before the dataset's lists are built: a lower peak memory on this sequential path
+    (one CPU), where nothing else holds them.
+    """
+    anns = box.pop()
+    head = _fast_head(anns)
+    if head is None:
+        return None
+    records = list(map(attrgetter("answers"), anns))
+    del anns
+    lens = _answer_counts(records)
+    if lens is None:
+        return None
+    strings, flat_codes = _intern_texts(records)
+    del records
+    return _fast_dataset(name, head, lens, strings, flat_codes)
+
+
+def _split_worthwhile(path: PathLike) -> bool:
+    """Whether to split the decoding of an annotations file: it is large and we may fork."""
+    from ._fork import fork_worthwhile  # imported here: ``import vqametrics`` stays light
+
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return False  # the sequential path words the error
+    return size >= SPLIT_MIN_BYTES and fork_worthwhile()
+
+
+def _split_annotations(
+    name: str, path: PathLike, meanwhile: Callable[[], object] | None
+) -> VQADataset | None:
+    """:func:`_fast_annotations` on two cores; ``None``: use the sequential paths.
+
+    Decoding, checking and interning the answer records is about two thirds of the work, so a
+    forked child does just that (:func:`_answers_in_child`, which sends back only integer codes
+    and the few thousand distinct strings) while this process decodes everything else and
+    builds the other columns, then calls *meanwhile*. Together the two decodes accept exactly
+    the documents the full struct accepts (see ``_schema``), so the dataset is the same.
+    """
+    from ._fork import Forked
+
+    mapped = map_file(path)
+    if mapped is None:
+        return None
+    with Forked(_answers_in_child, mapped) as child:  # leaving early kills the child
+        with closing_map(mapped):  # closes only this process's view: the child keeps its own
+            decoded = decode_typed(mapped, _fast_types().annotations_head)
+        if decoded is None:
+            return None
+        head = _fast_head(_questions_of(decoded))
+        del decoded  # free the structs while the child works
+        if head is None:
+            return None
+        if meanwhile is not None:
+            meanwhile()
+        try:
+            answers: tuple[Any, list[str], Any] | None = child.result(reap=False)
+        except ChildProcessError:  # killed (e.g. out of memory): retry in this process
+            return None
+        if answers is None:
+            return None
+        # built before leaving the block, which reaps the child: meanwhile it frees its memory
+        return _fast_dataset(name, head, *answers)
+
+
+#: what the child of the split decode keeps alive until it exits (see :func:`_answers_in_child`)
+_CHILD_KEEPS: list[Any] = []
+
+
+def _answers_in_child(mapped: Any) -> tuple[Any, list[str], Any] | None:
+    """The child's half of :func:`_split_annotations`: the answer counts (:func:`_answer_counts`),
+    the distinct texts and the code of every answer (:func:`_intern_texts`), or ``None`` (the
+    document does not decode, or its answers are irregular)."""
+    # the parent checks that the document is valid UTF-8 (on the same bytes)
+    decoded = decode_typed(mapped, _fast_types().annotations_answers, check_utf8=False)
+    if decoded is None:
+        return None
+    # freeing two million decoded objects on return would delay the result by about 50 ms, for
+    # nothing: the child exits right after sending it
+    _CHILD_KEEPS.append(decoded)
+    records = list(map(attrgetter("answers"), _questions_of(decoded)))
+    lens = _answer_counts(records)
+    return None if lens is None else (lens, *_intern_texts(records))
+
+
+def _questions_of(decoded: Any) -> list[Any]:
+    """The list of question structs of either official layout (a list, or under 'annotations')."""
+    return decoded if isinstance(decoded, list) else decoded.annotations
+
+
+@dataclass(frozen=True, eq=False)
+class _Head:
+    """Every column of a decoded annotations file except the answers."""
+
+    question_ids: list[QuestionId]
+    index: dict[QuestionId, int]
+    question_types: list[str | None]
+    answer_types: list[str | None]
+    image_ids: list[Any]
+    multiple_choice_answers: list[str | None]
+
+
+def _fast_head(anns: list[Any]) -> _Head | None:
+    """The non-answer columns of the decoded questions; ``None`` if there are none or an id
+    repeats (the slow path words that error, or resolves it with ``on_duplicate="last"``)."""
+    n = len(anns)
+    if not n:
+        return None
+    qids = list(map(attrgetter("question_id"), anns))
+    index = dict(zip(qids, range(n), strict=True))
+    if len(index) != n:
+        return None
+    unset = _fast_types().unset
+    images = [q.image if q.image_id is unset else q.image_id for q in anns]
+    return _Head(
+        question_ids=qids,
+        index=index,
+        question_types=_shared(map(attrgetter("question_type"), anns)),
+        answer_types=_shared(map(attrgetter("answer_type"), anns)),
+        image_ids=_shared(images),
+        multiple_choice_answers=_shared(map(attrgetter("multiple_choice_answer"), anns)),
+    )
+
+
+def _answer_counts(records: list[list[Any]]) -> Any:
+    """The number of answers of each question (a numpy array), or ``None`` if a question has
+    none, or answer_ids that are missing or not distinct (the slow path groups equal records)."""
+    import numpy as np
+
+    lens = np.fromiter(map(len, records), dtype=np.int64, count=len(records))
+    if not lens.all():
+        return None
+    ids_of = map(attrgetter("answer_id"), chain.from_iterable(records))
+    try:
+        ids = np.fromiter(ids_of, dtype=np.int64, count=int(lens.sum()))
+    except TypeError:
+        return None  # a missing answer_id
+    return lens if _distinct_ids(ids, lens) else None
+
+
+def _intern_texts(records: list[list[Any]]) -> tuple[list[str], Any]:
+    """The distinct answer texts (first-seen order) and the code of every answer, in order."""
+    from ..core.answers import intern_strings
+
+    return intern_strings(map(attrgetter("answer"), chain.from_iterable(records)))
+
+
+def _fast_dataset(
+    name: str, head: _Head, lens: Any, strings: list[str], flat_codes: Any
+) -> VQADataset:
+    """Assemble the dataset from its non-answer columns and its interned answers."""
+    import numpy as np
+
+    from ..core.answers import codes_from_flat
+
+    codes = codes_from_flat(strings, flat_codes, lens)
+    # every answer list holds the shared distinct strings: far less memory than one per record
+    shared = np.array(strings, dtype=object)[flat_codes].tolist()
+    if bool(codes.regular.all()):
+        answers = [shared[i : i + 10] for i in range(0, len(shared), 10)]
+    else:
+        ends = np.cumsum(lens).tolist()
+        answers = [shared[e - k : e] for e, k in zip(ends, lens.tolist(), strict=True)]
+    n = len(head.question_ids)
+    return VQADataset(
+        source=name,
+        question_ids=head.question_ids,
+        answers=answers,
+        groups=[None] * n,
+        question_types=head.question_types,
+        answer_types=head.answer_types,
+        image_ids=head.image_ids,
+        multiple_choice_answers=head.multiple_choice_answers,
+        plain_answers=False,
+        index=head.index,
+        _answer_codes=codes,
+    )
+
+
+def _shared(values: Iterable[str | int | None]) -> list[Any]:
+    """The values as a list in which equal values are one object (only for str, int and None:
+    with floats or bools ``1 == 1.0 == True`` would merge different values).
+
+    The decoder makes a new object for every occurrence; a column like ``question_type`` holds
+    a few dozen distinct values among 200k questions. Sharing them saves memory, and later
+    passes over the column touch a few memory pages instead of ones scattered all over the
+    heap (which matters most in a forked writer, where each page written is copied).
+    """
+    items = list(values)
+    table: dict[Any, Any] = {}
+    return list(map(table.setdefault, items, items))
+
+
+def _distinct_ids(ids: Any, lens: Any) -> bool:
+    """Whether every question's answer_ids are pairwise distinct."""
+    import numpy as np
+
+    if bool((lens == 10).all()):
+        rows = np.sort(ids.reshape(-1, 10), axis=1)
+        return not bool((rows[:, 1:] == rows[:, :-1]).any())
+    pos = 0
+    flat = ids.tolist()
+    for k in lens.tolist():
+        if len(set(flat[pos : pos + k])) != k:
+            return False
+        pos += k
+    return True

@@ -1,0 +1,223 @@
+"""Read JSON and JSONL files with precise, one-line errors."""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import mmap
+import os
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..core.exceptions import InputError
+
+__all__ = [
+    "decode_typed",
+    "display_name",
+    "object_pairs",
+    "parse_json_or_jsonl",
+    "read_bytes",
+    "read_json_or_jsonl",
+    "read_raw",
+    "ungzip",
+]
+
+#: the first two bytes of a gzip stream: gzip is recognized by content, not by the name
+GZIP_MAGIC = b"\x1f\x8b"
+
+PathLike = str | os.PathLike[str]
+
+
+def display_name(path: PathLike) -> str:
+    """How a path is named in messages."""
+    return os.fspath(path)
+
+
+def read_raw(path: PathLike) -> bytes:
+    """Read a whole file as stored (no decompression); a missing or empty file is an
+    :class:`InputError`."""
+    name = display_name(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{name}: is a directory, expected a file") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if not data.strip():
+        raise InputError(f"{name}: file is empty")
+    return data
+
+
+def ungzip(name: str, data: bytes) -> tuple[bytes, bool]:
+    """``(data, was_gzip)``: *data* decompressed when it starts with the gzip magic bytes.
+
+    A corrupt or truncated gzip stream, a file named ``.gz`` that is not gzip and one that
+    decompresses to nothing are each an :class:`InputError` naming *name*.
+    """
+    if data[:2] != GZIP_MAGIC:
+        if name.endswith(".gz"):
+            raise InputError(f"{name}: named .gz but is not gzip-compressed")
+        return data, False
+    try:
+        out = gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"{name}: not a valid gzip stream ({exc})") from None
+    if not out.strip():
+        raise InputError(f"{name}: file is empty (once decompressed)")
+    return out, True
+
+
+def read_bytes(path: PathLike) -> bytes:
+    """Read a whole file, decompressed if it is gzip (recognized by its magic bytes); a
+    missing, empty, corrupt or truncated file is an :class:`InputError`."""
+    return ungzip(display_name(path), read_raw(path))[0]
+
+
+def read_json_or_jsonl(path: PathLike) -> tuple[Any, list[int] | None]:
+    """Parse a JSON document, or JSON Lines (one value per line).
+
+    Returns ``(value, lines)``: for JSONL, *value* is the list of per-line values and *lines*
+    their 1-based line numbers; for a JSON document *lines* is ``None``.
+    """
+    return parse_json_or_jsonl(display_name(path), read_bytes(path), is_jsonl(path))
+
+
+def is_jsonl(path: PathLike) -> bool:
+    """Whether a file is read as JSON Lines whatever its content (by its extension, a
+    ``.gz`` after it ignored)."""
+    return str(path).removesuffix(".gz").endswith((".jsonl", ".ndjson"))
+
+
+def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[int] | None]:
+    """:func:`read_json_or_jsonl` on bytes already read; *name* is used in messages."""
+    if not jsonl:
+        try:
+            return orjson.loads(data), None
+        except orjson.JSONDecodeError as exc:
+            if not _looks_like_jsonl(data, exc):
+                raise InputError(
+                    f"{name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+                ) from None
+    values, lines = [], []
+    for lineno, line in _lines(data):
+        try:
+            values.append(orjson.loads(line))
+        except orjson.JSONDecodeError as exc:
+            raise InputError(
+                f"{name}: line {lineno}: invalid JSON at column {exc.colno}: {exc.msg}"
+            ) from None
+        lines.append(lineno)
+    return values, lines
+
+
+def object_pairs(data: bytes) -> list[tuple[str, Any]]:
+    """The members of a JSON document whose top level is an object, in file order, with
+    repeated keys kept (orjson, like ``json.loads``, silently keeps the last value of a repeated
+    key; a mapping of predictions must see every one to apply ``--on-duplicate``).
+
+    Call it only once orjson has accepted *data* as an object: it parses again, with the
+    slower standard library, so the common list layouts do not pay for it.
+    """
+    import json
+
+    last: list[list[tuple[str, Any]]] = []
+
+    def keep(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        last[:] = [pairs]  # the top-level object is the last one closed
+        return dict(pairs)
+
+    json.loads(data, object_pairs_hook=keep)
+    return last[0]
+
+
+def _looks_like_jsonl(data: bytes, exc: orjson.JSONDecodeError) -> bool:
+    if exc.msg != "unexpected content after document":
+        return False
+    first = data.lstrip().split(b"\n", 1)[0]
+    try:
+        return isinstance(orjson.loads(first), dict)
+    except orjson.JSONDecodeError:
+        return False
+
+
+def _lines(data: bytes) -> Iterator[tuple[int, bytes]]:
+    for lineno, line in enumerate(data.split(b"\n"), 1):
+        if line.strip():
+            yield lineno, line
+
+
+def decode_typed(data: bytes | mmap.mmap, spec: Any, *, check_utf8: bool = True) -> Any:
+    """Decode *data* into the msgspec type *spec*, or return ``None``.
+
+    The fast path of the loaders: only the fields a type names are decoded (and checked); the
+    rest is skipped. ``None`` means "use the slow path", which parses everything with orjson
+    and words any error precisely: msgspec is missing, the document does not fit *spec*, or it
+    is not valid JSON. Non-ASCII input is also checked to be valid UTF-8 throughout, because
+    msgspec does not check the strings it skips and orjson rejects invalid UTF-8 anywhere.
+    Known, accepted difference: in fields that are skipped, msgspec accepts a number that
+    overflows a double (``1e400``) and nesting deeper than orjson's 1024 levels.
+    ``check_utf8=False`` skips that check, for a second decode of bytes that are checked by
+    another one.
+    """
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
+        return None
+    try:
+        value = msgspec.json.decode(data, type=spec)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if check_utf8 and not _is_ascii(data):
+        try:
+            codecs.utf_8_decode(data, "strict", True)
+        except UnicodeDecodeError:
+            return None
+    return value
+
+
+def _is_ascii(data: bytes | mmap.mmap) -> bool:
+    if isinstance(data, bytes):
+        return data.isascii()
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
+        return False
+    view = np.frombuffer(data, dtype=np.uint8)
+    try:
+        return not len(view) or int(view.max()) < 0x80
+    finally:
+        del view  # release the buffer, so that the map can be closed
+
+
+@contextmanager
+def closing_map(mapped: mmap.mmap) -> Iterator[mmap.mmap]:
+    """Close *mapped* on leaving, like ``with mapped:``, except while an exception (such as
+    Ctrl-C or SIGTERM arriving mid-decode) is on its way out: its traceback may still hold a
+    view into the map, and closing would then replace it with a ``BufferError``; the map is
+    closed when that traceback is collected."""
+    try:
+        yield mapped
+    except BaseException:
+        with suppress(BufferError):
+            mapped.close()
+        raise
+    mapped.close()
+
+
+def map_file(path: PathLike) -> mmap.mmap | None:
+    """Memory-map a file for the fast path (no copy of a large file into memory); ``None``
+    when that fails, e.g. for an empty or missing file: :func:`read_bytes` then says why."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(2) == GZIP_MAGIC:
+                return None  # compressed: read_bytes decompresses it
+            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,90 @@
+"""msgspec structs for the fast loaders: only the fields vqametrics keeps, each type-checked.
+
+Imported lazily (by :mod:`vqametrics.readers.vqa`), so that ``import vqametrics`` does not load
+msgspec. No ``from __future__ import annotations`` here: msgspec reads these annotations at
+run time.
+"""
+
+from typing import Annotated
+
+import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+__all__ = [
+    "ANNOTATIONS",
+    "ANNOTATIONS_ANSWERS",
+    "ANNOTATIONS_HEAD",
+    "QUESTIONS",
+    "RESULTS",
+    "UNSET",
+]
+
+# orjson reads integers in [-2**63, 2**64) as int and larger ones as float; the fast path takes
+# int64 only (msgspec bounds must fit in one); the rest falls back to the slow path
+JsonInt = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
+
+
+class Answer(Struct, gc=False):
+    answer: str
+    answer_id: JsonInt | UnsetType = UNSET
+
+
+class QuestionHead(Struct, gc=False):
+    """A question without its answers (skipped, though still parsed as JSON, by the decoder)."""
+
+    question_id: JsonInt | str
+    question_type: str | None = None
+    answer_type: str | None = None
+    multiple_choice_answer: str | None = None
+    image_id: JsonInt | str | UnsetType | None = UNSET
+    image: JsonInt | str | None = None
+
+
+class Question(QuestionHead, kw_only=True, gc=False):
+    answers: list[Answer]
+
+
+class QuestionAnswers(Struct, gc=False):
+    """Only a question's answers (every other field skipped)."""
+
+    answers: list[Answer]
+
+
+class Annotations(Struct, gc=False):
+    annotations: list[Question]
+
+
+class AnnotationsHead(Struct, gc=False):
+    annotations: list[QuestionHead]
+
+
+class AnnotationsAnswers(Struct, gc=False):
+    annotations: list[QuestionAnswers]
+
+
+class Prediction(Struct, gc=False):
+    question_id: JsonInt | str
+    answer: str
+
+
+class QuestionEntry(Struct, gc=False):
+    question_id: JsonInt | str
+
+
+class Questions(Struct, gc=False):
+    info: msgspec.Raw
+    task_type: msgspec.Raw
+    data_type: msgspec.Raw
+    data_subtype: msgspec.Raw
+    license: msgspec.Raw
+    questions: list[QuestionEntry]
+
+
+ANNOTATIONS = Annotations | list[Question]
+# the split decode of a large annotations file (``load._bulk._split_annotations``): a document
+# decodes as ANNOTATIONS if and only if it decodes as both of these (each field is checked by
+# exactly one of them, with the same type, and both check the same shape around them)
+ANNOTATIONS_HEAD = AnnotationsHead | list[QuestionHead]
+ANNOTATIONS_ANSWERS = AnnotationsAnswers | list[QuestionAnswers]
+RESULTS = list[Prediction]
+QUESTIONS = Questions

@@ -1,0 +1,175 @@
+"""Join predictions to ground-truth items by id, with the same rules in every task.
+
+Every mismatch is an error unless the user asked otherwise: a question without a prediction
+(``allow_missing`` scores it 0), a prediction for an unknown question (``ignore_extra``), a
+repeated id (``on_duplicate="last"`` keeps the last, as most official scripts' dicts do).
+Ids written ``"12"`` in one file and ``12`` in the other are matched, and counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..core.exceptions import InputError, MissingPredictionError
+
+__all__ = ["Joined", "check_unique", "disagreement_note", "join_by_id", "same_ids", "unique_rows"]
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Predictions aligned with the ground truth; ``None`` where one is missing."""
+
+    predictions: list[str | None]
+    missing: list[Hashable]
+    extra: list[Hashable]
+    duplicates: int
+    id_type_fixed: int
+
+
+def check_unique(
+    ids: Sequence[Hashable], wheres: Sequence[str], *, what: str = "question id"
+) -> None:
+    """A repeated id among ground-truth rows is an error naming both places."""
+    first: dict[Hashable, int] = {}
+    for i, key in enumerate(ids):
+        j = first.setdefault(key, i)
+        if j != i:
+            raise InputError(f"{wheres[i]}: duplicate {what} {key!r} (first at {wheres[j]})")
+
+
+def unique_rows(
+    ids: Sequence[Hashable],
+    wheres: Sequence[str],
+    *,
+    what: str = "question id",
+    on_duplicate: Literal["error", "last"] = "error",
+) -> tuple[list[int], str | None]:
+    """The rows to keep of a file whose rows are its items (ground truth inside), by the one
+    rule for repeated ids: an error naming both places, or with ``on_duplicate="last"`` the
+    last row of each id, kept at the place of the first; with a note counting them.
+
+    Ids written ``12`` and ``"12"`` are the same item.
+    """
+    first: dict[Hashable, int] = {}
+    last: dict[int, int] = {}
+    for i, key in enumerate(ids):
+        text = _text(key)
+        norm: Hashable = text if text else key
+        j = first.setdefault(norm, i)
+        if j != i:
+            if on_duplicate == "error":
+                raise InputError(
+                    f"{wheres[i]}: duplicate {what} {key!r} (first at {wheres[j]}; pass "
+                    "--on-duplicate last to keep the last one)"
+                )
+            last[j] = i
+    keep = [last.get(j, j) for j in sorted(first.values())]
+    if not last:
+        return keep, None
+    dropped = len(ids) - len(keep)
+    return (
+        keep,
+        f"{dropped} repeated {what} row(s): the last of each was kept (--on-duplicate last)",
+    )
+
+
+def disagreement_note(differ: Sequence[Hashable], what: str, truth: str) -> str | None:
+    """The note when a results file's own ground truth differs from the annotations given
+    beside it (the annotations win, everywhere): ``None`` when nothing differs, else the count
+    and the first three ids of *what* (``"doc answer(s) of log.jsonl"``)."""
+    if not differ:
+        return None
+    shown = ", ".join(repr(q) for q in differ[:3])
+    return f"{len(differ)} {what} differ from {truth} (e.g. {shown}); {truth} was used"
+
+
+def join_by_id(
+    gt_ids: Sequence[Hashable],
+    pred_ids: Sequence[Hashable],
+    pred_texts: Sequence[str | None],
+    *,
+    source: str,
+    wheres: Sequence[str] | None = None,
+    allow_missing: bool = False,
+    ignore_extra: bool = False,
+    on_duplicate: Literal["error", "last"] = "error",
+    what: str = "question id",
+) -> Joined:
+    """Align *pred_texts* (keyed by *pred_ids*) with *gt_ids*.
+
+    *source* names the predictions in messages; *wheres* (one per prediction) says where each
+    prediction was read, for the duplicate error.
+    """
+    by_id: dict[Hashable, int] = {}
+    spelled: dict[str, Hashable] = {}
+    duplicates = 0
+    for i, key in enumerate(pred_ids):
+        # 12 and "12" in one file are the same question written two ways
+        text = _text(key)
+        if text:
+            key = spelled.setdefault(text, key)
+        if key in by_id:
+            if on_duplicate == "error":
+                place = wheres[i] if wheres else source
+                raise InputError(
+                    f"{place}: duplicate prediction for {what} {key!r} "
+                    "(pass --on-duplicate last to keep the last one)"
+                )
+            duplicates += 1
+        by_id[key] = i
+    gt_set = set(gt_ids)
+    fixed = 0
+    if not all(k in gt_set for k in by_id):
+        # ids spelled "12" in one file and 12 in the other: match them through their text
+        gt_text = {_text(k): k for k in gt_ids}
+        remapped: dict[Hashable, int] = {}
+        for key, i in by_id.items():
+            if key not in gt_set and _text(key) in gt_text:
+                key = gt_text[_text(key)]
+                fixed += 1
+            remapped[key] = i
+        by_id = remapped
+    if by_id and gt_ids and not any(k in gt_set for k in by_id):
+        first_pred = next(iter(by_id))
+        raise InputError(
+            f"{source}: none of its {len(by_id)} {what}s is in the ground truth (it has "
+            f"{first_pred!r}, the ground truth {gt_ids[0]!r}): is it the results file of this "
+            "task, and are --id-field / --answer-field right?"
+        )
+    predictions: list[str | None] = []
+    missing: list[Hashable] = []
+    for key in gt_ids:
+        j = by_id.get(key)
+        if j is None:
+            missing.append(key)
+            predictions.append(None)
+        else:
+            predictions.append(pred_texts[j])
+    if missing and not allow_missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise MissingPredictionError(
+            f"{source}: no prediction for {what} {missing[0]!r}{more} "
+            "(pass --allow-missing to score them 0)"
+        )
+    extra = [k for k in by_id if k not in gt_set]
+    if extra and not ignore_extra:
+        more = f" and {len(extra) - 1} more" if len(extra) > 1 else ""
+        raise InputError(
+            f"{source}: prediction for unknown {what} {extra[0]!r}{more} "
+            "(pass --ignore-extra to skip them)"
+        )
+    return Joined(predictions, missing, extra, duplicates, fixed)
+
+
+def same_ids(a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
+    """Whether two files list the same items in the same order, ids compared by value as the
+    join compares them (``12`` and ``"12"``: a CSV's text and a spreadsheet's number)."""
+    return len(a) == len(b) and all(
+        x == y or (_text(x) != "" and _text(x) == _text(y)) for x, y in zip(a, b, strict=True)
+    )
+
+
+def _text(key: Hashable) -> str:
+    return str(key).strip() if isinstance(key, int | str) and not isinstance(key, bool) else ""

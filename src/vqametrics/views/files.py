@@ -1,0 +1,148 @@
+"""Write an evaluation's files: the official four, ``per_question.jsonl``, ``signature.txt``.
+
+They are published together, with ``manifest.json``, through :mod:`vqametrics.views.output`:
+an interrupted run leaves the previous complete folder or the new one, never a mix.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+import orjson
+
+from ..pipeline.vqa import VQAEvaluation, _gc_paused
+from ..readers._fork import Forked, fork_worthwhile
+from .output import FileDigest, StagedDir, write_chunks
+
+__all__ = ["VQA_OUTPUTS", "PendingOutputs", "start_vqa_outputs", "write_vqa_outputs"]
+
+#: The files of ``vqametrics vqa --out`` (besides ``manifest.json``), in the order written.
+VQA_OUTPUTS = (
+    "accuracy.json",
+    "evalQA.json",
+    "evalQuesType.json",
+    "evalAnsType.json",
+    "per_question.jsonl",
+    "signature.txt",
+)
+InputPaths = Sequence[str | os.PathLike[str] | None]
+
+_OPTS = orjson.OPT_NON_STR_KEYS
+#: From this many (bulk-scored) questions, ``per_question.jsonl`` is written by a forked child
+#: while this process writes the other files: it is most of the writing time, and a child
+#: inherits the scored evaluation copy-on-write, so nothing has to be handed over. Below it, a
+#: fork costs more than it saves.
+PARALLEL_MIN_QUESTIONS = 50_000
+
+
+def write_vqa_outputs(
+    result: VQAEvaluation,
+    out_dir: str | Path,
+    *,
+    inputs: InputPaths = (),
+    extra: Mapping[str, bytes] | None = None,
+) -> list[Path]:
+    """Write the official ``accuracy``/``evalQA``/``evalQuesType``/``evalAnsType`` JSON files
+    (question ids become string keys, as with the script's ``json.dump``), plus
+    ``per_question.jsonl``, ``signature.txt`` and ``manifest.json``, published together;
+    returns the paths written. An output that would replace one of *inputs* is refused;
+    *extra* files (name -> content, e.g. ``judge.jsonl``) are published with them."""
+    with start_vqa_outputs(result, out_dir, inputs=inputs, extra=extra) as pending:
+        return pending.wait()
+
+
+class PendingOutputs:
+    """Files being written by :func:`start_vqa_outputs`; :meth:`wait` finishes them.
+
+    A context manager: leaving it without :meth:`wait` stops the child writer, if any, and
+    removes the staged files (the output folder keeps its previous content).
+    """
+
+    def __init__(self, staged: StagedDir, worker: Forked | None, signature: str) -> None:
+        self._staged = staged
+        self._worker = worker
+        self._signature = signature
+
+    def __enter__(self) -> PendingOutputs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+        self._staged.discard()
+
+    def wait(self) -> list[Path]:
+        """Wait for the child writer (re-raising its error, e.g. a full disk), then publish the
+        files with their manifest; the paths."""
+        if self._worker is not None:
+            worker, self._worker = self._worker, None
+            self._staged.record("per_question.jsonl", worker.result())
+        return self._staged.publish(self._signature)
+
+
+def start_vqa_outputs(
+    result: VQAEvaluation,
+    out_dir: str | Path,
+    *,
+    inputs: InputPaths = (),
+    extra: Mapping[str, bytes] | None = None,
+) -> PendingOutputs:
+    """Start :func:`write_vqa_outputs`: for a large input ``per_question.jsonl`` is written by a
+    forked child while this call writes the other files, so that the caller can do other work
+    (render its table, free the evaluation) before :meth:`PendingOutputs.wait`. The bytes are
+    the same either way."""
+    extra = extra or {}
+    staged = StagedDir(out_dir, (*VQA_OUTPUTS, *extra), inputs=inputs)
+    jsonl = staged.path("per_question.jsonl")
+    worker = None
+    try:
+        large = result._fast is not None and len(result.scores) >= PARALLEL_MIN_QUESTIONS
+        if large and fork_worthwhile():
+            worker = Forked(_write_jsonl, result, jsonl)
+        _write_official(result, staged)
+        if worker is None:
+            staged.record("per_question.jsonl", _write_jsonl(result, jsonl))
+        signature = result.signature.format()
+        staged.write("signature.txt", (signature + "\n").encode())
+        for name, data in extra.items():
+            staged.write(name, data)
+    except BaseException:
+        if worker is not None:
+            worker.cancel()
+        staged.discard()
+        raise
+    return PendingOutputs(staged, worker, signature)
+
+
+def _write_official(result: VQAEvaluation, staged: StagedDir) -> None:
+    """Stage the four official files."""
+    with _gc_paused():
+        files = None
+        if result._fast is not None:
+            # the same bytes, assembled in bulk (score/_fast.py)
+            from ._bulk import official_files
+
+            files = official_files(result, result._fast)
+        if files is None:
+            files = {k: orjson.dumps(v, option=_OPTS) for k, v in result.official_outputs().items()}
+        for name, data in files.items():
+            staged.write(f"{name}.json", data)
+
+
+def _write_jsonl(result: VQAEvaluation, path: Path) -> FileDigest:
+    """``per_question.jsonl``: one ``orjson.dumps`` line per record (in bulk when possible);
+    its size and sha256 (a forked writer returns them to the parent)."""
+    with _gc_paused():
+        return write_chunks(path, _jsonl_chunks(result))
+
+
+def _jsonl_chunks(result: VQAEvaluation) -> Iterator[bytes]:
+    if result._fast is not None:
+        from ._bulk import jsonl_chunks
+
+        yield from jsonl_chunks(result, result._fast)
+    else:
+        for rec in result.per_question():
+            yield orjson.dumps(rec, option=_OPTS | orjson.OPT_APPEND_NEWLINE)
