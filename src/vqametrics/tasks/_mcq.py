@@ -42,15 +42,15 @@ if TYPE_CHECKING:
     from ._lmms import MetricRecord
 
 __all__ = [
+    "CIRCULAR_STRIDE",
     "JUDGE_FAILED_PREFETCH",
     "JUDGE_RANDOM",
-    "CIRCULAR_STRIDE",
     "ChoiceTask",
     "Decision",
+    "LmmsDoc",
     "Rotation",
     "circular_decision",
     "circular_items",
-    "LmmsDoc",
     "decided_letter",
     "decision_note",
     "doc_answer",
@@ -395,8 +395,8 @@ def circular_decision(
 ) -> tuple[float, DecidedBy]:
     """``prefetch_circular_group``: a copy whose letter the rules read and is not its gold
     decides 0 at once; every copy read and right decides 1; otherwise the judge decided the
-    group (its recorded ``hit``), or no judge ran (``Failed in Prefetch``, or no record: VLMEvalKit's
-    exact matching), a miss."""
+    group (its recorded ``hit``), or no judge ran (``Failed in Prefetch``, or no record:
+    VLMEvalKit's exact matching), a miss."""
     letters = [can_infer(pred, opts) for pred, opts, _ in rotations]
     for letter, (_, _, gold) in zip(letters, rotations, strict=True):
         if letter and letter != gold:
