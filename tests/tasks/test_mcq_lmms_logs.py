@@ -144,7 +144,9 @@ def test_blink_circular_all_copies_must_be_right(tmp_path: Path) -> None:
 
 
 def test_mmmu_pro_lmms_log(tmp_path: Path) -> None:
-    options = "\n".join(f"{k}. {v}" for k, v in zip("ABCD", ["cat", "dog", "bird", "fish"]))
+    options = "\n".join(
+        f"{k}. {v}" for k, v in zip("ABCD", ["cat", "dog", "bird", "fish"], strict=True)
+    )
     standard = f"Which animal?\n{options}\n\nAnswer with the option letter from the given choices."
     vision = "Answer with the option letter from the given choices directly."
     # (subject, answer, response, logged parsed_pred, prompt)

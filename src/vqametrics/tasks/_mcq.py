@@ -54,12 +54,15 @@ __all__ = [
     "decided_letter",
     "decision_note",
     "doc_answer",
+    "doc_choices",
     "find_judge_record",
     "hit_profile",
+    "lmms_letter_profile",
     "macro_over",
     "mcq_profile",
     "no_options",
     "pair_accuracy",
+    "paren_gold",
     "read_mcq",
     "read_mcq_sheet",
     "record_hit",
@@ -772,6 +775,37 @@ def require_options(data: TaskData, profile: str, task: str) -> TaskData:
             f"a VLMEvalKit sheet of {task}"
         )
     return data
+
+
+def doc_choices(doc: Mapping[str, Any]) -> dict[str, str]:
+    """``doc["choices"]`` lettered A, B, … as the prompts number them (BLINK, CV-Bench)."""
+    got = doc.get("choices")
+    return {chr(ord("A") + i): str(c) for i, c in enumerate(got)} if isinstance(got, list) else {}
+
+
+def paren_gold(doc: Mapping[str, Any], where: str) -> str:
+    """``doc["answer"].strip("()")``: BLINK's and CV-Bench's gold (``(A)`` → ``A``)."""
+    return doc_answer(doc, where).strip("()")
+
+
+def lmms_letter_profile(
+    task_dir: str,
+    letter: Callable[[str], str],
+    lineage: str,
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
+    description: str,
+) -> TaskProfile:
+    """The ``lmms-eval`` profile of a task whose ``process_results`` reads one letter
+    (``letter(response)``) and compares it with the gold letter."""
+    return hit_profile(
+        "lmms-eval",
+        description=description,
+        reproduces=LMMS_EVAL_PIN.at(f"lmms_eval/tasks/{task_dir}/utils.py"),
+        toolkit=LMMS_EVAL_PIN.token,
+        hit=lambda response, gold: letter(response) == gold,
+        lineage=lineage,
+        aggregate=aggregate,
+    )
 
 
 def no_options(doc: Mapping[str, Any]) -> dict[str, str]:

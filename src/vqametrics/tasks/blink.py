@@ -17,10 +17,8 @@ No official scorer was read (spec mcq-reasoning.md §13); the default profile is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import blink_letter
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
@@ -30,8 +28,9 @@ from ._mcq import (
     ChoiceTask,
     LmmsDoc,
     circular_items,
-    doc_answer,
-    hit_profile,
+    doc_choices,
+    lmms_letter_profile,
+    paren_gold,
     read_mcq,
     record_hit,
     require_options,
@@ -75,29 +74,16 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     )
 
 
-def _choices(doc: Mapping[str, Any]) -> dict[str, str]:
-    """``doc["choices"]`` as letters A, B, … (the prompt numbers them so)."""
-    choices = doc.get("choices")
-    if not isinstance(choices, list):
-        return {}
-    return {chr(ord("A") + i): str(c) for i, c in enumerate(choices)}
-
-
-def _gold(doc: Mapping[str, Any], where: str) -> str:
-    """``blink_process_results``: ``doc["answer"].strip("()")`` (``(A)`` → ``A``)."""
-    return doc_answer(doc, where).strip("()")
-
-
 _LMMS_DOC = LmmsDoc(
     id_keys=("idx",),
-    gold=_gold,
-    options=_choices,
+    gold=paren_gold,
+    options=doc_choices,
     fields=("idx", "sub_task"),
     recorded=record_hit(_METRIC),
     # no doc (lmms-eval 0.4 on): the record {id, gt_content, pred_parsed, pred, sub_task,
     # is_correct}; target = doc["answer"], e.g. "(A)"
     record=MetricRecord(metrics=(_METRIC,), doc={"idx": "id", "sub_task": "sub_task"}),
-    record_gold=_gold,
+    record_gold=paren_gold,
 )
 
 
@@ -110,15 +96,13 @@ def _read(inputs: TaskInputs) -> TaskData:
     return data
 
 
-LMMS_EVAL = hit_profile(
-    "lmms-eval",
-    description="lmms-eval blink: the response's first letter against answer.strip('()'); "
+LMMS_EVAL = lmms_letter_profile(
+    "blink",
+    blink_letter,
+    "lmms_eval_blink",
+    _lmms_aggregate,
+    "lmms-eval blink: the response's first letter against answer.strip('()'); "
     "per subtask right / all, the group their unweighted mean",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/blink/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    hit=lambda response, gold: blink_letter(response) == gold,
-    lineage="lmms_eval_blink",
-    aggregate=_lmms_aggregate,
 )
 
 TASK = register_task(

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import blink_letter
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
@@ -30,8 +28,9 @@ from ._lmms import MetricRecord
 from ._mcq import (
     ChoiceTask,
     LmmsDoc,
-    doc_answer,
-    hit_profile,
+    doc_choices,
+    lmms_letter_profile,
+    paren_gold,
     read_mcq,
     record_hit,
     report_acc,
@@ -111,24 +110,11 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     )
 
 
-def _choices(doc: Mapping[str, Any]) -> dict[str, str]:
-    """``doc["choices"]`` as letters A, B, … (the prompt numbers them so)."""
-    choices = doc.get("choices")
-    if not isinstance(choices, list):
-        return {}
-    return {chr(ord("A") + i): str(c) for i, c in enumerate(choices)}
-
-
-def _gold(doc: Mapping[str, Any], where: str) -> str:
-    """``cv_bench_process_results``: ``doc["answer"].strip("()")`` (``(A)`` → ``A``)."""
-    return doc_answer(doc, where).strip("()")
-
-
 _METRIC = "cv_bench_acc"
 _LMMS_DOC = LmmsDoc(
     id_keys=("idx",),
-    gold=_gold,
-    options=_choices,
+    gold=paren_gold,
+    options=doc_choices,
     fields=("idx", "type", "task", "source"),
     recorded=record_hit(_METRIC),
     # no doc (lmms-eval 0.4 on): the record {id, gt_content, pred_parsed, pred, type, task,
@@ -136,7 +122,7 @@ _LMMS_DOC = LmmsDoc(
     record=MetricRecord(
         metrics=(_METRIC,), doc={"idx": "id", "type": "type", "task": "task", "source": "source"}
     ),
-    record_gold=_gold,
+    record_gold=paren_gold,
 )
 
 
@@ -156,15 +142,12 @@ def _read(inputs: TaskInputs) -> TaskData:
     )
 
 
-LMMS_EVAL = hit_profile(
-    "lmms-eval",
-    description="lmms-eval cv_bench: the response's first letter against answer.strip('()'); "
-    "the micro mean",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/cv_bench/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    hit=lambda response, gold: blink_letter(response) == gold,
-    lineage="lmms_eval_blink",
-    aggregate=_lmms_aggregate,
+LMMS_EVAL = lmms_letter_profile(
+    "cv_bench",
+    blink_letter,
+    "lmms_eval_blink",
+    _lmms_aggregate,
+    "lmms-eval cv_bench: the response's first letter against answer.strip('()'); the micro mean",
 )
 
 

@@ -20,7 +20,6 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import mmvp_letter
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
@@ -29,7 +28,7 @@ from ._mcq import (
     ChoiceTask,
     LmmsDoc,
     doc_answer,
-    hit_profile,
+    lmms_letter_profile,
     pair_accuracy,
     read_mcq,
     record_hit,
@@ -162,15 +161,12 @@ def _read(inputs: TaskInputs) -> TaskData:
     return data
 
 
-LMMS_EVAL = hit_profile(
-    "lmms-eval",
-    description="lmms-eval mmvp: its A/B letter patterns; item and pair accuracy "
-    "(pair_index from the record)",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mmvp/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    hit=lambda response, gold: mmvp_letter(response) == gold,
-    lineage="lmms_eval_mmvp",
-    aggregate=_lmms_aggregate,
+LMMS_EVAL = lmms_letter_profile(
+    "mmvp",
+    mmvp_letter,
+    "lmms_eval_mmvp",
+    _lmms_aggregate,
+    "lmms-eval mmvp: its A/B letter patterns; item and pair accuracy (pair_index from the record)",
 )
 
 TASK = register_task(
