@@ -27,4 +27,5 @@ def test_report_acc_per_category() -> None:
 
 def test_profiles() -> None:
     task = get_task("blink")
-    assert [p.name for p in task.profiles] == ["vlmevalkit", "vlmevalkit-2025", "vlmevalkit-2024"]
+    names = [p.name for p in task.profiles]
+    assert names == ["vlmevalkit", "vlmevalkit-2025", "vlmevalkit-2024", "lmms-eval"]

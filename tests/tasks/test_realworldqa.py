@@ -74,13 +74,14 @@ def test_lmms_eval_log_with_doc(tmp_path: Path) -> None:
     assert r.sample_check is not None and r.sample_check.as_dict()["n_disagree"] == 1
 
 
-def test_lmms_eval_log_is_refused_where_lmms_eval_has_no_task(tmp_path: Path) -> None:
+def test_lmms_eval_log_without_options_is_refused_under_vlmevalkit(tmp_path: Path) -> None:
     import json
 
     f = tmp_path / "2026_samples_mmvp.jsonl"
     row = {"doc_id": 0, "doc": {"question": "q", "answer": "A"}, "filtered_resps": ["A"]}
     f.write_text(json.dumps(row) + "\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"samples_mmvp\.jsonl: an lmms-eval samples log"):
+    # mmvp reads lmms-eval logs now; a VLMEvalKit profile needs the option texts
+    with pytest.raises(ValueError, match=r"samples_mmvp\.jsonl: this log holds no option texts"):
         evaluate_task("mmvp", f)
 
 

@@ -42,24 +42,33 @@ if TYPE_CHECKING:
     from ._lmms import MetricRecord
 
 __all__ = [
+    "CIRCULAR_STRIDE",
     "JUDGE_FAILED_PREFETCH",
     "JUDGE_RANDOM",
     "ChoiceTask",
     "Decision",
     "LmmsDoc",
+    "Rotation",
+    "circular_decision",
+    "circular_items",
     "decided_letter",
     "decision_note",
     "doc_answer",
+    "doc_choices",
     "find_judge_record",
     "hit_profile",
+    "lmms_letter_profile",
     "macro_over",
     "mcq_profile",
     "no_options",
     "pair_accuracy",
+    "paren_gold",
     "read_mcq",
     "read_mcq_sheet",
+    "record_hit",
     "recorded_hit_note",
     "report_acc",
+    "require_options",
     "sheet_choices",
     "vlmevalkit_decision",
     "vlmevalkit_profiles",
@@ -344,6 +353,66 @@ def vlmevalkit_decision(
     return Decision(replay or None, "judge")
 
 
+#: VLMEvalKit's circular copies: rotation *k* of question *g* has ``index = g + k * 1e6``
+CIRCULAR_STRIDE = 1_000_000
+
+#: one circular copy: (prediction, its options, its gold letter)
+Rotation = tuple[str, Mapping[str, str], str]
+
+
+def circular_items(data: TaskData) -> TaskData:
+    """A circular sheet's rows (``{dataset}_circular``) as one item per question: the main
+    row (``index == g_index``, ``g_index = index % 1e6`` as ``mcq_circular_eval`` sets it),
+    with every copy of the group as ``fields["rotations"]`` in index order. A copy whose
+    main row is absent is an error naming it (VLMEvalKit would drop the group silently)."""
+    groups: dict[int, list[Item]] = {}
+    for it in data.items:
+        if not isinstance(it.id, int):
+            raise InputError(f"{data.sources[0]}: circular index {it.id!r} is not an integer")
+        groups.setdefault(it.id % CIRCULAR_STRIDE, []).append(it)
+    items = []
+    for g, rows in groups.items():
+        main = next((r for r in rows if r.id == g), None)
+        if main is None:
+            raise InputError(
+                f"{data.sources[0]}: circular copies of question {g} (e.g. index {rows[0].id}) "
+                f"but no main row with index {g}"
+            )
+        rotations = tuple(
+            (r.prediction or "", r.fields.get("options") or {}, r.references[0])
+            for r in sorted(rows, key=lambda r: r.id)
+        )
+        items.append(replace(main, fields={**main.fields, "rotations": rotations}))
+    note = (
+        f"circular sheet: {len(data.items)} rows = {len(items)} questions; a question is "
+        "right only when every circular copy is (VLMEvalKit mcq_circular_eval)"
+    )
+    return replace(data, items=items, notes=(*data.notes, note))
+
+
+def circular_decision(
+    rotations: Sequence[Rotation],
+    judge_log: str | None,
+    recorded_hit: int | None,
+    can_infer: Callable[[str, Mapping[str, str]], str | None],
+) -> tuple[float, DecidedBy]:
+    """``prefetch_circular_group``: a copy whose letter the rules read and is not its gold
+    decides 0 at once; every copy read and right decides 1; otherwise the judge decided the
+    group (its recorded ``hit``), or no judge ran (``Failed in Prefetch``, or no record:
+    VLMEvalKit's exact matching), a miss."""
+    letters = [can_infer(pred, opts) for pred, opts, _ in rotations]
+    for letter, (_, _, gold) in zip(letters, rotations, strict=True):
+        if letter and letter != gold:
+            return 0.0, "rules"
+    if all(letter == gold for letter, (_, _, gold) in zip(letters, rotations, strict=True)):
+        return 1.0, "rules"
+    if judge_log is None or recorded_hit is None:
+        return 0.0, "unrecorded"
+    if _logged(judge_log).startswith(JUDGE_FAILED_PREFETCH):
+        return 0.0, "no-judge"
+    return float(recorded_hit), "judge"
+
+
 def vlmevalkit_scorer(can_infer: Callable[[str, Mapping[str, str]], str | None]) -> ItemScorer:
     """The per-item scorer of a VLMEvalKit profile: 1.0 when the decided letter is the gold;
     a recorded random draw scores what the toolkit recorded (its ``hit``)."""
@@ -354,7 +423,10 @@ def vlmevalkit_scorer(can_infer: Callable[[str, Mapping[str, str]], str | None])
         options: Mapping[str, str] | None = None,
         judge_log: str | None = None,
         recorded_hit: int | None = None,
+        rotations: Sequence[Rotation] | None = None,
     ) -> float:
+        if rotations:
+            return circular_decision(rotations, judge_log, recorded_hit, can_infer)[0]
         if not isinstance(options, Mapping):
             raise InputError("a VLMEvalKit profile needs options={'A': text, 'B': text, …}")
         d = vlmevalkit_decision(prediction, options, judge_log, can_infer)
@@ -371,6 +443,15 @@ def decision_note(
     """What decided the rows the rules could not read (say it, never hide it)."""
     counts: dict[str, list[Any]] = {}
     for it in items:
+        if it.fields.get("rotations"):
+            _, by = circular_decision(
+                it.fields["rotations"],
+                it.fields.get("judge_log"),
+                it.fields.get("recorded_hit"),
+                can_infer,
+            )
+            counts.setdefault("circular-" + by, []).append(it.id)
+            continue
         if it.prediction is None:
             continue
         d = vlmevalkit_decision(
@@ -378,6 +459,19 @@ def decision_note(
         )
         counts.setdefault(d.by, []).append(it.id)
     notes = []
+    if counts.get("circular-judge"):
+        notes.append(
+            f"{len(counts['circular-judge'])} circular question(s) had a copy the rules cannot "
+            "read: the judge decided them, and the record's hit is used (its replies per copy "
+            "are not in the record)"
+        )
+    if counts.get("circular-no-judge") or counts.get("circular-unrecorded"):
+        ids = counts.get("circular-no-judge", []) + counts.get("circular-unrecorded", [])
+        notes.append(
+            f"{len(ids)} circular question(s) had a copy the rules cannot read and no judge "
+            f"decision (e.g. question {ids[0]!r}): a miss, as VLMEvalKit's exact matching "
+            "scores them"
+        )
     if counts.get("judge"):
         notes.append(
             f"{len(counts['judge'])} row(s) decided by the recorded judge reply, replayed "
@@ -522,6 +616,17 @@ def mcq_profile(
         )
 
     def detail(item: Item) -> Mapping[str, Any]:
+        if item.fields.get("rotations"):
+            rotations = item.fields["rotations"]
+            return {
+                "letters": [can_infer(p, o) for p, o, _ in rotations],
+                "decided_by": circular_decision(
+                    rotations,
+                    item.fields.get("judge_log"),
+                    item.fields.get("recorded_hit"),
+                    can_infer,
+                )[1],
+            }
         if item.prediction is None:
             return {}
         d = vlmevalkit_decision(
@@ -539,7 +644,7 @@ def mcq_profile(
         toolkit=toolkit,
         score=vlmevalkit_scorer(can_infer),
         aggregate=aggregate_with_notes,
-        context=("options", "judge_log", "recorded_hit"),
+        context=("options", "judge_log", "recorded_hit", "rotations"),
         detail=detail,
         choice=can_infer,
     )
@@ -636,11 +741,71 @@ class LmmsDoc:
     fields: tuple[str, ...] = ()
     recorded: Callable[[Mapping[str, Any], str], float | None] | None = None
     record: MetricRecord | None = None
+    #: the gold of a stand-in doc built from the record (default: its ``answer``, the logged
+    #: ``target``); BLINK / CV-Bench log ``(A)`` and score against ``target.strip("()")``
+    record_gold: Callable[[Mapping[str, Any], str], str] | None = None
 
 
 def doc_answer(doc: Mapping[str, Any], where: str) -> str:
     """``doc["answer"]`` as text (a number cast to text); an error naming *where* if absent."""
     return str(cell_text(doc.get("answer"), where, column="doc.answer"))
+
+
+def record_hit(*metrics: str) -> Callable[[Mapping[str, Any], str], float | None]:
+    """The toolkit's own per-sample verdict, ``is_correct`` of the first of *metrics* whose
+    record the row holds (MMVP's, BLINK's and CV-Bench's ``process_results``)."""
+
+    def recorded(row: Mapping[str, Any], where: str) -> float | None:
+        for key in metrics:
+            value = row.get(key)
+            if isinstance(value, Mapping) and isinstance(value.get("is_correct"), bool):
+                return float(value["is_correct"])
+        return None
+
+    return recorded
+
+
+def require_options(data: TaskData, profile: str, task: str) -> TaskData:
+    """*data* for *profile*, refused when a VLMEvalKit profile would read an lmms-eval log
+    without option texts (every row would silently become VLMEvalKit's ``Z``, a miss)."""
+    if profile.startswith("vlmevalkit") and any(not it.fields.get("options") for it in data.items):
+        raise InputError(
+            f"{data.sources[0]}: this log holds no option texts (an lmms-eval log without "
+            f"'doc'); profile {profile!r} needs them: score it with --profile lmms-eval, or give "
+            f"a VLMEvalKit sheet of {task}"
+        )
+    return data
+
+
+def doc_choices(doc: Mapping[str, Any]) -> dict[str, str]:
+    """``doc["choices"]`` lettered A, B, … as the prompts number them (BLINK, CV-Bench)."""
+    got = doc.get("choices")
+    return {chr(ord("A") + i): str(c) for i, c in enumerate(got)} if isinstance(got, list) else {}
+
+
+def paren_gold(doc: Mapping[str, Any], where: str) -> str:
+    """``doc["answer"].strip("()")``: BLINK's and CV-Bench's gold (``(A)`` → ``A``)."""
+    return doc_answer(doc, where).strip("()")
+
+
+def lmms_letter_profile(
+    task_dir: str,
+    letter: Callable[[str], str],
+    lineage: str,
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
+    description: str,
+) -> TaskProfile:
+    """The ``lmms-eval`` profile of a task whose ``process_results`` reads one letter
+    (``letter(response)``) and compares it with the gold letter."""
+    return hit_profile(
+        "lmms-eval",
+        description=description,
+        reproduces=LMMS_EVAL_PIN.at(f"lmms_eval/tasks/{task_dir}/utils.py"),
+        toolkit=LMMS_EVAL_PIN.token,
+        hit=lambda response, gold: letter(response) == gold,
+        lineage=lineage,
+        aggregate=aggregate,
+    )
 
 
 def no_options(doc: Mapping[str, Any]) -> dict[str, str]:
@@ -674,7 +839,8 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
     gold = lmms.gold
     if newer is not None:  # no annotation file to join: the record is the ground truth
         preds = newer
-        gold = doc_answer  # the stand-in doc's answer is `target`: the gold as scored
+        # the stand-in doc's answer is `target`: the gold as scored
+        gold = lmms.record_gold or doc_answer
         notes = (
             f"{records.source} logs no 'doc': the gold letter is its 'target' and no option "
             "texts are known, so only the lmms-eval profile scores it as logged",

@@ -1,20 +1,42 @@
 """CV-Bench (2,638 = 2D 1,438 + 3D 1,200): vision-centric multiple choice (Cambrian-1).
 
-VLMEvalKit's profiles only (spec mcq-reasoning.md §13). ``CV-Bench-2D``: accuracy per
-``source`` (ADE20K, COCO) and ``Overall`` = their **unweighted mean**
-(``CVBench.report_accuracy``), not the micro mean over items. ``CV-Bench-3D``: ``report_acc``
-(micro). A sheet holding both splits reports each, and ``Overall`` = the mean of the 2D and 3D
-numbers (Cambrian-1's combined CV-Bench score; VLMEvalKit scores the two datasets apart).
+No official scorer was read (spec mcq-reasoning.md §13); the default profile is VLMEvalKit's.
+
+- ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` — ``CV-Bench-2D``: accuracy per
+  ``source`` (ADE20K, COCO) and ``Overall`` = their **unweighted mean**
+  (``CVBench.report_accuracy``), not the micro mean over items. ``CV-Bench-3D``: ``report_acc``
+  (micro). A sheet holding both splits reports each, and ``Overall`` = the mean of the 2D and
+  3D numbers (Cambrian-1's combined CV-Bench score; VLMEvalKit scores the two apart).
+- ``lmms-eval`` — lmms-eval@75571cf ``tasks/cv_bench/utils.py`` (``cv_bench``,
+  ``cv_bench_2d``, ``cv_bench_3d``): the first letter of the response (``re.match``), against
+  ``answer.strip("()")``; ``cv_bench_acc`` = right / all, the **micro** mean. QUIRK
+  unused-cambrian-formula: the module also defines Cambrian's ``((ADE20K + COCO) / 2 + Omni3D)
+  / 2`` (``cv_bench_default_aggregate_results``), but the task's YAML aggregates with the
+  micro mean; kept, ``results.json`` holds the micro mean.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
+from ..kernels.choice.lmms import blink_letter
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._common import numpy_mean
-from ._mcq import ChoiceTask, read_mcq, report_acc, vlmevalkit_profiles
+from ._lmms import MetricRecord
+from ._mcq import (
+    ChoiceTask,
+    LmmsDoc,
+    doc_choices,
+    lmms_letter_profile,
+    paren_gold,
+    read_mcq,
+    record_hit,
+    report_acc,
+    require_options,
+    vlmevalkit_profiles,
+)
 
 __all__: list[str] = []
 
@@ -64,8 +86,69 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     )
 
 
+def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``cv_bench_aggregate_results``: right / all (the micro mean); per ``source`` and per
+    ``type`` the same, for the breakdown only."""
+    breakdowns: dict[str, Mapping[str, Mapping[str, float | int]]] = {}
+    for key in ("source", "type"):
+        buckets: dict[str, list[float]] = {}
+        for it, s in zip(items, scores, strict=True):
+            if it.fields.get(key) is not None:
+                buckets.setdefault(str(it.fields[key]), []).append(s)
+        if buckets:
+            breakdowns[key] = {
+                g: {"cv_bench_acc": sum(v) / len(v), "n": len(v)}
+                for g, v in sorted(buckets.items())
+            }
+    right = sum(1 for s in scores if s == 1.0)
+    return Aggregate(
+        metrics={"cv_bench_acc": right / len(scores) if scores else 0.0, "n": len(scores)},
+        headline="cv_bench_acc",
+        units="fraction",
+        digits=4,
+        breakdowns=breakdowns,
+    )
+
+
+_METRIC = "cv_bench_acc"
+_LMMS_DOC = LmmsDoc(
+    id_keys=("idx",),
+    gold=paren_gold,
+    options=doc_choices,
+    fields=("idx", "type", "task", "source"),
+    recorded=record_hit(_METRIC),
+    # no doc (lmms-eval 0.4 on): the record {id, gt_content, pred_parsed, pred, type, task,
+    # source, is_correct}; target = doc["answer"], e.g. "(A)"
+    record=MetricRecord(
+        metrics=(_METRIC,), doc={"idx": "id", "type": "type", "task": "task", "source": "source"}
+    ),
+    record_gold=paren_gold,
+)
+
+
 def _read(inputs: TaskInputs) -> TaskData:
-    return read_mcq(inputs, fields=("category", "split", "source", "question"), lmms=None)
+    data = read_mcq(inputs, fields=("category", "split", "source", "question"), lmms=_LMMS_DOC)
+    if not data.layouts[0].startswith("lmms-eval"):
+        return data
+    # the doc's ``type`` (2D / 3D) is the split VLMEvalKit's CV-Bench-2D / -3D name
+    items = [
+        replace(it, fields={**it.fields, "split": it.fields["type"]})
+        if it.fields.get("type") is not None
+        else it
+        for it in data.items
+    ]
+    return require_options(
+        replace(data, items=items), TASK.profile(inputs.profile).name, "CV-Bench"
+    )
+
+
+LMMS_EVAL = lmms_letter_profile(
+    "cv_bench",
+    blink_letter,
+    "lmms_eval_blink",
+    _lmms_aggregate,
+    "lmms-eval cv_bench: the response's first letter against answer.strip('()'); the micro mean",
+)
 
 
 TASK = register_task(
@@ -75,11 +158,20 @@ TASK = register_task(
         title="CV-Bench",
         metric="cvbench-acc",
         description="vision-centric multiple choice: 2D (mean over sources), 3D, their mean",
-        profiles=vlmevalkit_profiles(
-            "CV-Bench", _aggregate, reproduces="image_mcq.py CVBench.report_accuracy + report_acc"
+        profiles=(
+            *vlmevalkit_profiles(
+                "CV-Bench",
+                _aggregate,
+                reproduces="image_mcq.py CVBench.report_accuracy + report_acc",
+            ),
+            LMMS_EVAL,
         ),
         read=_read,
-        layouts=("VLMEvalKit sheet (index, question, A-F, answer, split, source, prediction)",),
+        layouts=(
+            "VLMEvalKit sheet (index, question, A-F, answer, split, source, prediction)",
+            "lmms-eval --log_samples of cv_bench / cv_bench_2d / cv_bench_3d, with doc or "
+            "without (target + the cv_bench_acc record)",
+        ),
         aliases=("cv-bench",),
         default_profile="vlmevalkit",
         annotations_optional=True,

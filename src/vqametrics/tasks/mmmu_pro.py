@@ -13,6 +13,22 @@ A file the script scored also carries ``if_right``, checked against ours.
 Input: the script's ``<model>_<standard|vision>_<cot|direct>.jsonl`` (``id``, ``options``,
 ``answer``, ``response``; ``pred_indexs`` and ``if_right`` once scored). The script skips a file
 whose row count is not 1,730; here it is scored and a note says the script would have skipped it.
+
+The ``lmms-eval`` profile is lmms-eval@75571cf ``tasks/mmmu_pro/utils.py`` (``mmmu_pro_standard``,
+``mmmu_pro_vision`` and their ``_cot`` variants), read from its ``--log_samples`` file:
+
+- a ``standard`` doc (it has ``question`` and ``options``) is parsed by lmms-eval's MMMU copy
+  (letter-space and letter-dot tiers, then the process's unseeded ``random``: the log's own
+  ``mmmu_acc.parsed_pred`` replays that draw);
+- QUIRK vision-raw-response: a ``vision`` doc has no ``question``, so ``parsed_pred`` is the raw
+  response and is right only when it *equals* the answer letter (``A`` right, ``A.`` or a CoT
+  text wrong); kept, lmms-eval's vision numbers are scored that way;
+- ``mmmu_acc`` = the subjects' accuracies weighted by their counts (``calculate_ins_level_acc``),
+  returned ``round(…, 5)``.
+
+A log without ``doc`` (the pin's form) holds ``mmmu_acc {id, subject, answer, parsed_pred}``; the
+options are then read from the logged prompt (``input``: lines ``A. text``, ``B. text``, …), and a
+prompt without them is a vision sample.
 """
 
 from __future__ import annotations
@@ -21,19 +37,21 @@ import ast
 import os
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
 from ..core.signature import Signature
+from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice import RANDOM, get_lineage
-from ..kernels.choice.mmmu import mmmu_pro_official
-from ..readers.join import unique_rows
-from ..readers.records import read_records
+from ..kernels.choice.mmmu import DOMAIN_CAT2SUB_CAT, lmms_eval_mmmu, mmmu_pro_official
+from ..readers.join import check_unique, unique_rows
+from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
+from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions
 from ._mcq import decided_letter
 
 __all__: list[str] = []
@@ -48,16 +66,14 @@ def _score(
     references: Sequence[str],
     options: Mapping[str, str] | None = None,
     parsed_pred: str | None = None,
+    rule: Callable[..., str] = mmmu_pro_official,
+    hint: str = "no rule reads a letter and the script draws an unseeded random one; parse it "
+    "with vqametrics.parse_choice(..., rng=...)",
 ) -> float:
-    """1.0 when the letter (``parsed_pred`` when decided already) equals the answer."""
+    """1.0 when the letter (``parsed_pred`` when decided already, else *rule*) equals the
+    answer; a rule that would draw an unseeded random letter is an error (*hint*)."""
     letter = decided_letter(
-        prediction,
-        options,
-        parsed_pred,
-        mmmu_pro_official,
-        task="mmmu-pro:",
-        random_hint="no rule reads a letter and the script draws an unseeded random one; parse "
-        "it with vqametrics.parse_choice(..., rng=...)",
+        prediction, options, parsed_pred, rule, task="mmmu-pro:", random_hint=hint
     )
     return 1.0 if letter == references[0] else 0.0
 
@@ -91,6 +107,78 @@ OFFICIAL = TaskProfile(
 )
 
 
+_LMMS_HINT = (
+    "no tier reads a letter and lmms-eval draws from the unseeded global random; score the "
+    "whole log (its parsed_pred replays the draw) or pass rng="
+)
+
+
+def _lmms_score(
+    prediction: str,
+    references: Sequence[str],
+    options: Mapping[str, str] | None = None,
+    parsed_pred: str | None = None,
+) -> float:
+    """``eval_multi_choice``: as :func:`_score` with lmms-eval's tiers; a vision sample (no
+    options) compares the raw response itself (QUIRK vision-raw-response)."""
+    if not options and parsed_pred is None:
+        return 1.0 if prediction == references[0] else 0.0
+    return _score(prediction, references, options, parsed_pred, lmms_eval_mmmu, _LMMS_HINT)
+
+
+def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """``mmmu_pro_aggregate_results``: accuracy per ``subject`` (first-seen order), Overall =
+    ``sum(acc * n) / sum(n)`` over them, returned ``round(…, 5)``; per discipline the same
+    over its subjects present."""
+    subjects: dict[str, list[float]] = {}
+    for it, s in zip(items, scores, strict=True):
+        subjects.setdefault(str(it.fields.get("subject")), []).append(s)
+    acc = {k: sum(1 for s in v if s == 1.0) / len(v) for k, v in subjects.items()}
+
+    def weighted(names: Sequence[str]) -> float:
+        total, num = 0.0, 0
+        for k in names:
+            total += acc[k] * len(subjects[k])
+            num += len(subjects[k])
+        return total / num if num else 0
+
+    domains = {d: weighted([k for k in subs if k in acc]) for d, subs in DOMAIN_CAT2SUB_CAT.items()}
+    return Aggregate(
+        metrics={
+            "mmmu_acc": round(weighted(list(subjects)), 5),
+            "n": len(scores),
+            "random": sum(1 for it in items if it.fields.get("decided_at_random")),
+        },
+        headline="mmmu_acc",
+        units="fraction",
+        digits=5,
+        breakdowns={
+            "subject": {k: {"acc": acc[k], "num": len(subjects[k])} for k in subjects},
+            "discipline": {
+                d: {
+                    "acc": v,
+                    "num": sum(len(subjects[k]) for k in DOMAIN_CAT2SUB_CAT[d] if k in acc),
+                }
+                for d, v in domains.items()
+            },
+        },
+    )
+
+
+LMMS_EVAL = TaskProfile(
+    name="lmms-eval",
+    description="lmms-eval mmmu_pro: lmms-eval's MMMU tiers (standard), the raw response "
+    "(vision); subjects instance-weighted, 5 decimals",
+    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mmmu_pro/utils.py"),
+    toolkit=LMMS_EVAL_PIN.token,
+    score=_lmms_score,
+    aggregate=_lmms_aggregate,
+    context=("options", "parsed_pred"),
+    detail=lambda item: {"parsed": item.fields.get("parsed_pred")},
+    choice=get_lineage("lmms_eval_mmmu"),
+)
+
+
 def _options(value: Any, where: str) -> dict[str, str]:
     # evaluate.py: ast.literal_eval(str(results["options"]))
     try:
@@ -102,8 +190,71 @@ def _options(value: Any, where: str) -> dict[str, str]:
     return {chr(ord("A") + i): str(v) for i, v in enumerate(parsed)}
 
 
+_PROMPT_OPTION = re.compile(r"^([A-Z])\. (.*)$")
+
+
+def _prompt_options(prompt: Any) -> dict[str, str]:
+    """The options of an lmms-eval prompt (``construct_prompt``: ``question``, then one line
+    ``X. text`` per option from A on); ``{}`` when it has none (a vision prompt)."""
+    if not isinstance(prompt, str):
+        return {}
+    found: dict[str, str] = {}
+    for line in prompt.split("\n"):
+        m = _PROMPT_OPTION.match(line)
+        if m and m.group(1) == chr(ord("A") + len(found)):
+            found[m.group(1)] = m.group(2)
+        elif m and m.group(1) == "A":
+            found = {"A": m.group(2)}  # a new run of options (an A. line inside the question)
+    return found
+
+
+def _read_lmms(inputs: TaskInputs, records: Records) -> TaskData | None:
+    """An lmms-eval ``--log_samples`` file of ``mmmu_pro_*``: one item per sample (id, subject,
+    answer, options; the logged ``mmmu_acc.parsed_pred`` kept to replay a random draw)."""
+    preds = lmms_eval_predictions(records, inputs)
+    if preds is None:
+        return None
+    items = []
+    from_prompt = 0
+    for row, text, where in zip(preds.records.rows, preds.texts, preds.wheres, strict=True):
+        doc, rec = row.get("doc"), row.get("mmmu_acc")
+        rec = rec if isinstance(rec, dict) else {}
+        if isinstance(doc, dict):
+            source: Mapping[str, Any] = doc
+            options = (
+                _options(doc["options"], where) if "question" in doc and "options" in doc else {}
+            )
+        elif rec:
+            source = rec
+            options = _prompt_options(row.get("input"))
+            from_prompt += 1
+        else:
+            raise InputError(f"{where}: neither 'doc' nor an 'mmmu_acc' record: no ground truth")
+        answer, subject = source.get("answer"), source.get("subject")
+        if not isinstance(answer, str) or not isinstance(subject, str):
+            raise InputError(f"{where}: needs 'answer' (the letter) and 'subject' as text")
+        fields: dict[str, Any] = {"options": options, "subject": subject}
+        if isinstance(rec.get("parsed_pred"), str):
+            fields["logged_pred"] = rec["parsed_pred"]
+            fields[TOOLKIT_SCORE] = float(rec["parsed_pred"] == answer)
+        items.append(Item(str(source.get("id")), "" if text is None else text, (answer,), fields))
+    check_unique([it.id for it in items], preds.wheres, what="id")
+    notes = []
+    if from_prompt:
+        notes.append(
+            f"{records.source} logs no 'doc': the options of {from_prompt} sample(s) were read "
+            "from the logged prompt ('input'); a prompt without 'A. …' lines is a vision sample"
+        )
+    return TaskData(
+        items, (records.source,), (preds.layout,), tuple(notes), reported_scores(inputs)
+    )
+
+
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
+    lmms = _read_lmms(inputs, records)
+    if lmms is not None:
+        return lmms
     need = {"id", "options", "answer", "response"}
     missing = need - set(records.columns)
     if missing:
@@ -170,17 +321,28 @@ def _read_decided(inputs: TaskInputs) -> TaskData:
     the file's recorded draw (``pred_indexs``) or one of ``Random(--fallback-seed)``, else
     unresolved (scored 0); said in notes, the counts in ``extra["signature"]``."""
     data = _read(inputs)
+    lmms = TASK.profile(inputs.profile).name == "lmms-eval"
+    rule = lmms_eval_mmmu if lmms else mmmu_pro_official
+    if lmms != data.layouts[0].startswith("lmms-eval"):
+        raise InputError(
+            f"{data.sources[0]}: profile {TASK.profile(inputs.profile).name!r} scores "
+            + ("an lmms-eval log" if lmms else "evaluate.py's output files")
+            + "; this file is "
+            + ("an lmms-eval log (use --profile lmms-eval)" if not lmms else "not one")
+        )
     seed = _seed_option(inputs)
     rng = random.Random(seed) if seed is not None else None
     items = list(data.items)
     counts = {"drawn": 0, "replayed": 0, "unresolved": 0}
     for i, item in enumerate(items):
         options = item.fields["options"]
-        letter = mmmu_pro_official(item.prediction or "", options)
+        if not options:  # an lmms-eval vision sample: the raw response is scored
+            continue
+        letter = rule(item.prediction or "", options)
         fields = dict(item.fields)
         if letter == RANDOM:
             fields["decided_at_random"] = True
-            recorded = item.fields.get("pred_indexs")
+            recorded = item.fields.get("pred_indexs", item.fields.get("logged_pred"))
             if rng is not None:
                 letter = rng.choice(list(options))
                 counts["drawn"] += 1
@@ -200,7 +362,7 @@ def _read_decided(inputs: TaskInputs) -> TaskData:
     if counts["replayed"]:
         notes.append(
             f"{counts['replayed']} response(s) matched no rule: the script's unseeded draw, "
-            "recorded in the file (pred_indexs), was used"
+            "recorded in the file (pred_indexs, or lmms-eval's mmmu_acc.parsed_pred), was used"
         )
     if counts["unresolved"]:
         notes.append(
@@ -252,11 +414,13 @@ TASK = register_task(
         title="MMMU-Pro",
         metric="mmmu-pro-acc",
         description="10-option multiple choice (standard / vision settings)",
-        profiles=(OFFICIAL,),
+        profiles=(OFFICIAL, LMMS_EVAL),
         read=_read_decided,
         layouts=(
             "evaluate.py's <model>_<standard|vision>_<cot|direct>.jsonl (id, options, answer, "
             "response; pred_indexs / if_right once scored)",
+            "lmms-eval --log_samples of mmmu_pro_standard / _vision (/_cot), with doc or "
+            "without (the mmmu_acc record; options from the logged prompt)",
         ),
         aliases=("mmmu_pro",),
         annotations_optional=True,

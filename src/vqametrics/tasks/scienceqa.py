@@ -53,7 +53,9 @@ from ._mcq import ChoiceTask, decided_letter, read_mcq_sheet, vlmevalkit_profile
 
 __all__: list[str] = []
 
-_FIELDS = ("category", "split", "subject", "grade", "topic", "question", "hint")
+_FIELDS = ("category", "split", "subject", "grade", "topic", "question", "hint", "image")
+#: the problems.json fields the official breakdowns read
+_PROBLEM_FIELDS = ("subject", "grade", "topic", "category", "hint", "image")
 _GRADES_1_6 = tuple(f"grade{i}" for i in range(1, 7))
 _GRADES_7_12 = tuple(f"grade{i}" for i in range(7, 13))
 
@@ -112,40 +114,85 @@ def _percent_of(scores: Sequence[float]) -> float:
     return sum(1 for s in scores if s == 1.0) / len(scores) * 100 if scores else float("nan")
 
 
+#: ``evaluate_acc.py``'s ``topics`` list, in its order (each reported as ``acc_<topic>``)
+_TOPICS = (
+    "punctuation", "literacy-in-science", "verbs", "pronouns", "civics", "culture",
+    "word-study", "economics", "physics", "units-and-measurement",
+    "science-and-engineering-practices", "reading-comprehension", "global-studies", "grammar",
+    "figurative-language", "us-history", "writing-strategies", "world-history",
+    "reference-skills", "biology", "earth-science", "phonological-awareness", "capitalization",
+    "chemistry", "vocabulary", "geography",
+)  # fmt: skip
+
+
+def _has(value: Any) -> bool:
+    """``True if row[key] else False``: an empty hint or a missing image is no context."""
+    return bool(value) and not (isinstance(value, float) and value != value)
+
+
+def _official_breakdown(items: Sequence[Item], scores: Sequence[float]) -> dict[str, float | int]:
+    """``get_scores``' keys, in its order: ``acc_natural`` / ``acc_social`` / ``acc_language``
+    (subject, NAT/SOC/LAN), ``acc_has_text`` / ``acc_has_image`` / ``acc_no_context`` (TXT /
+    IMG / NO: a non-empty hint, an image, neither; TXT and IMG overlap), ``acc_grade_1_6`` /
+    ``acc_grade_7_12``, then ``acc_<topic>`` for each listed topic.
+
+    QUIRK empty-is-minus-one: a condition no item meets reports ``-1``
+    (``get_acc_with_contion``); kept, the official table prints it.
+    """
+    hit = [s == 1.0 for s in scores]
+
+    def acc(keep: Sequence[bool]) -> float | int:
+        total = sum(1 for k in keep if k)
+        right = sum(1 for k, h in zip(keep, hit, strict=True) if k and h)
+        return right / total * 100 if total else -1
+
+    subject = [it.fields.get("subject") for it in items]
+    grade = [it.fields.get("grade") for it in items]
+    topic = [it.fields.get("topic") for it in items]
+    text = [_has(it.fields.get("hint")) for it in items]
+    image = [_has(it.fields.get("image")) for it in items]
+    out: dict[str, float | int] = {
+        "acc_natural": acc([s == "natural science" for s in subject]),
+        "acc_social": acc([s == "social science" for s in subject]),
+        "acc_language": acc([s == "language science" for s in subject]),
+        "acc_has_text": acc(text),
+        "acc_has_image": acc(image),
+        "acc_no_context": acc([not t and not i for t, i in zip(text, image, strict=True)]),
+        "acc_grade_1_6": acc([g in _GRADES_1_6 for g in grade]),
+        "acc_grade_7_12": acc([g in _GRADES_7_12 for g in grade]),
+    }
+    for t in _TOPICS:
+        out[f"acc_{t}"] = acc([x == t for x in topic])
+    return out
+
+
 def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """``evaluate_acc.py``: the average and the accuracy by subject, grade band and topic
-    (percent, printed ``{:.2f}``); it asserts 4,241 test rows, the IMG subset is 2,017."""
-    breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
-    for field in ("subject", "topic"):
-        groups: dict[str, list[float]] = {}
-        for it, s in zip(items, scores, strict=True):
-            if it.fields.get(field) is not None:
-                groups.setdefault(str(it.fields[field]), []).append(s)
-        if groups:
-            breakdowns[field] = {
-                g: {"accuracy": _percent_of(v), "n": len(v)} for g, v in groups.items()
-            }
-    bands: dict[str, list[float]] = {}
-    for it, s in zip(items, scores, strict=True):
-        grade = it.fields.get("grade")
-        if grade in _GRADES_1_6:
-            bands.setdefault("grade 1-6", []).append(s)
-        elif grade in _GRADES_7_12:
-            bands.setdefault("grade 7-12", []).append(s)
-    if bands:
-        breakdowns["grade"] = {
-            g: {"accuracy": _percent_of(v), "n": len(v)} for g, v in bands.items()
-        }
+    """``evaluate_acc.py`` ``get_scores``: ``acc_average`` = right / all × 100 and the
+    official breakdowns (:func:`_official_breakdown`), percent, printed ``{:.2f}``; it asserts
+    4,241 test rows, the IMG subset is 2,017. The breakdowns need the item's subject, grade,
+    topic, hint and image (a VLMEvalKit sheet, a doc, or ``problems.json``); without them
+    only ``acc_average`` is given."""
+    average = _percent_of(scores)
+    metrics: dict[str, float | int] = {"acc_average": average}
+    notes: tuple[str, ...] = ()
+    if any(it.fields.get("subject") is not None for it in items):
+        # get_scores' order: the eight breakdowns, acc_average, then the topics
+        parts = list(_official_breakdown(items, scores).items())
+        metrics = dict(parts[:8]) | {"acc_average": average} | dict(parts[8:])
+        if any(it.fields.get("image_assumed") for it in items):
+            notes = (
+                "the sheet has no image column: VLMEvalKit's ScienceQA_TEST is the image "
+                "subset, so every row counts as has_image (IMG) for acc_has_image / "
+                "acc_no_context",
+            )
+    metrics["n"] = len(scores)
+    metrics["random"] = sum(1 for it in items if it.fields.get("decided_at_random"))
     return Aggregate(
-        metrics={
-            "acc_average": _percent_of(scores),
-            "n": len(scores),
-            "random": sum(1 for it in items if it.fields.get("decided_at_random")),
-        },
+        metrics=metrics,
         headline="acc_average",
         units="percent",
         digits=2,
-        breakdowns=breakdowns,
+        notes=notes,
     )
 
 
@@ -283,7 +330,7 @@ def _lmms_items(inputs: TaskInputs, records: Records) -> TaskData | None:
         reported_scores(inputs),
         extra={"no_doc": no_doc},
     )
-    return without_questions(data, inputs)
+    return without_questions(_image_subset(data), inputs)
 
 
 def _problems(inputs: TaskInputs) -> tuple[dict[str, Any], list[str], str]:
@@ -335,7 +382,7 @@ def _read_llava(inputs: TaskInputs, records: Records) -> TaskData:
             raise InputError(f"{source}: problem {pid!r} needs 'choices' and an 'answer' index")
         fields: dict[str, Any] = {
             "options": {chr(ord("A") + i): str(c) for i, c in enumerate(choices)},
-            **{f: prob[f] for f in ("subject", "grade", "topic", "category") if prob.get(f)},
+            **{f: prob[f] for f in _PROBLEM_FIELDS if prob.get(f)},
         }
         pred = by_id.get(pid)
         if pred is None:
@@ -412,7 +459,7 @@ def _read_official(inputs: TaskInputs, value: Mapping[str, Any]) -> TaskData:
         fields: dict[str, Any] = {
             "options": {chr(ord("A") + i): str(c) for i, c in enumerate(choices)},
             "recorded_pred": chr(ord("A") + index) if 0 <= index < 26 else str(index),
-            **{f: prob[f] for f in ("subject", "grade", "topic", "category") if prob.get(f)},
+            **{f: prob[f] for f in _PROBLEM_FIELDS if prob.get(f)},
         }
         items.append(Item(str(pid), output, (chr(ord("A") + answer),), fields))
     return TaskData(
@@ -434,7 +481,19 @@ def _read(inputs: TaskInputs) -> TaskData:
         return lmms
     if inputs.annotations is not None and {"question_id", "text"} <= set(records.columns):
         return _read_llava(inputs, records)
-    return read_mcq_sheet(inputs, fields=_FIELDS, records=records)
+    return _image_subset(read_mcq_sheet(inputs, fields=_FIELDS, records=records))
+
+
+def _image_subset(data: TaskData) -> TaskData:
+    """A file of the image subset (VLMEvalKit's ``ScienceQA_TEST``, lmms-eval's
+    ``scienceqa_img``) that carries no image column: each item has an image, marked so the
+    official ``acc_has_image`` / ``acc_no_context`` count it (and a note says so)."""
+    if any(it.fields.get("image") is not None for it in data.items):
+        return data
+    items = [
+        replace(it, fields={**it.fields, "image": True, "image_assumed": True}) for it in data.items
+    ]
+    return replace(data, items=items)
 
 
 # ----- the run: the official random draws made explicit --------------------------------

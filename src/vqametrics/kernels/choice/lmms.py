@@ -17,8 +17,10 @@ from ._registry import Lineage, register_lineage
 __all__ = [
     "ai2d_filter",
     "ai2d_hit",
+    "blink_letter",
     "extract_mcq_answer",
     "mmstar_hit",
+    "mmvp_letter",
     "realworldqa_hit",
     "seedbench_first_char",
     "seedbench_hit",
@@ -191,6 +193,63 @@ def seedbench_hit(response: str, gold: str) -> bool:
     return seedbench_first_char(response).lower().strip() == gold.lower().strip()
 
 
+# lmms-eval@75571cf tasks/mmvp/utils.py _extract_answer_letter: its patterns, tried in order,
+# each searched case-insensitively over the stripped response
+_MMVP_PATTERNS = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"^\s*\(?([AB])\)?\.?\s*$",
+        r"^\s*\(?([AB])\)?[\.\s]",
+        r"answer\s+is\s+\(?([AB])\)?",
+        r"option\s+\(?([AB])\)?",
+        r"\(?([AB])\)?(?:\s|$)",
+    )
+)
+
+
+def mmvp_letter(response: str) -> str:
+    """lmms-eval MMVP ``_extract_answer_letter``: the first of five patterns that matches
+    (a bare letter, a leading letter, ``answer is X``, ``option X``, a letter before a space
+    or the end), upper-cased; else the first character if it is A or B; else ``""``.
+
+    QUIRK lower-case-article: the patterns ignore case, so the article in ``a dog`` is the
+    letter A (``I see a dog`` gives A); kept, lmms-eval's MMVP numbers are scored that way.
+    """
+    text = response.strip()
+    for pattern in _MMVP_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            return m.group(1).upper()
+    if text and text[0].upper() in ("A", "B"):
+        return text[0].upper()
+    return ""
+
+
+_LEADING_LETTER = re.compile(r"[\(\s]*([A-Z])[\)\.\s]*", re.IGNORECASE)
+
+
+def blink_letter(response: str) -> str:
+    """lmms-eval BLINK / CV-Bench ``_extract_answer_letter``: the first letter of the stripped
+    response after any ``(`` or spaces, upper-cased (``re.match``); ``""`` when it does not
+    start with one.
+
+    QUIRK first-letter: any leading word gives its first letter (``The answer is B`` is T,
+    ``Based on …`` is B); kept, lmms-eval's BLINK and CV-Bench numbers are scored that way.
+    """
+    m = _LEADING_LETTER.match(response.strip())
+    return m.group(1).upper() if m else ""
+
+
+def _first_of(read: Callable[[str], str]) -> Callable[[str, Mapping[str, str]], str | None]:
+    """An extractor as a lineage: its letter when it is one of the options, else ``None``."""
+
+    def fn(response: str, choices: Mapping[str, str]) -> str | None:
+        letter = read(response)
+        return letter if letter in choices else None
+
+    return fn
+
+
 def _hitting(
     test: Callable[[str, str], bool],
 ) -> Callable[[str, Mapping[str, str]], str | None]:
@@ -241,6 +300,18 @@ def _register() -> None:
             "the first character of the stripped response, compared case-insensitively",
             _hitting(seedbench_hit),
             kind="hit-test",
+        ),
+        Lineage(
+            "lmms_eval_mmvp",
+            f"{src}/mmvp/utils.py _extract_answer_letter",
+            "five A/B patterns in order (case-insensitive), else an A/B first character",
+            _first_of(mmvp_letter),
+        ),
+        Lineage(
+            "lmms_eval_blink",
+            f"{src}/blink/utils.py and cv_bench/utils.py _extract_answer_letter",
+            "the first letter after any leading '(' or spaces, upper-cased",
+            _first_of(blink_letter),
         ),
     ):
         register_lineage(lineage)
