@@ -1,4 +1,4 @@
-"""Output files (``report/output.py``): published whole with a manifest, never over an input,
+"""Output files (``views/output.py``): published whole with a manifest, never over an input,
 never through a symlink, and no temporaries or partial folders left behind (issue 14)."""
 
 from __future__ import annotations
@@ -337,3 +337,21 @@ def test_score_refuses_to_overwrite_its_results(
     assert main([*argv, "--out", str(out)]) == 2
     assert "refusing to overwrite the input file" in capsys.readouterr().err
     assert inside.read_bytes() == sub.read_bytes()
+
+
+def test_a_signal_before_the_with_block_leaves_no_staged_folder(tmp_path: Path) -> None:
+    # SIGTERM can arrive between StagedDir(...) and the ``with`` that would discard it (seen
+    # under load in tests/test_kill.py); the command line's top level then discards it
+    staged = output.StagedDir(tmp_path / "out", ["a.json"])
+    staged.write("a.json", b"{}")
+    assert [p.name for p in tmp_path.iterdir() if ".vqm-tmp-" in p.name]
+    output.discard_unpublished()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_discarding_leaves_published_folders_alone(tmp_path: Path) -> None:
+    staged = output.StagedDir(tmp_path / "out", ["a.json"])
+    staged.write("a.json", b"{}")
+    staged.publish()
+    output.discard_unpublished()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.json", "manifest.json"]

@@ -251,6 +251,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+def _discard_staged_outputs() -> None:
+    """Remove the staged output folders of an interrupted run (when the run wrote any)."""
+    output = sys.modules.get("vqametrics.views.output")
+    if output is not None:
+        output.discard_unpublished()
+
+
 def _run(args: argparse.Namespace) -> int:
     # messages name the --options of the command line, not keyword arguments
     with warnings.catch_warnings(), command_line_spelling():
@@ -265,9 +272,11 @@ def _run(args: argparse.Namespace) -> int:
             print(f"vqametrics: error: {exc}", file=sys.stderr)
             return int(getattr(exc, "exit_code", 2))  # 1 for a runtime failure (the judge)
         except KeyboardInterrupt:
+            _discard_staged_outputs()
             print("vqametrics: interrupted", file=sys.stderr)
             return 1
         except _Terminated:
+            _discard_staged_outputs()
             print("vqametrics: terminated", file=sys.stderr)
             return 1
         except OSError as exc:

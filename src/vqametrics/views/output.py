@@ -38,6 +38,7 @@ import signal
 import sys
 import tempfile
 import threading
+import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -52,6 +53,7 @@ __all__ = [
     "StagedDir",
     "check_not_input",
     "check_out_dir",
+    "discard_unpublished",
     "open_output_file",
     "publish_dir",
     "verify_dir",
@@ -68,6 +70,9 @@ MANIFEST_FORMAT = "vqametrics-outputs/1"
 _TMP = ".vqm-tmp-"
 _OLD = ".vqm-old-"
 _STALE = re.compile(r"\.vqm-(tmp|old)-(\d+)-")
+# Every staged folder of this process not yet published or discarded: a signal that arrives
+# between its creation and the ``with`` block that owns it still finds it (discard_unpublished).
+_OPEN: weakref.WeakSet[StagedDir] = weakref.WeakSet()
 
 
 class FileDigest(NamedTuple):
@@ -161,9 +166,12 @@ class StagedDir:
         check_out_dir(target, self.names, inputs)
         target.parent.mkdir(parents=True, exist_ok=True)
         _clean_stale(target)
-        self.staging: Path | None = Path(
-            tempfile.mkdtemp(prefix=f".{target.name}{_TMP}{os.getpid()}-", dir=target.parent)
-        )
+        self._pid = os.getpid()
+        with _signals_held():  # the folder exists only once it is registered
+            self.staging: Path | None = Path(
+                tempfile.mkdtemp(prefix=f".{target.name}{_TMP}{self._pid}-", dir=target.parent)
+            )
+            _OPEN.add(self)
         os.chmod(self.staging, 0o777 & ~_umask())
         self._digests: dict[str, FileDigest] = {}
 
@@ -250,6 +258,14 @@ class StagedDir:
         if self.staging is not None:
             staging, self.staging = self.staging, None
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def discard_unpublished() -> None:
+    """Remove every staged folder this process has not published (on Ctrl-C or SIGTERM, from
+    the command line's top level: it also catches a signal that came before a ``with``)."""
+    for staged in list(_OPEN):
+        if staged._pid == os.getpid():
+            staged.discard()
 
 
 def write_chunks(path: PathLike, chunks: Iterable[bytes]) -> FileDigest:
