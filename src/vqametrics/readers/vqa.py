@@ -210,7 +210,7 @@ class Results:
 
     source: str
     #: ``None``: an empty cell or a null answer, a missing prediction (the one rule)
-    pairs: list[tuple[QuestionId, str | None]]
+    pairs: Sequence[tuple[QuestionId, str | None]]
 
     def __repr__(self) -> str:
         return f"<Results {self.source}: {len(self.pairs)} predictions>"

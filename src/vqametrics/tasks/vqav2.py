@@ -172,13 +172,15 @@ def _read(inputs: TaskInputs, own: Profile | None = None) -> TaskData:
         reported=inputs.reported,
     )
     prof = own if own is not None else get_profile(inputs.profile or "official")
-    data = _data(r, r.predictions, r.all_notes(prof))
-    if own is not None:
-        data.extra["profile"] = own
-    return data
+    return _data(r, r.predictions, r.all_notes(prof), own)
 
 
-def _data(r: VQARead, predictions: Sequence[str | None], notes: tuple[str, ...]) -> TaskData:
+def _data(
+    r: VQARead,
+    predictions: Sequence[str | None],
+    notes: tuple[str, ...],
+    own: Profile | None = None,
+) -> TaskData:
     m = r.matched
     return TaskData(
         vqa_items(r.dataset, predictions),
@@ -186,7 +188,7 @@ def _data(r: VQARead, predictions: Sequence[str | None], notes: tuple[str, ...])
         (r.layout,),
         notes,
         r.reported,
-        extra={"vqa": r},
+        extra={"vqa": r} if own is None else {"vqa": r, "profile": own},
         n_missing=len(m.missing),
         n_extra_ignored=len(m.extra),
         n_duplicates=m.duplicates,
