@@ -40,10 +40,10 @@ if _typing.TYPE_CHECKING:
     from .kernels.accuracy import normalize_answer, vqa_accuracy
     from .mmbench import evaluate_mmbench
     from .paper_table import table
-    from .pipeline.vqa import evaluate_vqa
     from .profiles import get_profile, list_profiles
     from .tasks import Task, TaskProfile, get_task, list_tasks, parse_choice, score_answer
     from .tasks._run import TaskEvaluation, evaluate, evaluate_task
+    from .tasks.vqav2 import evaluate_vqa
     from .views.explanation import explain
 
 # Imported on first use (PEP 562), so that `import vqametrics` and the command line start fast.
@@ -57,7 +57,7 @@ _LAZY = {
     "evaluate": ".tasks._run",
     "evaluate_mmbench": ".mmbench",
     "evaluate_task": ".tasks._run",
-    "evaluate_vqa": ".pipeline.vqa",
+    "evaluate_vqa": ".tasks.vqav2",
     "evaluation_ci": ".aggregate.stats",
     "explain": ".views.explanation",
     "get_profile": ".profiles",

@@ -32,8 +32,8 @@ class Fixture:
     prediction_column: str = "prediction"
     #: what an empty prediction cell is: ``missing`` (the one rule: an error unless
     #: allow_missing, then scored 0 and counted), ``scored`` (a value the official scorer
-    #: scores, as MathVista's empty extraction), or ``issue-22`` (read as '' today: a known gap)
-    empty_prediction: Literal["missing", "scored", "issue-22"] = "missing"
+    #: scores, as MathVista's empty extraction)
+    empty_prediction: Literal["missing", "scored"] = "missing"
     #: how the results file is written: a tab-separated sheet or JSON lines
     format: Literal["tsv", "jsonl"] = "tsv"
     #: the results file's name (some layouts are recognized by it)
@@ -122,8 +122,8 @@ _MMBENCH = [
 ]
 
 FIXTURES: dict[str, Fixture] = {
-    "vqav2": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"]), empty_prediction="issue-22"),
-    "okvqa": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"]), empty_prediction="issue-22"),
+    "vqav2": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"])),
+    "okvqa": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"])),
     "textvqa": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"])),
     "vizwiz": Fixture(_rows(_TEN, ["cat", "two", "Yes", "blue"])),
     "gqa": Fixture(_OPEN),

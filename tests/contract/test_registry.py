@@ -35,10 +35,7 @@ NAMES = [t.name for t in TASKS]
 
 
 #: (task, check) -> what is not yet so; strict xfails, so a mended gap must be removed here
-KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("mmbench", "empty"): "MMBench's items are its questions (2 for the fixture's 4 rows: n is "
-    "the number of questions), the check counts rows",
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 def _gap(request: pytest.FixtureRequest, task: Task, check: str) -> None:
@@ -122,14 +119,13 @@ def test_an_empty_prediction_is_missing_by_one_rule(
 ) -> None:
     _gap(request, task, "empty")
     fx = _fixture(task)
-    if fx.empty_prediction == "issue-22":
-        reason = f"{task.name}: an empty prediction cell is read as '' (issue 22)"
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
     rows = [dict(r) for r in fx.rows]
     rows[1][fx.prediction_column] = ""
     if fx.empty_prediction == "scored":
         ev = _evaluate(task, tmp_path / "a", rows)
-        assert ev.data.n_missing == 0 and len(ev.scores) == len(fx.rows)
+        # as many items as the whole fixture has (MMBench's items are its questions, not rows)
+        whole = _evaluate(task, tmp_path / "whole", fx.rows)
+        assert ev.data.n_missing == 0 and len(ev.scores) == len(whole.scores)
         return
     with pytest.raises(InputError, match=r"allow.missing"):
         _evaluate(task, tmp_path / "a", rows)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vqametrics.extract import REASONS, diagnose, verbose_reasons
-from vqametrics.pipeline.vqa import evaluate_vqa
+from vqametrics.tasks.vqav2 import evaluate_vqa
 
 from .chat_templates import wrap
 

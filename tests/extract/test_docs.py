@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from vqametrics.extract import get_answer_extractor, verbose_reasons
-from vqametrics.pipeline.vqa import evaluate_vqa
+from vqametrics.tasks.vqav2 import evaluate_vqa
 
 from .chat_templates import wrap
 

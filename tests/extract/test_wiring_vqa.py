@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from vqametrics.cli import main
-from vqametrics.pipeline.vqa import evaluate_vqa
+from vqametrics.tasks.vqav2 import evaluate_vqa
 from vqametrics.views.files import write_vqa_outputs
 
 from .chat_templates import wrap

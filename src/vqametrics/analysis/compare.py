@@ -514,8 +514,8 @@ def compare_aokvqa(
         Missing or extra predictions (unless allowed), or a rotation list whose length is not
         the number of options; the message names the file and the question id.
     """
-    from ..pipeline.vqa import evaluate_vqa
     from ..readers.vqa import Results, as_dataset
+    from ..tasks.vqav2 import evaluate_vqa
 
     if examples < 0:
         raise ValueError(f"examples must be >= 0, got {examples}")

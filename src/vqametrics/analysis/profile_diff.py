@@ -499,7 +499,7 @@ def compare_profiles(
 
 
 def _short_answers(answers: Sequence[str], limit: int = 60) -> str:
-    from ..views.text import answer_counts
+    from ..core.display import answer_counts
 
     text = answer_counts(answers)
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.display import text_table
 from ..pipeline.vqa import VQAEvaluation
 from ..readers.layouts import reported_numbers
 
@@ -89,15 +90,15 @@ class ToolkitCheck:
         return out
 
     def format(self, digits: int = 2) -> str:
-        from ..views.text import table
-
         lines = []
         if self.source is not None:
             head = f"reported by {self.toolkit} ({self.source}) vs recomputed (%)"
             if self.rows:
                 lines.append(head + ":")
                 lines.append(
-                    table(self.rows, ["metric", "reported", "recomputed", "difference"], digits)
+                    text_table(
+                        self.rows, ["metric", "reported", "recomputed", "difference"], digits
+                    )
                 )
                 if self.hint is not None:
                     lines.append(f"the numbers differ: {self.hint}")

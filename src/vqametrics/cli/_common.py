@@ -218,7 +218,7 @@ def evaluate_from_args(
 ) -> VQAEvaluation:
     """``evaluate_vqa`` with the input, profile, matching and digits options a command declared
     (options it did not declare keep the library's defaults)."""
-    from ..pipeline.vqa import evaluate_vqa
+    from ..tasks.vqav2 import evaluate_vqa
 
     options: dict[str, Any] = {
         name: getattr(args, name)

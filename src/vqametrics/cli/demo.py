@@ -163,7 +163,7 @@ def _open_browser_when_up(server: object, url: str) -> None:
 def run_terminal() -> int:
     """The terminal summary: the bundled sample and the textbook example under two profiles."""
     from ..data import ANSWER_SETS, sample_files
-    from ..pipeline.vqa import evaluate_vqa
+    from ..tasks.vqav2 import evaluate_vqa
     from ..views.text import table
 
     rows: list[list[object]] = []

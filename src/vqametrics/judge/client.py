@@ -362,7 +362,7 @@ class JudgeClient:
         A failed call returns the reference's API failure marker, which MMBench counts as a
         failed try; the n-th call with the same prompt is the n-th attempt (its own cache key).
         """
-        from ..mmbench.extract import API_FAILURE
+        from ..kernels.choice.heuristics import API_FAILURE
 
         last: list[Any] = [None, 0]  # the previous prompt and its attempt number
         # per prompt (one row): the error of its latest try, None once a reply came

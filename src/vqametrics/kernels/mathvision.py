@@ -335,7 +335,7 @@ def vlmevalkit_post_check(res: Any, answer: Any, options: Sequence[str]) -> bool
     """``post_check(line)``: with options, ``can_infer(res, {A: o0, …})`` compared with the gold
     letter; without, ``is_equal(str(res), str(answer))``."""
     if options:
-        from ..mmbench.extract import get_extractor
+        from .choice.heuristics import get_extractor
 
         choices = {chr(ord("A") + i): str(o) for i, o in enumerate(options)}
         # VLMEvalKit@e8e78f0 can_infer = the MMBench HEAD rule; it returns False when no

@@ -198,7 +198,7 @@ def answer_option(answer: Any, choices: Sequence[str] | None) -> str | None:
 
 def _can_infer(response: Any, choices: Sequence[str]) -> str | None:
     # VLMEvalKit@e8e78f0 vlmeval/utils/matching_util.py can_infer = the MMBench HEAD rule
-    from ..mmbench.extract import get_extractor
+    from .choice.heuristics import get_extractor
 
     options = {chr(ord("A") + i): str(c) for i, c in enumerate(choices)}
     return get_extractor("vlmevalkit")(str(response), options).letter

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..core.display import text_table
 from ..readers.layouts import locate_reported
 from .extract import list_extractors
 
@@ -53,8 +54,6 @@ def compare_reported(
 def format_reported(reported: Mapping[str, Any], extractor: str) -> str:
     """The comparison as a table (``0`` where the numbers are equal to the last bit) and,
     when they differ, the other VLMEvalKit extractor lineages to try."""
-    from ..views.text import table
-
     head = f"reported by {reported['toolkit']} ({reported['source']}) vs recomputed"
     rows = reported["compared"]
     if not rows:
@@ -68,7 +67,7 @@ def format_reported(reported: Mapping[str, Any], extractor: str) -> str:
         ]
         for r in rows
     ]
-    out = head + ":\n" + table(cells, ["metric", "reported", "recomputed", "difference"], 4)
+    out = head + ":\n" + text_table(cells, ["metric", "reported", "recomputed", "difference"], 4)
     if any(r["difference"] != 0 for r in rows):
         others = [
             f"--extractor {e.name} ({e.period})"

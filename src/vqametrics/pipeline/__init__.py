@@ -1,2 +1,3 @@
-"""Whole-run pipelines behind the task runner: ``vqa`` is VQA v2's bulk reader and scorer
-(:func:`~vqametrics.pipeline.vqa.evaluate_vqa`, :class:`~vqametrics.pipeline.vqa.VQAEvaluation`)."""
+"""Whole-run pipelines behind the task runner: ``vqa`` is VQA v2's bulk reader and scorer and
+its :class:`~vqametrics.pipeline.vqa.VQAEvaluation` view (``evaluate_vqa``, the old entry point,
+is an alias of the runner in :mod:`vqametrics.tasks.vqav2`)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import warnings
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -48,14 +49,27 @@ if TYPE_CHECKING:
     IntArray = npt.NDArray[np.int64]
 
 __all__ = [
+    "VQA_OUTPUTS",
     "VQAEvaluation",
     "VQARead",
-    "evaluate_vqa",
+    "bulk_findings",
     "read_vqa",
     "score_dataset",
     "score_question",
+    "score_with_findings",
     "steps_changed",
 ]
+
+#: The files of ``vqametrics vqa --out`` / ``score vqav2 --out`` (besides ``manifest.json``),
+#: in the order written (by :mod:`vqametrics.views.files`).
+VQA_OUTPUTS = (
+    "accuracy.json",
+    "evalQA.json",
+    "evalQuesType.json",
+    "evalAnsType.json",
+    "per_question.jsonl",
+    "signature.txt",
+)
 
 _CHUNK = 1 << 15
 
@@ -101,25 +115,44 @@ class VQAEvaluation:
     intervals: BootstrapResult | None = None
 
     def __repr__(self) -> str:
-        from ..views._notebook import evaluation_repr
+        from ._notebook import evaluation_repr
 
         return evaluation_repr(self, dict(self.extra_metrics), self.intervals)
 
     def _repr_html_(self) -> str:
-        from ..views._notebook import evaluation_html
+        from ._notebook import evaluation_html
 
         return evaluation_html(self, dict(self.extra_metrics), self.intervals)
 
     def explain(self, question_id: QuestionId) -> Explanation:
-        """:func:`vqametrics.explain` of one question, as this evaluation scored it."""
-        from ..views._notebook import evaluation_explain
+        """:func:`vqametrics.explain` of one question, as this evaluation scored it: the same
+        profile and the same leave-one-out records, so its ``score`` equals ``scores[i]``."""
+        from ..views.explanation import explain
 
-        return evaluation_explain(self, question_id)
+        i = self._index(question_id)
+        pred = self.predictions[i]
+        if pred is None:
+            raise InputError(f"question {question_id!r} has no prediction (scored 0)")
+        answers, groups = self.dataset.answers[i], self.dataset.groups[i]
+        records: Sequence[Any] = (
+            list(answers)
+            if groups is None
+            else [{"answer": a, "record": g} for a, g in zip(answers, groups, strict=True)]
+        )
+        return explain(pred, records, self.profile)
+
+    def _index(self, question_id: Any) -> int:
+        """The position of *question_id* (``"7"`` finds the integer id ``7`` and back)."""
+        index = self.dataset.index
+        for key in (question_id, str(question_id), _as_int(question_id)):
+            if key is not None and key in index:
+                return index[key]
+        raise InputError(f"question {question_id!r} is not in {self.dataset.source}")
 
     def to_pandas(self) -> Any:
         """One row per question (id, types, raw and normalized prediction, the human
         answers, m, score) as a pandas DataFrame (``pip install 'vqametrics[pandas]'``)."""
-        from ..views._notebook import evaluation_frame
+        from ._notebook import evaluation_frame
 
         return evaluation_frame(self)
 
@@ -264,6 +297,32 @@ def score_dataset(
     return _score(dataset, predictions, get_profile(profile))[0]
 
 
+#: the vectorized scorer's findings of the last bulk scoring of each dataset (held weakly by
+#: the dataset), for the bulk writers of the same run: see :func:`bulk_findings`
+_FINDINGS: weakref.WeakKeyDictionary[VQADataset, Any] = weakref.WeakKeyDictionary()
+
+
+def score_with_findings(
+    dataset: VQADataset, predictions: Sequence[str | None], prof: Profile
+) -> list[float]:
+    """:func:`score_dataset`, remembering what the vectorized scorer found (its interned
+    strings and masks) for the bulk writers of the same scores (:func:`bulk_findings`)."""
+    scores, fast = _score(dataset, predictions, prof)
+    if fast is None:
+        _FINDINGS.pop(dataset, None)
+    else:
+        _FINDINGS[dataset] = fast
+    return scores
+
+
+def bulk_findings(dataset: VQADataset, scores: list[float]) -> Any:
+    """The findings of :func:`score_with_findings` when *scores* is the very list it returned
+    for *dataset* (so they describe exactly these scores), else ``None`` (the writers then go
+    question by question, with the same output)."""
+    fast = _FINDINGS.get(dataset)
+    return fast if fast is not None and fast.scores is scores else None
+
+
 def _score(
     dataset: VQADataset, predictions: Sequence[str | None], prof: Profile
 ) -> tuple[list[float], Any]:
@@ -339,107 +398,6 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def evaluate_vqa(
-    annotations: Annotations,
-    results: Predictions,
-    *,
-    questions: PathLike | None = None,
-    profile: str | Profile = "official",
-    allow_missing: bool = False,
-    ignore_extra: bool = False,
-    on_duplicate: Literal["error", "last"] = "error",
-    digits: int = 2,
-    input_format: str | None = None,
-    id_field: str | None = None,
-    answer_field: str | None = None,
-    reported: PathLike | None = None,
-    extract: str | None = None,
-    metrics: Sequence[str] = ("vqa",),
-    ci: bool | int = False,
-) -> VQAEvaluation:
-    """Score a results file against an annotations file, as the official script does: the VQA
-    v2 pipeline that ``vqametrics.evaluate("vqav2", ...)`` runs (prefer that entry point; this
-    older one keeps its own arguments and returns the :class:`VQAEvaluation`).
-
-    Parameters
-    ----------
-    annotations : path, VQADataset, list of records, or None
-        The official annotations JSON, or a flat list/JSONL of ``{question_id, answers}``.
-        ``None`` when the results file carries its ground truth (a VLMEvalKit sheet, lmms-eval
-        samples with ``doc``); given both, the annotations win and disagreements are noted.
-    results : path, ``"-"``, Results, mapping, list of records, or pandas DataFrame
-        The official results list, JSONL or ``{qid: answer}`` mapping; CSV/TSV/XLSX with id
-        and answer columns; gzip of any; LLaVA ``answers.jsonl``; a VLMEvalKit sheet; lmms-eval
-        ``--log_samples`` (recognized by content: see ``load/results.py``).
-    questions : path, optional
-        The official questions file; validated only (the text never affects a score).
-    profile : str or Profile, default="official"
-    allow_missing : bool, default=False
-        Score questions without a prediction 0 instead of failing.
-    ignore_extra : bool, default=False
-        Skip predictions for unknown questions instead of failing.
-    on_duplicate : {"error", "last"}, default="error"
-        ``"last"``: the last of duplicate ids wins, as in the official script.
-    digits : int, default=2
-        Rounding of the percentages (the script's ``n``).
-    input_format : str, optional
-        Force how *results* is read instead of recognizing it: a toolkit layout
-        (``official``, ``llava``, ``vlmevalkit``, ``lmms-eval``, ``gqa``, ``docvqa``,
-        ``vizwiz``: its id and answer columns are used), a file format (``json``, ``jsonl``,
-        ``csv``, ``tsv``, ``xlsx``) or both (``"vlmevalkit,csv"``).
-    id_field, answer_field : str, optional
-        The id and answer columns of an unusual results layout.
-    reported : path, optional
-        The toolkit's own scores (VLMEvalKit ``_acc.csv``, lmms-eval ``results.json``); by
-        default looked for beside the results file.
-    extract : str, optional
-        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``) run on
-        each prediction before normalization; in the signature as ``extract:NAME``. Default:
-        score the text as written (every parity profile). Diagnostics of verbose-looking
-        predictions (``.diagnostics``) are computed either way and never change a score.
-    metrics : sequence of {"vqa", "em", "em-any"}, default=("vqa",)
-        Also compute EM / EM-any (``em_any`` accepted), in ``extra_metrics``.
-    ci : bool or int, default=False
-        ``True`` (or a number of bootstrap replicates): 95% intervals in ``intervals``
-        (:func:`vqametrics.evaluation_ci`, seed 12345).
-
-    Returns
-    -------
-    VQAEvaluation
-        ``accuracy`` holds the official dict in percent; ``scores`` the unrounded values.
-
-    Raises
-    ------
-    InputError
-        Malformed input; the message names the file and the question id or line.
-    """
-    with _gc_paused():
-        result = _evaluate(
-            annotations,
-            results,
-            questions=questions,
-            profile=profile,
-            allow_missing=allow_missing,
-            ignore_extra=ignore_extra,
-            on_duplicate=on_duplicate,
-            digits=digits,
-            input_format=input_format,
-            id_field=id_field,
-            answer_field=answer_field,
-            reported=reported,
-            extract=extract,
-        )
-    if tuple(metrics) == ("vqa",) and ci is False:
-        return result
-    from dataclasses import replace
-
-    from ..views._notebook import extra_metrics, interval_of
-
-    return replace(
-        result, extra_metrics=extra_metrics(result, metrics), intervals=interval_of(result, ci)
-    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -553,68 +511,6 @@ def read_vqa(
         rfile.reported,
         rfile.sample_metrics,
         (*rfile.notes, *([gt_note] if gt_note else [])),
-    )
-
-
-def _evaluate(
-    annotations: Annotations,
-    results: Predictions,
-    *,
-    questions: PathLike | None,
-    profile: str | Profile,
-    allow_missing: bool,
-    ignore_extra: bool,
-    on_duplicate: Literal["error", "last"],
-    digits: int,
-    extract: str | None,
-    input_format: str | None = None,
-    id_field: str | None = None,
-    answer_field: str | None = None,
-    reported: PathLike | None = None,
-) -> VQAEvaluation:
-    from ..extract import apply_extractor, diagnose, get_answer_extractor
-
-    prof = get_profile(profile)
-    if extract is not None:
-        get_answer_extractor(extract)  # an unknown name fails before any file is read
-    r = read_vqa(
-        annotations,
-        results,
-        questions=questions,
-        allow_missing=allow_missing,
-        ignore_extra=ignore_extra,
-        on_duplicate=on_duplicate,
-        input_format=input_format,
-        id_field=id_field,
-        answer_field=answer_field,
-        reported=reported,
-    )
-    dataset, matched = r.dataset, r.matched
-    predictions = r.predictions
-    # the same per-question limit as every task (score TASK): one count per file
-    diagnostics = diagnose(predictions, references=dataset.answers)
-    extraction = None
-    if extract is not None:
-        extraction = apply_extractor(extract, predictions)
-        predictions = extraction.texts
-    scores, fast = _score(dataset, predictions, prof)
-    notes = r.all_notes(prof)
-    return VQAEvaluation(
-        profile=prof,
-        dataset=dataset,
-        predictions=predictions,
-        scores=scores,
-        accuracy=_breakdown(scores, dataset, digits, fast),
-        signature=r.signature(prof, extract, len(matched.missing)),
-        matched=matched,
-        digits=digits,
-        notes=notes,
-        _fast=fast,
-        layout=r.layout,
-        reported=r.reported,
-        sample_metrics=r.sample_metrics,
-        diagnostics=diagnostics,
-        extraction=extraction,
     )
 
 
@@ -753,3 +649,10 @@ def fast_records(ev: VQAEvaluation, fast: FastScores) -> Iterator[dict[str, Any]
                 "answer_type": d.answer_types[i],
                 **ev.chat_fields(i),
             }
+
+
+def _as_int(x: Any) -> int | None:
+    try:
+        return int(x)
+    except (TypeError, ValueError):
+        return None

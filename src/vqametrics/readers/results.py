@@ -242,10 +242,7 @@ def _from_records(records: Records, id_field: str | None, answer_field: str | No
     nan = nan_note(preds)
     if nan is not None:
         notes.append(nan)
-    empty = sum(1 for t in preds.texts if t is None)
-    texts = ["" if t is None else t for t in preds.texts]
-    if empty:
-        notes.append(f"{empty} empty prediction cell(s) in {records.source} read as ''")
+    texts = preds.texts  # an empty cell stays None: a missing prediction (match_predictions)
     ids = [_spreadsheet_id(k, records.layout) for k in preds.ids]
     ground_truth: list[dict[str, Any]] | None = None
     positional = False

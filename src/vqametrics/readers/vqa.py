@@ -209,7 +209,8 @@ class Results:
     """Predictions as ``(question_id, answer)`` pairs, in file order, duplicates kept."""
 
     source: str
-    pairs: list[tuple[QuestionId, str]]
+    #: ``None``: an empty cell or a null answer, a missing prediction (the one rule)
+    pairs: Sequence[tuple[QuestionId, str | None]]
 
     def __repr__(self) -> str:
         return f"<Results {self.source}: {len(self.pairs)} predictions>"
@@ -451,8 +452,10 @@ def match_predictions(
 
     A question with no prediction, a prediction for an unknown question and a duplicate
     prediction are errors unless *allow_missing*, *ignore_extra* or ``on_duplicate="last"``
-    (the script's behaviour: the last one wins) say otherwise. Ids spelled ``"1000"`` in one
-    file and ``1000`` in the other are matched with an :class:`IdTypeWarning`.
+    (the script's behaviour: the last one wins) say otherwise. An empty prediction (``None``:
+    an empty sheet cell, a null answer) is a missing one, by the rule every task follows. Ids
+    spelled ``"1000"`` in one file and ``1000`` in the other are matched with an
+    :class:`IdTypeWarning`.
     """
     index = dataset.index
     preds: list[str | None] = [None] * len(dataset)
@@ -460,6 +463,7 @@ def match_predictions(
     extra: list[QuestionId] = []
     duplicates = 0
     fixed = 0
+    had_none = False
     name = results.source
     for qid, answer in results.pairs:
         j = index.get(qid)
@@ -479,12 +483,21 @@ def match_predictions(
                 )
         seen[j] = 1
         preds[j] = answer
+        had_none = had_none or answer is None
     if extra and not ignore_extra:
         raise InputError(
             f"{name}: question {extra[0]!r}: prediction for a question that is not in "
             f"{dataset.source} ({len(extra)} such prediction(s)); pass --ignore-extra to skip them"
         )
-    missing = [dataset.question_ids[j] for j in range(len(dataset)) if not seen[j]]
+    # an empty cell (rare: only sheets and logs have them) is a missing prediction
+    empty = [j for j in range(len(dataset)) if seen[j] and preds[j] is None] if had_none else []
+    missing = [dataset.question_ids[j] for j in range(len(dataset)) if preds[j] is None]
+    if empty and not allow_missing:
+        raise MissingPredictionError(
+            f"{name}: question {dataset.question_ids[empty[0]]!r}: empty prediction "
+            f"({len(empty)} empty, {len(missing)} of {len(dataset)} question(s) missing); pass "
+            "--allow-missing to score them 0"
+        )
     if missing and not allow_missing:
         raise MissingPredictionError(
             f"{name}: question {missing[0]!r}: no prediction ({len(missing)} of {len(dataset)} "

@@ -12,17 +12,31 @@ too; its answers have no ``answer_id``, so leave-one-out goes by position).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
 
 from ..core.signature import Signature
-from ..pipeline.vqa import VQAEvaluation, VQARead, read_vqa, score_dataset, score_question
+from ..pipeline.vqa import (
+    VQA_OUTPUTS,
+    Annotations,
+    Predictions,
+    VQAEvaluation,
+    VQARead,
+    _breakdown,
+    _gc_paused,
+    bulk_findings,
+    read_vqa,
+    score_question,
+    score_with_findings,
+)
 from ..profiles import Profile, get_profile, list_profiles
-from ..views.files import VQA_OUTPUTS
+from ..readers._json import PathLike
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._explain import vqa_profile_explainer
+from ._run import evaluate
 
-__all__ = ["evaluation_to_task", "vqa_items", "vqa_task_profiles", "vqa_view"]
+__all__ = ["evaluate_vqa", "evaluation_to_task", "vqa_items", "vqa_task_profiles", "vqa_view"]
 
 
 def _left_to_right_percent(values: Sequence[float]) -> float:
@@ -75,7 +89,7 @@ def _batch(profile: Profile) -> Any:
         predictions = [it.prediction for it in items]
         if read is None or len(read.dataset) != len(items):
             return [0.0 if it.prediction is None else _one(it, profile) for it in items]
-        return score_dataset(read.dataset, predictions, profile)
+        return score_with_findings(read.dataset, predictions, profile)
 
     score_batch.__doc__ = (
         f"Every question's VQA accuracy under {profile.name!r} at once (the vectorized scorer "
@@ -92,19 +106,20 @@ def _one(item: Item, profile: Profile) -> float:
 
 def vqa_task_profiles() -> tuple[TaskProfile, ...]:
     """One task profile per VQA profile, with the same name (``official`` first)."""
-    return tuple(
-        TaskProfile(
-            name=p.name,
-            description=p.description,
-            reproduces=p.reproduces,
-            toolkit=p.toolkit,
-            score=_scorer(p),
-            aggregate=_aggregate,
-            context=("answer_groups",),
-            score_batch=_batch(p),
-            explain=vqa_profile_explainer(p),
-        )
-        for p in list_profiles()
+    return tuple(_task_profile(p) for p in list_profiles())
+
+
+def _task_profile(p: Profile) -> TaskProfile:
+    return TaskProfile(
+        name=p.name,
+        description=p.description,
+        reproduces=p.reproduces,
+        toolkit=p.toolkit,
+        score=_scorer(p),
+        aggregate=_aggregate,
+        context=("answer_groups",),
+        score_batch=_batch(p),
+        explain=vqa_profile_explainer(p),
     )
 
 
@@ -141,7 +156,7 @@ def vqa_items(dataset: Any, predictions: Sequence[str | None]) -> list[Item]:
     ]
 
 
-def _read(inputs: TaskInputs) -> TaskData:
+def _read(inputs: TaskInputs, own: Profile | None = None) -> TaskData:
     """The VQA pipeline's reader: annotations (official, flat, LAVIS; or none when the results
     carry them), results in any layout, joined by question id."""
     r = read_vqa(
@@ -156,11 +171,16 @@ def _read(inputs: TaskInputs) -> TaskData:
         answer_field=inputs.answer_field,
         reported=inputs.reported,
     )
-    prof = get_profile(inputs.profile or "official")
-    return _data(r, r.predictions, r.all_notes(prof))
+    prof = own if own is not None else get_profile(inputs.profile or "official")
+    return _data(r, r.predictions, r.all_notes(prof), own)
 
 
-def _data(r: VQARead, predictions: Sequence[str | None], notes: tuple[str, ...]) -> TaskData:
+def _data(
+    r: VQARead,
+    predictions: Sequence[str | None],
+    notes: tuple[str, ...],
+    own: Profile | None = None,
+) -> TaskData:
     m = r.matched
     return TaskData(
         vqa_items(r.dataset, predictions),
@@ -168,7 +188,7 @@ def _data(r: VQARead, predictions: Sequence[str | None], notes: tuple[str, ...])
         (r.layout,),
         notes,
         r.reported,
-        extra={"vqa": r},
+        extra={"vqa": r} if own is None else {"vqa": r, "profile": own},
         n_missing=len(m.missing),
         n_extra_ignored=len(m.extra),
         n_duplicates=m.duplicates,
@@ -177,27 +197,28 @@ def _data(r: VQARead, predictions: Sequence[str | None], notes: tuple[str, ...])
 
 def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
     r: VQARead = data.extra["vqa"]
-    return r.signature(get_profile(prof.name), extract, data.n_missing)
+    return r.signature(_vqa_profile(data, prof.name), extract, data.n_missing)
 
 
 def vqa_view(evaluation: Any, digits: int = 2) -> VQAEvaluation:
     """The :class:`~vqametrics.pipeline.vqa.VQAEvaluation` of a VQA v2 / OK-VQA task
-    evaluation (for the official files, the explanation and the toolkit check)."""
-    from ..pipeline.vqa import _breakdown
-
+    evaluation (for the official files, the explanation and the toolkit check); the bulk
+    writers reuse the vectorized scorer's findings when these are its scores."""
     r: VQARead = evaluation.data.extra["vqa"]
-    prof = get_profile(evaluation.profile.name)
+    prof = _vqa_profile(evaluation.data, evaluation.profile.name)
     predictions = [it.prediction for it in evaluation.data.items]
+    fast = bulk_findings(r.dataset, evaluation.scores)
     return VQAEvaluation(
         profile=prof,
         dataset=r.dataset,
         predictions=predictions,
         scores=evaluation.scores,
-        accuracy=_breakdown(evaluation.scores, r.dataset, digits, None),
+        accuracy=_breakdown(evaluation.scores, r.dataset, digits, fast),
         signature=evaluation.signature,
         matched=r.matched,
         digits=digits,
         notes=evaluation.notes,
+        _fast=fast,
         layout=r.layout,
         reported=r.reported,
         sample_metrics=r.sample_metrics,
@@ -303,25 +324,99 @@ def _with_exact_match(
 def _explain(evaluation: Any, i: int) -> Any:
     """:func:`vqametrics.explain` of item *i* with the evaluation's profile and answer
     records, so that its ``score`` equals ``evaluation.scores[i]``."""
-    from ..views._notebook import evaluation_explain
-
     r: VQARead = evaluation.data.extra["vqa"]
-    return evaluation_explain(vqa_view(evaluation), r.dataset.question_ids[i])
+    return vqa_view(evaluation).explain(r.dataset.question_ids[i])
 
 
 def _write_outputs(evaluation: Any, out_dir: Any, *, inputs: Sequence[Any] = ()) -> Any:
     """The official ``accuracy``/``evalQA``/``evalQuesType``/``evalAnsType`` files, with
-    ``per_question.jsonl`` and ``signature.txt`` (``report/files.py``), in bulk."""
-    from dataclasses import replace
-
-    from ..pipeline.vqa import _breakdown, _score
+    ``per_question.jsonl`` and ``signature.txt`` (``views/files.py``), in bulk."""
     from ..views.files import write_vqa_outputs
 
-    ev = vqa_view(evaluation)
-    scores, fast = _score(ev.dataset, ev.predictions, ev.profile)  # the bulk writers' tables
-    assert scores == ev.scores
-    ev = replace(ev, _fast=fast, accuracy=_breakdown(scores, ev.dataset, ev.digits, fast))
-    return write_vqa_outputs(ev, out_dir, inputs=inputs)
+    return write_vqa_outputs(vqa_view(evaluation), out_dir, inputs=inputs)
+
+
+def evaluate_vqa(
+    annotations: Annotations,
+    results: Predictions,
+    *,
+    questions: PathLike | None = None,
+    profile: str | Profile = "official",
+    allow_missing: bool = False,
+    ignore_extra: bool = False,
+    on_duplicate: Literal["error", "last"] = "error",
+    digits: int = 2,
+    input_format: str | None = None,
+    id_field: str | None = None,
+    answer_field: str | None = None,
+    reported: PathLike | None = None,
+    extract: str | None = None,
+    metrics: Sequence[str] = ("vqa",),
+    ci: bool | int = False,
+) -> VQAEvaluation:
+    """An alias of ``vqametrics.evaluate("vqav2", results, annotations=annotations, ...)``
+    (its earlier name; prefer that entry point): the one task runner reads, diagnoses and
+    scores the run, and this returns its :class:`~vqametrics.pipeline.vqa.VQAEvaluation` view
+    (``accuracy`` rounded to *digits* in the official shape, ``per_question()``, the official
+    files), with the arguments it always had.
+
+    *annotations* may be ``None`` when the results carry their ground truth (a VLMEvalKit sheet,
+    lmms-eval samples with ``doc``); *input_format* is :func:`~vqametrics.evaluate`'s
+    ``format``; *metrics* (``em``, ``em-any``) fill ``extra_metrics`` and *ci* ``intervals``;
+    *profile* may be a :class:`~vqametrics.profiles.Profile` of one's own. Every other argument
+    is :func:`~vqametrics.evaluate`'s. Malformed input raises ``InputError`` naming the file
+    and the question id or line.
+    """
+    from ..pipeline._notebook import extra_metrics, interval_of
+
+    task, name = _task_for(profile)
+    with _gc_paused():
+        evaluation = evaluate(
+            task,
+            results,
+            annotations=annotations,
+            questions=questions,
+            profile=name,
+            format=input_format,
+            id_field=id_field,
+            answer_field=answer_field,
+            allow_missing=allow_missing,
+            ignore_extra=ignore_extra,
+            on_duplicate=on_duplicate,
+            reported=reported,
+            extract=extract,
+        )
+    view = vqa_view(evaluation, digits)
+    if tuple(metrics) == ("vqa",) and ci is False:
+        return view
+    return replace(
+        view, extra_metrics=extra_metrics(view, metrics), intervals=interval_of(view, ci)
+    )
+
+
+def _task_for(profile: str | Profile) -> tuple[Task, str]:
+    """VQA v2 and the name of *profile* in it; a profile object that is not the registered
+    one of its name scores through a copy of the task that holds just that profile."""
+    if isinstance(profile, str):
+        return VQAV2, profile
+    registered = {p.name: p for p in list_profiles()}
+    if registered.get(profile.name) is profile:
+        return VQAV2, profile.name
+    own = replace(VQAV2, profiles=(_task_profile(profile),), read=_reader(profile))
+    return own, profile.name
+
+
+def _reader(profile: Profile | None) -> Any:
+    def read(inputs: TaskInputs) -> TaskData:
+        return _read(inputs, profile)
+
+    return read
+
+
+def _vqa_profile(data: TaskData, name: str) -> Profile:
+    """The VQA profile *name* of a run (a profile of one's own is kept with its data)."""
+    own: Profile | None = data.extra.get("profile")
+    return own if own is not None else get_profile(name)
 
 
 def _metric_names(text: str) -> list[str]:

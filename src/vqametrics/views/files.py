@@ -12,21 +12,12 @@ from pathlib import Path
 
 import orjson
 
-from ..pipeline.vqa import VQAEvaluation, _gc_paused
+from ..pipeline.vqa import VQA_OUTPUTS, VQAEvaluation, _gc_paused
 from ..readers._fork import Forked, fork_worthwhile
 from .output import FileDigest, StagedDir, write_chunks
 
 __all__ = ["VQA_OUTPUTS", "PendingOutputs", "start_vqa_outputs", "write_vqa_outputs"]
 
-#: The files of ``vqametrics vqa --out`` (besides ``manifest.json``), in the order written.
-VQA_OUTPUTS = (
-    "accuracy.json",
-    "evalQA.json",
-    "evalQuesType.json",
-    "evalAnsType.json",
-    "per_question.jsonl",
-    "signature.txt",
-)
 InputPaths = Sequence[str | os.PathLike[str] | None]
 
 _OPTS = orjson.OPT_NON_STR_KEYS

@@ -27,11 +27,12 @@ from ..aggregate.stats import BootstrapResult, ResultsDiff, diff_results, evalua
 from ..analysis.systems import short_names
 from ..core.display import answer_counts
 from ..core.exceptions import InputError, VqaMetricsWarning
-from ..pipeline.vqa import VQAEvaluation, evaluate_vqa
+from ..pipeline.vqa import VQAEvaluation
 from ..profiles import Profile, get_profile, list_profiles
 from ..readers._json import PathLike, read_bytes
 from ..readers.results import read_results, resolve_positions
 from ..readers.vqa import Results, VQADataset, load_annotations, load_questions
+from ..tasks.vqav2 import evaluate_vqa
 from .explanation import explain, trace_steps
 from .nearmiss import KINDS, NearMisses, near_misses
 from .question_table import question_rows, question_table_html

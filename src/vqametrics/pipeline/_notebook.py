@@ -1,5 +1,6 @@
 """How a :class:`~vqametrics.pipeline.vqa.VQAEvaluation` shows itself in a notebook and in
-pandas, and the extras ``evaluate_vqa(metrics=..., ci=...)`` attaches.
+pandas, and the extras ``evaluate_vqa(metrics=..., ci=...)`` attaches (on the pipeline's floor:
+nothing here needs a view; the explanation itself is :meth:`VQAEvaluation.explain`).
 """
 
 from __future__ import annotations
@@ -8,16 +9,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.display import html_table
-from ..core.exceptions import InputError, MissingDependencyError
+from ..core.exceptions import MissingDependencyError
 from ..core.extras import install_hint
 
 if TYPE_CHECKING:
     from ..aggregate import Breakdown
     from ..aggregate.stats import BootstrapResult
-    from .explanation import Explanation
 
 __all__ = [
-    "evaluation_explain",
     "evaluation_frame",
     "evaluation_html",
     "evaluation_repr",
@@ -69,44 +68,6 @@ def evaluation_html(ev: Any, extra: dict[str, Breakdown], intervals: BootstrapRe
     sig = f"<p><code>{ev.signature.format()}</code></p>"
     notes = "".join(f"<p><small>{n}</small></p>" for n in ev.notes[:3])
     return html_table(header, rows, ev.digits, caption) + sig + notes
-
-
-def _index(ev: Any, question_id: Any) -> int:
-    ids: list[Any] = ev.dataset.question_ids
-    try:
-        return ids.index(question_id)
-    except ValueError:
-        pass
-    for alt in (str(question_id), _as_int(question_id)):
-        if alt is not None and alt in ids:
-            return ids.index(alt)
-    raise InputError(f"question {question_id!r} is not in {ev.dataset.source}")
-
-
-def _as_int(x: Any) -> int | None:
-    try:
-        return int(x)
-    except (TypeError, ValueError):
-        return None
-
-
-def evaluation_explain(ev: Any, question_id: Any) -> Explanation:
-    """:func:`vqametrics.explain` of one question of the evaluation, with the same profile and
-    the same leave-one-out records (so its ``score`` equals ``ev.scores[i]``)."""
-    from .explanation import explain
-
-    i = _index(ev, question_id)
-    pred = ev.predictions[i]
-    if pred is None:
-        raise InputError(f"question {question_id!r} has no prediction (scored 0)")
-    answers = ev.dataset.answers[i]
-    groups = ev.dataset.groups[i]
-    records: Sequence[Any] = (
-        list(answers)
-        if groups is None
-        else [{"answer": a, "record": g} for a, g in zip(answers, groups, strict=True)]
-    )
-    return explain(pred, records, ev.profile)
 
 
 def evaluation_frame(ev: Any) -> Any:
