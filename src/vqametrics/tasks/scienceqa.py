@@ -31,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..aggregate.formulas import group_by
 from ..core.exceptions import InputError
 from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
@@ -112,26 +113,28 @@ def _percent_of(scores: Sequence[float]) -> float:
     return sum(1 for s in scores if s == 1.0) / len(scores) * 100 if scores else float("nan")
 
 
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _band(grade: Any) -> str | None:
+    """The grade band ``evaluate_acc.py`` reports a grade in (``None`` outside both)."""
+    if grade in _GRADES_1_6:
+        return "grade 1-6"
+    return "grade 7-12" if grade in _GRADES_7_12 else None
+
+
 def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """``evaluate_acc.py``: the average and the accuracy by subject, grade band and topic
     (percent, printed ``{:.2f}``); it asserts 4,241 test rows, the IMG subset is 2,017."""
     breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
     for field in ("subject", "topic"):
-        groups: dict[str, list[float]] = {}
-        for it, s in zip(items, scores, strict=True):
-            if it.fields.get(field) is not None:
-                groups.setdefault(str(it.fields[field]), []).append(s)
+        groups = group_by([_text(it.fields.get(field)) for it in items], scores)
         if groups:
             breakdowns[field] = {
                 g: {"accuracy": _percent_of(v), "n": len(v)} for g, v in groups.items()
             }
-    bands: dict[str, list[float]] = {}
-    for it, s in zip(items, scores, strict=True):
-        grade = it.fields.get("grade")
-        if grade in _GRADES_1_6:
-            bands.setdefault("grade 1-6", []).append(s)
-        elif grade in _GRADES_7_12:
-            bands.setdefault("grade 7-12", []).append(s)
+    bands = group_by([_band(it.fields.get("grade")) for it in items], scores)
     if bands:
         breakdowns["grade"] = {
             g: {"accuracy": _percent_of(v), "n": len(v)} for g, v in bands.items()
