@@ -331,13 +331,9 @@ def _system_notes(names: Sequence[str], notes: Sequence[Sequence[str]]) -> tuple
 
 def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[str, float]:
     """Unrounded percent per group, first-seen order, summed left to right (as the script)."""
-    from ..aggregate import percent
+    from ..aggregate.formulas import group_by, percent
 
-    members: dict[str, list[float]] = {}
-    for k, s in zip(keys, scores, strict=True):
-        if k is not None:
-            members.setdefault(k, []).append(s)
-    return {k: percent(v, None) for k, v in members.items()}
+    return {k: percent(v, None) for k, v in group_by(keys, scores).items()}
 
 
 def _is_item_mean(ev: TaskEvaluation) -> bool:
