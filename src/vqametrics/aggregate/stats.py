@@ -54,7 +54,6 @@ if TYPE_CHECKING:
 
     from ..core.signature import Signature
     from ..profiles import Profile
-    from ..readers.vqa import VQADataset
 
     FloatArray = NDArray[np.float64]
     IntArray = NDArray[np.int64]
@@ -79,6 +78,24 @@ __all__ = [
 ]
 
 
+class VQAColumns(Protocol):
+    """What the functions here read of a :class:`vqametrics.readers.vqa.VQADataset` (a protocol:
+    aggregation sits beside the readers, not above them)."""
+
+    @property
+    def question_ids(self) -> Sequence[Any]: ...
+    @property
+    def answers(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def question_types(self) -> Sequence[str | None]: ...
+    @property
+    def answer_types(self) -> Sequence[str | None]: ...
+    @property
+    def image_ids(self) -> Sequence[Hashable | None]: ...
+
+
 class VQAEvaluation(Protocol):
     """What the functions here read of a :class:`vqametrics.pipeline.vqa.VQAEvaluation` (a
     protocol, so that ``evaluate`` may import this module for ``evaluate_vqa(ci=True)``)."""
@@ -86,7 +103,7 @@ class VQAEvaluation(Protocol):
     @property
     def scores(self) -> list[float]: ...
     @property
-    def dataset(self) -> VQADataset: ...
+    def dataset(self) -> VQAColumns: ...
     @property
     def profile(self) -> Profile: ...
     @property
