@@ -78,6 +78,26 @@ class Explanation:
     def _repr_html_(self) -> str:
         return html_pre(self.text())
 
+    def answer_rows(self) -> list[list[object]]:
+        """One row per human answer: its number, the answer and its normalized form (repr),
+        ``yes`` if it matches, the steps that changed it, its leave-one-out ``k`` and value."""
+        rows: list[list[object]] = []
+        columns = (self.answers, self.answer_traces, self.normalized_answers, self.matches)
+        for i, (raw, trace, norm, hit) in enumerate(zip(*columns, strict=True)):
+            loo = self.leave_one_out[i] if self.leave_one_out else None
+            rows.append(
+                [
+                    i + 1,
+                    repr(raw),
+                    repr(norm),
+                    "yes" if hit else "",
+                    ", ".join(t.step for t in trace if t.changed) or "-",
+                    "" if loo is None else loo[0],
+                    "" if loo is None else f"{loo[1]:.4f}",
+                ]
+            )
+        return rows
+
     def text(self) -> str:
         """The terminal rendering (``vqametrics explain``): every step, the slips, the
         leave-one-out values and the score."""
@@ -103,23 +123,7 @@ class Explanation:
             out.append(f"  {t.step:<14} {_step(t)}")
         out.append(f"  => {e.normalized_prediction!r}")
         out.append("")
-        rows: list[list[object]] = []
-        for i, (raw, trace, norm, hit) in enumerate(
-            zip(e.answers, e.answer_traces, e.normalized_answers, e.matches, strict=True)
-        ):
-            changed = ", ".join(t.step for t in trace if t.changed) or "-"
-            loo = e.leave_one_out[i] if e.leave_one_out else None
-            rows.append(
-                [
-                    i + 1,
-                    repr(raw),
-                    repr(norm),
-                    "yes" if hit else "",
-                    changed,
-                    "" if loo is None else loo[0],
-                    "" if loo is None else f"{loo[1]:.4f}",
-                ]
-            )
+        rows = e.answer_rows()
         header = ["slip", "answer", "normalized", "match", "changed by", "others", "min(1,k/3)"]
         out.append(text_table(rows, header))
         cleaned = [

@@ -259,22 +259,7 @@ def vqa_profile_explainer(profile: Any) -> Callable[[Item], Mapping[str, Any]]:
             if t.changed or t.skipped
         ]
         steps.append(["compared prediction", repr(e.normalized_prediction)])
-        rows = []
-        for i, (raw, trace, norm, hit) in enumerate(
-            zip(e.answers, e.answer_traces, e.normalized_answers, e.matches, strict=True)
-        ):
-            loo = e.leave_one_out[i] if e.leave_one_out else None
-            rows.append(
-                [
-                    i + 1,
-                    repr(raw),
-                    repr(norm),
-                    "yes" if hit else "",
-                    ", ".join(t.step for t in trace if t.changed) or "-",
-                    "" if loo is None else loo[0],
-                    "" if loo is None else f"{loo[1]:.4f}",
-                ]
-            )
+        rows = e.answer_rows()
         if e.leave_one_out:
             how = f"the mean of the {len(e.leave_one_out)} leave-one-out values is {e.score!r}"
         else:
