@@ -126,7 +126,7 @@ def test_explain_a_task_item_shows_what_was_compared(tmp_path: Path) -> None:
 
 
 def test_explain_delegates_to_explain_item(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module("vqametrics.views.explanation")
+    module = importlib.import_module("vqametrics.tasks._explain")
     seen: list[Any] = []
     monkeypatch.setattr(
         module, "explain_item", lambda ev, i: seen.append(i) or "told", raising=False

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, TypedDict
 
+from .formulas import group_by, naive_sum, percent
+
 __all__ = ["Breakdown", "breakdown", "naive_sum", "official_outputs", "percent"]
 
 
@@ -19,28 +21,6 @@ class Breakdown(TypedDict):
     overall: float
     perQuestionType: dict[str, float]
     perAnswerType: dict[str, float]
-
-
-def naive_sum(values: Sequence[float]) -> float:
-    """Left-to-right float sum (``sum()`` before Python 3.12 compensated it)."""
-    total = 0.0
-    for v in values:
-        total += v
-    return total
-
-
-def percent(values: Sequence[float], digits: int | None = 2) -> float:
-    """``round(100 * sum / n, digits)`` exactly as the script writes it; unrounded if None."""
-    value = 100 * naive_sum(values) / len(values)
-    return value if digits is None else round(value, digits)
-
-
-def _groups(keys: Sequence[str | None], scores: Sequence[float]) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {}
-    for key, s in zip(keys, scores, strict=True):
-        if key is not None:
-            out.setdefault(key, []).append(s)
-    return out
 
 
 def breakdown(
@@ -59,9 +39,9 @@ def breakdown(
     return {
         "overall": percent(scores, digits),
         "perQuestionType": {
-            k: percent(v, digits) for k, v in _groups(question_types, scores).items()
+            k: percent(v, digits) for k, v in group_by(question_types, scores).items()
         },
-        "perAnswerType": {k: percent(v, digits) for k, v in _groups(answer_types, scores).items()},
+        "perAnswerType": {k: percent(v, digits) for k, v in group_by(answer_types, scores).items()},
     }
 
 

@@ -54,7 +54,6 @@ if TYPE_CHECKING:
 
     from ..core.signature import Signature
     from ..profiles import Profile
-    from ..readers.vqa import VQADataset
 
     FloatArray = NDArray[np.float64]
     IntArray = NDArray[np.int64]
@@ -79,6 +78,24 @@ __all__ = [
 ]
 
 
+class VQAColumns(Protocol):
+    """What the functions here read of a :class:`vqametrics.readers.vqa.VQADataset` (a protocol:
+    aggregation sits beside the readers, not above them)."""
+
+    @property
+    def question_ids(self) -> Sequence[Any]: ...
+    @property
+    def answers(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def question_types(self) -> Sequence[str | None]: ...
+    @property
+    def answer_types(self) -> Sequence[str | None]: ...
+    @property
+    def image_ids(self) -> Sequence[Hashable | None]: ...
+
+
 class VQAEvaluation(Protocol):
     """What the functions here read of a :class:`vqametrics.pipeline.vqa.VQAEvaluation` (a
     protocol, so that ``evaluate`` may import this module for ``evaluate_vqa(ci=True)``)."""
@@ -86,7 +103,7 @@ class VQAEvaluation(Protocol):
     @property
     def scores(self) -> list[float]: ...
     @property
-    def dataset(self) -> VQADataset: ...
+    def dataset(self) -> VQAColumns: ...
     @property
     def profile(self) -> Profile: ...
     @property
@@ -133,8 +150,24 @@ def _groups_as_dicts(groups: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[
     return {name: {k: v.as_dict() for k, v in group.items()} for name, group in groups.items()}
 
 
+class _Spread:
+    """What an interval and a difference share: the 95% bounds and the standard error."""
+
+    low: float
+    high: float
+    se: float
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """``(low, high)``."""
+        return (self.low, self.high)
+
+    def _spread(self) -> dict[str, Any]:
+        return {"ci95": [_num(self.low), _num(self.high)], "se": _num(self.se)}
+
+
 @dataclass(frozen=True)
-class Interval:
+class Interval(_Spread):
     """One accuracy in percent with its bootstrap interval and analytic standard error.
 
     ``estimate`` is the unrounded accuracy, identical to the official one before rounding.
@@ -148,11 +181,6 @@ class Interval:
     n: int
     clusters: int
 
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """``(low, high)``."""
-        return (self.low, self.high)
-
     def __repr__(self) -> str:
         return (
             f"Interval({self.estimate:.2f} [{self.low:.2f}, {self.high:.2f}], se {self.se:.2f}, "
@@ -162,8 +190,7 @@ class Interval:
     def as_dict(self) -> dict[str, Any]:
         return {
             "estimate": self.estimate,
-            "ci95": [_num(self.low), _num(self.high)],
-            "se": _num(self.se),
+            **self._spread(),
             "n": self.n,
             "clusters": self.clusters,
         }
@@ -239,7 +266,7 @@ class BootstrapResult:
 
 
 @dataclass(frozen=True)
-class Difference:
+class Difference(_Spread):
     """A difference of accuracies A − B in percent, with its paired interval and p-value."""
 
     delta: float
@@ -252,11 +279,6 @@ class Difference:
     #: questions whose score differs between A and B
     n_differ: int
 
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """``(low, high)``."""
-        return (self.low, self.high)
-
     def __repr__(self) -> str:
         return (
             f"Difference(A − B = {self.delta:+.2f} [{self.low:+.2f}, {self.high:+.2f}], "
@@ -266,8 +288,7 @@ class Difference:
     def as_dict(self) -> dict[str, Any]:
         return {
             "delta": self.delta,
-            "ci95": [_num(self.low), _num(self.high)],
-            "se": _num(self.se),
+            **self._spread(),
             "p_value": self.p_value,
             "n": self.n,
             "clusters": self.clusters,

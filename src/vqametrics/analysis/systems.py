@@ -11,15 +11,12 @@ known. With ``ci=True`` each row also gets its own percentile bootstrap interval
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.exceptions import InputError
-from ..views.tables import Table
+from ..views.tables import Table, short_names
 
 if TYPE_CHECKING:
     from ..aggregate.stats import Difference, Interval, ResultsDiff
@@ -39,33 +36,6 @@ __all__ = [
 
 #: the ``--json`` keys of the VQA table's columns (those of ``vqametrics vqa --json``)
 VQA_JSON_KEYS = {"VQA acc": "accuracy", "EM": "em", "EM-any": "em_any"}
-
-_WORDS = re.compile(r"[_\-\s]+")
-
-
-def short_names(paths: Sequence[str], width: int = 24) -> list[str]:
-    """Row names for files: the stems without the words (split at ``_ - space``) that every
-    stem has, shortened to *width* characters with ``…``, made unique with ``(2)``.
-
-    >>> short_names(["runs/coco14_gpt3_5GT_n16_CLIP.json", "runs/coco14_gpt3_VinVL_n16_CLIP.json"])
-    ['5GT', 'VinVL']
-    """
-    stems = [Path(str(p)).name.removesuffix(".gz") for p in paths]
-    stems = [s.rsplit(".", 1)[0] if "." in s else s for s in stems]
-    if len(stems) > 1 and len(set(stems)) == len(stems):
-        words = [[w for w in _WORDS.split(s) if w] for s in stems]
-        shared = set(words[0]).intersection(*map(set, words[1:]))
-        cut = ["_".join(w for w in ws if w not in shared) for ws in words]
-        if all(cut) and len(set(cut)) == len(cut):
-            stems = cut
-    names = [s if len(s) <= width else s[: width - 1] + "…" for s in stems]
-    counts = Counter(names)
-    seen: Counter[str] = Counter()
-    out = []
-    for s in names:
-        seen[s] += 1
-        out.append(s if counts[s] == 1 else f"{s} ({seen[s]})")
-    return out
 
 
 @dataclass(frozen=True)
@@ -331,13 +301,9 @@ def _system_notes(names: Sequence[str], notes: Sequence[Sequence[str]]) -> tuple
 
 def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[str, float]:
     """Unrounded percent per group, first-seen order, summed left to right (as the script)."""
-    from ..aggregate import percent
+    from ..aggregate.formulas import group_by, percent
 
-    members: dict[str, list[float]] = {}
-    for k, s in zip(keys, scores, strict=True):
-        if k is not None:
-            members.setdefault(k, []).append(s)
-    return {k: percent(v, None) for k, v in members.items()}
+    return {k: percent(v, None) for k, v in group_by(keys, scores).items()}
 
 
 def _is_item_mean(ev: TaskEvaluation) -> bool:

@@ -54,35 +54,33 @@ def add_judge_options(parser: argparse.ArgumentParser, use: str) -> None:
         metavar="DIR",
         help="reply cache keyed by (model, prompt) (default: $XDG_CACHE_HOME/vqametrics/judge)",
     )
-    g.add_argument(
-        "--judge-timeout",
-        type=float_in_range(0, 3600),
-        default=60.0,
-        metavar="S",
-        help="seconds per request, at most 3600 (60)",
+    limits = (
+        (
+            "--judge-timeout",
+            float_in_range(0, 3600),
+            60.0,
+            "S",
+            "seconds per request, at most 3600 (60)",
+        ),
+        (
+            "--judge-retries",
+            int_in_range(1, 100),
+            3,
+            "N",
+            "tries per prompt on timeouts, HTTP 429/5xx and malformed replies (3)",
+        ),
+        ("--judge-concurrency", int_in_range(1, 256), 4, "N", "requests in flight, 1-256 (4)"),
+        (
+            "--judge-max-wait",
+            float_in_range(0, 86400),
+            300.0,
+            "S",
+            "seconds a prompt may wait between its tries in all, backoff and the server's "
+            "Retry-After together (300)",
+        ),
     )
-    g.add_argument(
-        "--judge-retries",
-        type=int_in_range(1, 100),
-        default=3,
-        metavar="N",
-        help="tries per prompt on timeouts, HTTP 429/5xx and malformed replies (3)",
-    )
-    g.add_argument(
-        "--judge-concurrency",
-        type=int_in_range(1, 256),
-        default=4,
-        metavar="N",
-        help="requests in flight, 1-256 (4)",
-    )
-    g.add_argument(
-        "--judge-max-wait",
-        type=float_in_range(0, 86400),
-        default=300.0,
-        metavar="S",
-        help="seconds a prompt may wait between its tries in all, backoff and the server's "
-        "Retry-After together (300)",
-    )
+    for flag, kind, default, metavar, text in limits:
+        g.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
     g.add_argument(
         "--allow-unjudged",
         action="store_true",

@@ -33,6 +33,7 @@ __all__ = [
     "print_json",
     "replicates",
     "seed_int",
+    "task_input_args",
 ]
 
 
@@ -209,6 +210,23 @@ def positive_int(text: str) -> int:
     if value == 0:
         raise argparse.ArgumentTypeError("must be a positive integer")
     return value
+
+
+def task_input_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of ``evaluate_task`` that every task command reads from its
+    options (inputs, profile, layout, the missing/extra/duplicate rule, the extractor)."""
+    return {
+        "annotations": args.annotations,
+        "questions": args.questions,
+        "profile": args.profile,
+        "format": args.input_format,
+        "id_field": args.id_field,
+        "answer_field": args.answer_field,
+        "allow_missing": args.allow_missing,
+        "ignore_extra": args.ignore_extra,
+        "on_duplicate": args.on_duplicate,
+        "extract": args.extract,
+    }
 
 
 def evaluate_from_args(

@@ -59,8 +59,8 @@ def add_name_option(parser: argparse.ArgumentParser) -> None:
 
 def names_for(args: argparse.Namespace, paths: Sequence[Any]) -> list[str]:
     """The ``--name`` labels, or short names made from the file names."""
-    from ..analysis.systems import short_names
     from ..core.exceptions import InputError
+    from ..views.tables import short_names
 
     check_stdin_once(paths)
     given = getattr(args, "name", None) or []

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     paths = args.results
     if not wants_table(args, len(paths)):
         return _run_one(args, paths[0])
-    from ..views.command_tables import comparison_table
+    from ..analysis.render import comparison_table
 
     names = names_for(args, paths)
     results = [_compare(args, path) for path in paths]
@@ -99,7 +99,7 @@ def _run_one(args: argparse.Namespace, path: str) -> int:
     if args.json:
         print_json(result.as_dict())
     else:
-        from ..views.text import comparison_text
+        from ..analysis.render import comparison_text
 
         print(comparison_text(result))
     return 0

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ._chat import add_extract_option
-from ._common import add_input_format_option, add_matching_options, print_json
+from ._common import add_input_format_option, add_matching_options, print_json, task_input_args
 from ._output import add_format_options
 
 __all__ = ["register"]
@@ -134,16 +134,7 @@ def _run_item(args: argparse.Namespace) -> int:
     ev = evaluate_task(
         task,
         args.results,
-        annotations=args.annotations,
-        questions=args.questions,
-        profile=args.profile,
-        format=args.input_format,
-        id_field=args.id_field,
-        answer_field=args.answer_field,
-        allow_missing=args.allow_missing,
-        ignore_extra=args.ignore_extra,
-        on_duplicate=args.on_duplicate,
-        extract=args.extract,
+        **task_input_args(args),
         **options,
     )
     _emit(args, explain_item(ev, args.item_id))

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
     paths = args.results
     if wants_table(args, len(paths)):
-        from ..views.command_tables import profiles_table
+        from ..analysis.render import profiles_table
 
         names = names_for(args, paths)
         results = []

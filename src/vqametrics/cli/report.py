@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from ._chat import add_extract_option, warn_verbose
-from ._common import add_matching_options, add_reader_options, nonnegative_int
+from ._common import add_matching_options, add_reader_options, nonnegative_int, task_input_args
 
 __all__ = ["ProgressBar", "register"]
 
@@ -231,17 +231,8 @@ def _run_task(args: argparse.Namespace, inputs: list[Any]) -> int:
     ev = evaluate_task(
         task,
         args.results[0],
-        annotations=args.annotations,
-        questions=args.questions,
-        profile=args.profile,
-        format=args.input_format,
-        id_field=args.id_field,
-        answer_field=args.answer_field,
         reported=args.reported,
-        allow_missing=args.allow_missing,
-        ignore_extra=args.ignore_extra,
-        on_duplicate=args.on_duplicate,
-        extract=args.extract,
+        **task_input_args(args),
         **options,
     )
     warn_verbose(ev.diagnostics, extracted=args.extract is not None)

@@ -14,6 +14,7 @@ from ._common import (
     add_matching_options,
     int_in_range,
     print_json,
+    task_input_args,
 )
 from ._output import add_name_option, emit_systems, names_for, wants_table
 from .vqa import add_ci_options
@@ -139,17 +140,8 @@ def run(args: argparse.Namespace) -> int:
         result = evaluate_one(
             task,
             results,
-            annotations=args.annotations,
-            questions=args.questions,
-            profile=args.profile,
-            format=args.input_format,
-            id_field=args.id_field,
-            answer_field=args.answer_field,
             reported=args.reported,
-            allow_missing=args.allow_missing,
-            ignore_extra=args.ignore_extra,
-            on_duplicate=args.on_duplicate,
-            extract=args.extract,
+            **task_input_args(args),
             judge=client,
             **options,
         )

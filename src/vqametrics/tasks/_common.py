@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
+from ..aggregate.formulas import group_by, naive_mean, numpy_mean
 from ..core.exceptions import InputError
-from ..kernels.vqa import average
 from ..readers.join import disagreement_note, join_by_id, unique_rows
 from ..readers.layouts import (
     Predictions,
@@ -99,20 +99,9 @@ def text_predictions(records: Records, **options: Any) -> Predictions:
     return preds
 
 
-def numpy_mean(values: Sequence[float]) -> float:
-    """``np.mean`` (pairwise summation), as VLMEvalKit averages; its last bits differ from a
-    left-to-right sum for long lists, so toolkits that use it are reproduced with it."""
-    import numpy as np
-
-    if not values:
-        return float("nan")
-    return float(np.mean(np.asarray(values, dtype=np.float64)))
-
-
 def mean(values: Sequence[float]) -> float:
-    """``sum(values) / len(values)``: the builtin left-to-right sum most official scripts use
-    (``0.0`` for no values, as ``avg([])`` in GQA's script)."""
-    return average(values, "naive") if values else 0.0
+    """``sum(values) / len(values)`` left to right, ``0.0`` for no values (GQA's ``avg([])``)."""
+    return naive_mean(values, empty=0.0)
 
 
 def mean_aggregate(
@@ -147,13 +136,8 @@ def group_means(
 ) -> dict[str, dict[str, float | int]]:
     """``{group: {key: scale·average(scores of the group), "n": count}}`` by item field
     *field*, groups in first-seen order; items without the field are left out."""
-    groups: dict[str, list[float]] = {}
-    for item, score in zip(items, scores, strict=True):
-        g = item.fields.get(field)
-        if g is None:
-            continue
-        groups.setdefault(str(g), []).append(score)
-    return {g: {key: average(v) * scale, "n": len(v)} for g, v in groups.items()}
+    keys = [None if (g := it.fields.get(field)) is None else str(g) for it in items]
+    return {g: {key: average(v) * scale, "n": len(v)} for g, v in group_by(keys, scores).items()}
 
 
 def vlmevalkit_breakdown(

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..aggregate.formulas import group_by, mean_of_means
 from ..core.exceptions import InputError
 from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
@@ -532,6 +533,10 @@ def recorded_hit_note(items: Sequence[Item], scores: Sequence[float]) -> str | N
 # --- aggregation ------------------------------------------------------------------------------
 
 
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
 def report_acc(
     items: Sequence[Item],
     scores: Sequence[float],
@@ -541,20 +546,13 @@ def report_acc(
     group column present (sorted), as fractions; per ``split`` when the sheet has one."""
     breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
     for field in groups:
-        buckets: dict[str, list[float]] = {}
-        for it, s in zip(items, scores, strict=True):
-            g = it.fields.get(field)
-            if g is not None:
-                buckets.setdefault(str(g), []).append(s)
+        buckets = group_by([_text(it.fields.get(field)) for it in items], scores)
         if buckets:
             breakdowns[field] = {
                 g: {"accuracy": numpy_mean(buckets[g]), "n": len(buckets[g])}
                 for g in sorted(buckets)
             }
-    splits: dict[str, list[float]] = {}
-    for it, s in zip(items, scores, strict=True):
-        if it.fields.get("split") is not None:
-            splits.setdefault(str(it.fields["split"]), []).append(s)
+    splits = group_by([_text(it.fields.get("split")) for it in items], scores)
     if len(splits) > 1:
         breakdowns["split"] = {
             g: {"Overall": numpy_mean(v), "n": len(v)} for g, v in sorted(splits.items())
@@ -571,13 +569,7 @@ def report_acc(
 def macro_over(items: Sequence[Item], scores: Sequence[float], key: str) -> float:
     """``sum(group means) / len(groups)`` over the values of *key*, groups and sums in
     first-seen order with the builtin ``sum`` (lmms-eval ``mmstar_aggregate_results``)."""
-    buckets: dict[str, list[float]] = {}
-    for it, s in zip(items, scores, strict=True):
-        buckets.setdefault(str(it.fields.get(key)), []).append(s)
-    if not buckets:
-        return float("nan")
-    means = [sum(v) / len(v) for v in buckets.values()]
-    return sum(means) / len(means)
+    return mean_of_means(group_by([str(it.fields.get(key)) for it in items], scores))
 
 
 def pair_accuracy(hits: Sequence[float]) -> tuple[float, float]:

@@ -104,11 +104,11 @@ class TaskEvaluation:
     def explain(self, item_id: Any) -> Any:
         """Why item *item_id* scored as it did: the task's own explanation (VQA v2: every
         normalization step and the leave-one-out table, as :func:`vqametrics.explain`), else
-        :func:`vqametrics.views.explanation.explain_item`."""
+        :func:`vqametrics.tasks._explain.explain_item`."""
         i = self.index(item_id)
         if self.task.explain is not None:
             return self.task.explain(self, i)
-        from ..views.explanation import explain_item
+        from ._explain import explain_item
 
         return explain_item(self, item_id)
 

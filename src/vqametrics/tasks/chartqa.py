@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..aggregate.formulas import group_by, naive_sum
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
@@ -99,20 +100,12 @@ def _split_of(item: Item) -> str | None:
 
 
 def _by_split(items: Sequence[Item], scores: Sequence[float]) -> dict[str, list[float]]:
-    groups: dict[str, list[float]] = {}
-    for item, score in zip(items, scores, strict=True):
-        split = _split_of(item)
-        if split is not None:
-            groups.setdefault(split, []).append(score)
-    return groups
+    return group_by([_split_of(item) for item in items], scores)
 
 
 def _percent(scores: Sequence[float]) -> float:
     """pix2struct's ``(100.0 * total) / N`` with the total summed left to right."""
-    total = 0.0
-    for s in scores:
-        total += s
-    return (100.0 * total) / len(scores) if scores else 0.0
+    return (100.0 * naive_sum(scores)) / len(scores) if scores else 0.0
 
 
 # --- aggregations --------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from ..aggregate.formulas import group_by, naive_mean
 from ..kernels.choice.lmms import blink_letter
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
@@ -43,14 +44,9 @@ __all__: list[str] = []
 
 def _source_mean(items: Sequence[Item], scores: Sequence[float]) -> tuple[float, dict[str, float]]:
     """``report_accuracy``: ``np.mean`` per ``source``, then ``(sum of them) / count``."""
-    buckets: dict[str, list[float]] = {}
-    for it, s in zip(items, scores, strict=True):
-        buckets.setdefault(str(it.fields.get("source")), []).append(s)
+    buckets = group_by([str(it.fields.get("source")) for it in items], scores)
     per = {g: numpy_mean(v) for g, v in sorted(buckets.items())}
-    total = 0.0
-    for v in per.values():
-        total += v
-    return total / len(per), per
+    return naive_mean(list(per.values())), per
 
 
 def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..aggregate.formulas import group_by
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
@@ -184,9 +185,7 @@ def _breakdown(
     numbers sort as numbers). Quirk kept: eval.py means to print ``attr`` as ``Attribute`` …
     but tests a stale loop variable (``scores[k]``, a dict after the averaging loop), so it
     prints the raw keys; they are the keys here too."""
-    groups: dict[Any, list[float]] = {}
-    for item, s in zip(items, correct, strict=True):
-        groups.setdefault(item.fields[field], []).append(s)
+    groups: dict[Any, list[float]] = group_by([item.fields[field] for item in items], correct)
     return {
         str(k): {"accuracy": _avg(groups[k]) * 100, "n": len(groups[k])} for k in sorted(groups)
     }

@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..aggregate.formulas import group_by
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
@@ -495,9 +496,7 @@ def _diagnosis_metrics(
 
 
 def _by_category(items: Sequence[Item]) -> dict[str, list[int]]:
-    groups: dict[str, list[int]] = {}
-    for i, item in enumerate(items):
-        groups.setdefault(str(item.fields.get("category")), []).append(i)
+    groups = group_by([str(item.fields.get("category")) for item in items], range(len(items)))
     return {c: groups[c] for c in ("VD", "VS") if c in groups} | {
         c: v for c, v in groups.items() if c not in ("VD", "VS")
     }

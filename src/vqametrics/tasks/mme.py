@@ -31,6 +31,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..aggregate.formulas import group_by
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
@@ -130,10 +131,7 @@ def _score_vlm(prediction: str, references: Sequence[str]) -> float:
 
 
 def _by_task(items: Sequence[Item]) -> dict[str, list[int]]:
-    groups: dict[str, list[int]] = {}
-    for i, item in enumerate(items):
-        groups.setdefault(str(item.fields.get("category")), []).append(i)
-    return groups
+    return group_by([str(item.fields.get("category")) for item in items], range(len(items)))
 
 
 def official_task_score(
@@ -241,9 +239,9 @@ def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     group score sums the categories in first-seen order."""
     per_cat: dict[str, dict[str, float | int]] = {}
     for cat, idx in _by_task(items).items():
-        images: dict[Hashable, list[float]] = {}
-        for i in idx:
-            images.setdefault(str(items[i].fields.get("image")), []).append(scores[i])
+        images = group_by(
+            [str(items[i].fields.get("image")) for i in idx], [scores[i] for i in idx]
+        )
         total = 0.0
         for image, sc in images.items():
             if len(sc) != 2:

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..aggregate.formulas import naive_mean, precision_recall_f1
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
@@ -148,14 +149,12 @@ def _official_numbers(
             f"{where}: no label is 'yes' (TP+FN = 0): the official script divides by zero "
             "computing recall"
         )
-    precision = float(tp) / float(tp + fp)
-    recall = float(tp) / float(tp + fn)
-    if precision + recall == 0:
+    if tp == 0:
         raise PopeScoreError(
             f"{where}: TP = 0, so precision + recall = 0: the official script divides by "
             "zero computing F1"
         )
-    f1 = 2 * precision * recall / (precision + recall)
+    precision, recall, f1 = precision_recall_f1(tp, fp, fn)
     acc = (tp + tn) / (tp + tn + fp + fn)
     yes_ratio = sum(1 for p in preds if p) / len(preds)
     return {
@@ -191,13 +190,7 @@ def _split_means(
 ) -> dict[str, float | int]:
     """The mean of each of *keys* over the splits (left-to-right sum / count), as LLaVA's
     papers average the per-split F1."""
-    out: dict[str, float | int] = {}
-    for key in keys:
-        total = 0.0
-        for numbers in splits.values():
-            total += numbers[key]
-        out[f"{key}_mean"] = total / len(splits)
-    return out
+    return {f"{key}_mean": naive_mean([n[key] for n in splits.values()]) for key in keys}
 
 
 def _per_split_aggregate(items: Sequence[Item], digits: int, what: str) -> Aggregate:
@@ -259,10 +252,7 @@ def _lmms_numbers(
     """lmms-eval's five aggregations: accuracy = Σscore/n; precision and recall count only
     tokens equal to ``yes``/``no`` (0 when their denominator is); yes-ratio is over the
     **ground truth** (a bug, kept)."""
-    total = 0.0
-    for s in scores:
-        total += s
-    acc = total / len(scores)
+    acc = naive_mean(scores)
     tp = fp = fn = 0
     for tok, gt in zip(tokens, gts, strict=True):
         if gt == "yes" and tok == "yes":
@@ -274,11 +264,7 @@ def _lmms_numbers(
     # QUIRK zero-guard: a zero denominator gives 0 (an int, as lmms-eval writes it) where the
     # official script raises; common here, because whole answers are compared ("Yes, there
     # is a dog." is neither yes nor no). Kept: it is the number lmms-eval reports.
-    precision: float | int = tp / (tp + fp) if tp + fp > 0 else 0
-    recall: float | int = tp / (tp + fn) if tp + fn > 0 else 0
-    f1: float | int = (
-        2 * (precision * recall) / (precision + recall) if precision + recall > 0 else 0
-    )
+    precision, recall, f1 = precision_recall_f1(tp, fp, fn, zero=0)
     yes = sum(1 for g in gts if g == "yes")
     no = sum(1 for g in gts if g == "no")
     return {
@@ -320,9 +306,7 @@ def _vlm_f1(y_true: Sequence[bool], y_pred: Sequence[bool]) -> tuple[float, floa
     tp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and p)
     fp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if p and not t)
     fn = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and not p)
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    precision, recall, f1 = precision_recall_f1(tp, fp, fn, zero=0.0)
     return f1, precision, recall
 
 

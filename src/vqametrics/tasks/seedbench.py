@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..aggregate.formulas import group_by
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import seedbench_first_char, seedbench_hit
 from . import register_task
@@ -31,9 +32,7 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     """lmms-eval ``seed_aggregation_result``: ``correct / count`` per ``data_type`` metric
     (``seed_image``, ``seed_video``) and over all rows (``seed_all``). A VLMEvalKit sheet has
     no ``data_type``: its rows are images."""
-    by_type: dict[str, list[float]] = {}
-    for it, s in zip(items, scores, strict=True):
-        by_type.setdefault(str(it.fields.get("data_type") or "image"), []).append(s)
+    by_type = group_by([str(it.fields.get("data_type") or "image") for it in items], scores)
     metrics: dict[str, float | int] = {}
     for kind, v in by_type.items():
         metrics[f"seed_{kind}"] = sum(1 for s in v if s) / len(v)

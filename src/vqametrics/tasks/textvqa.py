@@ -26,6 +26,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from ..aggregate.formulas import naive_sum
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
@@ -212,10 +213,7 @@ def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 
 def _qwen_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     # vqaEval.setAccuracy: round(100*float(sum(accQA))/len(accQA), 2); unrounded here
-    total = 0.0
-    for s in scores:
-        total += s
-    overall = 100 * total / len(scores) if scores else 0.0
+    overall = 100 * naive_sum(scores) / len(scores) if scores else 0.0
     return Aggregate(
         metrics={"overall": overall, "n": len(scores)},
         headline="overall",

@@ -24,7 +24,6 @@ import orjson
 from .._version import __version__
 from ..aggregate import percent
 from ..aggregate.stats import BootstrapResult, ResultsDiff, diff_results, evaluation_ci
-from ..analysis.systems import short_names
 from ..core.display import answer_counts
 from ..core.exceptions import InputError, VqaMetricsWarning
 from ..pipeline.vqa import VQAEvaluation
@@ -36,6 +35,7 @@ from ..tasks.vqav2 import evaluate_vqa
 from .explanation import explain, trace_steps
 from .nearmiss import KINDS, NearMisses, near_misses
 from .question_table import question_rows, question_table_html
+from .tables import short_names
 
 __all__ = ["Progress", "ReportModel", "build_report", "render_report", "write_report"]
 

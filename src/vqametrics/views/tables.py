@@ -11,13 +11,16 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import orjson
 
-__all__ = ["FORMATS", "Table", "render"]
+__all__ = ["FORMATS", "Table", "render", "short_names"]
 
 #: The output formats of every scoring command (``--format``).
 FORMATS = ("text", "json", "csv", "markdown", "latex")
@@ -182,3 +185,31 @@ def render(table: Table, fmt: str = "text") -> str:
         raise ValueError(f"unknown table format {fmt!r}; one of: {', '.join(FORMATS)}") from None
     text = fn(table)
     return text if text.endswith("\n") else text + "\n"
+
+
+_WORDS = re.compile(r"[_\-\s]+")
+
+
+def short_names(paths: Sequence[str], width: int = 24) -> list[str]:
+    """Row names for files: the stems without the words (split at ``_ - space``) that every
+    stem has, shortened to *width* characters with ``…``, made unique with ``(2)``.
+
+    >>> short_names(["runs/coco14_gpt3_5GT_n16_CLIP.json", "runs/coco14_gpt3_VinVL_n16_CLIP.json"])
+    ['5GT', 'VinVL']
+    """
+    stems = [Path(str(p)).name.removesuffix(".gz") for p in paths]
+    stems = [s.rsplit(".", 1)[0] if "." in s else s for s in stems]
+    if len(stems) > 1 and len(set(stems)) == len(stems):
+        words = [[w for w in _WORDS.split(s) if w] for s in stems]
+        shared = set(words[0]).intersection(*map(set, words[1:]))
+        cut = ["_".join(w for w in ws if w not in shared) for ws in words]
+        if all(cut) and len(set(cut)) == len(cut):
+            stems = cut
+    names = [s if len(s) <= width else s[: width - 1] + "…" for s in stems]
+    counts = Counter(names)
+    seen: Counter[str] = Counter()
+    out = []
+    for s in names:
+        seen[s] += 1
+        out.append(s if counts[s] == 1 else f"{s} ({seen[s]})")
+    return out

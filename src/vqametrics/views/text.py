@@ -13,11 +13,9 @@ from .explanation import Explanation
 
 if TYPE_CHECKING:
     from ..aggregate.stats import Difference, ResultsDiff
-    from ..analysis.compare import Comparison, QuestionComparison
 
 __all__ = [
     "answer_counts",
-    "comparison_text",
     "diff_text",
     "explanation_text",
     "table",
@@ -76,58 +74,6 @@ def _get(breakdown: Mapping[str, object], key: tuple[str, str] | None) -> object
 def explanation_text(e: Explanation) -> str:
     """A terminal rendering of :func:`vqametrics.explain` (:meth:`Explanation.text`)."""
     return e.text()
-
-
-def comparison_text(c: Comparison) -> str:
-    """A terminal rendering of :func:`vqametrics.analysis.compare.compare_vqa` / ``compare_aokvqa``.
-
-    The scores with their chance baselines, then each disagreement category with its count and
-    examples, the notes and the signature.
-    """
-
-    def num(value: float | None) -> str:
-        return "n/a" if value is None else f"{value:.{c.digits}f}"
-
-    values = [num(m.value) for m in c.metrics]
-    chances = [num(m.chance) if m.chance is not None else "" for m in c.metrics]
-    wv = max(len(v) for v in values)
-    wc = max(len(v) for v in chances)
-    rows: list[list[object]] = [
-        [m.label, v.rjust(wv), m.n, ch.rjust(wc), m.note or ""]
-        for m, v, ch in zip(c.metrics, values, chances, strict=True)
-    ]
-    out = [
-        f"{c.source}: {c.n_questions} questions, profile {c.profile.name}",
-        "",
-        table(rows, ["metric", "score", "n", "chance", "note"]),
-        "",
-        "disagreements",
-    ]
-    for d in c.disagreements:
-        out.append(f"  {d.key}: {d.count} question(s)  {d.description}")
-        for q in d.examples:
-            out.append("    " + _example_line(q))
-    out += [f"note: {n}" for n in c.notes]
-    out.append(c.signature.format())
-    return "\n".join(out)
-
-
-def _example_line(q: QuestionComparison) -> str:
-    ref = q.reference
-    tie = f", tied with {', '.join(map(repr, ref.tied))}" if ref.tied else ""
-    answers = answer_counts(q.answers)
-    parts = [
-        f"{q.question_id!r}: prediction {q.prediction!r}",
-        f"reference {ref.raw!r} ({ref.votes}/{ref.n_answers}{tie})",
-        f"VQA {q.vqa:.2f} EM {q.em:.0f} EM-any {q.em_any:.0f}",
-    ]
-    if q.choices:
-        chosen = "none" if q.mc_choice is None else repr(q.choices[q.mc_choice])
-        right = "?" if q.correct_choice is None else repr(q.choices[q.correct_choice])
-        parts.append(f"MC {chosen} ({q.mc_source}) vs {right}")
-        if q.circular_correct is not None:
-            parts.append(f"circular {'right' if q.circular_correct else 'wrong'}")
-    return " | ".join(parts) + f"\n      answers: {answers}"
 
 
 def diff_text(d: ResultsDiff, label_a: str = "A", label_b: str = "B", top: int = 10) -> str:
