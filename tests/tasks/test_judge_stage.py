@@ -1,0 +1,276 @@
+"""New runs of the judged benchmarks: ``--judge-url`` asks a (local stub) judge for the items
+with no recorded extraction / verdict / grade, with the toolkit's prompt.
+
+Every expected prompt below is written out by hand from the toolkit's template (MathVista
+@53d5258 ``create_test_prompt``; VLMEvalKit @e8e78f0 ``build_mathvista_gpt4_prompt``;
+HallusionBench @744007c ``evaluate_by_chatgpt``; MM-Vet @acde843 ``mm-vet_evaluator.py``),
+never produced by the code under test; the prompt texts that cannot be bundled are stand-ins
+written here (a user supplies the real ones with ``--judge-prompt``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("httpx")
+
+from judge.stub import Stub, serve
+from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
+from vqametrics.judge import JudgeClient, UnjudgedError
+from vqametrics.judge.prompts import JudgePromptError
+from vqametrics.tasks._run import evaluate_task
+
+# -- MathVista ------------------------------------------------------------------------------
+
+DEMO_PY = 'import os\n\ndemo_prompt = """\nDEMO: read and extract.\n"""\n'
+DEMO = "\nDEMO: read and extract.\n"  # the literal's value (what the digest is of)
+
+PROBLEMS: list[dict[str, Any]] = [
+    {  # a response equal to a choice text: extract_answer keeps it, no call
+        "pid": "1",
+        "question_type": "multi_choice",
+        "answer_type": "text",
+        "choices": ["3/11", "8/11"],
+        "precision": None,
+        "answer": "8/11",
+        "query": "Q1",
+        "question": "q1",
+        "response": "8/11",
+    },
+    {  # int() parses it: no call
+        "pid": "2",
+        "question_type": "free_form",
+        "answer_type": "integer",
+        "choices": None,
+        "precision": None,
+        "answer": "14",
+        "query": "Q2",
+        "question": "q2",
+        "response": "14",
+    },
+    {  # the judge is asked
+        "pid": "3",
+        "question_type": "free_form",
+        "answer_type": "integer",
+        "choices": None,
+        "precision": None,
+        "answer": "7",
+        "query": "Hint: integer.\nQuestion: How many?",
+        "question": "How many?",
+        "response": "I count 7 birds.",
+    },
+    {  # the judge is asked, and its (stripped) extraction is wrong
+        "pid": "4",
+        "question_type": "multi_choice",
+        "answer_type": "text",
+        "choices": ["red", "blue"],
+        "precision": None,
+        "answer": "blue",
+        "query": "Q4",
+        "question": "q4",
+        "response": "It looks red to me.",
+    },
+]
+
+#: hand-derived: f"{demo.strip()}\n\n{query}\n\n{response}\n\nExtracted answer: "
+OFFICIAL_PROMPT_3 = (
+    "DEMO: read and extract.\n\nHint: integer.\nQuestion: How many?\n\nI count 7 birds.\n\n"
+    "Extracted answer: "
+)
+OFFICIAL_PROMPT_4 = "DEMO: read and extract.\n\nQ4\n\nIt looks red to me.\n\nExtracted answer: "
+REPLIES = {OFFICIAL_PROMPT_3: " 7\n", OFFICIAL_PROMPT_4: "red"}
+
+
+def _official_file(tmp_path: Path, extractions: dict[str, str] | None = None) -> Path:
+    rows = {}
+    for p in PROBLEMS:
+        row = dict(p)
+        if extractions is not None:
+            row["extraction"] = extractions[p["pid"]]
+        rows[p["pid"]] = row
+    path = tmp_path / ("recorded.json" if extractions is not None else "output_m.json")
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    return path
+
+
+def _client(stub: Stub, tmp_path: Path, **kw: Any) -> JudgeClient:
+    return JudgeClient(stub.url, "stub-judge", cache_dir=tmp_path / "cache", backoff=0.0, **kw)
+
+
+def test_mathvista_official_prompt_reply_and_score_equal_recorded(tmp_path: Path) -> None:
+    demo = tmp_path / "ext_ans.py"
+    demo.write_text(DEMO_PY, encoding="utf-8")
+    out = _official_file(tmp_path)
+    with serve(Stub(reply=lambda p: REPLIES.get(p, "??"))) as stub:
+        r = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
+        sent = [q["messages"][0]["content"] for q in stub.requests]
+    assert sorted(sent) == sorted([OFFICIAL_PROMPT_3, OFFICIAL_PROMPT_4])
+    recs = {rec["id"]: rec for rec in r.per_item()}
+    assert recs["1"]["judge"] == {"decision": "8/11", "by": "rules"}
+    assert recs["3"]["judge"]["decision"] == "7"  # the reply stripped, as MathVista's wrapper
+    assert recs["3"]["prediction"] == "7"
+    # the same extractions recorded: the same scores and numbers
+    recorded = _official_file(tmp_path, {"1": "8/11", "2": "14", "3": "7", "4": "red"})
+    plain = evaluate_task("mathvista", recorded)
+    assert r.scores == plain.scores == [1.0, 1.0, 1.0, 0.0]
+    assert r.metrics == plain.metrics
+    assert r.aggregate.breakdowns == plain.aggregate.breakdowns
+    digest = hashlib.sha256(DEMO.encode()).hexdigest()[:8]
+    sig = r.signature.format()
+    assert f"|judge:stub-judge/prompt:mathvista-official@53d5258+sha:{digest}|" in sig
+    assert "|judge:recorded|" in plain.signature.format()
+    assert r.judge_stats is not None
+    assert (r.judge_stats.asked, r.judge_stats.judged, r.judge_stats.judge_calls) == (2, 2, 2)
+
+
+def test_mathvista_official_2024_uses_the_same_prompt(tmp_path: Path) -> None:
+    demo = tmp_path / "demo.txt"
+    demo.write_text(DEMO, encoding="utf-8")  # a text file: its text, stripped by the toolkit
+    with serve(Stub(reply=lambda p: REPLIES.get(p, "??"))) as stub:
+        r = evaluate_task(
+            "mathvista",
+            _official_file(tmp_path),
+            profile="official-2024",
+            judge=_client(stub, tmp_path),
+            judge_prompt=demo,
+        )
+        assert sorted(q["messages"][0]["content"] for q in stub.requests) == sorted(
+            [OFFICIAL_PROMPT_3, OFFICIAL_PROMPT_4]
+        )
+    assert r.scores == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_mathvista_second_run_is_a_replay_from_the_cache(tmp_path: Path) -> None:
+    demo = tmp_path / "ext_ans.py"
+    demo.write_text(DEMO_PY, encoding="utf-8")
+    out = _official_file(tmp_path)
+    with serve(Stub(reply=lambda p: REPLIES.get(p, "??"))) as stub:
+        first = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
+        again = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
+        assert len(stub.requests) == 2
+    assert again.judge_stats is not None
+    assert (again.judge_stats.judge_calls, again.judge_stats.cache_hits) == (0, 2)
+    assert again.scores == first.scores and again.signature == first.signature
+
+
+def test_mathvista_judge_needs_the_prompt_file(tmp_path: Path) -> None:
+    with serve(Stub()) as stub:
+        with pytest.raises(JudgePromptError, match="--judge-prompt FILE.*ext_ans.py"):
+            evaluate_task("mathvista", _official_file(tmp_path), judge=_client(stub, tmp_path))
+        bad = tmp_path / "other.py"
+        bad.write_text("x = 1\n", encoding="utf-8")
+        with pytest.raises(JudgePromptError, match="no module-level string 'demo_prompt'"):
+            evaluate_task(
+                "mathvista",
+                _official_file(tmp_path),
+                judge=_client(stub, tmp_path),
+                judge_prompt=bad,
+            )
+        assert stub.requests == []  # nothing was asked
+
+
+def test_mathvista_without_judge_the_missing_extraction_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"pid '1': no 'extraction'.*--judge-url"):
+        evaluate_task("mathvista", _official_file(tmp_path))
+    r = evaluate_task("mathvista", _official_file(tmp_path), allow_missing=True)
+    assert r.data.n_missing == 4 and r.scores == [0.0] * 4
+
+
+def test_mathvista_unjudged_items_follow_allow_unjudged(tmp_path: Path) -> None:
+    demo = tmp_path / "ext_ans.py"
+    demo.write_text(DEMO_PY, encoding="utf-8")
+    out = _official_file(tmp_path)
+    with serve(Stub(fail_first=100, fail_status=400)) as stub:
+        with pytest.raises(UnjudgedError, match="2 of 2 items could not be judged"):
+            evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
+        r = evaluate_task(
+            "mathvista",
+            out,
+            judge=_client(stub, tmp_path, allow_unjudged=True),
+            judge_prompt=demo,
+        )
+    assert r.scores == [1.0, 1.0, 0.0, 0.0]  # the unjudged ones have no extraction: 0
+    assert "(unjudged:2/2)|" in r.signature.format()
+    assert any("2 got no extraction (unjudged)" in n for n in r.notes)
+
+
+#: a stand-in for VLMEvalKit's task description + examples (each example + "\n")
+PREAMBLE = "Read the examples.\nEXAMPLE A\nEXAMPLE B\n"
+
+
+def _vlm_sheet(tmp_path: Path) -> Path:
+    rows = [
+        # integer, prefetch: int("5") == 5, no call
+        "0,q0,5,5,free_form,integer,,",
+        # integer, the prefetch is wrong (3 != 5): the judge is asked
+        "1,How many?,5,I see 3.,free_form,integer,,",
+        # a prefetched 0 is falsy: VLMEvalKit calls the judge anyway
+        "2,Zero?,0,0,free_form,integer,,",
+    ]
+    path = tmp_path / "m_MathVista_MINI.csv"
+    head = "index,question,answer,prediction,question_type,answer_type,choices,precision\n"
+    path.write_text(head + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_mathvista_vlmevalkit_prompt_prefetch_and_score(tmp_path: Path) -> None:
+    pre = tmp_path / "preamble.txt"
+    pre.write_text(PREAMBLE, encoding="utf-8")
+    # hand-derived: preamble + question + "\n" + "Model respone: " + prediction + "Extracted answer:"
+    p1 = "Read the examples.\nEXAMPLE A\nEXAMPLE B\nHow many?\nModel respone: I see 3.Extracted answer:"
+    p2 = "Read the examples.\nEXAMPLE A\nEXAMPLE B\nZero?\nModel respone: 0Extracted answer:"
+    with serve(Stub(reply=lambda p: {p1: "3", p2: "0"}.get(p, "??"))) as stub:
+        r = evaluate_task(
+            "mathvista",
+            _vlm_sheet(tmp_path),
+            profile="vlmevalkit",
+            judge=_client(stub, tmp_path),
+            judge_prompt=pre,
+        )
+        assert sorted(q["messages"][0]["content"] for q in stub.requests) == sorted([p1, p2])
+    assert r.scores == [1.0, 0.0, 1.0]
+    assert "|judge:stub-judge/prompt:mathvista-vlmevalkit@e8e78f0+sha:" in r.signature.format()
+    # the same res recorded in the judge's sheet
+    sheet = tmp_path / "m_MathVista_MINI_gpt.csv"
+    sheet.write_text(
+        "index,question,answer,prediction,question_type,answer_type,choices,precision,res\n"
+        "0,q0,5,5,free_form,integer,,,5\n1,How many?,5,I see 3.,free_form,integer,,,3\n"
+        "2,Zero?,0,0,free_form,integer,,,0\n",
+        encoding="utf-8",
+    )
+    plain = evaluate_task("mathvista", sheet, profile="vlmevalkit")
+    assert plain.scores == r.scores and plain.metrics == r.metrics
+
+
+def test_mathvista_lmms_eval_profile_says_no_prompt(tmp_path: Path) -> None:
+    with serve(Stub()) as stub:
+        with pytest.raises(InputError, match="--profile lmms-eval: vqametrics does not ask"):
+            evaluate_task(
+                "mathvista",
+                _official_file(tmp_path),
+                profile="lmms-eval",
+                judge=_client(stub, tmp_path),
+            )
+
+
+def test_cli_mathvista_judge_prompt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    demo = tmp_path / "ext_ans.py"
+    demo.write_text(DEMO_PY, encoding="utf-8")
+    out = _official_file(tmp_path)
+    with serve(Stub(reply=lambda p: REPLIES.get(p, "??"))) as stub:
+        judge = ["--judge-url", stub.url, "--judge-model", "stub-judge"]
+        judge += ["--judge-cache", str(tmp_path / "c")]
+        args = ["score", "mathvista", "--results", str(out), "--json", *judge]
+        assert main(args) == 2
+        assert "--judge-prompt FILE" in capsys.readouterr().err
+        assert main([*args, "--judge-prompt", str(demo)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["metrics"]["accuracy"] == 75.0
+    assert doc["judge"]["judged"] == 2
+    assert "judge:stub-judge/prompt:mathvista-official@53d5258" in doc["signature"]
