@@ -274,3 +274,132 @@ def test_cli_mathvista_judge_prompt(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert doc["metrics"]["accuracy"] == 75.0
     assert doc["judge"]["judged"] == 2
     assert "judge:stub-judge/prompt:mathvista-official@53d5258" in doc["signature"]
+
+
+# -- HallusionBench -------------------------------------------------------------------------
+
+#: HallusionBench@744007c utils.py evaluate_by_chatgpt, written out from its source (BSD-3)
+HB_VERDICT_HEAD = (
+    "Imagine you are an intelligent teacher. Thoroughly read the question, reference answer and "
+    "the prediction answer to ensure a clear understanding of the information provided. Assess "
+    "the correctness of the predictions. If the prediction answer does not conflict with the "
+    "reference answer, please generate “correct”. If the prediction answer conflict with the "
+    "reference answer, please generate “incorrect”. If the prediction answer is unclear about "
+    'the answer, please generate "unclear". \n\n Question:'
+)
+#: and check_same_by_chatgpt
+HB_SAME_HEAD = (
+    "Imagine you are an intelligent teacher. Thoroughly read the two responses to two different "
+    "questions. Assess the consistency of the information provided within those two responses. "
+    "You do not know the specific questions, but you can asssess the consistency among the two "
+    "responses by checking for logical conflicts if both responses are correct. If response1 "
+    "does not conflict with response2, please generate “same”. Otherwise, generate "
+    '"different". \n\n response1:'
+)
+_WORD = {"1": "Correct.", "0": "The prediction is incorrect.", "2": "It is unclear."}
+
+
+def _hb_case() -> dict[str, Any]:
+    data = json.loads((Path(__file__).parents[1] / "data" / "mcq-reasoning-cases.json").read_text())
+    case: dict[str, Any] = data["hallusionbench_aggregate"][0]
+    return case
+
+
+def _hb_records(case: dict[str, Any], recorded: bool) -> list[dict[str, Any]]:
+    out = []
+    for i, r in enumerate(case["input"]["records"]):
+        row = {
+            k: v for k, v in r.items() if k not in ("vlmevalkit_index", "answer", "judge", "same")
+        }
+        row["model_prediction"] = row.pop("prediction")
+        row["question"], row["gt_answer_details"] = f"Is it so {i}?", f"Reference {i}."
+        if recorded:
+            row["gpt4v_output_gpt_check"], row["same"] = r["judge"], r["same"]
+        out.append(row)
+    return out
+
+
+def _hb_replies(case: dict[str, Any]) -> dict[str, str]:
+    """Hand-built prompt -> reply: each verdict as the case records it, each check_same too."""
+    recs = case["input"]["records"]
+    original = {
+        (r["category"], r["subcategory"], r["set_id"], r["question_id"]): r["prediction"]
+        for r in recs
+        if r["figure_id"] == "0"
+    }
+    out = {}
+    for i, r in enumerate(recs):
+        verdict = (
+            HB_VERDICT_HEAD
+            + f"Is it so {i}?"
+            + "\nReference answer: "
+            + f"Reference {i}."
+            + "\nPrediction answer:"
+            + r["prediction"]
+            + "\nOutput:"
+        )
+        out[verdict] = _WORD[r["judge"]]
+        key = (r["category"], r["subcategory"], r["set_id"], r["question_id"])
+        same = HB_SAME_HEAD + r["prediction"] + "\nresponse2: " + original[key] + "\nOutput:"
+        out[same] = "Same." if r["same"] == "1" else "Different."
+    return out
+
+
+def test_hallusionbench_official_verdicts_from_the_judge(tmp_path: Path) -> None:
+    case = _hb_case()
+    replies = _hb_replies(case)
+    with serve(Stub(reply=lambda p: replies.get(p, "??"))) as stub:
+        r = evaluate_task(
+            "hallusionbench",
+            _hb_records(case, recorded=False),
+            profile="official",
+            judge=_client(stub, tmp_path),
+        )
+        sent = [q["messages"][0]["content"] for q in stub.requests]
+    assert sorted(sent) == sorted(replies)  # every verdict and check_same prompt, as built
+    plain = evaluate_task("hallusionbench", _hb_records(case, recorded=True), profile="official")
+    assert r.scores == plain.scores
+    assert r.metrics == plain.metrics
+    expected = case["expected"]["official"]
+    assert round(r.metrics["aAcc"], 4) == expected["aAcc"]
+    assert (r.metrics["LH"], r.metrics["VI"], r.metrics["Mix"]) == (0, 1, 1)
+    assert "|judge:stub-judge/prompt:hallusionbench-official@744007c|" in r.signature.format()
+    recs = list(r.per_item())
+    assert recs[1]["judge"]["decision"] == "0"  # "incorrect" is read before "correct"
+
+
+def test_hallusionbench_lmms_eval_asks_no_check_same(tmp_path: Path) -> None:
+    case = _hb_case()
+    replies = _hb_replies(case)
+    with serve(Stub(reply=lambda p: replies.get(p, "??"))) as stub:
+        r = evaluate_task(
+            "hallusionbench",
+            _hb_records(case, recorded=False),
+            profile="lmms-eval",
+            judge=_client(stub, tmp_path),
+        )
+        sent = [q["messages"][0]["content"] for q in stub.requests]
+    assert len(sent) == 7 and all(p.startswith(HB_VERDICT_HEAD) for p in sent)
+    plain = evaluate_task("hallusionbench", _hb_records(case, recorded=True), profile="lmms-eval")
+    assert r.metrics == plain.metrics
+
+
+def test_hallusionbench_unjudged_fails_unless_allowed(tmp_path: Path) -> None:
+    case = _hb_case()
+    with serve(Stub(fail_first=1000, fail_status=400)) as stub:
+        with pytest.raises(UnjudgedError):
+            evaluate_task(
+                "hallusionbench",
+                _hb_records(case, recorded=False),
+                profile="official",
+                judge=_client(stub, tmp_path),
+            )
+        r = evaluate_task(
+            "hallusionbench",
+            _hb_records(case, recorded=False),
+            profile="official",
+            judge=_client(stub, tmp_path, allow_unjudged=True),
+        )
+    assert r.scores == [0.0] * 7  # no verdict: scored as missing answers, and named
+    assert "(unjudged:7/7)|" in r.signature.format()
+    assert any("7 got no verdict (unjudged)" in n for n in r.notes)

@@ -29,7 +29,9 @@ __all__ = [
     "JudgePromptError",
     "PromptKind",
     "PromptText",
+    "HALLUSIONBENCH_SAME_PREAMBLE",
     "hallusionbench_official_prompt",
+    "hallusionbench_same_prompt",
     "load_prompt_text",
     "mathvista_official_prompt",
     "mathvista_official_reply",
@@ -86,6 +88,16 @@ HALLUSIONBENCH_PREAMBLE = (
     "with the reference answer, please generate \u201ccorrect\u201d. If the prediction answer "
     "conflict with the reference answer, please generate \u201cincorrect\u201d. If the "
     'prediction answer is unclear about the answer, please generate "unclear". \n\n Question:'
+)
+
+#: its ``check_same_by_chatgpt`` prompt, up to the first response (same source and licence)
+HALLUSIONBENCH_SAME_PREAMBLE = (
+    "Imagine you are an intelligent teacher. Thoroughly read the two responses to two "
+    "different questions. Assess the consistency of the information provided within those two "
+    "responses. You do not know the specific questions, but you can asssess the consistency "
+    "among the two responses by checking for logical conflicts if both responses are correct. "
+    "If response1 does not conflict with response2, please generate \u201csame\u201d. "
+    'Otherwise, generate "different". \n\n response1:'
 )
 
 
@@ -210,6 +222,12 @@ def hallusionbench_official_prompt(question: str, reference: str, prediction: st
         + prediction
         + "\nOutput:"
     )
+
+
+def hallusionbench_same_prompt(response: str, original: str) -> str:
+    """``check_same_by_chatgpt``'s prompt: this answer as ``response1``, the answer to the same
+    question on the original figure (``figure_id`` 0) as ``response2``, ending in ``\nOutput:``."""
+    return HALLUSIONBENCH_SAME_PREAMBLE + response + "\nresponse2: " + original + "\nOutput:"
 
 
 # -- MM-Vet -------------------------------------------------------------------------------

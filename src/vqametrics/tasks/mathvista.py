@@ -648,10 +648,10 @@ def _judge_stage(
     asks: list[tuple[int, str]] = []
     for i in pending:
         value, prompt = _ask(items[i], official, text, source)
-        if prompt is None:
-            decided.append((i, value))
-        else:
+        if prompt is not None:
             asks.append((i, prompt))
+        elif value is not None:
+            decided.append((i, value))
     # the official wrapper returns the reply stripped; VLMEvalKit keeps it as written
     read = mathvista_official_reply if official else _as_written
     run = ask_judge(client, asks, read, prompt_label(client.model, kind, text), decided=decided)
