@@ -403,3 +403,115 @@ def test_hallusionbench_unjudged_fails_unless_allowed(tmp_path: Path) -> None:
     assert r.scores == [0.0] * 7  # no verdict: scored as missing answers, and named
     assert "(unjudged:7/7)|" in r.signature.format()
     assert any("7 got no verdict (unjudged)" in n for n in r.notes)
+
+
+# -- MM-Vet ---------------------------------------------------------------------------------
+
+FEWSHOT_PY = 'import json\nprompt = """FEW\nSHOT | table"""\n'
+MMVET_META = {
+    "v1_0": {"question": "What is x?", "answer": "-1<AND>-5", "capability": ["math"]},
+    "v1_1": {"question": "Color?", "answer": "blue<OR>navy", "capability": ["rec", "ocr"]},
+    "v1_2": {"question": "Why?", "answer": "because", "capability": ["gen", "know", "spat"]},
+}
+MMVET_ANSWERS = {"v1_0": "x = -1", "v1_1": "It is blue.", "v1_2": "no idea"}
+#: hand-derived: prompt + "\n" + " | ".join([question, answer (<AND>/<OR> spaced), pred, ""])
+MMVET_P0 = "FEW\nSHOT | table\nWhat is x? | -1 <AND> -5 | x = -1 | "
+MMVET_P1 = "FEW\nSHOT | table\nColor? | blue <OR> navy | It is blue. | "
+MMVET_P2 = "FEW\nSHOT | table\nWhy? | because | no idea | "
+MMVET_RETRY = "\nPredict the correctness of the answer (digit): "
+MMVET_REPLIES = {
+    MMVET_P0: "0.5",
+    MMVET_P1: " 0.7",  # the official rule rejects it (split(" ")[0] is ""): asked again
+    MMVET_P1 + MMVET_RETRY: "0.7",
+    MMVET_P2: "0.8 because it is partly right",  # official: 0.8; VLMEvalKit: rejected
+    MMVET_P2 + MMVET_RETRY: "0.8",
+}
+
+
+def _mmvet_files(tmp_path: Path) -> tuple[Path, Path]:
+    meta, answers = tmp_path / "mm-vet.json", tmp_path / "model.json"
+    meta.write_text(json.dumps(MMVET_META), encoding="utf-8")
+    answers.write_text(json.dumps(MMVET_ANSWERS), encoding="utf-8")
+    return answers, meta
+
+
+def _mmvet_recorded(tmp_path: Path, replies: dict[str, list[str]]) -> Path:
+    rows = [
+        {
+            "question_id": k,
+            "capability": ",".join(m["capability"]),
+            "answer": m["answer"],
+            "prediction": MMVET_ANSWERS[k],
+            "judge_reply": replies[k],
+        }
+        for k, m in MMVET_META.items()
+    ]
+    path = tmp_path / "recorded.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    return path
+
+
+def test_mmvet_official_prompt_retry_and_score_equal_recorded(tmp_path: Path) -> None:
+    fewshot = tmp_path / "mm-vet_evaluator.py"
+    fewshot.write_text(FEWSHOT_PY, encoding="utf-8")
+    answers, meta = _mmvet_files(tmp_path)
+    with serve(Stub(reply=lambda p: MMVET_REPLIES.get(p, "??"))) as stub:
+        r = evaluate_task(
+            "mmvet", answers, annotations=meta, judge=_client(stub, tmp_path), judge_prompt=fewshot
+        )
+        sent = [q["messages"][0]["content"] for q in stub.requests]
+    assert sorted(sent) == sorted([MMVET_P0, MMVET_P1, MMVET_P1 + MMVET_RETRY, MMVET_P2])
+    assert r.scores == [0.5, 0.7, 0.8]
+    recorded = _mmvet_recorded(
+        tmp_path,
+        {"v1_0": ["0.5"], "v1_1": [" 0.7", "0.7"], "v1_2": ["0.8 because it is partly right"]},
+    )
+    plain = evaluate_task("mmvet", recorded)
+    assert plain.scores == r.scores
+    assert plain.metrics == r.metrics
+    assert "|judge:stub-judge/prompt:mmvet-official@acde843+sha:" in r.signature.format()
+    assert r.judge_stats is not None and r.judge_stats.judge_calls == 4
+
+
+def test_mmvet_vlmevalkit_reads_the_whole_reply_and_gives_up_after_five(tmp_path: Path) -> None:
+    fewshot = tmp_path / "fewshot.txt"
+    fewshot.write_text("FEW\nSHOT | table", encoding="utf-8")
+    answers, meta = _mmvet_files(tmp_path)
+    with serve(Stub(reply=lambda p: MMVET_REPLIES.get(p, "??"))) as stub:
+        r = evaluate_task(
+            "mmvet",
+            answers,
+            annotations=meta,
+            profile="vlmevalkit",
+            judge=_client(stub, tmp_path),
+            judge_prompt=fewshot,
+        )
+        sent = [q["messages"][0]["content"] for q in stub.requests]
+    # " 0.7" is float()-able as a whole; "0.8 because ..." never is: 5 tries, then 0.0
+    assert sorted(sent) == sorted([MMVET_P0, MMVET_P1, *[MMVET_P2] * 5])
+    assert r.scores == [0.5, 0.7, 0.0]
+
+
+def test_mmvet_judge_needs_the_prompt_file(tmp_path: Path) -> None:
+    answers, meta = _mmvet_files(tmp_path)
+    with serve(Stub()) as stub:
+        with pytest.raises(JudgePromptError, match="--judge-prompt FILE.*mm-vet_evaluator.py"):
+            evaluate_task("mmvet", answers, annotations=meta, judge=_client(stub, tmp_path))
+        assert stub.requests == []
+    with pytest.raises(InputError, match="no judge grade"):  # no judge: as before
+        evaluate_task("mmvet", answers, annotations=meta)
+
+
+def test_mmvet_unjudged_follow_allow_unjudged(tmp_path: Path) -> None:
+    fewshot = tmp_path / "mm-vet_evaluator.py"
+    fewshot.write_text(FEWSHOT_PY, encoding="utf-8")
+    answers, meta = _mmvet_files(tmp_path)
+    with serve(Stub(fail_first=1000, fail_status=400)) as stub:
+        kw: dict[str, Any] = {"annotations": meta, "judge_prompt": fewshot}
+        with pytest.raises(UnjudgedError, match="3 of 3 items"):
+            evaluate_task("mmvet", answers, judge=_client(stub, tmp_path), **kw)
+        r = evaluate_task(
+            "mmvet", answers, judge=_client(stub, tmp_path, allow_unjudged=True), **kw
+        )
+    assert r.scores == [0.0, 0.0, 0.0]
+    assert "(unjudged:3/3)|" in r.signature.format()

@@ -23,13 +23,15 @@ from ..core.exceptions import InputError
 __all__ = [
     "HALLUSIONBENCH_OFFICIAL",
     "HALLUSIONBENCH_PREAMBLE",
+    "HALLUSIONBENCH_SAME_PREAMBLE",
     "MATHVISTA_OFFICIAL",
     "MATHVISTA_VLMEVALKIT",
     "MMVET_OFFICIAL",
+    "MMVET_OFFICIAL_RETRY",
+    "MMVET_VLMEVALKIT",
     "JudgePromptError",
     "PromptKind",
     "PromptText",
-    "HALLUSIONBENCH_SAME_PREAMBLE",
     "hallusionbench_official_prompt",
     "hallusionbench_same_prompt",
     "load_prompt_text",
@@ -37,7 +39,7 @@ __all__ = [
     "mathvista_official_reply",
     "mathvista_official_rules",
     "mathvista_vlmevalkit_prompt",
-    "mmvet_official_prompt",
+    "mmvet_prompt",
     "prompt_label",
 ]
 
@@ -76,6 +78,14 @@ MMVET_OFFICIAL = PromptKind(
     "prompt",
     "MM-Vet's mm-vet_evaluator.py (its prompt is read), or a text file with that few-shot prompt",
 )
+MMVET_VLMEVALKIT = PromptKind(
+    "mmvet-vlmevalkit@e8e78f0",
+    None,
+    "a text file with the few-shot prompt string of VLMEvalKit's build_mmvet_gpt4_prompt",
+)
+#: what the official evaluator appends to the prompt when it asks again about a reply it
+#: could not read (``mm-vet_evaluator.py``; a format string, not prose)
+MMVET_OFFICIAL_RETRY = "\nPredict the correctness of the answer (digit): "
 HALLUSIONBENCH_OFFICIAL = PromptKind("hallusionbench-official@744007c", None, "bundled")
 
 #: HallusionBench's verdict prompt, up to the question (tianyi-lab/HallusionBench@744007c
@@ -233,8 +243,10 @@ def hallusionbench_same_prompt(response: str, original: str) -> str:
 # -- MM-Vet -------------------------------------------------------------------------------
 
 
-def mmvet_official_prompt(fewshot: str, question: str, answer: str, prediction: str) -> str:
-    """``mm-vet_evaluator.py``'s first prompt: the few-shot table, a newline, then the row
-    ``question | answer | prediction | `` with ``<AND>`` / ``<OR>`` spaced out in the answer."""
+def mmvet_prompt(fewshot: str, question: str, answer: str, prediction: str) -> str:
+    """The grading prompt of ``mm-vet_evaluator.py`` and of VLMEvalKit's
+    ``build_mmvet_gpt4_prompt`` (built alike, each with its own few-shot text): the few-shot
+    table, a newline, then ``question | answer | prediction | `` with ``<AND>`` / ``<OR>``
+    spaced out in the answer."""
     gt = answer.replace("<AND>", " <AND> ").replace("<OR>", " <OR> ")
     return fewshot + "\n" + " | ".join([question, gt, prediction, ""])
