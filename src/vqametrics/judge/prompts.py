@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
+from ..core.toolkits import VLMEVALKIT
 
 __all__ = [
     "HALLUSIONBENCH_OFFICIAL",
@@ -68,7 +69,7 @@ MATHVISTA_OFFICIAL = PromptKind(
     "that demo prompt",
 )
 MATHVISTA_VLMEVALKIT = PromptKind(
-    "mathvista-vlmevalkit@e8e78f0",
+    f"mathvista-vlmevalkit@{VLMEVALKIT.commit}",
     None,
     "a text file with what VLMEvalKit's build_mathvista_gpt4_prompt puts before the question: "
     "its task_description, then each get_gpt4_ICE() example followed by a newline",
@@ -79,7 +80,7 @@ MMVET_OFFICIAL = PromptKind(
     "MM-Vet's mm-vet_evaluator.py (its prompt is read), or a text file with that few-shot prompt",
 )
 MMVET_VLMEVALKIT = PromptKind(
-    "mmvet-vlmevalkit@e8e78f0",
+    f"mmvet-vlmevalkit@{VLMEVALKIT.commit}",
     None,
     "a text file with the few-shot prompt string of VLMEvalKit's build_mmvet_gpt4_prompt",
 )
@@ -211,7 +212,7 @@ def mathvista_official_reply(reply: str | None) -> str | None:
 
 
 def mathvista_vlmevalkit_prompt(preamble: str, question: str, prediction: str) -> str:
-    """``build_mathvista_gpt4_prompt`` (VLMEvalKit@e8e78f0): the preamble, the question and a
+    """``build_mathvista_gpt4_prompt`` (VLMEvalKit at its pin): the preamble, the question and a
     newline, ``Model respone: `` (its spelling) and the prediction, then ``Extracted answer:``
     with no separator (QUIRK no-newline-before-extracted: kept, it is what the judge saw)."""
     return preamble + question + "\n" + "Model respone: " + prediction + "Extracted answer:"
