@@ -103,11 +103,27 @@ def _client(stub: Stub, tmp_path: Path, **kw: Any) -> JudgeClient:
     return JudgeClient(stub.url, "stub-judge", cache_dir=tmp_path / "cache", backoff=0.0, **kw)
 
 
-def test_mathvista_official_prompt_reply_and_score_equal_recorded(tmp_path: Path) -> None:
+def _demo(tmp_path: Path) -> Path:
+    """MathVista's ext_ans.py stand-in (the real one is CC BY-SA, never in the tests)."""
     demo = tmp_path / "ext_ans.py"
     demo.write_text(DEMO_PY, encoding="utf-8")
+    return demo
+
+
+def _mathvista(results: Path, stub: Stub, tmp_path: Path, prompt: Path, profile: str) -> Any:
+    """*results* scored under *profile* with *stub* as the judge and *prompt* as its text."""
+    client = _client(stub, tmp_path)
+    return evaluate_task("mathvista", results, profile=profile, judge=client, judge_prompt=prompt)
+
+
+def _replying() -> Stub:
+    return Stub(reply=lambda p: REPLIES.get(p, "??"))
+
+
+def test_mathvista_official_prompt_reply_and_score_equal_recorded(tmp_path: Path) -> None:
+    demo = _demo(tmp_path)
     out = _official_file(tmp_path)
-    with serve(Stub(reply=lambda p: REPLIES.get(p, "??"))) as stub:
+    with serve(_replying()) as stub:
         r = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
         sent = [q["messages"][0]["content"] for q in stub.requests]
     assert sorted(sent) == sorted([OFFICIAL_PROMPT_3, OFFICIAL_PROMPT_4])
@@ -132,14 +148,8 @@ def test_mathvista_official_prompt_reply_and_score_equal_recorded(tmp_path: Path
 def test_mathvista_official_2024_uses_the_same_prompt(tmp_path: Path) -> None:
     demo = tmp_path / "demo.txt"
     demo.write_text(DEMO, encoding="utf-8")  # a text file: its text, stripped by the toolkit
-    with serve(Stub(reply=lambda p: REPLIES.get(p, "??"))) as stub:
-        r = evaluate_task(
-            "mathvista",
-            _official_file(tmp_path),
-            profile="official-2024",
-            judge=_client(stub, tmp_path),
-            judge_prompt=demo,
-        )
+    with serve(_replying()) as stub:
+        r = _mathvista(_official_file(tmp_path), stub, tmp_path, demo, "official-2024")
         assert sorted(q["messages"][0]["content"] for q in stub.requests) == sorted(
             [OFFICIAL_PROMPT_3, OFFICIAL_PROMPT_4]
         )
@@ -147,10 +157,9 @@ def test_mathvista_official_2024_uses_the_same_prompt(tmp_path: Path) -> None:
 
 
 def test_mathvista_second_run_is_a_replay_from_the_cache(tmp_path: Path) -> None:
-    demo = tmp_path / "ext_ans.py"
-    demo.write_text(DEMO_PY, encoding="utf-8")
+    demo = _demo(tmp_path)
     out = _official_file(tmp_path)
-    with serve(Stub(reply=lambda p: REPLIES.get(p, "??"))) as stub:
+    with serve(_replying()) as stub:
         first = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
         again = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
         assert len(stub.requests) == 2
@@ -161,7 +170,7 @@ def test_mathvista_second_run_is_a_replay_from_the_cache(tmp_path: Path) -> None
 
 def test_mathvista_judge_needs_the_prompt_file(tmp_path: Path) -> None:
     with serve(Stub()) as stub:
-        with pytest.raises(JudgePromptError, match="--judge-prompt FILE.*ext_ans.py"):
+        with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*ext_ans\.py"):
             evaluate_task("mathvista", _official_file(tmp_path), judge=_client(stub, tmp_path))
         bad = tmp_path / "other.py"
         bad.write_text("x = 1\n", encoding="utf-8")
@@ -183,8 +192,7 @@ def test_mathvista_without_judge_the_missing_extraction_is_an_error(tmp_path: Pa
 
 
 def test_mathvista_unjudged_items_follow_allow_unjudged(tmp_path: Path) -> None:
-    demo = tmp_path / "ext_ans.py"
-    demo.write_text(DEMO_PY, encoding="utf-8")
+    demo = _demo(tmp_path)
     out = _official_file(tmp_path)
     with serve(Stub(fail_first=100, fail_status=400)) as stub:
         with pytest.raises(UnjudgedError, match="2 of 2 items could not be judged"):
@@ -222,48 +230,39 @@ def _vlm_sheet(tmp_path: Path) -> Path:
 def test_mathvista_vlmevalkit_prompt_prefetch_and_score(tmp_path: Path) -> None:
     pre = tmp_path / "preamble.txt"
     pre.write_text(PREAMBLE, encoding="utf-8")
-    # hand-derived: preamble + question + "\n" + "Model respone: " + prediction + "Extracted answer:"
-    p1 = "Read the examples.\nEXAMPLE A\nEXAMPLE B\nHow many?\nModel respone: I see 3.Extracted answer:"
-    p2 = "Read the examples.\nEXAMPLE A\nEXAMPLE B\nZero?\nModel respone: 0Extracted answer:"
+    # hand-derived: preamble + question + "\n" + "Model respone: " + prediction
+    # + "Extracted answer:"
+    p1 = PREAMBLE + "How many?\nModel respone: I see 3.Extracted answer:"
+    p2 = PREAMBLE + "Zero?\nModel respone: 0Extracted answer:"
     with serve(Stub(reply=lambda p: {p1: "3", p2: "0"}.get(p, "??"))) as stub:
-        r = evaluate_task(
-            "mathvista",
-            _vlm_sheet(tmp_path),
-            profile="vlmevalkit",
-            judge=_client(stub, tmp_path),
-            judge_prompt=pre,
-        )
+        r = _mathvista(_vlm_sheet(tmp_path), stub, tmp_path, pre, "vlmevalkit")
         assert sorted(q["messages"][0]["content"] for q in stub.requests) == sorted([p1, p2])
     assert r.scores == [1.0, 0.0, 1.0]
     assert "|judge:stub-judge/prompt:mathvista-vlmevalkit@e8e78f0+sha:" in r.signature.format()
     # the same res recorded in the judge's sheet
+    judged = _vlm_sheet(tmp_path).read_text(encoding="utf-8").splitlines()
+    res = ["res", "5", "3", "0"]  # the header's new column, then each row's recorded res
     sheet = tmp_path / "m_MathVista_MINI_gpt.csv"
-    sheet.write_text(
-        "index,question,answer,prediction,question_type,answer_type,choices,precision,res\n"
-        "0,q0,5,5,free_form,integer,,,5\n1,How many?,5,I see 3.,free_form,integer,,,3\n"
-        "2,Zero?,0,0,free_form,integer,,,0\n",
-        encoding="utf-8",
-    )
+    sheet.write_text("".join(f"{a},{b}\n" for a, b in zip(judged, res, strict=True)))
     plain = evaluate_task("mathvista", sheet, profile="vlmevalkit")
     assert plain.scores == r.scores and plain.metrics == r.metrics
 
 
 def test_mathvista_lmms_eval_profile_says_no_prompt(tmp_path: Path) -> None:
-    with serve(Stub()) as stub:
-        with pytest.raises(InputError, match="--profile lmms-eval: vqametrics does not ask"):
-            evaluate_task(
-                "mathvista",
-                _official_file(tmp_path),
-                profile="lmms-eval",
-                judge=_client(stub, tmp_path),
-            )
+    no_prompt = pytest.raises(InputError, match="--profile lmms-eval: vqametrics does not ask")
+    with serve(Stub()) as stub, no_prompt:
+        evaluate_task(
+            "mathvista",
+            _official_file(tmp_path),
+            profile="lmms-eval",
+            judge=_client(stub, tmp_path),
+        )
 
 
 def test_cli_mathvista_judge_prompt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    demo = tmp_path / "ext_ans.py"
-    demo.write_text(DEMO_PY, encoding="utf-8")
+    demo = _demo(tmp_path)
     out = _official_file(tmp_path)
-    with serve(Stub(reply=lambda p: REPLIES.get(p, "??"))) as stub:
+    with serve(_replying()) as stub:
         judge = ["--judge-url", stub.url, "--judge-model", "stub-judge"]
         judge += ["--judge-cache", str(tmp_path / "c")]
         args = ["score", "mathvista", "--results", str(out), "--json", *judge]
@@ -345,18 +344,30 @@ def _hb_replies(case: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def test_hallusionbench_official_verdicts_from_the_judge(tmp_path: Path) -> None:
-    case = _hb_case()
-    replies = _hb_replies(case)
-    with serve(Stub(reply=lambda p: replies.get(p, "??"))) as stub:
+def _hb_run(
+    tmp_path: Path, profile: str, stub: Stub, *, allow: bool = False
+) -> tuple[Any, list[str]]:
+    """Score the case's records without verdicts, judged by *stub*: the result and the
+    prompts sent."""
+    with serve(stub):
         r = evaluate_task(
             "hallusionbench",
-            _hb_records(case, recorded=False),
-            profile="official",
-            judge=_client(stub, tmp_path),
+            _hb_records(_hb_case(), recorded=False),
+            profile=profile,
+            judge=_client(stub, tmp_path, allow_unjudged=allow),
         )
-        sent = [q["messages"][0]["content"] for q in stub.requests]
-    assert sorted(sent) == sorted(replies)  # every verdict and check_same prompt, as built
+    return r, [q["messages"][0]["content"] for q in stub.requests]
+
+
+def _hb_stub() -> Stub:
+    replies = _hb_replies(_hb_case())
+    return Stub(reply=lambda p: replies.get(p, "??"))
+
+
+def test_hallusionbench_official_verdicts_from_the_judge(tmp_path: Path) -> None:
+    case = _hb_case()
+    r, sent = _hb_run(tmp_path, "official", _hb_stub())
+    assert sorted(sent) == sorted(_hb_replies(case))  # every verdict and check_same prompt
     plain = evaluate_task("hallusionbench", _hb_records(case, recorded=True), profile="official")
     assert r.scores == plain.scores
     assert r.metrics == plain.metrics
@@ -369,37 +380,16 @@ def test_hallusionbench_official_verdicts_from_the_judge(tmp_path: Path) -> None
 
 
 def test_hallusionbench_lmms_eval_asks_no_check_same(tmp_path: Path) -> None:
-    case = _hb_case()
-    replies = _hb_replies(case)
-    with serve(Stub(reply=lambda p: replies.get(p, "??"))) as stub:
-        r = evaluate_task(
-            "hallusionbench",
-            _hb_records(case, recorded=False),
-            profile="lmms-eval",
-            judge=_client(stub, tmp_path),
-        )
-        sent = [q["messages"][0]["content"] for q in stub.requests]
+    r, sent = _hb_run(tmp_path, "lmms-eval", _hb_stub())
     assert len(sent) == 7 and all(p.startswith(HB_VERDICT_HEAD) for p in sent)
-    plain = evaluate_task("hallusionbench", _hb_records(case, recorded=True), profile="lmms-eval")
-    assert r.metrics == plain.metrics
+    recorded = _hb_records(_hb_case(), recorded=True)
+    assert r.metrics == evaluate_task("hallusionbench", recorded, profile="lmms-eval").metrics
 
 
 def test_hallusionbench_unjudged_fails_unless_allowed(tmp_path: Path) -> None:
-    case = _hb_case()
-    with serve(Stub(fail_first=1000, fail_status=400)) as stub:
-        with pytest.raises(UnjudgedError):
-            evaluate_task(
-                "hallusionbench",
-                _hb_records(case, recorded=False),
-                profile="official",
-                judge=_client(stub, tmp_path),
-            )
-        r = evaluate_task(
-            "hallusionbench",
-            _hb_records(case, recorded=False),
-            profile="official",
-            judge=_client(stub, tmp_path, allow_unjudged=True),
-        )
+    with pytest.raises(UnjudgedError):
+        _hb_run(tmp_path, "official", Stub(fail_first=1000, fail_status=400))
+    r, _ = _hb_run(tmp_path, "official", Stub(fail_first=1000, fail_status=400), allow=True)
     assert r.scores == [0.0] * 7  # no verdict: scored as missing answers, and named
     assert "(unjudged:7/7)|" in r.signature.format()
     assert any("7 got no verdict (unjudged)" in n for n in r.notes)
@@ -495,7 +485,7 @@ def test_mmvet_vlmevalkit_reads_the_whole_reply_and_gives_up_after_five(tmp_path
 def test_mmvet_judge_needs_the_prompt_file(tmp_path: Path) -> None:
     answers, meta = _mmvet_files(tmp_path)
     with serve(Stub()) as stub:
-        with pytest.raises(JudgePromptError, match="--judge-prompt FILE.*mm-vet_evaluator.py"):
+        with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mm-vet_evaluator\.py"):
             evaluate_task("mmvet", answers, annotations=meta, judge=_client(stub, tmp_path))
         assert stub.requests == []
     with pytest.raises(InputError, match="no judge grade"):  # no judge: as before
