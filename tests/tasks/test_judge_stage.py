@@ -24,6 +24,7 @@ from vqametrics.cli import main
 from vqametrics.core.exceptions import InputError
 from vqametrics.judge import JudgeClient, UnjudgedError
 from vqametrics.judge.prompts import JudgePromptError
+from vqametrics.schema import evaluation_schema
 from vqametrics.tasks._run import evaluate_task
 
 # -- MathVista ------------------------------------------------------------------------------
@@ -270,6 +271,8 @@ def test_cli_mathvista_judge_prompt(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert "--judge-prompt FILE" in capsys.readouterr().err
         assert main([*args, "--judge-prompt", str(demo)]) == 0
     doc = json.loads(capsys.readouterr().out)
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(doc, evaluation_schema(1))  # a judged run's document is schema 1
     assert doc["metrics"]["accuracy"] == 75.0
     assert doc["judge"]["judged"] == 2
     assert "judge:stub-judge/prompt:mathvista-official@53d5258" in doc["signature"]
@@ -505,3 +508,32 @@ def test_mmvet_unjudged_follow_allow_unjudged(tmp_path: Path) -> None:
         )
     assert r.scores == [0.0, 0.0, 0.0]
     assert "(unjudged:3/3)|" in r.signature.format()
+
+
+@pytest.mark.slow
+def test_llava_mathvista_re_extracted_by_a_replaying_judge(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """LLaVA's official output with its extractions taken out, and a judge that answers each
+    hand-built official prompt with the GPT-4 extraction recorded for that problem: the new
+    run gives the official 26.1 and the same verdict per problem as the recorded one."""
+    out = shared_data / "mathvista" / "official" / "output_llava_llama_2_13b.json"
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    replies = {
+        f"DEMO: read and extract.\n\n{r['query']}\n\n{r['response']}\n\nExtracted answer: ": (
+            r["extraction"]
+        )
+        for r in rows.values()
+    }
+    bare = tmp_path / "output_bare.json"
+    bare.write_text(
+        json.dumps(
+            {pid: {k: v for k, v in r.items() if k != "extraction"} for pid, r in rows.items()}
+        )
+    )
+    with serve(Stub(reply=lambda p: replies.get(p, "??"))) as stub:
+        r = _mathvista(bare, stub, tmp_path, _demo(tmp_path), "official")
+    recorded = evaluate_task("mathvista", out)
+    assert r.metrics["correct"] == 261 and r.metrics["total"] == 1000
+    assert r.scores == recorded.scores
+    assert r.judge_stats is not None and r.judge_stats.judged == 1000
