@@ -236,6 +236,11 @@ class Task:
     #: ``finish(evaluation, inputs) -> evaluation``: the task's last step after the aggregate
     #: (VQA v2: EM / EM-any with ``metrics=``, and its toolkit check)
     finish: Callable[[Any, TaskInputs], Any] | None = None
+    #: ``judge(data, profile, client, inputs) -> (data, judgements, stats)``: the task's own
+    #: judge stage (MathVista's extraction, HallusionBench's verdicts, MM-Vet's grades) for the
+    #: items with none recorded; run with ``client=None`` too (then it only checks they are
+    #: recorded). ``data.extra["judge"]`` is then the signature's ``judge:`` value
+    judge: Callable[..., tuple[Any, Any, Any]] | None = None
     #: what a question asks for (:data:`TaskKind`); read by ``rewards``, ``--help`` and the tests
     kind: TaskKind = "open"
     #: what an item's references are (:data:`TaskReferences`); ``rewards`` refuses one vote

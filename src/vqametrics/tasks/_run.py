@@ -314,7 +314,7 @@ def evaluate(
         from ..extract import get_answer_extractor
 
         get_answer_extractor(extract)  # an unknown name fails before any file is read
-    if judge is not None and prof.parse is None:
+    if judge is not None and prof.parse is None and t.judge is None:
         raise InputError(
             f"the LLM judge reads yes/no answers; task {t.name!r} (profile {prof.name!r}) has "
             "no yes/no parser"
@@ -357,9 +357,13 @@ def _run(
         ]
         data = replace(data, items=items)
     judgements = stats = None
+    own_stage = t.judge is not None and prof.parse is None
     if judge is not None and prof.parse is not None:
         items, judgements, stats = _judge_other(items, prof.parse, judge)
         data = replace(data, items=items)
+    elif own_stage and t.judge is not None:  # the task's judge (its signature names it)
+        data, judgements, stats = t.judge(data, prof, judge, inputs)
+        items = data.items
     if prof.score_batch is not None:
         scores = prof.score_batch(items, data)
     else:
@@ -371,7 +375,7 @@ def _run(
         signature = t.signature(prof, data)
         if extraction is not None:
             signature = signature.with_fields(extract=extraction.name)
-    if judge is not None:  # items with no reply fail the run, or are named (--allow-unjudged)
+    if judge is not None and not own_stage:  # no reply: fail, or named (--allow-unjudged)
         from ..judge import judge_signature_value
 
         signature = signature.with_fields(judge=judge_signature_value(judge, stats))

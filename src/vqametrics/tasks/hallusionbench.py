@@ -29,6 +29,14 @@ from ..aggregate.formulas import group_by
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..judge.prompts import (
+    HALLUSIONBENCH_OFFICIAL,
+    hallusionbench_official_prompt,
+    hallusionbench_same_prompt,
+    prompt_label,
+)
+from ..judge.stage import ask_judge
+from ..judge.uses import JudgeStats
 from ..kernels.hallusion import (
     HallusionScoreError,
     HbQuestion,
@@ -65,8 +73,9 @@ _ID_FIELDS = ("category", "subcategory", "set_id", "figure_id", "question_id")
 _NEEDS_VERDICT = (
     "the official evaluation grades each answer with a GPT judge; pass its recorded verdicts "
     f"with --verdicts {CACHE_NAMES[0]},{CACHE_NAMES[1]} (the judge caches evaluation.py or "
-    "lmms-eval wrote), name the field with --verdict-field, or score without a judge with "
-    "--profile vlmevalkit"
+    "lmms-eval wrote), name the field with --verdict-field, ask a judge with the official "
+    "prompt (--judge-url URL --judge-model NAME), or score without a judge with --profile "
+    "vlmevalkit"
 )
 
 
@@ -679,8 +688,96 @@ VLMEVALKIT = TaskProfile(
 
 
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
+    if "judge" in data.extra:
+        return (("judge", data.extra["judge"]),)
     judged = any("verdict" in it.fields for it in data.items)
     return (("judge", "recorded" if judged else None),)
+
+
+# ---------------------------------------------------------------------------- new runs
+
+
+def _verdict_prompt(item: Item, source: str) -> str:
+    f = item.fields
+    lacking = [k for k in ("question", "gt_answer_details") if f.get(k) is None]
+    if lacking:
+        raise InputError(
+            f"{source}: item {item.id!r}: no {'/'.join(lacking)} (the official judge prompt "
+            "quotes them)"
+        )
+    return hallusionbench_official_prompt(
+        str(f["question"]), str(f["gt_answer_details"]), item.prediction or ""
+    )
+
+
+def _same_asks(items: Sequence[Item]) -> list[tuple[int, str]]:
+    """``check_same``: each answer beside the answer to its question on the original figure
+    (``figure_id`` 0); an item without that original answer is not asked (the diagnosis then
+    leaves it out, as a note says)."""
+    original: dict[str, str] = {}
+    for it in items:
+        key = _pair_key(it.fields)
+        if key is not None and str(it.fields.get("figure_id")) == "0" and it.prediction:
+            original[key] = it.prediction
+    asks = []
+    for i, it in enumerate(items):
+        key = _pair_key(it.fields)
+        if it.prediction is None or "same" in it.fields or key not in original:
+            continue
+        asks.append((i, hallusionbench_same_prompt(it.prediction, original[str(key)])))
+    return asks
+
+
+def _pair_key(fields: Mapping[str, Any]) -> str | None:
+    parts = [fields.get(k) for k in ("category", "subcategory", "set_id", "question_id")]
+    return None if any(p is None for p in parts) else "_".join(str(p) for p in parts)
+
+
+def _judge_stage(
+    data: TaskData, prof: TaskProfile, client: Any, inputs: TaskInputs
+) -> tuple[TaskData, Any, Any]:
+    """Verdicts for the answers with none recorded, from the judge with the official prompt
+    (``evaluate_by_chatgpt``; lmms-eval sends the same), coded incorrect-first; the official
+    profile also asks ``check_same`` for the diagnosis. Without a judge nothing changes (a
+    missing verdict is the scorer's error)."""
+    if client is None:
+        return data, None, None
+    source = data.sources[0] if data.sources else "input"
+    items = list(data.items)
+    asks = [
+        (i, _verdict_prompt(it, source))
+        for i, it in enumerate(items)
+        if it.prediction is not None and "verdict" not in it.fields
+    ]
+    label = prompt_label(client.model, HALLUSIONBENCH_OFFICIAL, None)
+    verdicts = ask_judge(client, asks, verdict_code, label)
+    sames = ask_judge(
+        client, _same_asks(items) if prof.name == "official" else [], same_code, label
+    )
+    for run, key in ((verdicts, "verdict"), (sames, "same")):
+        for i, j in run.judgements.items():
+            if j.decision is not None:
+                fields = {**items[i].fields, key: j.decision, f"{key}_reply": j.response}
+                items[i] = replace(items[i], fields=fields)
+    unjudged = [i for i, j in verdicts.judgements.items() if j.decision is None]
+    for i in unjudged:  # --allow-unjudged: no verdict, scored as a missing answer (incorrect)
+        items[i] = replace(items[i], prediction=None)
+    every = [*verdicts.judgements.values(), *sames.judgements.values()]
+    stats = JudgeStats.of(label, every)  # calls and hits of both prompts
+    value = verdicts.signature_value  # unjudged:K/N counts the items (their verdicts)
+    note = (
+        f"{len(verdicts.judgements)} verdict(s) and {len(sames.judgements)} check_same "
+        f"answer(s) by judge {label} (prompt bundled from HallusionBench@744007c utils.py, "
+        "BSD-3-Clause)"
+        + (
+            f"; {len(unjudged)} got no verdict (unjudged) and are scored as missing answers"
+            if unjudged
+            else ""
+        )
+    )
+    extra = {**data.extra, "judge": value if asks else data.extra.get("judge", "recorded")}
+    data = replace(data, items=items, notes=(*data.notes, note), extra=extra)
+    return data, verdicts.judgements, stats
 
 
 TASK = register_task(
@@ -707,6 +804,7 @@ TASK = register_task(
         aliases=("hallusion-bench", "hallusion_bench"),
         annotations_optional=True,
         signature_fields=_signature_fields,
+        judge=_judge_stage,
         options=(
             (
                 "verdicts",

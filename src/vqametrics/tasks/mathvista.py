@@ -16,12 +16,25 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..judge.prompts import (
+    MATHVISTA_OFFICIAL,
+    MATHVISTA_VLMEVALKIT,
+    PromptText,
+    load_prompt_text,
+    mathvista_official_prompt,
+    mathvista_official_reply,
+    mathvista_official_rules,
+    mathvista_vlmevalkit_prompt,
+    prompt_label,
+)
+from ..judge.stage import ask_judge
 from ..kernels.mathvista import (
     MathVistaCrash,
     lmms_eval_equal,
@@ -29,6 +42,7 @@ from ..kernels.mathvista import (
     normalize_official,
     official_equal,
     vlmevalkit_post_check,
+    vlmevalkit_prefetch,
 )
 from ..readers.join import unique_rows
 from ..readers.layouts import is_vlmevalkit
@@ -56,9 +70,12 @@ _METADATA = ("split", "language", "source", "category", "task", "context", "grad
 _CONTEXT = ("question_type", "answer_type", "choices", "precision")
 _STORED = "stored_true_false"
 _PRODUCE = (
-    "produce it with MathVista's evaluation/extract_answer.py (the GPT extraction), or score "
-    "the VLMEvalKit sheet its judge wrote (<model>_MathVista_MINI_<judge>.xlsx, column 'res')"
+    "produce it with MathVista's evaluation/extract_answer.py (the GPT extraction), score "
+    "the VLMEvalKit sheet its judge wrote (<model>_MathVista_MINI_<judge>.xlsx, column 'res'), "
+    "or let vqametrics ask a judge: --judge-url URL --judge-model NAME --judge-prompt FILE"
 )
+#: an item whose extraction is not recorded: the judge stage fills it (or says it is missing)
+_PENDING = "extraction_missing"
 
 
 # -- per-item scorers -----------------------------------------------------------------------
@@ -357,7 +374,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
     ``prediction`` and ``true_false``)."""
     gt = _annotation_problems(inputs)
     items: list[Item] = []
-    missing = nulls = 0
+    nulls = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
         pid = row.get("pid", row.get("question_id"))
@@ -371,12 +388,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         fields = _problem_fields(problem, where)
         extraction = row.get("extraction")
         if "extraction" not in row:
-            if not inputs.allow_missing:
-                raise InputError(
-                    f"{where}: no 'extraction' (the GPT extraction every profile scores); "
-                    + _PRODUCE
-                )
-            missing += 1
+            fields.update(_pending_fields(row, "response"))
         if isinstance(row.get("true_false"), bool):
             fields[_STORED] = row["true_false"]
         pred = _recorded_text(extraction) if "extraction" in row else None
@@ -385,8 +397,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
             fields["ignore_empty_extractions"] = True
         items.append(Item(pid, pred, (_gold(problem, where),), fields))
     items, repeated = _unique(items, records, "pid", inputs)
-    notes = [f"{missing} problem(s) had no extraction and scored 0"] if missing else []
-    notes += repeated
+    notes = list(repeated)
     if nulls:
         notes.append(_NULL_NOTE.format(n=nulls))
     reported = _official_reported(inputs)
@@ -401,20 +412,19 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         ("mathvista-official-output (json)",),
         tuple(notes),
         reported,
-        n_missing=missing,
     )
 
 
 def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
     """``<model>_MathVista_MINI_<judge>.xlsx``: the sheet rows plus the judge's ``res``."""
-    if "res" not in records.columns:
+    sheet = "res" in records.columns  # the judge step's sheet; else the prediction sheet
+    if not sheet and "question_type" not in records.columns:
         raise InputError(
             f"{records.source}: no 'res' column (the judge's extraction): this is the prediction "
             "sheet; score the <model>_MathVista_MINI_<judge>.xlsx VLMEvalKit's judge step wrote "
             "beside it"
         )
     items: list[Item] = []
-    missing = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
         index = row.get("index")
@@ -429,7 +439,10 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
         res = row.get("res")
         # an empty res cell is what VLMEvalKit writes when all five judge tries failed: it
         # is a recorded (failed) extraction, scored as pandas reads it (NaN), never dropped
-        pred = "nan" if res is None else (res if isinstance(res, str) else _text(res))
+        pred: str | None = "nan" if res is None else (res if isinstance(res, str) else _text(res))
+        if not sheet:
+            pred = None
+            fields.update(_pending_fields(row, "prediction"))
         items.append(Item(key, pred, (_gold(row, where),), fields))
     items, notes = _unique(items, records, "index", inputs)
     if "precision" not in records.columns and any(
@@ -445,7 +458,6 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
         ("vlmevalkit-mathvista-judge (" + records.layout + ")",),
         notes,
         reported_scores(inputs),
-        n_missing=missing,
     )
 
 
@@ -535,6 +547,132 @@ def _score_row(row: Any, path: Path) -> dict[str, Any]:
     return out
 
 
+def _pending_fields(row: Mapping[str, Any], response_key: str) -> dict[str, Any]:
+    """What the judge stage needs of a problem with no recorded extraction: the response and
+    the text each toolkit's prompt quotes (the official ``query``, VLMEvalKit's ``question``)."""
+    out: dict[str, Any] = {_PENDING: True}
+    for key, value in (("response", row.get(response_key)), ("query", row.get("query"))):
+        if value is not None:
+            out[key] = value if isinstance(value, str) else _text(value)
+    if isinstance(row.get("question"), str):
+        out["question"] = row["question"]
+    return out
+
+
+# -- the judge stage (new runs) -------------------------------------------------------------
+
+
+def _missing_error(data: TaskData, item: Item) -> InputError:
+    source = data.sources[0] if data.sources else "input"
+    if any(layout.startswith("vlmevalkit") for layout in data.layouts):
+        return InputError(
+            f"{source}: no 'res' column (the judge's extraction): this is the prediction sheet; "
+            "score the <model>_MathVista_MINI_<judge>.xlsx VLMEvalKit's judge step wrote beside "
+            "it, or let vqametrics ask a judge: --judge-url URL --judge-model NAME --judge-prompt "
+            "FILE"
+        )
+    return InputError(
+        f"{source}: pid {item.id!r}: no 'extraction' (the GPT extraction every profile scores); "
+        + _PRODUCE
+    )
+
+
+def _settled(item: Item, extraction: str | None) -> Item:
+    fields = {k: v for k, v in item.fields.items() if k != _PENDING}
+    return replace(item, prediction=extraction, fields=fields)
+
+
+def _ask(
+    item: Item, official: bool, text: PromptText, source: str
+) -> tuple[str | None, str | None]:
+    """``(decided, prompt)``: the toolkit's own rules decide an item without a call (the
+    official ``extract_answer`` steps, VLMEvalKit's prefetch), else the prompt to send."""
+    f = item.fields
+    response = f.get("response")
+    where = f"{source}: pid {item.id!r}"
+    if not isinstance(response, str):
+        raise InputError(f"{where}: no response to extract the answer from")
+    choices, qtype, atype = f.get("choices"), f.get("question_type"), f.get("answer_type")
+    if official:
+        ruled = mathvista_official_rules(response, qtype, atype, choices)
+        if ruled is not None:
+            return ruled, None
+        if not isinstance(f.get("query"), str):
+            raise InputError(f"{where}: no 'query' (the official extraction prompt quotes it)")
+        return None, mathvista_official_prompt(text.text, f["query"], response)
+    pre = vlmevalkit_prefetch(
+        response, item.references[0], qtype, atype, choices, f.get("answer_option")
+    )
+    if pre:  # QUIRK falsy-prefetch: a prefetched 0 still goes to the judge, as in VLMEvalKit
+        return str(pre), None
+    if not isinstance(f.get("question"), str):
+        raise InputError(f"{where}: no 'question' (VLMEvalKit's extraction prompt quotes it)")
+    return None, mathvista_vlmevalkit_prompt(text.text, f["question"], response)
+
+
+def _judge_stage(
+    data: TaskData, prof: TaskProfile, client: Any, inputs: TaskInputs
+) -> tuple[TaskData, Any, Any]:
+    """Extractions for the problems that have none recorded: from the judge, with the
+    profile's toolkit prompt (official, official-2024: ``extract_answer.py``; vlmevalkit:
+    ``MathVista_auxeval``); without a judge, such a problem is an error (or, with
+    ``--allow-missing``, scored 0 and counted)."""
+    pending = [i for i, it in enumerate(data.items) if it.fields.get(_PENDING)]
+    if not pending:
+        return data, None, None
+    items = list(data.items)
+    if client is None:
+        if not inputs.allow_missing:
+            raise _missing_error(data, items[pending[0]])
+        for i in pending:
+            items[i] = _settled(items[i], None)
+        note = f"{len(pending)} problem(s) had no extraction and scored 0"
+        return (
+            replace(data, items=items, notes=(note, *data.notes), n_missing=len(pending)),
+            None,
+            None,
+        )
+    official = prof.name in ("official", "official-2024")
+    if not official and prof.name != "vlmevalkit":
+        raise InputError(
+            f"score mathvista --profile {prof.name}: vqametrics does not ask a judge for this "
+            "profile (its prompt is not wired); record the extraction, or use --profile "
+            "official or vlmevalkit"
+        )
+    kind = MATHVISTA_OFFICIAL if official else MATHVISTA_VLMEVALKIT
+    text = load_prompt_text(
+        inputs.options.get("judge_prompt"), kind, task="mathvista", profile=prof.name
+    )
+    source = data.sources[0] if data.sources else "input"
+    decided: list[tuple[int, str]] = []
+    asks: list[tuple[int, str]] = []
+    for i in pending:
+        value, prompt = _ask(items[i], official, text, source)
+        if prompt is not None:
+            asks.append((i, prompt))
+        elif value is not None:
+            decided.append((i, value))
+    # the official wrapper returns the reply stripped; VLMEvalKit keeps it as written
+    read = mathvista_official_reply if official else _as_written
+    run = ask_judge(client, asks, read, prompt_label(client.model, kind, text), decided=decided)
+    for i in pending:
+        items[i] = _settled(items[i], run.judgements[i].decision)
+    unjudged = sum(1 for i in pending if run.judgements[i].decision is None)
+    note = (
+        f"{len(asks)} extraction(s) by judge {run.stats.model} (prompt from {text.source}), "
+        f"{len(decided)} by the toolkit's rules before the judge, "
+        f"{len(items) - len(pending)} recorded"
+        + (f"; {unjudged} got no extraction (unjudged) and scored 0" if unjudged else "")
+    )
+    extra = {**data.extra, "judge": run.signature_value}
+    data = replace(data, items=items, notes=(*data.notes, note), extra=extra)
+    return data, run.judgements, run.stats
+
+
+def _as_written(reply: str) -> str:
+    return reply
+
+
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     cols = set(records.columns)
@@ -553,7 +691,7 @@ def _read(inputs: TaskInputs) -> TaskData:
 
 
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
-    return (("judge", "recorded"),)
+    return (("judge", data.extra.get("judge", "recorded")),)
 
 
 OFFICIAL = TaskProfile(
@@ -622,8 +760,16 @@ TASK = register_task(
         aliases=("mathvista-testmini", "mathvista_testmini"),
         annotations_optional=True,
         signature_fields=_signature_fields,
-        note="the extraction is a recorded GPT output; everything after it is deterministic",
+        judge=_judge_stage,
+        note="the extraction is a recorded GPT output (or asked of --judge-url with the "
+        "toolkit's prompt); everything after it is deterministic",
         options=(
+            (
+                "judge-prompt",
+                "with --judge-url: the toolkit's extraction prompt, not bundled (CC BY-SA): "
+                "official: MathVista's evaluation/prompts/ext_ans.py; vlmevalkit: a text file "
+                "(docs/tasks/mathvista.md)",
+            ),
             (
                 "ignore-empty-extractions",
                 "official profiles: an empty multi_choice extraction is None (wrong), as "

@@ -26,6 +26,16 @@ from typing import Any
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..judge.client import check_judged
+from ..judge.prompts import (
+    MMVET_OFFICIAL,
+    MMVET_OFFICIAL_RETRY,
+    MMVET_VLMEVALKIT,
+    load_prompt_text,
+    mmvet_prompt,
+    prompt_label,
+)
+from ..judge.uses import Judgement, JudgeStats
 from ..kernels.mmvet import (
     CAPABILITIES,
     MmvetScoreError,
@@ -303,12 +313,49 @@ def _read_records(inputs: TaskInputs, records: Any) -> TaskData:
             raise InputError(f"{where}: no question_id")
         caps = row.get("capability", row.get("category"))
         fields = {"capabilities": _caps(caps), "capability": caps}
+        if isinstance(row.get("question"), str):
+            fields["question"] = row["question"]
         pred = row.get("prediction", "")
         gt = row.get("gt_answer", row.get("answer", ""))
         item = Item(str(key), str(pred), (str(gt),), fields)
         items.append(_with_grades(item, row, where))
     rep = locate_reported(inputs.results, inputs.reported)
     return TaskData(items, (records.source,), (f"records ({records.layout})",), (), rep)
+
+
+def _read_official_results(inputs: TaskInputs, records: Any) -> TaskData:
+    """The official model output ``<model>.json`` (``{id: answer}``) joined to ``mm-vet.json``
+    by id: ungraded answers, for a judge to grade (``--judge-url``)."""
+    meta = _annotations(inputs)
+    items = []
+    for i, row in enumerate(records.rows):
+        key = str(row["question_id"])
+        if key not in meta:
+            if inputs.ignore_extra:
+                continue
+            where = records.where(i)
+            raise InputError(f"{where}: {key!r} is not in the annotations ({len(meta)} ids)")
+        m = meta[key]
+        fields = {
+            "capabilities": _caps(m["capability"]),
+            "question": m.get("question"),
+            "graded_by": "official",
+        }
+        items.append(Item(key, str(row["answer"]), (str(m["answer"]),), fields))
+    absent = [k for k in meta if k not in {it.id for it in items}]
+    if absent and not inputs.allow_missing:
+        raise InputError(
+            f"{records.source}: {len(absent)} of the {len(meta)} annotated questions have no "
+            f"answer (first: {absent[0]!r}); pass --allow-missing to leave them out"
+        )
+    return TaskData(
+        items,
+        (str(inputs.annotations), records.source),
+        (f"mmvet-official-results ({records.layout})",),
+        (f"{len(absent)} annotated question(s) have no answer and were left out",)
+        if absent
+        else (),
+    )
 
 
 def _read(inputs: TaskInputs) -> TaskData:
@@ -321,6 +368,8 @@ def _read(inputs: TaskInputs) -> TaskData:
     cols = set(records.columns)
     if records.layout == "json-mapping" and "score" in cols and "content" in cols:
         return _read_grade_file(inputs, records)
+    if records.layout == "json-mapping" and inputs.annotations is not None:
+        return _read_official_results(inputs, records)
     return _read_records(inputs, records)
 
 
@@ -531,9 +580,101 @@ LMMS_EVAL = TaskProfile(
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     models = {it.fields.get("judge_model") for it in data.items} - {None}
     return (
-        ("judge", "recorded"),
+        ("judge", data.extra.get("judge", "recorded")),
         ("judge_model", next(iter(models)) if len(models) == 1 else None),
     )
+
+
+# ---------------------------------------------------------------------------- new runs
+
+_KINDS = {"official": MMVET_OFFICIAL, "vlmevalkit": MMVET_VLMEVALKIT}
+_TRIES = 5  # both toolkits read at most 5 replies to an item before giving it 0.0
+
+
+def _graded(item: Item) -> bool:
+    return "grade" in item.fields or bool(item.fields.get("judge_replies"))
+
+
+def _base_prompt(item: Item, text: str, source: str) -> str:
+    question = item.fields.get("question")
+    if not isinstance(question, str):
+        raise InputError(
+            f"{source}: item {item.id!r}: no 'question' (the grading prompt quotes it); pass "
+            "--annotations mm-vet.json"
+        )
+    return mmvet_prompt(text, question, item.references[0], item.prediction or "")
+
+
+def _settle(
+    client: Any, prompt: str, retry: str, toolkit: Toolkit
+) -> tuple[Judgement, tuple[str, ...]]:
+    """Ask until the toolkit's reading accepts a reply, at most 5 replies (the official
+    evaluator asks again with *retry*, VLMEvalKit with the same prompt; each try is its own
+    cache entry, at temperature 0: the toolkits' rising temperature is not reproduced, a score
+    must not depend on sampling). The decision is the grade; the replies are returned."""
+    replies: list[str] = []
+    calls = 0
+    first_cached = False
+    reply: Any = None
+    for attempt in range(_TRIES):
+        sent = prompt if attempt == 0 else retry
+        reply = client.complete(sent, attempt=attempt if sent == prompt else attempt - 1)
+        calls += reply.calls
+        first_cached = first_cached or (attempt == 0 and reply.cached)
+        if reply.response is None:
+            return Judgement(None, sent, None, first_cached, calls, reply.error), ()
+        replies.append(reply.response)
+        if not isinstance(_READ[toolkit](reply.response), Retry):
+            break
+    grade, _ = read_replies(tuple(replies), toolkit)
+    last = replies[-1]
+    return Judgement(repr(grade), reply.prompt, last, first_cached, calls), tuple(replies)
+
+
+_READ = {"official": official_reply, "vlmevalkit": vlmevalkit_reply}
+
+
+def _judge_stage(
+    data: TaskData, prof: TaskProfile, client: Any, inputs: TaskInputs
+) -> tuple[TaskData, Any, Any]:
+    """Grades for the answers with none recorded, from the judge with the profile's toolkit
+    prompt (``--judge-prompt``: not bundled); each item's replies are recorded in
+    ``judge_replies`` and scored by the same replay as recorded ones. Without a judge nothing
+    changes (an ungraded item is the scorer's error)."""
+    pending = [
+        i for i, it in enumerate(data.items) if it.prediction is not None and not _graded(it)
+    ]
+    if client is None or not pending:
+        return data, None, None
+    if prof.name not in _KINDS:
+        raise InputError(
+            f"score mmvet --profile {prof.name}: vqametrics does not ask a judge for this "
+            "profile (its prompt is not wired); record the grades, or use --profile official "
+            "or vlmevalkit"
+        )
+    kind = _KINDS[prof.name]
+    text = load_prompt_text(
+        inputs.options.get("judge_prompt"), kind, task="mmvet", profile=prof.name
+    )
+    toolkit: Toolkit = "official" if prof.name == "official" else "vlmevalkit"
+    source = data.sources[-1] if data.sources else "input"
+    items = list(data.items)
+    judgements: dict[int, Judgement] = {}
+    for i in pending:
+        prompt = _base_prompt(items[i], text.text, source)
+        retry = prompt + MMVET_OFFICIAL_RETRY if toolkit == "official" else prompt
+        judgements[i], replies = _settle(client, prompt, retry, toolkit)
+        if not replies:  # --allow-unjudged: no grade, scored as a missing answer
+            items[i] = replace(items[i], prediction=None)
+        else:
+            items[i] = replace(items[i], fields={**items[i].fields, "judge_replies": replies})
+    label = prompt_label(client.model, kind, text)
+    stats = JudgeStats.of(label, list(judgements.values()))
+    allow = bool(getattr(client, "allow_unjudged", False))
+    value = check_judged(label, stats.failed, stats.asked, stats.failures, allow=allow)
+    note = f"{len(pending)} answer(s) graded by judge {label} (prompt from {text.source})"
+    extra = {**data.extra, "judge": value}
+    return replace(data, items=items, notes=(*data.notes, note), extra=extra), judgements, stats
 
 
 TASK = register_task(
@@ -558,6 +699,14 @@ TASK = register_task(
         aliases=("mm-vet",),
         annotations_optional=True,
         signature_fields=_signature_fields,
+        judge=_judge_stage,
+        options=(
+            (
+                "judge-prompt",
+                "with --judge-url: the toolkit's few-shot grading prompt, not bundled: official: "
+                "MM-Vet's mm-vet_evaluator.py; vlmevalkit: a text file (docs/tasks/mmvet.md)",
+            ),
+        ),
         reported_names={"gpt_eval_score": "Overall"},
         note="every score needs an LLM judge's grades: recorded ones are scored, none is made",
     )
