@@ -192,3 +192,33 @@ def test_the_wrap_is_textwraps(text: str) -> None:
         if lines is not None:
             assert lines == textwrap.wrap(text, width), width
     assert cli._wrap(text, len(text)) == [text] or "--" in text
+
+
+@pytest.mark.parametrize("command", sorted(cli._COMMANDS))
+def test_a_commands_help_is_the_full_parsers(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the command that runs gets its width without shutil; the full parser's is argparse's own
+    monkeypatch.setenv("COLUMNS", "70")
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    lazy = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args([command, "--help"])
+    assert lazy == capsys.readouterr().out
+
+
+def test_a_small_score_imports_no_numpy_and_no_vqa_pipeline(tmp_path: Path) -> None:
+    rows = [
+        {"index": i, "question": "Is there a dog?", "prediction": "Yes" if i % 2 else "No"}
+        | {"answer": "Yes", "category": "random"}
+        for i in range(20)
+    ]
+    small = tmp_path / "pope.json"
+    small.write_text(json.dumps(rows), encoding="utf-8")
+    argv = ["score", "pope", "--results", str(small), "--profile", "vlmevalkit"]
+    mods = set(_imported_after(argv, tmp_path))
+    assert "vqametrics.tasks.pope" in mods  # it did run
+    unneeded = {"numpy", "shutil", "tempfile", "zipfile", "importlib.resources"}
+    unneeded |= {"vqametrics.pipeline.vqa", "vqametrics.views.explanation"}
+    assert unneeded & mods == set()

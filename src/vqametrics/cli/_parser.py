@@ -23,6 +23,18 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, *args, **kwargs)  # type: ignore[arg-type]
 
 
+def _sized(formatter: type[argparse.HelpFormatter]) -> type[argparse.HelpFormatter]:
+    """*formatter* given the width argparse would compute with ``shutil`` (which it imports,
+    with bz2 and lzma, for the first formatter made: every ``add_argument`` makes one)."""
+
+    class Sized(formatter):  # type: ignore[valid-type,misc]
+        def __init__(self, prog: str, *args: object, **kwargs: object) -> None:
+            kwargs.setdefault("width", _columns() - 2)
+            super().__init__(prog, *args, **kwargs)
+
+    return Sized
+
+
 class _Only:
     """What a module's ``register`` is given when one of its commands runs: its other
     commands (a module may register several) are built on parsers that go nowhere."""
@@ -33,6 +45,7 @@ class _Only:
 
     def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
         if name == self._keep:
+            kwargs["formatter_class"] = _sized(kwargs.get("formatter_class", argparse.HelpFormatter))  # type: ignore[arg-type]
             return self._sub.add_parser(name, **kwargs)  # type: ignore[arg-type]
         return argparse.ArgumentParser(add_help=False)
 

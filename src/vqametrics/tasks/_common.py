@@ -102,10 +102,14 @@ def text_predictions(records: Records, **options: Any) -> Predictions:
 def numpy_mean(values: Sequence[float]) -> float:
     """``np.mean`` (pairwise summation), as VLMEvalKit averages; its last bits differ from a
     left-to-right sum for long lists, so toolkits that use it are reproduced with it."""
-    import numpy as np
-
     if not values:
         return float("nan")
+    if all(v == 0 or v == 1 for v in values) and sum(values) > 0:
+        # hits and misses: every partial sum is an exact integer, so numpy's pairwise order
+        # gives this same float, and a small run need not import numpy (issue 23)
+        return sum(values) / len(values)
+    import numpy as np
+
     return float(np.mean(np.asarray(values, dtype=np.float64)))
 
 

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from ..core.display import answer_counts
 from ..core.display import text_table as table
-from ..pipeline.vqa import VQAEvaluation
-from .explanation import Explanation
 
 if TYPE_CHECKING:
+    from ..pipeline.vqa import VQAEvaluation
     from ..aggregate.stats import Difference, ResultsDiff
     from ..analysis.compare import Comparison, QuestionComparison
+    from .explanation import Explanation
 
 __all__ = [
     "answer_counts",
