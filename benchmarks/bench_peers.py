@@ -49,7 +49,8 @@ answers = [json.loads(line) for line in open(afile)]
 for name in sorted(os.listdir(labels)):
     category = name[len("coco_pope_"):-len(".json")]
     mine = [a for a in answers if questions[a["question_id"]]["category"] == category]
-    gold = [0 if json.loads(line)["label"] == "no" else 1 for line in open(os.path.join(labels, name))]
+    with open(os.path.join(labels, name)) as fh:
+        gold = [0 if json.loads(line)["label"] == "no" else 1 for line in fh]
     preds = []
     for a in mine:
         text = a["text"]

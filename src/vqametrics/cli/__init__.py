@@ -164,7 +164,7 @@ def _fast_help(width: int) -> str | None:
 
 def _print_and_exit(text: str) -> None:
     """Print *text* and leave with status 0, as argparse's ``--help`` and ``--version`` do."""
-    try:
+    try:  # noqa: SIM105 - contextlib is not imported for --help
         sys.stdout.write(text)
     except (AttributeError, OSError):
         pass
@@ -243,7 +243,7 @@ def _tolerant_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            try:
+            try:  # noqa: SIM105 - contextlib is not imported for --help
                 reconfigure(errors="vqametrics.escape")
             except Exception:  # e.g. a stream that is not a text wrapper
                 pass

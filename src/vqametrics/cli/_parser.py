@@ -45,7 +45,8 @@ class _Only:
 
     def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
         if name == self._keep:
-            kwargs["formatter_class"] = _sized(kwargs.get("formatter_class", argparse.HelpFormatter))  # type: ignore[arg-type]
+            wanted = kwargs.get("formatter_class", argparse.HelpFormatter)
+            kwargs["formatter_class"] = _sized(wanted)  # type: ignore[arg-type]
             return self._sub.add_parser(name, **kwargs)  # type: ignore[arg-type]
         return argparse.ArgumentParser(add_help=False)
 

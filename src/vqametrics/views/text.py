@@ -10,9 +10,9 @@ from ..core.display import answer_counts
 from ..core.display import text_table as table
 
 if TYPE_CHECKING:
-    from ..pipeline.vqa import VQAEvaluation
     from ..aggregate.stats import Difference, ResultsDiff
     from ..analysis.compare import Comparison, QuestionComparison
+    from ..pipeline.vqa import VQAEvaluation
     from .explanation import Explanation
 
 __all__ = [
