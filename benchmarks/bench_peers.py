@@ -18,7 +18,10 @@ benchmark), run as ``python -c`` in a fresh process like ours. Each pair runs al
 the median wall time of each and the median of the per-pair ratios (ours / baseline) are
 printed, with the CPU time (user + sys from ``wait4``), the figure to trust on a loaded host.
 
-Usage: ``python benchmarks/bench_peers.py [--runs 15]``
+``--before SRC`` also runs ours from another source tree (e.g. an export of main's ``src/``) in
+the same alternation, and prints its ratio to the same baseline.
+
+Usage: ``python benchmarks/bench_peers.py [--runs 15] [--before SRC]``
 """
 
 from __future__ import annotations
@@ -137,33 +140,37 @@ def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--before", metavar="SRC", help="also time ours from this source tree")
     args = parser.parse_args()
     if not (SHARED / "pope" / "llava").is_dir():
         raise SystemExit(f"needs {SHARED} (the shared data beside the checkout)")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode: so here
+    before = {**env, "PYTHONPATH": args.before} if args.before else None
     script = Path(sys.executable).with_name("vqametrics")
     cli = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "vqametrics"]
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
-    print(f"{'':8} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}   (medians)")
+    print(f"{'':17} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}   (medians)")
     for name, build in (("pope", pope_inputs), ("chartqa", chartqa_inputs)):
         with tempfile.TemporaryDirectory() as tmp:
             ours, theirs = build(Path(tmp), random.Random(12345))
             base = POPE_BASELINE if name == "pope" else CHARTQA_BASELINE
-            cmds = ([*cli, *ours], [sys.executable, "-c", base, *theirs])
-            for cmd in cmds:
-                timed(cmd, env)  # warm the file cache and the bytecode
-            runs: list[tuple[tuple[float, float], tuple[float, float]]] = []
-            for _ in range(args.runs):
-                runs.append((timed(cmds[0], env), timed(cmds[1], env)))
-            wall_ratio = statistics.median(a[0] / b[0] for a, b in runs)
-            cpu_ratio = statistics.median(a[1] / b[1] for a, b in runs)
-            ours_s = statistics.median(a[0] for a, _ in runs)
-            peer_s = statistics.median(b[0] for _, b in runs)
-            print(
-                f"{name:8} {ours_s * 1000:7.0f}ms {peer_s * 1000:7.0f}ms "
-                f"{wall_ratio:10.2f}x {cpu_ratio:9.2f}x"
-            )
+            cmds = [([*cli, *ours], env), ([sys.executable, "-c", base, *theirs], env)]
+            if before is not None:
+                cmds.append(([*cli, *ours], before))
+            for cmd, e in cmds:
+                timed(cmd, e)  # warm the file cache and the bytecode
+            runs = [[timed(cmd, e) for cmd, e in cmds] for _ in range(args.runs)]
+            labels = [name, f"{name} (before)"] if before is not None else [name]
+            for label, k in zip(labels, (0, 2), strict=False):
+                wall_ratio = statistics.median(r[k][0] / r[1][0] for r in runs)
+                cpu_ratio = statistics.median(r[k][1] / r[1][1] for r in runs)
+                ours_s = statistics.median(r[k][0] for r in runs)
+                peer_s = statistics.median(r[1][0] for r in runs)
+                print(
+                    f"{label:17} {ours_s * 1000:7.0f}ms {peer_s * 1000:7.0f}ms "
+                    f"{wall_ratio:10.2f}x {cpu_ratio:9.2f}x"
+                )
     print(f"load {os.getloadavg()[0]:.1f}")
     return 0
 

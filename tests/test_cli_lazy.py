@@ -138,6 +138,7 @@ def test_help_and_version_import_neither_argparse_nor_re(argv: list[str], tmp_pa
     assert {m for m in mods if m.startswith("vqametrics.")} <= {
         "vqametrics._version",
         "vqametrics.cli",
+        "vqametrics.cli._table",
     }
 
 

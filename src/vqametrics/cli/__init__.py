@@ -15,6 +15,7 @@ import os
 import sys
 
 from .._version import __version__
+from ._table import COMMANDS, DESCRIPTION, EPILOG, columns
 
 TYPE_CHECKING = False  # typing, argparse and re are not imported for --help and --version
 if TYPE_CHECKING:
@@ -23,50 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-#: command -> (its module in this package, the help line ``--help`` lists), in that order. The
-#: help lines are the ones the modules register (tests/test_cli_lazy.py holds them equal).
-_COMMANDS: dict[str, tuple[str, str]] = {
-    "vqa": ("vqa", "score VQA predictions (official-exact soft accuracy)"),
-    "score": ("score", "score a results file of any benchmark (TextVQA, POPE, MME, …)"),
-    "explain": (
-        "explain",
-        "explain how one prediction scores against its answers (any task), or one item of a run",
-    ),
-    "profiles": (
-        "profiles",
-        "list the scoring profiles, or show why they score a results file differently",
-    ),
-    "diff": (
-        "diff",
-        "paired comparison of two results files: A − B, interval, p-value, changed questions",
-    ),
-    "mmbench": ("mmbench", "score MMBench predictions (CircularEval / VanillaEval)"),
-    "mmbench-circular": ("mmbench", "build the circular copies of a multiple-choice TSV"),
-    "compare": ("compare", "VQA accuracy vs EM vs EM-any (vs multiple choice), with disagreements"),
-    "report": ("report", "write one self-contained HTML report (charts inline, no network needed)"),
-    "table": ("table", "a paper's table from toolkit output folders, each number re-scored"),
-    "demo": ("demo", "open the local web demo: how a VQA answer is scored, step by step"),
-}
-
-DESCRIPTION = "Reproducible, explainable VQA scoring."
-
-EPILOG = """exit codes: 0 success, 1 runtime failure, 2 usage error or bad input.
-Every score comes with a signature that pins how it was computed; quote it in papers."""
-
-
-def _columns() -> int:
-    """The terminal's width as ``shutil.get_terminal_size`` gives it (``$COLUMNS``, the
-    terminal of stdout, else 80), without importing shutil (and its compression modules)."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
+_COMMANDS = COMMANDS
+_columns = columns
 
 
 #: what argparse prints for the top level (tests/test_cli_lazy.py holds the two equal)

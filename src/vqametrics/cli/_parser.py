@@ -8,7 +8,9 @@ import argparse
 import importlib
 
 from .._version import __version__
-from . import _COMMANDS, DESCRIPTION, EPILOG, _columns
+from ._table import COMMANDS as _COMMANDS
+from ._table import DESCRIPTION, EPILOG
+from ._table import columns as _columns
 
 __all__ = ["build_parser", "listing_parser"]
 
