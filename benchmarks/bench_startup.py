@@ -1,11 +1,13 @@
 """Start-up of the command line (issue 23): each command against a bare ``python -c pass``.
 
 Every case runs in a fresh process, the cases alternating run by run; the medians and their
-ratio to the bare interpreter are printed (target: ``vqametrics --help`` <= 2x). The small
-``score`` is POPE on 20 VLMEvalKit rows; ``--importtime`` also prints the slowest imports of
-each command (``python -X importtime``).
+ratio to the bare interpreter are printed (target: ``vqametrics --help`` <= 2x), of the wall
+time and of the CPU time (user + sys from ``wait4``: the figure to trust on a loaded host). The
+small ``score`` is POPE on 20 VLMEvalKit rows; ``--importtime`` also prints the slowest imports
+of each command (``python -X importtime``). ``--before SRC`` runs every command a second time
+from another source tree (e.g. an export of main's ``src/``), in the same alternation.
 
-Usage: ``python benchmarks/bench_startup.py [--runs 15] [--importtime]``
+Usage: ``python benchmarks/bench_startup.py [--runs 15] [--importtime] [--before SRC]``
 """
 
 from __future__ import annotations
@@ -44,10 +46,20 @@ def cases(tmp: Path) -> dict[str, list[str]]:
     }  # fmt: skip
 
 
-def wall(cmd: list[str], env: dict[str, str]) -> float:
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of *cmd* in a fresh process; fails loudly on a non-zero exit."""
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed")
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+
+def environment(src: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode: so here
+    return env
 
 
 def slowest_imports(cmd: list[str], env: dict[str, str], n: int = 8) -> list[str]:
@@ -62,31 +74,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--importtime", action="store_true")
+    parser.add_argument("--before", metavar="SRC", help="also time this source tree")
     args = parser.parse_args()
-    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode: so here
+    trees = {"": SRC} if args.before is None else {"": SRC, " (before)": args.before}
     with tempfile.TemporaryDirectory() as tmp:
-        todo = cases(Path(tmp))
-        times: dict[str, list[float]] = {name: [] for name in todo}
-        for cmd in todo.values():
-            wall(cmd, env)  # warm the file cache
+        todo = {
+            name + tag: (cmd, environment(src))
+            for name, cmd in cases(Path(tmp)).items()
+            for tag, src in trees.items()
+            if not (tag and name == "python -c pass")
+        }
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in todo}
+        for cmd, env in todo.values():
+            timed(cmd, env)  # warm the file cache and the bytecode
         for _ in range(args.runs):
-            for name, cmd in todo.items():
-                times[name].append(wall(cmd, env))
-        base = statistics.median(times["python -c pass"])
-        floor = min(times["python -c pass"])
+            for name, (cmd, env) in todo.items():
+                times[name].append(timed(cmd, env))
+        base = [statistics.median(t[k] for t in times["python -c pass"]) for k in (0, 1)]
         print(
-            f"start-up over {args.runs} alternating runs: median and fastest, each with its "
-            "ratio to python -c pass"
+            f"start-up over {args.runs} alternating runs on {os.cpu_count()} CPUs, Python "
+            f"{sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}: median wall and CPU "
+            "time, each with its ratio to python -c pass"
         )
         for name, ts in times.items():
-            med, low = statistics.median(ts), min(ts)
+            wall, cpu = (statistics.median(t[k] for t in ts) for k in (0, 1))
             print(
-                f"  {name:26} {med * 1000:8.1f} ms {med / base:5.2f}x   "
-                f"{low * 1000:8.1f} ms {low / floor:5.2f}x"
+                f"  {name:37} {wall * 1000:7.1f} ms {wall / base[0]:5.2f}x   "
+                f"CPU {cpu * 1000:7.1f} ms {cpu / base[1]:5.2f}x"
             )
         if args.importtime:
-            for name, cmd in todo.items():
+            for name, (cmd, env) in todo.items():
                 if name != "python -c pass":
                     print(f"slowest imports of {name}:")
                     print("\n".join(slowest_imports(cmd, env)))

@@ -20,6 +20,7 @@ import pytest
 
 from vqametrics import cli
 
+COMMAND_MODULES = tuple(f"vqametrics.cli.{m}" for m, _ in cli._COMMANDS.values())
 HEAVY = ("orjson", "numpy", "socket", "shutil", "vqametrics.aggregate.stats", "vqametrics.tasks")
 
 
@@ -68,7 +69,7 @@ def test_the_listing_is_the_full_parsers_help(monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], []])
 def test_help_imports_no_command(argv: list[str], tmp_path: Path) -> None:
     mods = _imported_after(argv, tmp_path)
-    commands = [m for m in mods if m.startswith("vqametrics.cli.")]
+    commands = [m for m in mods if m.startswith(COMMAND_MODULES)]
     assert commands == []
     assert [m for m in mods if m.startswith(HEAVY)] == []
 
@@ -104,3 +105,122 @@ def test_options_before_the_command_are_not_commands() -> None:
     assert cli._command(["score", "pope"]) == "score"
     assert cli._command(["-h", "vqa"]) == "vqa"
     assert cli._command(["--", "vqa"]) is None
+
+
+# --- --help and --version without argparse ---------------------------------------------------
+
+
+def _bare_modules(argv: list[str], tmp: Path) -> set[str]:
+    """The modules a fresh interpreter holds after ``main(ARGV)``, the probe importing nothing
+    of its own (``json`` would bring ``re``): printed on stderr after the command's output."""
+    code = (
+        "import sys\n"
+        "from vqametrics.cli import main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "sys.stderr.write(' '.join(sorted(sys.modules)))\n"
+    )
+    src = str(Path(cli.__file__).resolve().parents[2])
+    env = {**os.environ, "COLUMNS": "100", "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=tmp
+    )
+    return set(out.stderr.split())
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], ["--version"]])
+def test_help_and_version_import_neither_argparse_nor_re(argv: list[str], tmp_path: Path) -> None:
+    # argparse (with re, enum, gettext) alone costs about as much as the interpreter's start
+    mods = _bare_modules(argv, tmp_path)
+    assert {"argparse", "re", "typing", "textwrap", "warnings"} & mods == set()
+    assert {m for m in mods if m.startswith("vqametrics.")} <= {
+        "vqametrics._version",
+        "vqametrics.cli",
+        "vqametrics.cli._table",
+    }
+
+
+def _argparse_help(width: int, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("COLUMNS", str(width + 2))  # the formatter's width is the terminal's - 2
+    return _help(cli._listing_parser())
+
+
+def test_the_fast_help_is_argparses_at_every_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    laid_out = []
+    for width in range(8, 240):
+        fast = cli._fast_help(width)
+        if fast is not None:
+            assert fast == _argparse_help(width, monkeypatch), width
+            laid_out.append(width)
+    # every width from where the usage line fits is laid out without argparse
+    assert laid_out == list(range(len(cli._USAGE), 240))
+
+
+def test_help_and_version_print_what_argparse_prints(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    for argv in (["--help"], ["-h"], ["--version"]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(argv)
+        assert exc.value.code == 0
+        fast = capsys.readouterr().out
+        with pytest.raises(SystemExit) as exc:
+            cli._listing_parser().parse_args(argv)
+        assert exc.value.code == 0
+        assert fast == capsys.readouterr().out
+    monkeypatch.setenv("COLUMNS", "30")  # too narrow for the usage line: argparse lays it out
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    wrapped = "usage: vqametrics [-h]\n" + " " * 18 + "[--version]\n"
+    assert capsys.readouterr().out.startswith(wrapped)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "score VQA predictions (official-exact soft accuracy)",
+        "a b-c de-fg hi-j-kl mn--op x-- -y z_-ab ab-12 é-àb self-contained",
+        "paired comparison of two results files: A − B, interval, p-value, changed questions",
+    ],
+)
+def test_the_wrap_is_textwraps(text: str) -> None:
+    import textwrap
+
+    for width in range(1, len(text) + 2):
+        lines = cli._wrap(text, width)
+        if lines is not None:
+            assert lines == textwrap.wrap(text, width), width
+    assert cli._wrap(text, len(text)) == [text] or "--" in text
+
+
+@pytest.mark.parametrize("command", sorted(cli._COMMANDS))
+def test_a_commands_help_is_the_full_parsers(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the command that runs gets its width without shutil; the full parser's is argparse's own
+    monkeypatch.setenv("COLUMNS", "70")
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    lazy = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args([command, "--help"])
+    assert lazy == capsys.readouterr().out
+
+
+def test_a_small_score_imports_no_numpy_and_no_vqa_pipeline(tmp_path: Path) -> None:
+    rows = [
+        {"index": i, "question": "Is there a dog?", "prediction": "Yes" if i % 2 else "No"}
+        | {"answer": "Yes", "category": "random"}
+        for i in range(20)
+    ]
+    small = tmp_path / "pope.json"
+    small.write_text(json.dumps(rows), encoding="utf-8")
+    argv = ["score", "pope", "--results", str(small), "--profile", "vlmevalkit"]
+    mods = set(_imported_after(argv, tmp_path))
+    assert "vqametrics.tasks.pope" in mods  # it did run
+    unneeded = {"numpy", "shutil", "tempfile", "zipfile", "importlib.resources"}
+    unneeded |= {"vqametrics.pipeline.vqa", "vqametrics.views.explanation"}
+    assert unneeded & mods == set()

@@ -21,21 +21,19 @@ The source tree, floor by floor from the bottom (``tests/test_layers.py`` keeps 
 ``paper_table/``, ``integrations/`` → ``demo/``, ``cli/``.
 """
 
-import importlib as _importlib
-import typing as _typing
-
 from ._version import __version__
-from .core.exceptions import (
-    InputError,
-    MissingDependencyError,
-    MissingPredictionError,
-    UnknownNameError,
-    VqaMetricsError,
-    VqaMetricsWarning,
-)
 
-if _typing.TYPE_CHECKING:
+TYPE_CHECKING = False  # not typing's: `import vqametrics` (and --help) imports neither it nor re
+if TYPE_CHECKING:
     from .aggregate.stats import bootstrap_ci, diff_results, evaluation_ci, paired_test
+    from .core.exceptions import (
+        InputError,
+        MissingDependencyError,
+        MissingPredictionError,
+        UnknownNameError,
+        VqaMetricsError,
+        VqaMetricsWarning,
+    )
     from .core.signature import Signature
     from .kernels.accuracy import normalize_answer, vqa_accuracy
     from .mmbench import evaluate_mmbench
@@ -48,6 +46,12 @@ if _typing.TYPE_CHECKING:
 
 # Imported on first use (PEP 562), so that `import vqametrics` and the command line start fast.
 _LAZY = {
+    "InputError": ".core.exceptions",
+    "MissingDependencyError": ".core.exceptions",
+    "MissingPredictionError": ".core.exceptions",
+    "UnknownNameError": ".core.exceptions",
+    "VqaMetricsError": ".core.exceptions",
+    "VqaMetricsWarning": ".core.exceptions",
     "Signature": ".core.signature",
     "Task": ".tasks",
     "TaskEvaluation": ".tasks._run",
@@ -109,10 +113,12 @@ def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'vqametrics' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module, __name__), name)
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted((set(globals()) - {"TYPE_CHECKING"}) | set(_LAZY))

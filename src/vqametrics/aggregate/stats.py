@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.exceptions import InputError, MissingDependencyError
 from . import percent
+from .defaults import DEFAULT_BOOTSTRAP, DEFAULT_PERMUTATIONS, DEFAULT_SEED
 
 if TYPE_CHECKING:
     import numpy as np
@@ -110,13 +111,6 @@ class VQAEvaluation(Protocol):
     def signature(self) -> Signature: ...
     def per_question(self) -> Iterator[dict[str, Any]]: ...
 
-
-#: The default seed of every random procedure here (sacreBLEU's default as well).
-DEFAULT_SEED = 12345
-#: Bootstrap replicates by default.
-DEFAULT_BOOTSTRAP = 1000
-#: Sign-flip permutations by default (the p-value's resolution is 1 / (N + 1)).
-DEFAULT_PERMUTATIONS = 10000
 
 #: Largest number of float64 cells a working matrix may hold (64 MiB); replicates are processed
 #: in row blocks of at most this size. Random numbers are drawn row by row, so the results do

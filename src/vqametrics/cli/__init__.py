@@ -10,113 +10,132 @@ file and the question id or line).
 
 from __future__ import annotations
 
-import argparse
 import codecs
-import contextlib
-import importlib
 import os
 import sys
-import warnings
-from collections.abc import Sequence
 
 from .._version import __version__
-from ..core.exceptions import VqaMetricsError, VqaMetricsWarning, command_line_spelling
+from ._table import COMMANDS, DESCRIPTION, EPILOG, columns
+
+TYPE_CHECKING = False  # typing, argparse and re are not imported for --help and --version
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 __all__ = ["main"]
 
-#: command -> (its module in this package, the help line ``--help`` lists), in that order. The
-#: help lines are the ones the modules register (tests/test_cli_lazy.py holds them equal).
-_COMMANDS: dict[str, tuple[str, str]] = {
-    "vqa": ("vqa", "score VQA predictions (official-exact soft accuracy)"),
-    "score": ("score", "score a results file of any benchmark (TextVQA, POPE, MME, …)"),
-    "explain": (
-        "explain",
-        "explain how one prediction scores against its answers (any task), or one item of a run",
-    ),
-    "profiles": (
-        "profiles",
-        "list the scoring profiles, or show why they score a results file differently",
-    ),
-    "diff": (
-        "diff",
-        "paired comparison of two results files: A − B, interval, p-value, changed questions",
-    ),
-    "mmbench": ("mmbench", "score MMBench predictions (CircularEval / VanillaEval)"),
-    "mmbench-circular": ("mmbench", "build the circular copies of a multiple-choice TSV"),
-    "compare": ("compare", "VQA accuracy vs EM vs EM-any (vs multiple choice), with disagreements"),
-    "report": ("report", "write one self-contained HTML report (charts inline, no network needed)"),
-    "table": ("table", "a paper's table from toolkit output folders, each number re-scored"),
-    "demo": ("demo", "open the local web demo: how a VQA answer is scored, step by step"),
-}
-
-EPILOG = """exit codes: 0 success, 1 runtime failure, 2 usage error or bad input.
-Every score comes with a signature that pins how it was computed; quote it in papers."""
+_COMMANDS = COMMANDS
+_columns = columns
 
 
-def _columns() -> int:
-    """The terminal's width as ``shutil.get_terminal_size`` gives it (``$COLUMNS``, the
-    terminal of stdout, else 80), without importing shutil (and its compression modules)."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
+#: what argparse prints for the top level (tests/test_cli_lazy.py holds the two equal)
+_USAGE = "usage: vqametrics [-h] [--version] COMMAND ..."
+_OPTIONS = (
+    ("-h, --help", "show this help message and exit"),
+    ("--version", "show program's version number and exit"),
+)
 
 
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """The top-level help, as wide as argparse makes it (the terminal's width less 2)."""
-
-    def __init__(self, prog: str, *args: object, **kwargs: object) -> None:
-        kwargs.setdefault("width", _columns() - 2)
-        super().__init__(prog, *args, **kwargs)  # type: ignore[arg-type]
+def _letter(ch: str) -> bool:
+    """``[^\\d\\W]`` of textwrap's word splitting: a word character that is not a digit."""
+    return (ch.isalnum() or ch == "_") and not ch.isdecimal()
 
 
-class _Only:
-    """What a module's ``register`` is given when one of its commands runs: its other
-    commands (a module may register several) are built on parsers that go nowhere."""
+def _hyphen_letter(text: str) -> bool:
+    return len(text) == 2 and text[0] == "-" and _letter(text[1])
 
-    def __init__(self, sub: argparse._SubParsersAction[argparse.ArgumentParser], keep: str):
-        self._sub = sub
-        self._keep = keep
 
-    def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
-        if name == self._keep:
-            return self._sub.add_parser(name, **kwargs)  # type: ignore[arg-type]
-        return argparse.ArgumentParser(add_help=False)
+def _chunks(word: str) -> list[str]:
+    """*word* cut after each hyphen where textwrap may break it (two letters before it, or a
+    letter-hyphen-letter; a letter, an optional hyphen and a letter after it)."""
+    out, start, n = [], 0, len(word)
+    for i, ch in enumerate(word):
+        if ch != "-" or i == start:
+            continue
+        before = (i >= 2 and _letter(word[i - 2]) and _letter(word[i - 1])) or (
+            i >= 3 and _letter(word[i - 3]) and word[i - 2] == "-" and _letter(word[i - 1])
+        )
+        next_ = word[i + 2 : i + 4]  # after the letter that follows the hyphen
+        after = i + 1 < n and _letter(word[i + 1])
+        after = after and ((next_[:1] != "" and _letter(next_[0])) or _hyphen_letter(next_))
+        if before and after:
+            out.append(word[start : i + 1])
+            start = i + 1
+    return [*out, word[start:]]
+
+
+def _wrap(text: str, width: int) -> list[str] | None:
+    """``textwrap.wrap(text, width)`` of words separated by single spaces, without textwrap
+    (and ``re``); None for what this does not cover (a word longer than the line, ``--``)."""
+    words = text.split(" ")
+    if "" in words or "--" in text or not all(word.isprintable() for word in words):
+        return None
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        for k, chunk in enumerate(_chunks(word)):
+            if len(chunk) > width:
+                return None
+            joined = (f"{line} {chunk}" if k == 0 else line + chunk) if line else chunk
+            if len(joined) <= width:
+                line = joined
+            else:
+                lines.append(line)
+                line = chunk
+    return [*lines, line]
+
+
+def _help_entry(indent: int, name: str, text: str, position: int, width: int) -> list[str] | None:
+    """One command or option as argparse lays it out: the name, its help wrapped from
+    column *position* (on the next line when the name is too long for the gap)."""
+    lines = _wrap(text, max(width - position, 11))
+    if lines is None:
+        return None
+    rest = [" " * position + line for line in lines[1:]]
+    gap = position - indent - 2
+    if len(name) <= gap:
+        return [f"{' ' * indent}{name:<{gap}}  {lines[0]}", *rest]
+    return [" " * indent + name, " " * position + lines[0], *rest]
+
+
+def _fast_help(width: int) -> str | None:
+    """The top-level ``--help`` text, identical to argparse's for a *width* (the terminal's
+    less 2) where it can be laid out without argparse; None where it cannot (then argparse
+    does it). argparse, ``re`` and ``textwrap`` cost more than the interpreter's own start."""
+    if len(_USAGE) > width:
+        return None
+    longest = 2 + max(len("COMMAND"), *map(len, _COMMANDS), *(len(o) for o, _ in _OPTIONS))
+    position = min(longest + 2, min(24, max(width - 20, 4)))
+    out = [_USAGE, "", DESCRIPTION, "", "positional arguments:", "  COMMAND"]
+    for name, (_, text) in _COMMANDS.items():
+        entry = _help_entry(4, name, text, position, width)
+        if entry is None:
+            return None
+        out += entry
+    out += ["", "options:"]
+    for name, text in _OPTIONS:
+        entry = _help_entry(2, name, text, position, width)
+        if entry is None:
+            return None
+        out += entry
+    return "\n".join([*out, "", EPILOG]) + "\n"
+
+
+def _print_and_exit(text: str) -> None:
+    """Print *text* and leave with status 0, as argparse's ``--help`` and ``--version`` do."""
+    try:  # noqa: SIM105 - contextlib is not imported for --help
+        sys.stdout.write(text)
+    except (AttributeError, OSError):
+        pass
+    raise SystemExit(0)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser: with *command*, that command in full and every other one listed by
     name and help line only (its module is not imported); without, every command in full."""
-    parser = argparse.ArgumentParser(
-        prog="vqametrics",
-        description="Reproducible, explainable VQA scoring.",
-        epilog=EPILOG,
-        formatter_class=_Formatter,
-    )
-    parser.add_argument("--version", action="version", version=f"vqametrics {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    imported: set[str] = set()
-    for name, (module_name, help_line) in _COMMANDS.items():
-        if command is not None and name != command:
-            sub.add_parser(name, help=help_line, formatter_class=_Formatter)  # listed only
-            continue
-        if module_name in imported:
-            continue  # registered with the module's first command
-        try:
-            module = importlib.import_module(f".{module_name}", __name__)
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__name__}.{module_name}":
-                continue  # subcommand not built yet
-            raise
-        imported.add(module_name)
-        module.register(sub if command is None else _Only(sub, name))
-    return parser
+    from ._parser import build_parser as build
+
+    return build(command)
 
 
 def _command(arguments: Sequence[str]) -> str | None:
@@ -133,7 +152,9 @@ def _command(arguments: Sequence[str]) -> str | None:
 
 def _listing_parser() -> argparse.ArgumentParser:
     """Every command by name and help line, none imported (``vqametrics``, ``--help``)."""
-    return build_parser(command="")
+    from ._parser import listing_parser
+
+    return listing_parser()
 
 
 def _show_warning(
@@ -181,8 +202,10 @@ def _tolerant_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            with contextlib.suppress(Exception):  # e.g. a stream that is not a text wrapper
+            try:  # noqa: SIM105 - contextlib is not imported for --help
                 reconfigure(errors="vqametrics.escape")
+            except Exception:  # e.g. a stream that is not a text wrapper
+                pass
 
 
 def _undecodable_argument(argv: Sequence[str]) -> str | None:
@@ -227,6 +250,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if arguments == ["--version"]:
+        _print_and_exit(f"vqametrics {__version__}\n")
+    if arguments in (["--help"], ["-h"]):
+        text = _fast_help(_columns() - 2)
+        if text is not None:
+            _print_and_exit(text)
     command = _command(arguments)
     # only the command that runs is imported and registered; without one, none is (--help)
     parser = build_parser(command) if command is not None else _listing_parser()
@@ -259,6 +288,10 @@ def _discard_staged_outputs() -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import warnings
+
+    from ..core.exceptions import VqaMetricsError, VqaMetricsWarning, command_line_spelling
+
     # messages name the --options of the command line, not keyword arguments
     with warnings.catch_warnings(), command_line_spelling():
         warnings.simplefilter("always", VqaMetricsWarning)

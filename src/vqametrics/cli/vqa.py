@@ -94,7 +94,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def add_ci_options(parser: argparse.ArgumentParser) -> None:
     """``--ci``, ``--bootstrap N`` and ``--seed S``."""
-    from ..aggregate.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+    from ..aggregate.defaults import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 
     group = parser.add_argument_group("confidence intervals")
     group.add_argument(

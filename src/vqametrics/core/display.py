@@ -6,7 +6,6 @@ importing the report package (which imports them).
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 __all__ = ["answer_counts", "fmt", "html_pre", "html_table", "text_table"]
@@ -38,6 +37,8 @@ def html_table(
     header: Sequence[str], rows: Sequence[Sequence[object]], digits: int = 2, caption: str = ""
 ) -> str:
     """A compact HTML table for notebooks (numbers right-aligned)."""
+    import html  # only the notebook views pay for it
+
     e = html.escape
     head = "".join(f"<th>{e(str(h))}</th>" for h in header)
     body = []
@@ -53,6 +54,8 @@ def html_table(
 
 def html_pre(text: str) -> str:
     """Preformatted text for notebooks."""
+    import html
+
     return f"<pre>{html.escape(text)}</pre>"
 
 

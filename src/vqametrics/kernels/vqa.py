@@ -13,7 +13,6 @@ and :math:`m` matching answers this is :math:`\min(1, 0.3m)`; the textbook form
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
 from ..profiles import Profile
 
@@ -68,6 +67,8 @@ def average(values: Sequence[float], mean: str) -> float:
         return total / n
     if mean == "exact":
         # statistics.mean: the exact rational mean, rounded once.
+        from fractions import Fraction  # with decimal: imported only by this mode
+
         return float(sum((Fraction(v) for v in values), Fraction(0)) / n)
     if mean == "numpy":
         return pairwise_sum(values) / n

@@ -30,9 +30,9 @@ Quirks kept on purpose, because parity with published numbers needs them (spec Â
 from __future__ import annotations
 
 import json
+import pkgutil
 import re
 from collections.abc import Callable, Mapping
-from importlib import resources
 from typing import Any
 
 __all__ = [
@@ -54,8 +54,12 @@ __all__ = [
 
 
 def _load_tables() -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("official_tables.json").read_text("utf-8")
-    tables: dict[str, Any] = json.loads(text)
+    # through the package's loader (zip-safe, as importlib.resources), without importing
+    # importlib.resources: its tempfile, shutil and zipfile cost every start-up (issue 23)
+    data = pkgutil.get_data(__package__, "official_tables.json")
+    if data is None:  # pragma: no cover - a loader that cannot read its package's files
+        raise ImportError("vqametrics.normalize: cannot read official_tables.json")
+    tables: dict[str, Any] = json.loads(data.decode("utf-8"))
     return tables
 
 

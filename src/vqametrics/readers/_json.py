@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import gzip
 import mmap
 import os
 import zlib
@@ -65,6 +64,8 @@ def ungzip(name: str, data: bytes) -> tuple[bytes, bool]:
         if name.endswith(".gz"):
             raise InputError(f"{name}: named .gz but is not gzip-compressed")
         return data, False
+    import gzip  # only for gzip input
+
     try:
         out = gzip.decompress(data)
     except (OSError, EOFError, zlib.error) as exc:

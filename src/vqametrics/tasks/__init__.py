@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import pkgutil
-import random
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..core.exceptions import UnknownNameError
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = [
     "Aggregate",
@@ -52,6 +54,8 @@ def _load_all() -> None:
     global _ALL_LOADED
     if _ALL_LOADED:
         return
+    import pkgutil
+
     for info in pkgutil.iter_modules(__path__):
         if not info.name.startswith("_"):
             importlib.import_module(f"{__name__}.{info.name}")

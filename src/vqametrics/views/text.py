@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from ..core.display import answer_counts
 from ..core.display import text_table as table
-from ..pipeline.vqa import VQAEvaluation
-from .explanation import Explanation
 
 if TYPE_CHECKING:
     from ..aggregate.stats import Difference, ResultsDiff
+    from ..pipeline.vqa import VQAEvaluation
+    from .explanation import Explanation
 
 __all__ = [
     "answer_counts",
