@@ -253,8 +253,8 @@ def test_yardsticks_vqa_equals_evaluate_vqa(client: Any) -> None:
 
 
 def test_yardsticks_mmbench_equals_evaluate_mmbench(client: Any) -> None:
+    from vqametrics import evaluate_mmbench
     from vqametrics.demo.yardsticks import _mmbench_predictions, mmbench_sample
-    from vqametrics.mmbench import evaluate_mmbench
 
     m = client.get("/api/yardsticks").json()["mmbench"]
     assert m["available"] and m["n_questions"] == 20

@@ -36,11 +36,11 @@ if TYPE_CHECKING:
     )
     from .core.signature import Signature
     from .kernels.accuracy import normalize_answer, vqa_accuracy
-    from .mmbench import evaluate_mmbench
     from .paper_table import table
     from .profiles import get_profile, list_profiles
     from .tasks import Task, TaskProfile, get_task, list_tasks, parse_choice, score_answer
     from .tasks._run import TaskEvaluation, evaluate, evaluate_task
+    from .tasks.mmbench import evaluate_mmbench
     from .tasks.vqav2 import evaluate_vqa
     from .views.explanation import explain
 
@@ -59,7 +59,7 @@ _LAZY = {
     "bootstrap_ci": ".aggregate.stats",
     "diff_results": ".aggregate.stats",
     "evaluate": ".tasks._run",
-    "evaluate_mmbench": ".mmbench",
+    "evaluate_mmbench": ".tasks.mmbench",
     "evaluate_task": ".tasks._run",
     "evaluate_vqa": ".tasks.vqav2",
     "evaluation_ci": ".aggregate.stats",

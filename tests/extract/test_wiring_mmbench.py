@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from vqametrics import evaluate_mmbench
 from vqametrics.cli import main
-from vqametrics.mmbench import MMBenchRow, evaluate_mmbench
+from vqametrics.mmbench import MMBenchRow
 
 OPTS = {"A": "cat", "B": "dog", "C": "horse"}
 ROWS = [

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from vqametrics import InputError, UnknownNameError
+from vqametrics import InputError, UnknownNameError, evaluate_mmbench
 from vqametrics.cli import main
 from vqametrics.core.extras import install_hint
-from vqametrics.mmbench import evaluate_mmbench, extract_choice, load_mmbench_tsv
+from vqametrics.mmbench import extract_choice, load_mmbench_tsv
 
 HEADER = "index\tquestion\thint\tA\tB\tC\tD\tanswer\tcategory\tl2-category\tsplit\n"
 

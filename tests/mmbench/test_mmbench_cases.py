@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from vqametrics import evaluate_mmbench
 from vqametrics.mmbench import (
     MMBenchRow,
     circular_copies,
-    evaluate_mmbench,
     explain_choice,
     extract_choice,
     resolve_choice,

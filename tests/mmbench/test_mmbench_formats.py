@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from vqametrics import evaluate_mmbench
 from vqametrics.cli import main
 from vqametrics.mmbench import (
     MMBenchRow,
-    evaluate_mmbench,
     list_extractors,
     load_mmbench_tsv,
     load_predictions,

@@ -7,10 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vqametrics import evaluate_mmbench
 from vqametrics.mmbench import (
     MMBenchRow,
     circular_copies,
-    evaluate_mmbench,
     explain_choice,
     list_extractors,
 )

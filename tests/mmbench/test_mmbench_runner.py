@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import vqametrics
+from vqametrics import evaluate_mmbench
 from vqametrics.core.exceptions import InputError
-from vqametrics.mmbench import MMBenchData, MMBenchRow, Predictions, evaluate_mmbench
+from vqametrics.mmbench import MMBenchData, MMBenchRow, Predictions
 from vqametrics.tasks import TaskInputs, get_task
 
 OPTS = {"A": "cat", "B": "dog", "C": "horse"}

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from vqametrics import evaluate_mmbench
 from vqametrics.cli import main
-from vqametrics.mmbench import evaluate_mmbench, load_mmbench_tsv, load_predictions
+from vqametrics.mmbench import load_mmbench_tsv, load_predictions
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mmbench"
 SAMPLES = DATA / "mmbench_samples.tsv"

@@ -1,24 +1,20 @@
-"""``vqametrics mmbench`` (CircularEval / VanillaEval) and ``vqametrics mmbench-circular``."""
+"""``vqametrics mmbench``, an alias of ``vqametrics score mmbench`` that keeps its options, and
+``vqametrics mmbench-circular``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from ._chat import (
     add_extract_option,
     add_judge_options,
     judge_from_args,
-    mmbench_judge_checked,
-    warn_verbose,
 )
 from ._common import add_input_format_option, add_json_flag, print_json, seed_int
-from ._output import add_name_option, emit_systems, emit_table, names_for, wants_table
+from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
-
-_MMBENCH_OUTPUTS = ("report.json", "per_question.jsonl")
 
 # Kept in sync with vqametrics.mmbench.extract by a test; listed here so that ``register``
 # stays cheap (the scoring package is imported by the handlers only).
@@ -49,8 +45,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``mmbench`` and ``mmbench-circular`` subcommands."""
     p = subparsers.add_parser(
         "mmbench",
-        help="score MMBench predictions (CircularEval / VanillaEval)",
-        description="Score multiple-choice predictions the way the MMBench reference does.",
+        help="score MMBench predictions (an alias of `score mmbench`)",
+        description="Score multiple-choice predictions the way the MMBench reference does: "
+        "`score mmbench` with these options (--data is --annotations, --extractor is "
+        "--profile), the same output and signature.",
         epilog=_MMBENCH_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -90,10 +88,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--extractor",
+        "--profile",
+        dest="extractor",
         choices=_EXTRACTORS,
         default="vlmevalkit",
         metavar="NAME",
-        help=f"answer-extraction lineage (default: vlmevalkit); one of: {', '.join(_EXTRACTORS)}",
+        help="answer-extraction lineage, the profile of `score mmbench` (default: vlmevalkit); "
+        f"one of: {', '.join(_EXTRACTORS)}",
     )
     p.add_argument(
         "--reference-compatible",
@@ -111,7 +112,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "-o",
         "--out",
         metavar="DIR",
-        help="write report.json, per_question.jsonl and manifest.json here",
+        help="write metrics.json, per_item.jsonl, signature.txt and manifest.json here",
     )
     add_extract_option(p)
     add_judge_options(
@@ -149,109 +150,78 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     c.set_defaults(func=_run_circular)
 
 
-def _own_benchmark(path: str) -> Any:
-    """A results file read as its own benchmark (a VLMEvalKit sheet carries question, options
-    and answer beside each prediction), or a clear error asking for ``--data``."""
-    from ..core.exceptions import InputError
-    from ..mmbench import load_mmbench_tsv
+def _score_args(args: argparse.Namespace) -> argparse.Namespace:
+    """The ``score mmbench`` arguments of an ``mmbench`` command line: its own options mapped
+    onto score's (``--data`` is ``--annotations``, ``--extractor`` is ``--profile``, the
+    circular settings are the task's own options), the rest at score's defaults."""
+    from . import score
 
-    if path == "-":
-        raise InputError("mmbench: --data (the benchmark TSV) is required with --results -")
-    try:
-        return load_mmbench_tsv(path)
-    except InputError as exc:
-        raise InputError(
-            f"mmbench: --data (the benchmark TSV) is required: {path} does not carry the "
-            f"benchmark ({exc})"
-        ) from None
+    parser = argparse.ArgumentParser(add_help=False)
+    score.register(parser.add_subparsers())
+    out, _ = parser.parse_known_args(["score", "mmbench"])
+    for key in vars(out):
+        if key not in ("task", "func") and hasattr(args, key):
+            setattr(out, key, getattr(args, key))
+    out.json = args.json  # set by the command line from --format after parsing
+    out.annotations = args.data
+    out.profile = args.extractor
+    extra = ["--mode", args.mode]
+    if args.reference_compatible:
+        extra += ["--reference-compatible", "yes"]
+    if args.random_fallback is not None:
+        extra += ["--random-fallback", str(args.random_fallback)]
+    out.extra = extra
+    return out
 
 
 def _run_mmbench(args: argparse.Namespace) -> int:
-    import orjson
+    """``score mmbench`` on the mapped arguments: the same table or schema-1 document and the
+    same signature; ``--by-ability`` keeps its one row per system and split."""
+    from . import score
 
-    from ..mmbench import MMBenchResult, evaluate_mmbench, load_mmbench_tsv, load_predictions
-    from ..mmbench.reported import compare_reported, format_reported
-    from ..views.output import check_out_dir, publish_dir
+    mapped = _score_args(args)
+    if args.by_ability and wants_table(args, len(args.results)):
+        return _by_ability(args, mapped)
+    return score.run(mapped)
 
-    inputs = (*([args.data] if args.data is not None else []), *args.results)
+
+def _by_ability(args: argparse.Namespace, mapped: argparse.Namespace) -> int:
+    """One row per system and split with every ability (``--by-ability``); ``--json`` is one
+    schema-1 document per system, under ``systems``."""
+    from ..core.exceptions import InputError
+    from ..mmbench import MMBenchResult
+    from ..tasks import get_task
+    from ..tasks._run import evaluate
+    from ..views.command_tables import mmbench_table
+    from ._common import task_input_args
+    from .score import _task_options
+
     if args.out:
-        check_out_dir(args.out, _MMBENCH_OUTPUTS, inputs)  # before any work
-    client = judge_from_args(args)  # bad judge settings fail before anything is read
-    data = load_mmbench_tsv(args.data) if args.data is not None else None
-
-    def evaluate(path: str) -> MMBenchResult:
-        return mmbench_judge_checked(_evaluate(path), client)
-
-    def _evaluate(path: str) -> MMBenchResult:
-        return evaluate_mmbench(
-            data if data is not None else _own_benchmark(path),
-            load_predictions(
+        raise InputError("--out writes the files of one predictions file; give one")
+    client = judge_from_args(args)
+    options = _task_options(get_task("mmbench"), mapped.extra)
+    try:
+        evaluations = [
+            evaluate(
+                "mmbench",
                 path,
-                input_format=args.input_format,
-                id_field=args.id_field,
-                answer_field=args.answer_field,
-            ),
-            mode=args.mode,
-            extractor=args.extractor,
-            reference_compatible=args.reference_compatible,
-            random_fallback=args.random_fallback,
-            extract=args.extract,
-            judge=client.as_callable() if client is not None else None,
-            judge_name=client.model if client is not None else None,
-        )
-
-    paths = args.results
-    if wants_table(args, len(paths)):
-        from ..core.exceptions import InputError
-        from ..views.command_tables import mmbench_table
-
-        if args.out:
-            raise InputError("--out writes the files of one predictions file; give one")
-        names = names_for(args, paths)
-        results = [evaluate(p) for p in paths]
-        if args.by_ability:
-            if args.json:
-                pairs = zip(names, results, strict=True)
-                print_json({"systems": [dict(r.as_dict(), name=n) for n, r in pairs]})
-            else:
-                emit_table(mmbench_table(names, results), args.output_format)
-            return 0
-        from ..analysis.systems import compare_mmbench_systems
-
-        return emit_systems(compare_mmbench_systems(results, names), args)
-    result = evaluate(paths[0])
-    warn_verbose(result.diagnostics, extracted=args.extract is not None)
-    report = result.as_dict()
-    if client is not None:
-        client.close()
-        failed = sum(1 for q in result.questions for p in q.passes if p.stage == "judge_failed")
-        report["judge_stats"] = {
-            "model": client.model,
-            "judged": result.counts["judged"],
-            "judge_calls": client.calls,
-            "cache_hits": client.cache_hits,
-            "unjudged": failed,
-        }
-    if args.out:
-        files = {
-            "report.json": orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n",
-            "per_question.jsonl": b"".join(
-                orjson.dumps(q, option=orjson.OPT_APPEND_NEWLINE) for q in result.per_question()
-            ),
-        }
-        publish_dir(args.out, files, inputs=inputs, signature=result.signature)
-    reported = compare_reported(result, paths[0], args.reported)
-    if reported is not None:
-        report["reported"] = reported
+                reported=args.reported,
+                **task_input_args(mapped),
+                judge=client,
+                **options,
+            )
+            for path in args.results
+        ]
+    finally:
+        if client is not None:
+            client.close()
+    names = names_for(args, args.results)
     if args.json:
-        print_json(report)
-    else:
-        text = result.format()
-        if reported is not None:
-            # beside the tables, before the signature line that ends every report
-            body, sig = text.rsplit("\nsignature: ", 1)
-            text = f"{body}\n{format_reported(reported, args.extractor)}\nsignature: {sig}"
-        sys.stdout.write(text + "\n")
+        pairs = zip(names, evaluations, strict=True)
+        print_json({"systems": [dict(e.as_dict(), name=n) for n, e in pairs]})
+        return 0
+    results = [MMBenchResult.from_evaluation(e) for e in evaluations]
+    emit_table(mmbench_table(names, results), args.output_format)
     return 0
 
 

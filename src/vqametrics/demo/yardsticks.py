@@ -4,7 +4,7 @@ The answer sets are SIMULATED behaviours (clearly labelled on the page): the VQA
 bundled ``results_*.json`` files, the MMBench ones are generated here from each row's correct
 letter (this is input data, not scoring). Every score comes from :func:`evaluate_vqa`,
 :func:`~vqametrics.kernels.exact_match.exact_match_scores`,
-:func:`~vqametrics.mmbench.evaluate_mmbench`, :func:`vqa_accuracy` or :func:`explain`.
+:func:`~vqametrics.evaluate_mmbench`, :func:`vqa_accuracy` or :func:`explain`.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def _mmbench_predictions(name: str, seed: int = _SEED) -> dict[int, str]:
 
 def _mmbench_scores(preds: Mapping[int, str]) -> tuple[dict[str, float], str]:
     """Vanilla (pass-0 rows), per row over every copy, and circular; plus the signature."""
-    from ..mmbench import evaluate_mmbench
+    from ..tasks.mmbench import evaluate_mmbench
 
     data = mmbench_sample()
     circ = evaluate_mmbench(data, preds, mode="circular")

@@ -2,12 +2,14 @@
 
 Spec: ``mmbench.md`` (shared spec). The pipeline is ``load`` (files, validation) ->
 ``extract`` (heuristic letter extraction, four reference lineages) -> ``judge`` (optional LLM
-fallback) -> ``circular`` (CircularEval / VanillaEval) -> ``report`` (tables, text, JSON).
+fallback) -> ``circular`` (CircularEval / VanillaEval) -> ``report`` (tables, text, JSON). The task
+(``vqametrics.tasks.mmbench``) runs them; ``evaluate_mmbench`` lives there, one floor up, and
+is ``vqametrics.evaluate_mmbench``.
 """
 
 from __future__ import annotations
 
-from .circular import MMBenchResult, build_circular, circular_copies, evaluate_mmbench
+from .circular import MMBenchResult, build_circular, circular_copies
 from .extract import (
     ExtractionResult,
     Extractor,
@@ -31,7 +33,6 @@ __all__ = [
     "build_circular",
     "build_judge_prompt",
     "circular_copies",
-    "evaluate_mmbench",
     "explain_choice",
     "extract_choice",
     "get_extractor",
@@ -40,3 +41,14 @@ __all__ = [
     "load_predictions",
     "resolve_choice",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``evaluate_mmbench`` moved up to the task floor: say where, instead of a bare
+    ``AttributeError`` (this package may not import the tasks)."""
+    if name == "evaluate_mmbench":
+        raise AttributeError(
+            "vqametrics.mmbench.evaluate_mmbench moved: use vqametrics.evaluate_mmbench "
+            "(or vqametrics.evaluate('mmbench', ...))"
+        )
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

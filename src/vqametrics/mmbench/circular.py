@@ -15,7 +15,7 @@ or over all rows.
 
 The task runner scores MMBench (``tasks/mmbench.py``): :func:`resolve_rows` decides each row's
 letter (the profile's ``score_batch``), :func:`question_records` groups the rows into questions
-(its last step), and :class:`MMBenchResult` is the view ``vqametrics mmbench`` renders.
+(its last step), and :class:`MMBenchResult` is the view ``evaluate_mmbench`` returns.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .._version import __version__
-from ..core.exceptions import InputError, UnknownNameError
+from ..core.exceptions import InputError
 from ..core.signature import Signature
-from .extract import DEFAULT_EXTRACTOR, get_extractor
+from .extract import get_extractor
 from .judge import Judge, build_judge_prompt, resolve_choice
-from .model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Predictions
+from .model import CIRCULAR_STRIDE, MMBenchRow
 from .report import PassRecord, QuestionRecord, accuracy_table, format_table
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "MMBenchResult",
     "build_circular",
     "circular_copies",
-    "evaluate_mmbench",
 ]
 
 MODES = ("circular", "vanilla")
@@ -476,117 +475,6 @@ def _check_unique(rows: Sequence[MMBenchRow], source: str) -> dict[int, MMBenchR
             raise InputError(f"{source}: duplicate index {row.index}{where}")
         by_index[row.index] = row
     return by_index
-
-
-def evaluate_mmbench(
-    data: MMBenchData | Sequence[MMBenchRow],
-    predictions: Predictions | Mapping[int, str | None],
-    *,
-    mode: Mode = "circular",
-    extractor: str = DEFAULT_EXTRACTOR,
-    reference_compatible: bool = False,
-    judge: Judge | None = None,
-    judge_name: str | None = None,
-    random_fallback: int | None = None,
-    extract: str | None = None,
-) -> MMBenchResult:
-    r"""Score MMBench predictions with CircularEval or VanillaEval: an alias of
-    ``vqametrics.evaluate("mmbench", ...)`` (the one task runner runs it; prefer that entry
-    point) that keeps its own arguments and returns the :class:`MMBenchResult` view.
-
-    .. math::
-
-        \mathrm{CircularEval} = \frac{1}{|G|}\sum_{g} \prod_{k} [\ell_{g,k} = a_{g,k}]
-        \qquad
-        \mathrm{VanillaEval} = \frac{1}{|R|}\sum_{r} [\ell_r = a_r]
-
-    Spec: mmbench.md §2. Each row's letter comes from :func:`~vqametrics.mmbench.extract_choice`
-    and, where the heuristics fail, from the optional *judge*. Circular groups are decided as in
-    VLMEvalKit HEAD ``mcq_circular_eval``: a heuristically extracted wrong letter (``Z``
-    included) fails the group before any judge call; otherwise the unparsed rows go to the judge
-    in pass order, and the first mismatch fails the group.
-
-    Parameters
-    ----------
-    data : MMBenchData or sequence of MMBenchRow
-        Every row of the benchmark, circular copies included, with answers.
-    predictions : Predictions or Mapping[int, str or None]
-        Row index -> raw model output (``None`` = empty cell). Indices not in *data* are
-        ignored and counted.
-    mode : {"circular", "vanilla"}, default="circular"
-        ``"vanilla"`` reports two tables: pass-0 rows only (the paper's VanillaEval, the
-        headline) and all rows, each copy counted as its own question.
-    extractor : str, default="vlmevalkit"
-        Heuristic lineage, see :func:`~vqametrics.mmbench.list_extractors`.
-    reference_compatible : bool, default=False
-        ``False`` (strict): every question of *data* is reported; a circular group with a
-        missing copy, or a vanilla row without prediction, is a miss and counted as
-        incomplete; an empty prediction is the empty string; in circular mode a group is the
-        copies the data file has (2 to N for N options: the official dev file has 4-option
-        questions with 3 copies). ``True`` reproduces the reference: rows without
-        prediction are ignored (a group can pass on the rows present), a question whose
-        pass-0 row has no prediction is dropped from the report, and an empty prediction cell
-        becomes the string ``"nan"`` (pandas NaN through ``str``).
-    judge : callable, optional
-        ``judge(prompt) -> reply``; see :func:`~vqametrics.mmbench.judge.resolve_choice`.
-    judge_name : str, optional
-        Shown in the signature (``judge:<name>``); default ``"custom"`` when *judge* is given.
-    random_fallback : int, optional
-        Seed. Reproduce the reference's uniform random letter (options plus ``Z``; A-E for
-        ``lmms-eval``) for a row that neither the heuristics nor 3 judge tries decide; without
-        a judge every heuristic failure draws (the reference with a dead judge API). One
-        ``random.Random(seed)`` serves the run; rows draw in ascending index order (groups by
-        pass-0 index, then pass order), stopping at a group's first mismatch. The reference
-        itself is unseeded (HEAD) or seeded globally with 2680 (2023 scripts) and its draw order
-        depends on its worker pool, so only the distribution is reproducible, not the draws.
-    extract : str, optional
-        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``) run on
-        each prediction before the letter heuristics, e.g. to drop a ``<think>`` block; in the
-        signature as ``extract:NAME``. Default: the heuristics see the raw text.
-
-    Returns
-    -------
-    MMBenchResult
-        ``score`` in [0, 1]; per-split ``tables``; ``counts``; ``signature``.
-
-    Raises
-    ------
-    InputError
-        Duplicate indices; predictions that cover none of the data; no scorable question; in
-        strict circular mode, a copy without its pass-0 row or a group whose row count differs
-        from its option count.
-    UnknownNameError
-        Unknown *mode* or *extractor*.
-
-    Notes
-    -----
-    Unparsed answers are never guessed unless *random_fallback* is set: they score as a miss
-    (the reference writes ``Z``) and are counted in ``counts["unparsed"]``. The reference's
-    dependence on the ``VERBOSE`` environment variable is not reproduced (see
-    :func:`~vqametrics.mmbench.explain_choice`).
-    """
-    if mode not in MODES:
-        raise UnknownNameError(f"unknown MMBench mode {mode!r}; valid: {', '.join(MODES)}")
-    get_extractor(extractor)  # fail early on a bad name
-    from ..tasks._run import evaluate
-
-    if not isinstance(data, MMBenchData):
-        data = MMBenchData(tuple(data), "<data>")
-    if not isinstance(predictions, Predictions):
-        predictions = Predictions(predictions, "<predictions>")
-    evaluation = evaluate(
-        "mmbench",
-        predictions,
-        annotations=data,
-        profile=extractor,
-        extract=extract,
-        mode=mode,
-        reference_compatible=reference_compatible,
-        choice_judge=judge,
-        judge_name=judge_name,
-        random_fallback=random_fallback,
-    )
-    return MMBenchResult.from_evaluation(evaluation)
 
 
 @dataclass(frozen=True)

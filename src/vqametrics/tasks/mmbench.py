@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.exceptions import InputError, UnknownNameError
@@ -26,7 +26,9 @@ from ..kernels.choice import get_lineage
 from ..mmbench.circular import (
     _UNPARSED_SHOWN,
     MODES,
+    MMBenchResult,
     MMBenchRun,
+    Mode,
     _check_unique,
     _Extracted,
     _short,
@@ -34,12 +36,22 @@ from ..mmbench.circular import (
     question_records,
     resolve_rows,
 )
+from ..mmbench.extract import DEFAULT_EXTRACTOR, get_extractor
+from ..mmbench.judge import Judge
 from ..mmbench.model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Predictions
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
 
-__all__: list[str] = []
+__all__ = [
+    "CCBENCH_CATEGORIES",
+    "MMBENCH_ABILITIES",
+    "MMBENCH_VARIANTS",
+    "MMBenchVariant",
+    "evaluate_mmbench",
+    "mmbench_variant",
+    "other_task_sheet",
+]
 
 _EXTRACTORS = {
     "vlmevalkit": "VLMEvalKit HEAD: option-letter heuristics (no judge called)",
@@ -55,6 +67,90 @@ _LINEAGES = {
     "vlmevalkit-2024": "vlmevalkit_can_infer_2024",
     "lmms-eval": "lmms_eval_mmbench",
 }
+
+
+#: the 20 L3 abilities of MMBench v1.0 and v1.1, EN and CN alike (spec mmbench.md §1)
+MMBENCH_ABILITIES = (
+    "image_style",
+    "image_scene",
+    "image_emotion",
+    "image_quality",
+    "image_topic",
+    "object_localization",
+    "attribute_recognition",
+    "celebrity_recognition",
+    "ocr",
+    "spatial_relationship",
+    "attribute_comparison",
+    "action_recognition",
+    "physical_property_reasoning",
+    "function_reasoning",
+    "identity_reasoning",
+    "social_relation",
+    "physical_relation",
+    "nature_relation",
+    "future_prediction",
+    "structuralized_imagetext_understanding",
+)
+
+#: CCBench's 7 categories (no L2 abilities), as VLMEvalKit's CCBench sheet and _acc.csv have them
+CCBENCH_CATEGORIES = (
+    "calligraphy_painting",
+    "cultural_relic",
+    "food_clothes",
+    "historical_figure",
+    "scenery_building",
+    "sketch_reasoning",
+    "traditional_show",
+)
+
+
+@dataclass(frozen=True)
+class MMBenchVariant:
+    """One release of the benchmark, named as VLMEvalKit names its TSV (``MMBench_DEV_EN``).
+
+    The variants share the TSV layout, the circular grouping (``index % 1_000_000``) and the
+    scoring; they differ in their rows (v1.1 removed low-quality items and added harder ones,
+    VLMEvalKit #833), the language of the questions (the judge's prompt is Chinese when a
+    question holds a CJK character, spec §3, so CN and CCBench are judged in Chinese) and
+    their categories (CCBench has its own 7 and no L2)."""
+
+    dataset: str
+    version: str
+    split: str
+    language: str
+    categories: tuple[str, ...]
+
+
+def _variants() -> dict[str, MMBenchVariant]:
+    out = {
+        f"mmbench_{split}_{lang}{suffix}": MMBenchVariant(
+            f"MMBench_{split.upper()}_{lang.upper()}{suffix.upper()}",
+            version,
+            split,
+            lang,
+            MMBENCH_ABILITIES,
+        )
+        for version, suffix in (("v1.0", ""), ("v1.1", "_v11"))
+        for split in ("dev", "test")
+        for lang in ("en", "cn")
+    }
+    out["ccbench"] = MMBenchVariant("CCBench", "v1.0", "test", "cn", CCBENCH_CATEGORIES)
+    return out
+
+
+#: every variant by its alias (the VLMEvalKit dataset name, lower-cased; ``ccbench``)
+MMBENCH_VARIANTS = _variants()
+
+
+def mmbench_variant(name: str) -> MMBenchVariant:
+    """The variant *name* (``MMBench_DEV_CN_V11``, ``mmbench-dev-cn-v11``, ``ccbench``)."""
+    key = name.lower().replace("-", "_")
+    if key not in MMBENCH_VARIANTS:
+        raise UnknownNameError(
+            f"unknown MMBench variant {name!r}; valid: {', '.join(MMBENCH_VARIANTS)}"
+        )
+    return MMBENCH_VARIANTS[key]
 
 
 def _row_scorer(extractor: str) -> Any:
@@ -208,11 +304,43 @@ def _profiles() -> tuple[TaskProfile, ...]:
     )
 
 
+#: VLMEvalKit names its sheets ``{model}_{dataset}.xlsx``: the dataset names of the other
+#: choice benchmarks whose sheets share MMBench's columns, and the task that scores them
+_OTHER_SHEETS = (
+    ("mmstar", "an MMStar", "mmstar"),
+    ("seedbench", "a SEED-Bench", "seedbench"),
+    ("realworldqa", "a RealWorldQA", "realworldqa"),
+    ("ai2d", "an AI2D", "ai2d"),
+    ("scienceqa", "a ScienceQA", "scienceqa"),
+)
+
+
+def other_task_sheet(path: Any) -> str | None:
+    """One line naming the task a VLMEvalKit sheet of another benchmark belongs to (by the
+    dataset in its file name), or ``None``: its columns are MMBench's, but not its scoring
+    (no circular copies; MMStar's and SEED-Bench's own categories)."""
+    if not isinstance(path, str | os.PathLike) or os.fspath(path) == "-":
+        return None
+    stem = os.path.basename(os.fspath(path)).lower()
+    tokens = stem.replace("-", "_").replace(".", "_").split("_")
+    for token, title, task in _OTHER_SHEETS:
+        if any(t.startswith(token) for t in tokens):
+            return (
+                f"{os.fspath(path)}: this looks like {title} sheet, not MMBench: "
+                f"vqametrics score {task} --results {os.fspath(path)}"
+            )
+    return None
+
+
 def _benchmark(inputs: TaskInputs, notes: list[str]) -> MMBenchData:
     """The benchmark rows: ``--annotations``, or a VLMEvalKit sheet given as the results."""
     from ..mmbench import load_mmbench_tsv
 
     ann = inputs.annotations
+    for path in (inputs.results, ann):
+        hint = other_task_sheet(path)
+        if hint is not None:
+            raise InputError(hint)
     if isinstance(ann, MMBenchData):
         return ann
     if ann is not None and not isinstance(ann, str | os.PathLike):
@@ -248,6 +376,32 @@ def _item(row: MMBenchRow, group: int, prediction: str | None, missing: bool) ->
     return Item(row.index, prediction, (row.answer,), fields)
 
 
+def _flag(value: Any, name: str) -> bool:
+    """A yes/no option: a bool from the API, ``yes``/``no`` from ``score mmbench --NAME V``."""
+    if not isinstance(value, str):
+        return bool(value)
+    text = value.strip().lower()
+    if text in ("yes", "true", "1"):
+        return True
+    if text in ("no", "false", "0"):
+        return False
+    raise InputError(f"score mmbench: --{name} {value!r}: expected yes or no")
+
+
+def _seed(value: Any) -> int | None:
+    """The random-fallback seed: an int from the API, its digits from the command line (a
+    string seed would draw another sequence than the same number)."""
+    if value is None or isinstance(value, int):
+        return value
+    try:
+        seed = int(str(value))
+    except ValueError:
+        seed = -1
+    if not 0 <= seed < 2**64:
+        raise InputError(f"score mmbench: --random-fallback {value!r}: expected 0 <= SEED < 2**64")
+    return seed
+
+
 def _read(inputs: TaskInputs) -> TaskData:
     """The benchmark and the predictions joined by ``index``, one item per row to score.
 
@@ -263,7 +417,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     mode = str(opts.get("mode") or "circular")
     if mode not in MODES:
         raise UnknownNameError(f"unknown MMBench mode {mode!r}; valid: {', '.join(MODES)}")
-    strict = not opts.get("reference_compatible")
+    strict = not _flag(opts.get("reference_compatible"), "reference-compatible")
     notes: list[str] = []
     data = _benchmark(inputs, notes)
     if isinstance(inputs.results, Predictions):
@@ -349,7 +503,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         strict=strict,
         judge=opts.get("choice_judge"),
         judge_name=opts.get("judge_name"),
-        random_fallback=opts.get("random_fallback"),
+        random_fallback=_seed(opts.get("random_fallback")),
         rows=by_index,
         counts=counts,
         data_source=data_source,
@@ -386,6 +540,37 @@ def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signat
             ("random", run.random_fallback),
             ("n", len(_heads(data.items))),
         ),
+    )
+
+
+def _judge_stage(
+    data: TaskData, prof: TaskProfile, client: Any, inputs: TaskInputs
+) -> tuple[TaskData, None, None]:
+    """The judge of ``score mmbench --judge-url`` (a ``JudgeClient``): handed to the run, whose
+    ``score_batch`` asks it about the rows the heuristics leave undecided, in VLMEvalKit's
+    order; its counts are taken in ``finish``, once scoring has asked it."""
+    if client is not None:
+        run: MMBenchRun = data.extra["mmbench"]
+        run.judge = client.as_callable()
+        run.judge_name = client.model
+        data.extra["judge_client"] = client
+    return data, None, None
+
+
+def _judge_stats(run: MMBenchRun, client: Any) -> Any:
+    """The judged run's counts, as every ``--json`` reports them (``judge`` of schema 1)."""
+    from ..judge import JudgeStats
+
+    passes = [p for q in run.records for p in q.passes]
+    failed = sum(1 for p in passes if p.stage == "judge_failed")
+    return JudgeStats(
+        client.model,
+        judged=run.counts["judged"],
+        unjudged=failed,
+        judge_calls=client.calls,
+        cache_hits=client.cache_hits,
+        asked=sum(1 for p in passes if p.judge_calls),
+        failed=failed,
     )
 
 
@@ -437,10 +622,18 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
         notes.append(f"unparsed prediction {p.index}: {_short(p.prediction)}")
     if len(unparsed) > _UNPARSED_SHOWN:
         notes.append(f"… and {len(unparsed) - _UNPARSED_SHOWN} more unparsed (all in --out)")
+    signature, stats = evaluation.signature, evaluation.judge_stats
+    client = data.extra.get("judge_client")
+    if client is not None:
+        stats = _judge_stats(run, client)
+        # MODEL(unjudged:K/N) when rows got no reply; without --allow-unjudged that fails
+        signature = signature.with_fields(judge=client.judged_value())
     return replace(
         evaluation,
         data=replace(data, items=items, notes=tuple(notes)),
         scores=[float(q.hit) for q in questions],
+        signature=signature,
+        judge_stats=stats,
         diagnostics=None,
         extraction=None,
     )
@@ -459,11 +652,137 @@ TASK = register_task(
             "annotations: the MMBench TSV with circular copies (index % 1,000,000 = question)",
             "results: index + prediction in TSV/CSV/XLSX (VLMEvalKit), JSON, JSONL, gzip, -",
         ),
-        aliases=("mmbench-en", "mmbench-dev"),
+        # the short names, then every release as VLMEvalKit names its TSV (MMBENCH_VARIANTS)
+        aliases=(
+            "mmbench-en",
+            "mmbench-dev",
+            "mmbench-cn",
+            "mmbench-v11",
+            *(v.replace("_", "-") for v in MMBENCH_VARIANTS),
+            *(v for v in MMBENCH_VARIANTS if "_" in v),  # MMBench_DEV_EN as VLMEvalKit spells it
+        ),
         default_profile="vlmevalkit",
         note="same numbers as `vqametrics mmbench` (strict mode, no judge)",
-        options=(("mode", "circular (default) or vanilla"),),
+        options=(
+            ("mode", "circular (default) or vanilla"),
+            ("reference-compatible", "yes: VLMEvalKit's handling of missing rows and empty cells"),
+            ("random-fallback", "SEED: the reference's random letter for unparsed answers"),
+        ),
         signature_for=_signature,
         finish=_finish,
+        judge=_judge_stage,
     )
 )
+
+
+def evaluate_mmbench(
+    data: MMBenchData | Sequence[MMBenchRow],
+    predictions: Predictions | Mapping[int, str | None],
+    *,
+    mode: Mode = "circular",
+    extractor: str = DEFAULT_EXTRACTOR,
+    reference_compatible: bool = False,
+    judge: Judge | None = None,
+    judge_name: str | None = None,
+    random_fallback: int | None = None,
+    extract: str | None = None,
+) -> MMBenchResult:
+    r"""Score MMBench predictions with CircularEval or VanillaEval: an alias of
+    ``vqametrics.evaluate("mmbench", ...)`` (the one task runner runs it; prefer that entry
+    point) that keeps its own arguments and returns the :class:`MMBenchResult` view.
+
+    .. math::
+
+        \mathrm{CircularEval} = \frac{1}{|G|}\sum_{g} \prod_{k} [\ell_{g,k} = a_{g,k}]
+        \qquad
+        \mathrm{VanillaEval} = \frac{1}{|R|}\sum_{r} [\ell_r = a_r]
+
+    This is its home on the task floor (``vqametrics.evaluate_mmbench``; it was
+    ``vqametrics.mmbench.evaluate_mmbench``). Spec: mmbench.md §2. Each row's letter comes from
+    :func:`~vqametrics.mmbench.extract_choice` and, where the heuristics fail, from the optional
+    *judge*. Circular groups are decided as in VLMEvalKit HEAD ``mcq_circular_eval``: a
+    heuristically extracted wrong letter (``Z`` included) fails the group before any judge call;
+    otherwise the unparsed rows go to the judge in pass order, and the first mismatch fails the
+    group.
+
+    Parameters
+    ----------
+    data : MMBenchData or sequence of MMBenchRow
+        Every row of the benchmark, circular copies included, with answers.
+    predictions : Predictions or Mapping[int, str or None]
+        Row index -> raw model output (``None`` = empty cell). Indices not in *data* are
+        ignored and counted.
+    mode : {"circular", "vanilla"}, default="circular"
+        ``"vanilla"`` reports two tables: pass-0 rows only (the paper's VanillaEval, the
+        headline) and all rows, each copy counted as its own question.
+    extractor : str, default="vlmevalkit"
+        Heuristic lineage, see :func:`~vqametrics.mmbench.list_extractors`.
+    reference_compatible : bool, default=False
+        ``False`` (strict): every question of *data* is reported; a circular group with a
+        missing copy, or a vanilla row without prediction, is a miss and counted as
+        incomplete; an empty prediction is the empty string; in circular mode a group is the
+        copies the data file has (2 to N for N options: the official dev file has 4-option
+        questions with 3 copies). ``True`` reproduces the reference: rows without
+        prediction are ignored (a group can pass on the rows present), a question whose
+        pass-0 row has no prediction is dropped from the report, and an empty prediction cell
+        becomes the string ``"nan"`` (pandas NaN through ``str``).
+    judge : callable, optional
+        ``judge(prompt) -> reply``; see :func:`~vqametrics.mmbench.judge.resolve_choice`.
+    judge_name : str, optional
+        Shown in the signature (``judge:<name>``); default ``"custom"`` when *judge* is given.
+    random_fallback : int, optional
+        Seed. Reproduce the reference's uniform random letter (options plus ``Z``; A-E for
+        ``lmms-eval``) for a row that neither the heuristics nor 3 judge tries decide; without
+        a judge every heuristic failure draws (the reference with a dead judge API). One
+        ``random.Random(seed)`` serves the run; rows draw in ascending index order (groups by
+        pass-0 index, then pass order), stopping at a group's first mismatch. The reference
+        itself is unseeded (HEAD) or seeded globally with 2680 (2023 scripts) and its draw order
+        depends on its worker pool, so only the distribution is reproducible, not the draws.
+    extract : str, optional
+        An answer extractor (``answer``, ``lmms-eval``, ``vlmevalkit``, ``evalscope``) run on
+        each prediction before the letter heuristics, e.g. to drop a ``<think>`` block; in the
+        signature as ``extract:NAME``. Default: the heuristics see the raw text.
+
+    Returns
+    -------
+    MMBenchResult
+        ``score`` in [0, 1]; per-split ``tables``; ``counts``; ``signature``.
+
+    Raises
+    ------
+    InputError
+        Duplicate indices; predictions that cover none of the data; no scorable question; in
+        strict circular mode, a copy without its pass-0 row or a group whose row count differs
+        from its option count.
+    UnknownNameError
+        Unknown *mode* or *extractor*.
+
+    Notes
+    -----
+    Unparsed answers are never guessed unless *random_fallback* is set: they score as a miss
+    (the reference writes ``Z``) and are counted in ``counts["unparsed"]``. The reference's
+    dependence on the ``VERBOSE`` environment variable is not reproduced (see
+    :func:`~vqametrics.mmbench.explain_choice`).
+    """
+    if mode not in MODES:
+        raise UnknownNameError(f"unknown MMBench mode {mode!r}; valid: {', '.join(MODES)}")
+    get_extractor(extractor)  # fail early on a bad name
+    from ._run import evaluate
+
+    if not isinstance(data, MMBenchData):
+        data = MMBenchData(tuple(data), "<data>")
+    if not isinstance(predictions, Predictions):
+        predictions = Predictions(predictions, "<predictions>")
+    evaluation = evaluate(
+        "mmbench",
+        predictions,
+        annotations=data,
+        profile=extractor,
+        extract=extract,
+        mode=mode,
+        reference_compatible=reference_compatible,
+        choice_judge=judge,
+        judge_name=judge_name,
+        random_fallback=random_fallback,
+    )
+    return MMBenchResult.from_evaluation(evaluation)
