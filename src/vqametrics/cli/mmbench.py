@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``mmbench`` and ``mmbench-circular`` subcommands."""
     p = subparsers.add_parser(
         "mmbench",
-        help="score MMBench predictions (an alias of `score mmbench`)",
+        help="score MMBench predictions (CircularEval / VanillaEval)",
         description="Score multiple-choice predictions the way the MMBench reference does: "
         "`score mmbench` with these options (--data is --annotations, --extractor is "
         "--profile), the same output and signature.",
