@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from ..core.arguments import ArgumentTypeError, check
 from .benchmarks import BENCHMARKS, LMMS_EVAL_TASKS, VLMEVALKIT_DATASETS, Benchmark, Measure
 from .build import build_table
 from .cells import Cell, Column, PaperTable
@@ -87,6 +88,7 @@ def table(
         the status (``reproduced``/``differs``/``no-reported``/``missing``), the profile that
         reproduces a differing number and the full :class:`TaskEvaluation`.
     """
+    _check_arguments(locals())
     return build_table(
         paths,
         tasks=tasks,
@@ -99,3 +101,29 @@ def table(
         progress=progress,
         search=search,
     )
+
+
+def _check_arguments(args: dict[str, Any]) -> None:
+    """:func:`table`'s arguments of a wrong type: the library's error, before any file is read."""
+    paths = args["paths"]
+    if not isinstance(paths, str | os.PathLike):
+        check("table", "paths", paths, "sequence")
+        for p in paths:
+            check("table", "each of paths", p, "path")
+    for name in ("tasks", "columns"):
+        check("table", name, args[name], "strs", optional=True)
+    profiles, average = args["profiles"], args["average"]
+    if profiles is not None and not isinstance(profiles, str | Mapping):
+        check("table", "profiles", list(profiles) if isinstance(profiles, set) else profiles, "strs")
+    if average is not None and not isinstance(average, str):
+        check("table", "average", average, "strs")
+    names, options = args["names"], args["options"]
+    check("table", "names", names, "mapping", optional=True)
+    if names and not all(isinstance(v, str) for v in names.values()):
+        raise ArgumentTypeError("table: names must map paths to model names (strings)")
+    check("table", "options", options, "mapping", optional=True)
+    if options and not all(isinstance(v, Mapping) for v in options.values()):
+        raise ArgumentTypeError("table: options must map tasks to {option: value} mappings")
+    check("table", "digits", args["digits"], "int", optional=True, minimum=0)
+    check("table", "progress", args["progress"], "callable", optional=True)
+    check("table", "search", args["search"], "bool")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..aggregate import Breakdown, breakdown, official_outputs
+from ..core.arguments import check, check_choice
 from ..core.exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
 from ..core.signature import Signature
 from ..kernels.question import QuestionNormalizer
@@ -415,6 +416,7 @@ def evaluate_vqa(
     InputError
         Malformed input; the message names the file and the question id or line.
     """
+    _check_arguments(locals())
     with _gc_paused():
         result = _evaluate(
             annotations,
@@ -440,6 +442,27 @@ def evaluate_vqa(
     return replace(
         result, extra_metrics=extra_metrics(result, metrics), intervals=interval_of(result, ci)
     )
+
+
+def _check_arguments(args: dict[str, Any]) -> None:
+    """:func:`evaluate_vqa`'s arguments of a wrong type: the library's error, before any work."""
+    where = "evaluate_vqa"
+    annotations = args["annotations"]
+    if not isinstance(annotations, str | os.PathLike | VQADataset | type(None)):
+        check(where, "annotations", annotations, "sequence", also=(VQADataset,))
+    check(where, "questions", args["questions"], "path", optional=True)
+    check(where, "profile", args["profile"], "str", also=(Profile,))
+    for name in ("allow_missing", "ignore_extra"):
+        check(where, name, args[name], "bool")
+    check_choice(where, "on_duplicate", args["on_duplicate"], ("error", "last"))
+    check(where, "digits", args["digits"], "int", minimum=0)
+    for name in ("input_format", "id_field", "answer_field", "extract"):
+        check(where, name, args[name], "str", optional=True)
+    check(where, "reported", args["reported"], "path", optional=True)
+    metrics = args["metrics"]
+    check(where, "metrics", [metrics] if isinstance(metrics, str) else metrics, "strs")
+    if not isinstance(args["ci"], bool):
+        check(where, "ci", args["ci"], "int", minimum=1)
 
 
 @dataclass(frozen=True, eq=False)
