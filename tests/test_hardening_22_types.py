@@ -101,7 +101,9 @@ TAKES: dict[str, Callable[[object], bool]] = {
     "evaluation": _evaluation,
     "results": lambda v: isinstance(v, str | os.PathLike | list | tuple | dict),
     "annotations?": _opt(lambda v: isinstance(v, str | os.PathLike | list | tuple | dict)),
-    "vqa_annotations?": _opt(lambda v: isinstance(v, str | os.PathLike | list | tuple | VQADataset)),
+    "vqa_annotations?": _opt(
+        lambda v: isinstance(v, str | os.PathLike | list | tuple | VQADataset)
+    ),
     "mmbench_data": lambda v: isinstance(v, MMBenchData | list | tuple),
     "paths": lambda v: _path(v) or (_seq(v) and all(_path(x) for x in v)),  # type: ignore[attr-defined]
     "profiles?": _opt(lambda v: isinstance(v, str | Mapping | list | tuple | set)),
@@ -295,8 +297,7 @@ def _baselines() -> dict[str, tuple[tuple[Any, ...], dict[str, Any], dict[str, s
                 **{
                     f.name: "object"
                     for f in dataclasses.fields(ev)
-                    if f.name
-                    not in ("task", "profile", "data", "aggregate", "signature", "scores")
+                    if f.name not in ("task", "profile", "data", "aggregate", "signature", "scores")
                 },
                 "scores": "object",  # only its length is checked (against the items)
             },

@@ -611,9 +611,7 @@ def bootstrap_ci(
     >>> r.overall.estimate, r.resampled
     (65.0, 'questions')
     """
-    _check(
-        "bootstrap_ci", scores, groups, clusters, {"n_bootstrap": n_bootstrap}, confidence, seed
-    )
+    _check("bootstrap_ci", scores, groups, clusters, {"n_bootstrap": n_bootstrap}, confidence, seed)
     require_numpy()
     import numpy as np
 

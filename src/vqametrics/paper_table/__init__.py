@@ -114,7 +114,9 @@ def _check_arguments(args: dict[str, Any]) -> None:
         check("table", name, args[name], "strs", optional=True)
     profiles, average = args["profiles"], args["average"]
     if profiles is not None and not isinstance(profiles, str | Mapping):
-        check("table", "profiles", list(profiles) if isinstance(profiles, set) else profiles, "strs")
+        check(
+            "table", "profiles", list(profiles) if isinstance(profiles, set) else profiles, "strs"
+        )
     if average is not None and not isinstance(average, str):
         check("table", "average", average, "strs")
     names, options = args["names"], args["options"]

@@ -64,9 +64,7 @@ class TaskEvaluation:
         if not hasattr(self.scores, "__len__"):
             raise ArgumentTypeError(f"{where}: scores must be a list of numbers")
         if len(self.scores) != len(self.data.items):
-            raise InputError(
-                f"{where}: {len(self.scores)} scores for {len(self.data.items)} items"
-            )
+            raise InputError(f"{where}: {len(self.scores)} scores for {len(self.data.items)} items")
 
     @property
     def metrics(self) -> Mapping[str, float | int]:
