@@ -148,3 +148,66 @@ def test_with_one_results_file_the_warning_is_as_before(
     code, _, err = _cli([*argv, "--results", str(string_ids)], capsys)
     assert code == 0
     assert "vqametrics: warning: 5 question id(s) are spelled differently" in err
+
+
+# --------------------------------------------------------------------------- GT duplicates
+
+#: ground truths whose question 1 comes twice (the second with other answers), and results
+#: answering it as the second row does: ``--on-duplicate last`` keeps that row (score 1)
+_GT_DUPLICATES = {
+    "textvqa": (
+        {
+            "data": [
+                {"question_id": 1, "question": "q", "image_id": "a", "answers": ["x"] * 10},
+                {"question_id": 2, "question": "q", "image_id": "b", "answers": ["y"] * 10},
+                {"question_id": 1, "question": "q", "image_id": "a", "answers": ["z"] * 10},
+            ]
+        },
+        [{"question_id": 1, "answer": "z"}, {"question_id": 2, "answer": "y"}],
+        "duplicate question id 1",
+    ),
+    "docvqa": (
+        {
+            "dataset_name": "docvqa",
+            "data": [
+                {"questionId": 1, "question": "q", "answers": ["x"]},
+                {"questionId": 2, "question": "q", "answers": ["y"]},
+                {"questionId": 1, "question": "q", "answers": ["z"]},
+            ],
+        },
+        [{"questionId": 1, "answer": "z"}, {"questionId": 2, "answer": "y"}],
+        "duplicate question id 1",
+    ),
+    "vizwiz": (
+        [
+            {
+                "image": image,
+                "question": "q",
+                "answers": [{"answer": text, "answer_confidence": "yes"}] * 10,
+                "answer_type": "other",
+                "answerable": 1,
+            }
+            for image, text in (("a.jpg", "x"), ("b.jpg", "y"), ("a.jpg", "z"))
+        ],
+        [{"image": "a.jpg", "answer": "z"}, {"image": "b.jpg", "answer": "y"}],
+        "duplicate image 'a.jpg'",
+    ),
+}
+
+
+@pytest.mark.parametrize("task", sorted(_GT_DUPLICATES))
+def test_a_ground_truth_duplicate_is_an_error_with_on_duplicate_as_the_escape(
+    task: str, tmp_path: Path
+) -> None:
+    # the repro: a ground-truth file's repeated id was an error with no `last`-style escape
+    truth, results, message = _GT_DUPLICATES[task]
+    gt, res = tmp_path / "gt.json", tmp_path / "res.json"
+    gt.write_text(json.dumps(truth), encoding="utf-8")
+    res.write_text(json.dumps(results), encoding="utf-8")
+    from vqametrics import InputError
+
+    with pytest.raises(InputError, match=rf"item 3: {message} \(first at .*item 1; pass on_dup"):
+        evaluate(task, res, annotations=gt)
+    ev = evaluate(task, res, annotations=gt, on_duplicate="last")
+    assert ev.scores == [1.0, 1.0]  # question 1 is scored against its last row's answers
+    assert [it.id for it in ev.data.items][0] in (1, "a.jpg")  # at the place of the first
