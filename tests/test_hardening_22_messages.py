@@ -210,4 +210,4 @@ def test_a_ground_truth_duplicate_is_an_error_with_on_duplicate_as_the_escape(
         evaluate(task, res, annotations=gt)
     ev = evaluate(task, res, annotations=gt, on_duplicate="last")
     assert ev.scores == [1.0, 1.0]  # question 1 is scored against its last row's answers
-    assert [it.id for it in ev.data.items][0] in (1, "a.jpg")  # at the place of the first
+    assert ev.data.items[0].id in (1, "a.jpg")  # at the place of the first

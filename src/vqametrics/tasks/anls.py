@@ -29,7 +29,7 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
-from ..readers.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..readers.join import disagreement_note, join_by_id, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
 from . import register_task
