@@ -45,6 +45,7 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..core.arguments import ArgumentTypeError, check
 from ..core.exceptions import InputError, MissingDependencyError
 from . import percent
 from .defaults import DEFAULT_BOOTSTRAP, DEFAULT_PERMUTATIONS, DEFAULT_SEED
@@ -339,22 +340,30 @@ def _check(
     clusters: Sequence[Hashable | None] | None,
     n_resamples: Mapping[str, int],
     confidence: float,
+    seed: int,
 ) -> None:
+    check(func, "scores", scores, "reals")
     n = len(scores)
     if n == 0:
-        raise ValueError(f"{func}: scores must not be empty")
+        raise InputError(f"{func}: scores must not be empty")
+    check(func, "groups", groups, "mapping", optional=True)
     for name, keys in (groups or {}).items():
+        check(func, f"groups[{name!r}]", keys, "sequence")
         if len(keys) != n:
-            raise ValueError(
+            raise InputError(
                 f"{func}: groups[{name!r}] has {len(keys)} keys but there are {n} scores"
             )
+    check(func, "clusters", clusters, "sequence", optional=True)
     if clusters is not None and len(clusters) != n:
-        raise ValueError(f"{func}: clusters has {len(clusters)} ids but there are {n} scores")
+        raise InputError(f"{func}: clusters has {len(clusters)} ids but there are {n} scores")
     for name, value in n_resamples.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{func}: {name} must be a positive integer, got {value!r}")
+        check(func, name, value, "int")
+        if value < 1:
+            raise InputError(f"{func}: {name} must be a positive integer, got {value!r}")
+    check(func, "seed", seed, "int", minimum=0)
+    check(func, "confidence", confidence, "real")
     if not 0 < confidence < 1:
-        raise ValueError(f"{func}: confidence must be in (0, 1), got {confidence!r}")
+        raise InputError(f"{func}: confidence must be in (0, 1), got {confidence!r}")
 
 
 def _codes(keys: Sequence[Hashable | None]) -> tuple[list[int], list[Hashable]]:
@@ -568,7 +577,7 @@ def standard_error(
     float
         The standard error in percentage points; NaN with a single cluster.
     """
-    _check("standard_error", scores, None, clusters, {}, 0.95)
+    _check("standard_error", scores, None, clusters, {}, 0.95, 0)
     require_numpy()
     import numpy as np
 
@@ -617,7 +626,7 @@ def bootstrap_ci(
     >>> r.overall.estimate, r.resampled
     (65.0, 'questions')
     """
-    _check("bootstrap_ci", scores, groups, clusters, {"n_bootstrap": n_bootstrap}, confidence)
+    _check("bootstrap_ci", scores, groups, clusters, {"n_bootstrap": n_bootstrap}, confidence, seed)
     require_numpy()
     import numpy as np
 
@@ -747,7 +756,15 @@ def sign_flip_test(
     float
         The p-value, in (0, 1].
     """
-    _check("sign_flip_test", differences, None, clusters, {"n_permutations": n_permutations}, 0.95)
+    _check(
+        "sign_flip_test",
+        differences,
+        None,
+        clusters,
+        {"n_permutations": n_permutations},
+        0.95,
+        seed,
+    )
     require_numpy()
     import numpy as np
 
@@ -802,9 +819,11 @@ def paired_test(
         clusters,
         {"n_bootstrap": n_bootstrap, "n_permutations": n_permutations},
         confidence,
+        seed,
     )
+    check("paired_test", "scores_b", scores_b, "reals")
     if len(scores_b) != len(scores_a):
-        raise ValueError(
+        raise InputError(
             f"paired_test: scores_b has {len(scores_b)} values but scores_a has {len(scores_a)}"
         )
     require_numpy()
@@ -892,8 +911,17 @@ class _Scored:
             yield {"question_id": rec["id"], **rec}
 
 
-def _scored(result: Any) -> _Scored:
-    return result if isinstance(result, _Scored) else _Scored(result)
+def _scored(result: Any, where: str = "evaluation_ci", name: str = "result") -> _Scored:
+    if isinstance(result, _Scored):
+        return result
+    # an evaluation is what evaluate() or evaluate_vqa() returned: anything else is named here
+    # rather than failing on a missing attribute deep inside
+    if not hasattr(result, "scores") or not (hasattr(result, "data") or hasattr(result, "dataset")):
+        raise ArgumentTypeError(
+            f"{where}: {name} must be an evaluation (what evaluate() returns), "
+            f"got {type(result).__name__}"
+        )
+    return _Scored(result)
 
 
 def _breakdowns(result: Any) -> dict[str, Sequence[str | None]]:
@@ -1010,7 +1038,7 @@ def evaluations_test(
     InputError
         The evaluations do not cover the same questions, or were scored with different profiles.
     """
-    va, vb = _scored(a), _scored(b)
+    va, vb = _scored(a, "diff_results", "a"), _scored(b, "diff_results", "b")
     if list(va.ids) != list(vb.ids):
         only_a = set(va.ids) - set(vb.ids)
         only_b = set(vb.ids) - set(va.ids)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..core.exceptions import InputError
+from ..core.exceptions import InputError, VqaMetricsWarning
 from ..readers.formats import INPUT_FORMAT_CHOICES, LAYOUTS, describe_choices, parse_input_format
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ __all__ = [
     "evaluate_from_args",
     "input_format_type",
     "int_in_range",
+    "named_warnings",
     "nonnegative_int",
     "positive_int",
     "print_json",
@@ -288,3 +291,17 @@ def warn_verbose(
     if source is not None:
         line = line.replace("warning: ", f"warning: {source}: ", 1)
     print(line, file=sys.stderr)
+
+
+@contextlib.contextmanager
+def named_warnings(source: str) -> Iterator[None]:
+    """Within this block, every warning raised is shown prefixed with *source* (a command that
+    scores several files says whose file each warning is about)."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", VqaMetricsWarning)
+            yield
+    finally:  # shown once the recording is over, through the caller's own display
+        for w in caught:
+            warnings.warn_explicit(f"{source}: {w.message}", w.category, w.filename, w.lineno)

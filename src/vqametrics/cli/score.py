@@ -13,6 +13,7 @@ from ._common import (
     add_json_flag,
     add_matching_options,
     int_in_range,
+    named_warnings,
     print_json,
     task_input_args,
 )
@@ -136,7 +137,15 @@ def run(args: argparse.Namespace) -> int:
     options: dict[str, Any] = dict(_task_options(task, getattr(args, "extra", [])))
     client = judge_from_args(args)  # bad judge settings fail before any file is read
 
+    several = len(args.results) > 1
+
     def evaluate(results: str) -> TaskEvaluation:
+        if not several:
+            return evaluate_file(results)
+        with named_warnings(results):  # several files: each warning says whose it is
+            return evaluate_file(results)
+
+    def evaluate_file(results: str) -> TaskEvaluation:
         result = evaluate_one(
             task,
             results,
@@ -145,7 +154,11 @@ def run(args: argparse.Namespace) -> int:
             judge=client,
             **options,
         )
-        warn_verbose(result.diagnostics, extracted=args.extract is not None)
+        warn_verbose(
+            result.diagnostics,
+            extracted=args.extract is not None,
+            source=results if several else None,
+        )
         return result
 
     from ._output import ci_settings

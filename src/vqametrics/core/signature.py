@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._version import __version__
+from .arguments import ArgumentTypeError, check
 
 __all__ = ["Signature"]
 
@@ -24,6 +25,19 @@ class Signature:
     metric: str
     fields: tuple[tuple[str, str | int | float | bool | None], ...] = ()
     version: str = __version__
+
+    def __post_init__(self) -> None:
+        check("Signature", "metric", self.metric, "str")
+        check("Signature", "version", self.version, "str")
+        fields = self.fields
+        if not isinstance(fields, tuple) or not all(
+            isinstance(f, tuple) and len(f) == 2 and isinstance(f[0], str) and _scalar(f[1])
+            for f in fields
+        ):
+            raise ArgumentTypeError(
+                "Signature: fields must be a tuple of (key, value) pairs, each key a string "
+                f"and each value a str, int, float, bool or None; got {fields!r:.60}"
+            )
 
     def format(self) -> str:
         """The signature string, ``metric|key:value|...|vqametrics:VERSION``."""
@@ -50,3 +64,7 @@ class Signature:
 
     def __str__(self) -> str:
         return self.format()
+
+
+def _scalar(value: object) -> bool:
+    return value is None or isinstance(value, str | int | float)

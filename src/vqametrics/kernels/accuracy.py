@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from ..core.answers import answer_groups
+from ..core.arguments import ArgumentTypeError, check, check_choice
+from ..core.exceptions import InputError
 from ..profiles import Profile, get_profile
 from .question import QuestionNormalizer
 from .vqa import score_normalized
@@ -45,8 +47,8 @@ def normalize_answer(
     >>> normalize_answer("Two!", profile="simple")
     '2'
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    check("normalize_answer", "text", text, "str")
+    check_choice("normalize_answer", "role", role, ("prediction", "answer"))
     return get_profile(profile).normalize(text, role)
 
 
@@ -96,11 +98,21 @@ def vqa_accuracy(
     >>> round(vqa_accuracy("sky blue", ["sky blue", "blue"], profile="simple"), 4)
     0.3333
     """
-    if not isinstance(prediction, str):
-        raise TypeError(f"prediction must be a str, got {type(prediction).__name__}")
+    check("vqa_accuracy", "prediction", prediction, "str")
     prof = get_profile(profile)
-    texts, groups = answer_groups(list(answers))
-    if not texts:
-        raise ValueError("answers must not be empty")
+    texts, groups = checked_answers("vqa_accuracy", answers)
     pred, ans, _ = QuestionNormalizer(prof).question(prediction, texts)
     return score_normalized(pred, ans, groups, prof)
+
+
+def checked_answers(where: str, answers: object) -> tuple[list[str], list[int] | None]:
+    """:func:`answer_groups` of a public function's *answers* argument: a list of strings or
+    of ``{"answer": str}`` records, anything else the library's error naming *where*."""
+    check(where, "answers", answers, "sequence")
+    try:
+        texts, groups = answer_groups(list(answers))  # type: ignore[call-overload]
+    except TypeError as exc:
+        raise ArgumentTypeError(f"{where}: answers: {exc}") from None
+    if not texts:
+        raise InputError(f"{where}: answers must not be empty")
+    return texts, groups

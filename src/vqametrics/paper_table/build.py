@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.arguments import ArgumentTypeError, check
 from ..core.exceptions import InputError, UnknownNameError
 from .benchmarks import BENCHMARKS, Benchmark, Measure, benchmark
 from .cells import Cell, Column, PaperTable
@@ -297,6 +298,7 @@ def table(
         the status (``reproduced``/``differs``/``no-reported``/``missing``), the profile that
         reproduces a differing number and the full :class:`TaskEvaluation`.
     """
+    _check_arguments(locals())
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
     averages = [average] if isinstance(average, str) else list(average or ())
@@ -533,3 +535,31 @@ def _reproducing_profile(
         if found is not None and _same(found[0], theirs, digits):
             return prof.name, tuple(tried)
     return None, tuple(tried)
+
+
+def _check_arguments(args: dict[str, Any]) -> None:
+    """:func:`table`'s arguments of a wrong type: the library's error, before any file is read."""
+    paths = args["paths"]
+    if not isinstance(paths, str | os.PathLike):
+        check("table", "paths", paths, "sequence")
+        for p in paths:
+            check("table", "each of paths", p, "path")
+    for name in ("tasks", "columns"):
+        check("table", name, args[name], "strs", optional=True)
+    profiles, average = args["profiles"], args["average"]
+    if profiles is not None and not isinstance(profiles, str | Mapping):
+        check(
+            "table", "profiles", list(profiles) if isinstance(profiles, set) else profiles, "strs"
+        )
+    if average is not None and not isinstance(average, str):
+        check("table", "average", average, "strs")
+    names, options = args["names"], args["options"]
+    check("table", "names", names, "mapping", optional=True)
+    if names and not all(isinstance(v, str) for v in names.values()):
+        raise ArgumentTypeError("table: names must map paths to model names (strings)")
+    check("table", "options", options, "mapping", optional=True)
+    if options and not all(isinstance(v, Mapping) for v in options.values()):
+        raise ArgumentTypeError("table: options must map tasks to {option: value} mappings")
+    check("table", "digits", args["digits"], "int", optional=True, minimum=0)
+    check("table", "progress", args["progress"], "callable", optional=True)
+    check("table", "search", args["search"], "bool")

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..core.answers import answer_groups
+from ..core.arguments import check
 from ..core.display import html_pre, text_table
+from ..kernels.accuracy import checked_answers
 from ..kernels.vqa import others_matching, score_normalized
 from ..profiles import Profile, Step, get_profile
 
@@ -226,8 +227,8 @@ def explain(
     >>> e.normalized_prediction, e.m, e.score
     ('crab', 3, 0.9)
     """
-    if not isinstance(prediction, str):
-        raise TypeError(f"prediction must be a str, got {type(prediction).__name__}")
+    check("explain", "prediction", prediction, "str")
+    check("explain", "extract", extract, "str", optional=True)
     from ..extract import get_answer_extractor, verbose_reasons
 
     prof = get_profile(profile)
@@ -236,9 +237,7 @@ def explain(
     if extract is not None:
         got = get_answer_extractor(extract)(prediction)
         prediction, rules = got.text, got.rules
-    texts, groups = answer_groups(list(answers))
-    if not texts:
-        raise ValueError("answers must not be empty")
+    texts, groups = checked_answers("explain", answers)
     prepared = [prof.prepare_answer(a) for a in texts]
     unanimous = prof.unanimity_rule and len(set(prepared)) == 1
     pred_trace = trace_steps(prediction, prof.prediction_steps, unanimous)

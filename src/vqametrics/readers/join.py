@@ -2,7 +2,8 @@
 
 Every mismatch is an error unless the user asked otherwise: a question without a prediction
 (``allow_missing`` scores it 0), a prediction for an unknown question (``ignore_extra``), a
-repeated id (``on_duplicate="last"`` keeps the last, as most official scripts' dicts do).
+repeated id, in the predictions or in the ground truth (``on_duplicate="last"`` keeps the
+last, as most official scripts' dicts do).
 Ids written ``"12"`` in one file and ``12`` in the other are matched, and counted.
 """
 
@@ -29,14 +30,18 @@ class Joined:
 
 
 def check_unique(
-    ids: Sequence[Hashable], wheres: Sequence[str], *, what: str = "question id"
-) -> None:
-    """A repeated id among ground-truth rows is an error naming both places."""
-    first: dict[Hashable, int] = {}
-    for i, key in enumerate(ids):
-        j = first.setdefault(key, i)
-        if j != i:
-            raise InputError(f"{wheres[i]}: duplicate {what} {key!r} (first at {wheres[j]})")
+    ids: Sequence[Hashable],
+    wheres: Sequence[str],
+    *,
+    what: str = "question id",
+    on_duplicate: Literal["error", "last"] = "error",
+) -> list[int]:
+    """The rows to keep of a ground truth: a repeated id is an error naming both places, the
+    same rule as for predictions, with the same one escape (``on_duplicate="last"`` keeps the
+    last row of each id, at the place of the first; :func:`unique_rows`, which also gives the
+    note)."""
+    keep, _ = unique_rows(ids, wheres, what=what, on_duplicate=on_duplicate)
+    return keep
 
 
 def unique_rows(

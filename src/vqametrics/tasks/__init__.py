@@ -13,6 +13,7 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ..core.arguments import ArgumentTypeError, check
 from ..core.exceptions import UnknownNameError
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 
@@ -66,6 +67,7 @@ def get_task(name: str | Task) -> Task:
     """The registered task *name* (or an alias such as ``ok-vqa``)."""
     if isinstance(name, Task):
         return name
+    check("get_task", "name", name, "str", also=(Task,))
     key = name.lower()
     if key not in _TASKS and key not in _ALIASES:
         with contextlib.suppress(ModuleNotFoundError):
@@ -104,12 +106,16 @@ def score_answer(
     1.0
     """
     t = get_task(task)
+    check("score_answer", "profile", profile, "str", optional=True)
     prof = t.profile(profile)
+    check("score_answer", "prediction", prediction, "str")
+    if not isinstance(references, str):
+        check("score_answer", "references", references, "strs")
     refs = (references,) if isinstance(references, str) else tuple(references)
     ctx = {k: context.get(k) for k in prof.context}
     unknown = set(context) - set(prof.context)
     if unknown:
-        raise TypeError(
+        raise ArgumentTypeError(
             f"task {t.name!r} profile {prof.name!r} takes no context {sorted(unknown)}; "
             f"it takes: {', '.join(prof.context) or 'none'}"
         )
@@ -119,7 +125,9 @@ def score_answer(
 def parse_yes_no(text: str, *, task: str | Task, profile: str | None = None) -> str:
     """What a yes/no task (POPE, MME) reads in *text*: ``"yes"``, ``"no"`` or ``"other"``."""
     t = get_task(task)
+    check("parse_yes_no", "profile", profile, "str", optional=True)
     prof = t.profile(profile)
+    check("parse_yes_no", "text", text, "str")
     if prof.parse is None:
         raise UnknownNameError(f"task {t.name!r} is not a yes/no task")
     return prof.parse(text)
@@ -148,9 +156,18 @@ def parse_choice(
     'A'
     """
     t = get_task(task)
+    check("parse_choice", "profile", profile, "str", optional=True)
     if profile == "official" and not any(p.name == "official" for p in t.profiles):
         profile = None
     prof = t.profile(profile)
     if prof.choice is None:
         raise UnknownNameError(f"task {t.name!r} is not a multiple-choice task")
+    check("parse_choice", "response", response, "str")
+    check("parse_choice", "options", options, "mapping")
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
+        raise ArgumentTypeError("parse_choice: options must map letters to option texts")
+    if rng is not None:
+        import random  # only here: a small run need not import it (issue 23)
+
+        check("parse_choice", "rng", rng, None, also=(random.Random,))
     return prof.choice(response, options, rng=rng)

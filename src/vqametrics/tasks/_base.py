@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.signature import Signature
 
 __all__ = [
@@ -162,6 +163,28 @@ class TaskProfile:
     #: to :meth:`score_item` of each item bit for bit (a differential test per task says so);
     #: the runner uses it when given (VQA v2's bulk scorer)
     score_batch: Callable[[Sequence[Item], TaskData], list[float]] | None = None
+    #: whether the profile's own scorer reads its answer out of free text (a yes/no parser, a
+    #: choice extractor): a sentence is then what it expects, and no verbose-answer
+    #: diagnostics are given; ``None`` decides by :attr:`parse` and :attr:`choice`
+    reads_free_text: bool | None = None
+
+    def __post_init__(self) -> None:
+        where = "TaskProfile"
+        for name in ("name", "description", "reproduces", "toolkit"):
+            check(where, name, getattr(self, name), "str")
+        for name in ("score", "aggregate"):
+            check(where, name, getattr(self, name), "callable")
+        for name in ("parse", "detail", "explain", "choice", "score_batch"):
+            check(where, name, getattr(self, name), "callable", optional=True)
+        check_str_tuple(where, "context", self.context)
+        check(where, "reads_free_text", self.reads_free_text, "bool", optional=True)
+
+    @property
+    def parses_free_text(self) -> bool:
+        """``True`` when verbose-answer diagnostics do not apply (see :attr:`reads_free_text`)."""
+        if self.reads_free_text is not None:
+            return self.reads_free_text
+        return self.parse is not None or self.choice is not None
 
     def item_detail(self, item: Item) -> Mapping[str, Any]:
         """What the per-item output shows beside the score: ``detail(item)``, or for a yes/no
@@ -249,6 +272,40 @@ class Task:
     #: ``data_source`` may name the task by one
     datasets: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        where = "Task"
+        for name in ("name", "title", "metric", "description", "default_profile", "note"):
+            check(where, name, getattr(self, name), "str")
+        if not (
+            isinstance(self.profiles, tuple)
+            and self.profiles
+            and all(isinstance(p, TaskProfile) for p in self.profiles)
+        ):
+            raise ArgumentTypeError("Task: profiles must be a non-empty tuple of TaskProfile")
+        check(where, "read", self.read, "callable")
+        for name in ("layouts", "aliases", "datasets"):
+            check_str_tuple(where, name, getattr(self, name))
+        for name in ("annotations_optional", "extract_applies"):
+            check(where, name, getattr(self, name), "bool")
+        for name in (
+            "signature_fields",
+            "explain",
+            "write_outputs",
+            "signature_for",
+            "finish",
+            "judge",
+        ):
+            check(where, name, getattr(self, name), "callable", optional=True)
+        if not isinstance(self.options, tuple) or not all(
+            isinstance(o, tuple) and len(o) == 2 and all(isinstance(x, str) for x in o)
+            for o in self.options
+        ):
+            raise ArgumentTypeError("Task: options must be a tuple of (name, help) strings")
+        check_str_tuple(where, "output_files", self.output_files)
+        check(where, "reported_names", self.reported_names, "mapping")
+        check_choice(where, "kind", self.kind, tuple(KIND_TITLES))
+        check_choice(where, "references", self.references, ("one", "many", "votes"))
+
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""
         from ..core.exceptions import UnknownNameError
@@ -275,3 +332,10 @@ class Task:
                 ("missing", data.n_missing or None),
             ),
         )
+
+
+def check_str_tuple(where: str, name: str, value: object) -> None:
+    """A declaration's tuple of strings (``layouts``, ``context``, ...), else the library's
+    error naming it."""
+    if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+        raise ArgumentTypeError(f"{where}: {name} must be a tuple of strings, got {value!r:.60}")

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..core.signature import Signature
 from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
@@ -49,6 +50,21 @@ class TaskEvaluation:
     signatures: Mapping[str, str] = field(default_factory=dict)
     #: an open-ended judge's summary beside (never instead of) the score (``vqa --judge-url``)
     judge_summary: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        where = "TaskEvaluation"
+        for name, kind in (
+            ("task", Task),
+            ("profile", TaskProfile),
+            ("data", TaskData),
+            ("aggregate", Aggregate),
+            ("signature", Signature),
+        ):
+            check(where, name, getattr(self, name), None, also=(kind,))
+        if not hasattr(self.scores, "__len__"):
+            raise ArgumentTypeError(f"{where}: scores must be a list of numbers")
+        if len(self.scores) != len(self.data.items):
+            raise InputError(f"{where}: {len(self.scores)} scores for {len(self.data.items)} items")
 
     @property
     def metrics(self) -> Mapping[str, float | int]:
@@ -225,6 +241,24 @@ def _plain(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
 
 
+def _check_arguments(args: dict[str, Any]) -> None:
+    """:func:`evaluate`'s arguments of a wrong type: the library's error, before any work."""
+    for name in ("profile", "format", "id_field", "answer_field", "extract"):
+        check("evaluate", name, args[name], "str", optional=True)
+    for name in ("allow_missing", "ignore_extra"):
+        check("evaluate", name, args[name], "bool")
+    check_choice("evaluate", "on_duplicate", args["on_duplicate"], ("error", "last"))
+    check("evaluate", "reported", args["reported"], "path", optional=True)
+    if not isinstance(args["ci"], bool):
+        check("evaluate", "ci", args["ci"], "int", minimum=1, also=(bool,))
+    check("evaluate", "seed", args["seed"], "int", optional=True, minimum=0)
+    judge = args["judge"]
+    if judge is not None and not (hasattr(judge, "complete_many") and hasattr(judge, "model")):
+        raise ArgumentTypeError(
+            f"evaluate: judge must be a vqametrics.judge.JudgeClient, got {type(judge).__name__}"
+        )
+
+
 def evaluate(
     task: str | Task,
     results: Any,
@@ -290,6 +324,7 @@ def evaluate(
     TaskEvaluation
         ``metrics`` unrounded in the toolkit's units; ``scores`` per item.
     """
+    _check_arguments(locals())
     t = get_task(task)
     prof = t.profile(profile)
     inputs = TaskInputs(
@@ -346,7 +381,9 @@ def _run(
     """read → extract → judge → score → aggregate → signature."""
     data = t.read(inputs)
     raw = [item.prediction for item in data.items]
-    diagnostics = diagnose(raw, references=[item.references for item in data.items])
+    diagnostics = None  # a yes/no or choice parser reads sentences by design: nothing to flag
+    if not prof.parses_free_text:
+        diagnostics = diagnose(raw, references=[item.references for item in data.items])
     extraction = None
     items = data.items
     if extract is not None:

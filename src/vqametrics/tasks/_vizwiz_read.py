@@ -76,10 +76,11 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
         if "answerable" in row:
             fields["answerable"] = int(_flag(row["answerable"], where, "answerable"))
         items.append(Item(image, None, _answer_texts(row["answers"], where), fields))
-    check_unique(
-        [it.id for it in items], [records.where(i) for i in range(len(items))], what="image"
+    wheres = [records.where(i) for i in range(len(items))]
+    keep = check_unique(
+        [it.id for it in items], wheres, what="image", on_duplicate=inputs.on_duplicate
     )
-    return items, (records.source,)
+    return [items[i] for i in keep], (records.source,)
 
 
 def read_vizwiz(inputs: TaskInputs) -> TaskData:

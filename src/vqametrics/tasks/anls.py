@@ -29,7 +29,7 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
-from ..readers.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..readers.join import disagreement_note, join_by_id, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
 from . import register_task
@@ -395,8 +395,10 @@ def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str
         wheres.append(where)
     if not items:
         raise InputError(f"{records.source}: the ground truth has no questions")
-    check_unique([it.id for it in items], wheres)
-    return items, (records.source,), notes
+    keep, repeated = unique_rows([it.id for it in items], wheres, on_duplicate=inputs.on_duplicate)
+    if repeated is not None:
+        notes = (*notes, f"{records.source} (ground truth): {repeated}")
+    return [items[i] for i in keep], (records.source,), notes
 
 
 def _lmms_refs(doc: dict[str, Any], where: str) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..core.arguments import ArgumentTypeError, check
 from ..core.exceptions import InputError, UnknownNameError
 from ..core.signature import Signature
 from ..kernels.choice import get_lineage
@@ -764,6 +765,7 @@ def evaluate_mmbench(
     dependence on the ``VERBOSE`` environment variable is not reproduced (see
     :func:`~vqametrics.mmbench.explain_choice`).
     """
+    _check_arguments(locals())
     if mode not in MODES:
         raise UnknownNameError(f"unknown MMBench mode {mode!r}; valid: {', '.join(MODES)}")
     get_extractor(extractor)  # fail early on a bad name
@@ -786,3 +788,24 @@ def evaluate_mmbench(
         random_fallback=random_fallback,
     )
     return MMBenchResult.from_evaluation(evaluation)
+
+
+def _check_arguments(args: dict[str, Any]) -> None:
+    """:func:`evaluate_mmbench`'s arguments of a wrong type: the library's error, up front."""
+    where = "evaluate_mmbench"
+    data, predictions = args["data"], args["predictions"]
+    if not isinstance(data, MMBenchData):
+        check(where, "data", data, "sequence", also=(MMBenchData,))
+        if not all(isinstance(row, MMBenchRow) for row in data):
+            raise ArgumentTypeError(f"{where}: data must be MMBenchRow rows (or MMBenchData)")
+    if not isinstance(predictions, Predictions):
+        check(where, "predictions", predictions, "mapping", also=(Predictions,))
+        if not all(v is None or isinstance(v, str) for v in predictions.values()):
+            raise ArgumentTypeError(f"{where}: predictions must map row indices to str or None")
+    for name in ("mode", "extractor"):
+        check(where, name, args[name], "str")
+    check(where, "reference_compatible", args["reference_compatible"], "bool")
+    check(where, "judge", args["judge"], "callable", optional=True)
+    check(where, "judge_name", args["judge_name"], "str", optional=True)
+    check(where, "random_fallback", args["random_fallback"], "int", optional=True)
+    check(where, "extract", args["extract"], "str", optional=True)

@@ -433,6 +433,7 @@ LMMS_EVAL = TaskProfile(
     aggregate=_aggregate_lmms,
     parse=parse_lmms_eval,
     explain=_explain_lmms,
+    reads_free_text=False,  # an exact token: "Yes, there is." scores 0, so say it looks verbose
 )
 
 VLMEVALKIT = TaskProfile(

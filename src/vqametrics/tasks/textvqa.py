@@ -294,8 +294,9 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
         fields = {k: row[k] for k in ("image_id", "question") if isinstance(row.get(k), str)}
         fields["question_id"] = qid
         items.append(Item(qid, None, tuple(answers), fields))
-    check_unique([it.id for it in items], [records.where(i) for i in range(len(items))])
-    return items, (records.source,)
+    wheres = [records.where(i) for i in range(len(items))]
+    keep = check_unique([it.id for it in items], wheres, on_duplicate=inputs.on_duplicate)
+    return [items[i] for i in keep], (records.source,)
 
 
 #: ``prompt_processor`` of LLaVA's ``eval_textvqa.py`` for prompts that start with OCR tokens

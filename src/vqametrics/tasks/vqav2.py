@@ -369,6 +369,7 @@ def evaluate_vqa(
     """
     from ..pipeline._notebook import extra_metrics, interval_of
 
+    _check_vqa_arguments(locals())
     task, name = _task_for(profile)
     with _gc_paused():
         evaluation = evaluate(
@@ -392,6 +393,32 @@ def evaluate_vqa(
     return replace(
         view, extra_metrics=extra_metrics(view, metrics), intervals=interval_of(view, ci)
     )
+
+
+def _check_vqa_arguments(args: dict[str, Any]) -> None:
+    """:func:`evaluate_vqa`'s arguments of a wrong type: the library's error, before any work."""
+    import os
+
+    from ..core.arguments import check, check_choice
+    from ..readers.vqa import VQADataset
+
+    where = "evaluate_vqa"
+    annotations = args["annotations"]
+    if not isinstance(annotations, str | os.PathLike | VQADataset | type(None)):
+        check(where, "annotations", annotations, "sequence", also=(VQADataset,))
+    check(where, "questions", args["questions"], "path", optional=True)
+    check(where, "profile", args["profile"], "str", also=(Profile,))
+    for name in ("allow_missing", "ignore_extra"):
+        check(where, name, args[name], "bool")
+    check_choice(where, "on_duplicate", args["on_duplicate"], ("error", "last"))
+    check(where, "digits", args["digits"], "int", minimum=0)
+    for name in ("input_format", "id_field", "answer_field", "extract"):
+        check(where, name, args[name], "str", optional=True)
+    check(where, "reported", args["reported"], "path", optional=True)
+    metrics = args["metrics"]
+    check(where, "metrics", [metrics] if isinstance(metrics, str) else metrics, "strs")
+    if not isinstance(args["ci"], bool):
+        check(where, "ci", args["ci"], "int", minimum=1)
 
 
 def _task_for(profile: str | Profile) -> tuple[Task, str]:
