@@ -40,6 +40,7 @@ from ..mmbench.circular import (
 from ..mmbench.extract import DEFAULT_EXTRACTOR, get_extractor
 from ..mmbench.judge import Judge
 from ..mmbench.model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Predictions
+from ..mmbench.report import QuestionRecord
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -268,7 +269,7 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     for _, s in hits:
         total += s
     breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
-    for key in ("split", "category"):
+    for key in ("split", "l2_category", "category"):
         groups: dict[str, list[float]] = {}
         for item, s in hits:
             g = item.fields.get(key)
@@ -629,15 +630,45 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
         stats = _judge_stats(run, client)
         # MODEL(unjudged:K/N) when rows got no reply; without --allow-unjudged that fails
         signature = signature.with_fields(judge=client.judged_value())
+    # the counts beside the score, as MMMU reports its random answers in its metrics
+    counted = {"unparsed": c["unparsed"], "judged": c["judged"]}
+    aggregate = replace(evaluation.aggregate, metrics={**evaluation.aggregate.metrics, **counted})
     return replace(
         evaluation,
         data=replace(data, items=items, notes=tuple(notes)),
         scores=[float(q.hit) for q in questions],
+        aggregate=aggregate,
         signature=signature,
         judge_stats=stats,
-        diagnostics=None,
+        diagnostics=_question_diagnostics(run, questions),
         extraction=None,
     )
+
+
+def _question_diagnostics(run: MMBenchRun, questions: Sequence[QuestionRecord]) -> Any:
+    """MMBench's verbose-answer diagnostics of the rows (long only beyond twice the longest
+    option) laid over the reported questions: counts and warning stay the rows', a question is
+    flagged when one of its rows is, and each example points at its question's position."""
+    rows = run.diagnostics
+    if rows is None:
+        return None
+    by_row: Mapping[int, tuple[str, ...] | None] = rows.by_index
+    position = {p.index: i for i, q in enumerate(questions) for p in q.passes}
+
+    def question_flags() -> list[tuple[str, ...] | None]:
+        out: list[tuple[str, ...] | None] = []
+        for q in questions:
+            seen = [f for f in (by_row.get(p.index) for p in q.passes) if f is not None]
+            out.append(tuple(sorted({r for f in seen for r in f})) if seen else None)
+        return out
+
+    keys = rows.by_index_keys
+    examples = tuple(
+        (position[keys[i]], text, reasons)
+        for i, text, reasons in rows.diag.examples
+        if keys[i] in position
+    )
+    return replace(rows.diag, examples=examples, _flags=question_flags)
 
 
 TASK = register_task(
