@@ -85,10 +85,10 @@ def test_cli_extract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main([*base, "--json"]) == 0
     cap = capsys.readouterr()
     assert "2 of 3 predictions look verbose" in cap.err
-    assert json.loads(cap.out)["counts"]["unparsed"] == 2
+    assert json.loads(cap.out)["metrics"]["unparsed"] == 2
     assert main([*base, "--json", "--extract", "answer"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["score"] == 1.0 and "|extract:answer|" in report["signature"]
+    assert report["metrics"]["Overall"] == 1.0 and "|extract:answer|" in report["signature"]
 
 
 def test_cli_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,15 +107,18 @@ def test_cli_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         args += ["--judge-url", stub.url, "--judge-model", "stub", "--judge-cache", str(tmp_path)]
         assert main([*args, "--json", "--out", str(tmp_path / "o")]) == 0
         report = json.loads(capsys.readouterr().out)
-        assert report["score"] == pytest.approx(2 / 3)
-        assert report["judge_stats"] == {
+        assert report["metrics"]["Overall"] == pytest.approx(2 / 3)
+        stats = {k: report["judge"][k] for k in ("model", "judged", "judge_calls")}
+        stats |= {k: report["judge"][k] for k in ("cache_hits", "unjudged")}
+        assert stats == {
             "model": "stub",
             "judged": 1,
             "judge_calls": 4,  # 1 for row 1, 3 tries for row 3
             "cache_hits": 0,
             "unjudged": 1,
         }
+        assert report["metrics"]["judged"] == 1
         assert "|judge:stub|" in report["signature"]
         assert main([*args, "--json"]) == 0  # a re-run makes no calls
-        again = json.loads(capsys.readouterr().out)["judge_stats"]
+        again = json.loads(capsys.readouterr().out)["judge"]
         assert (again["judge_calls"], again["cache_hits"]) == (0, 4) and len(stub.requests) == 4

@@ -82,9 +82,8 @@ def test_text_lists_unparsed_predictions(
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert "unparsed predictions (index: text), 1:" in out
-    assert "  2000002: 'I am not sure'" in out
-    assert "fewer circular copies than options: 1" in out
+    assert "note: unparsed prediction 2000002: 'I am not sure'" in out  # 1 unparsed
+    assert "unparsed: 1, fewer copies than options: 1" in out
 
 
 def test_more_rows_than_options_is_an_error(

@@ -170,13 +170,18 @@ def test_cli_vanilla_json_and_extractor(
     args = ["mmbench", "--data", str(data_path), "--predictions", str(preds), "--json"]
     assert main([*args, "--mode", "vanilla"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["headline"] == "vanilla_pass0"
-    assert report["tables"]["vanilla_all"][0]["Overall"] == 1.0
+    assert report["headline"] == "Overall" and "|mode:vanilla|" in report["signature"]
+    assert report["metrics"]["Overall"] == 1.0  # VanillaEval: the pass-0 rows
+    # every row counted as its own question: the API's vanilla_all table (not in the document)
+    api = evaluate_mmbench(load_mmbench_tsv(data_path), load_predictions(preds), mode="vanilla")
+    assert api.tables["vanilla_all"][0]["Overall"] == 1.0
     # gen1 does not strip brackets: "[A]" is unparsed there (spec §3.2).
     assert main([*args, "--extractor", "lmms-eval"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["score"] == 0.0 and report["counts"]["unparsed"] == 1
-    assert report["signature"].startswith("mmbench|mode:circular|extractor:lmms-eval|strict:yes")
+    assert report["metrics"]["Overall"] == 0.0 and report["metrics"]["unparsed"] == 1
+    assert report["signature"].startswith(
+        "mmbench|profile:lmms-eval|mode:circular|extractor:lmms-eval|strict:yes"
+    )
     assert main([*args, "--reference-compatible"]) == 0
     assert "|strict:no|" in json.loads(capsys.readouterr().out)["signature"]
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import vqametrics
 from vqametrics import evaluate_mmbench
 from vqametrics.cli import main
 from vqametrics.mmbench import load_mmbench_tsv, load_predictions
@@ -142,22 +143,32 @@ def test_cli_end_to_end(
         ]
     )
     assert code == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["score"] == pytest.approx(19 / 20)
+    cap = capsys.readouterr()
+    report = json.loads(cap.out)  # the schema-1 document of `score mmbench`
+    assert report["schema"] == 1 and report["task"] == "mmbench"
+    assert report["metrics"]["Overall"] == pytest.approx(19 / 20)
     assert report["signature"] == (
-        "mmbench|mode:circular|extractor:vlmevalkit|strict:yes|judge:no|n:20|vqametrics:"
-        + report["version"]
+        "mmbench|profile:vlmevalkit|mode:circular|extractor:vlmevalkit|strict:yes|judge:no|n:20"
+        "|vqametrics:" + vqametrics.__version__
     )
-    assert report["counts"]["unparsed"] == 1
-    assert report["counts"]["questions"] == 20
-    (table,) = report["tables"]["circular"]
-    assert table["FP-C"] == pytest.approx(2 / 3)
-    assert table["action_recognition"] == 0.0
-    assert json.loads((out / "report.json").read_text("utf-8")) == report
-    lines = [json.loads(x) for x in (out / "per_question.jsonl").read_text("utf-8").splitlines()]
+    assert report["metrics"]["unparsed"] == 1
+    assert report["metrics"]["n"] == report["n"] == 20  # questions
+    l2 = report["breakdowns"]["l2_category"]
+    assert l2["finegrained_perception (cross-instance)"]["accuracy"] == pytest.approx(2 / 3)
+    assert report["breakdowns"]["category"]["action_recognition"]["accuracy"] == 0.0
+    assert "look verbose" in cap.err  # MMBench's own diagnostics, as `mmbench` warned before
+    assert json.loads((out / "metrics.json").read_text("utf-8")) == report
+    lines = [json.loads(x) for x in (out / "per_item.jsonl").read_text("utf-8").splitlines()]
     assert len(lines) == 20
-    by_index = {q["index"]: q for q in lines}
-    q21 = by_index[21]
+    by_index = {q["id"]: q for q in lines}
+    assert by_index[21]["score"] == 0.0
+    assert all(q["score"] == 1.0 for i, q in by_index.items() if i != 21)
+    # the passes of a question: the API's per-question records (per_item.jsonl has one line
+    # per question, without its passes)
+    result = evaluate_mmbench(
+        load_mmbench_tsv(circular_tsv), load_predictions(tmp_path / "preds.tsv")
+    )
+    q21 = {q["index"]: q for q in result.per_question()}[21]
     assert q21["hit"] == 0
     assert [p["index"] for p in q21["passes"]] == [21, 1000021, 2000021, 3000021]
     assert q21["passes"][1] == {
@@ -169,7 +180,6 @@ def test_cli_end_to_end(
         "judge_calls": 0,
         "verbose": True,  # a full sentence (diagnostics, issue 12)
     }
-    assert all(q["hit"] == 1 for i, q in by_index.items() if i != 21)
 
 
 def rows_by_index(rows: list[dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -185,10 +195,11 @@ def test_cli_text_report(
     assert code == 0
     text = capsys.readouterr().out
     lines = text.splitlines()
-    assert lines[0] == "MMBench CircularEval"
-    assert lines[2].split() == ["Overall", "100.00", "(20)"]
-    assert lines[-1].startswith("signature: mmbench|mode:circular|extractor:vlmevalkit|")
-    assert "questions: 20  incomplete: 0" in text
+    assert lines[0] == "MMBench — profile vlmevalkit"  # score mmbench's text
+    rows_of = {ln.split()[0]: ln.split()[1:] for ln in lines if ln.split()}
+    assert rows_of["Overall"] == ["1.0000"] and rows_of["n"] == ["20"]  # 100% of 20
+    assert lines[-1].startswith("mmbench|profile:vlmevalkit|mode:circular|extractor:vlmevalkit|")
+    assert "questions: 20, incomplete: 0" in text
 
 
 def test_samples_tsv_round_trips_byte_identically(tmp_path: Path) -> None:

@@ -34,8 +34,9 @@ def test_sheet_alone_scores_like_sheet_as_data(
     alone = json.loads(capsys.readouterr().out)
     assert main(["mmbench", "--data", str(sheet), "--results", str(sheet), "--json"]) == 0
     both = json.loads(capsys.readouterr().out)
-    assert alone["score"] == both["score"] == 0.5  # 1 of 2 questions
+    assert alone["metrics"]["Overall"] == both["metrics"]["Overall"] == 0.5  # 1 of 2 questions
     assert "reported" not in alone
+    assert alone["n"] == 2
 
 
 def test_reported_acc_csv_beside_the_sheet(sheet: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,18 +44,21 @@ def test_reported_acc_csv_beside_the_sheet(sheet: Path, capsys: pytest.CaptureFi
         '"split","Overall","c1","c2"\n"none","0.75","1.0","0.5"\n'
     )
     assert main(["mmbench", "--results", str(sheet), "--json"]) == 0
-    rep = json.loads(capsys.readouterr().out)["reported"]
+    doc = json.loads(capsys.readouterr().out)
+    rep = doc["reported"]
     assert rep["toolkit"] == "VLMEvalKit"
-    by = {r["metric"]: r for r in rep["compared"]}
-    assert by["Overall"]["reported"] == 0.75 and by["Overall"]["recomputed"] == 0.5
-    assert by["Overall"]["difference"] == -0.25
-    assert by["c1"]["difference"] == 0  # c1: 1 of 1; c2: 0 of 1 vs 0.5 reported
-    assert by["c2"]["difference"] == -0.5
+    assert rep["values"]["all"] == {"split": "none", "Overall": 0.75, "c1": 1.0, "c2": 0.5}
+    assert doc["metrics"]["Overall"] == 0.5  # recomputed: 1 of 2 questions
+    cats = doc["breakdowns"]["category"]  # c1: 1 of 1; c2: 0 of 1 vs 0.5 reported
+    assert (cats["c1"]["accuracy"], cats["c2"]["accuracy"]) == (1.0, 0.0)
     assert main(["mmbench", "--results", str(sheet)]) == 0
     text = capsys.readouterr().out
-    assert "reported by VLMEvalKit" in text and "-0.2500" in text
-    assert "the numbers differ" in text and "--extractor vlmevalkit-2024" in text
-    assert text.rstrip().splitlines()[-1].startswith("signature: mmbench|")
+    rows = {ln.split()[0]: ln.split()[1:] for ln in text.splitlines() if ln.split()}
+    assert "reported by the toolkit (" in text and "m_MMBench_DEV_EN_acc.csv)" in text
+    assert rows["Overall"][-3:] == ["0.7500", "0.5000", "-0.2500"]
+    assert rows["c1"][-1] == "0" and rows["c2"][-1] == "-0.5000"
+    assert "the numbers differ" in text and "--profile vlmevalkit-2024" in text
+    assert text.rstrip().splitlines()[-1].startswith("mmbench|profile:vlmevalkit|")
 
 
 def test_given_reported_file_is_used(
@@ -75,7 +79,9 @@ def test_results_without_benchmark_need_data(
     assert main(["mmbench", "--results", str(preds)]) == 2
     err = capsys.readouterr().err.strip()
     assert (
-        "\n" not in err and "--data (the benchmark TSV) is required" in err and "preds.jsonl" in err
+        "\n" not in err
+        and "--annotations (the benchmark TSV) is required" in err
+        and "preds.jsonl" in err
     )
 
 
@@ -108,4 +114,4 @@ def test_lmms_eval_log_carries_the_benchmark(
     path.write_text("".join(json.dumps(r) + "\n" for r in _lmms_rows(with_doc)))
     assert main(["mmbench", "--results", str(path), "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert payload["score"] == 0.5
+    assert payload["metrics"]["Overall"] == 0.5

@@ -137,7 +137,7 @@ def test_score_mmbench_reads_a_self_contained_sheet_and_its_reported_numbers(
     assert "reported by the toolkit" in text and "not compared" not in text
     # the mmbench command takes the same --annotations spelling as the other commands
     assert main(["mmbench", "--annotations", str(sheet), "--results", str(sheet), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["score"] == 1.0
+    assert json.loads(capsys.readouterr().out)["metrics"]["Overall"] == 1.0
 
 
 def test_score_mmbench_without_the_benchmark_says_so(
@@ -177,7 +177,7 @@ def test_ccbench_reply_parses_after_extract(
     argv = ["mmbench", "--data", str(sheet), "--results", str(sheet), "--json"]
     assert main([*argv, "--extract", "answer"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["score"] == 1.0 and out["counts"]["unparsed"] == 0
+    assert out["metrics"]["Overall"] == 1.0 and out["metrics"]["unparsed"] == 0
 
 
 def test_several_systems_json_keeps_each_files_diagnostics(

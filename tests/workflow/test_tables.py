@@ -179,12 +179,12 @@ def test_mmbench_two_systems_one_table(tmp_path: Path, capsys: pytest.CaptureFix
     cmd = ["mmbench", "--data", str(data), "--predictions", str(right), "--results", str(wrong)]
     assert main([*cmd, "--format", "csv"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    # every answer right / every answer wrong: 100 and 0, Δ = wrong − right = −100 (20 groups)
-    assert [(r["system"], r["n"], float(r["MMBench acc"])) for r in table] == [
-        ("right", "20", 100.0),
+    # every answer right / every answer wrong: 100% and 0%, Δ = wrong − right = −100% (20
+    # groups); score mmbench's table is in the task's units, fractions
+    assert [(r["system"], r["n"], float(r["Overall"])) for r in table] == [
+        ("right", "20", 1.0),
         ("wrong", "20", 0.0),
     ]
-    assert float(table[1]["Δ (row − right)"]) == -100.0
     assert main([*cmd, "--format", "csv", "--by-ability"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     overall = {r["system"]: float(r["Overall"]) for r in table}
@@ -214,3 +214,29 @@ def test_one_file_table_with_out(
     both = [*args, "--results", str(two_systems[0]), "--results", str(two_systems[1])]
     assert main([*both, "--out", str(out)]) == 2
     assert "give one --results" in capsys.readouterr().err
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="score mmbench's systems table leaves Δ empty (main too); the old mmbench table had it",
+)
+def test_mmbench_two_systems_delta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    samples = Path(__file__).resolve().parents[1] / "data" / "mmbench" / "mmbench_samples.tsv"
+    data = tmp_path / "en.tsv"
+    args = ["mmbench-circular", str(samples), str(data), "--select", "lang=en"]
+    assert main([*args, "--select", "benchmark=MMBench"]) == 0
+    capsys.readouterr()
+    with data.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    right, wrong = tmp_path / "right.tsv", tmp_path / "wrong.tsv"
+    for path, good in ((right, True), (wrong, False)):
+        with path.open("w", encoding="utf-8") as f:
+            f.write("index\tprediction\n")
+            for r in rows:
+                pick = r["answer"] if good else ("B" if r["answer"] == "A" else "A")
+                f.write(f"{r['index']}\t{pick}\n")
+    cmd = ["mmbench", "--data", str(data), "--results", str(right), "--results", str(wrong)]
+    assert main([*cmd, "--format", "csv"]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    # Δ = wrong − right = −100% of the 20 groups, in the table's units (fractions)
+    assert float(table[1]["Δ (row − right)"]) == -1.0
