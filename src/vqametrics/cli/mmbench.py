@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ._chat import (
     add_extract_option,
@@ -199,7 +200,7 @@ def _by_ability(args: argparse.Namespace, mapped: argparse.Namespace) -> int:
     if args.out:
         raise InputError("--out writes the files of one predictions file; give one")
     client = judge_from_args(args)
-    options = _task_options(get_task("mmbench"), mapped.extra)
+    options: dict[str, Any] = dict(_task_options(get_task("mmbench"), mapped.extra))
     try:
         evaluations = [
             evaluate(

@@ -555,7 +555,7 @@ def _judge_stage(
         run: MMBenchRun = data.extra["mmbench"]
         run.judge = client.as_callable()
         run.judge_name = client.model
-        data.extra["judge_client"] = client
+        data = replace(data, extra={**data.extra, "judge_client": client})
     return data, None, None
 
 
