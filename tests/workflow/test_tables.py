@@ -160,7 +160,11 @@ def test_compare_and_profiles_one_row_per_system(
     assert round(float(rows[0][key]), 2) == 98.0 and float(rows[1][key]) == 0.0
 
 
-def test_mmbench_two_systems_one_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _mmbench_right_and_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[Path, Path, Path]:
+    """The 20 English samples with circular copies, and two systems: every answer right, every
+    answer wrong."""
     samples = Path(__file__).resolve().parents[1] / "data" / "mmbench" / "mmbench_samples.tsv"
     data = tmp_path / "en.tsv"
     args = ["mmbench-circular", str(samples), str(data), "--select", "lang=en"]
@@ -175,6 +179,11 @@ def test_mmbench_two_systems_one_table(tmp_path: Path, capsys: pytest.CaptureFix
             for r in rows:
                 pick = r["answer"] if good else ("B" if r["answer"] == "A" else "A")
                 f.write(f"{r['index']}\t{pick}\n")
+    return data, right, wrong
+
+
+def test_mmbench_two_systems_one_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data, right, wrong = _mmbench_right_and_wrong(tmp_path, capsys)
     # --predictions (old spelling) and --results fill the same list
     cmd = ["mmbench", "--data", str(data), "--predictions", str(right), "--results", str(wrong)]
     assert main([*cmd, "--format", "csv"]) == 0
@@ -221,20 +230,7 @@ def test_one_file_table_with_out(
     reason="score mmbench's systems table leaves Δ empty (main too); the old mmbench table had it",
 )
 def test_mmbench_two_systems_delta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    samples = Path(__file__).resolve().parents[1] / "data" / "mmbench" / "mmbench_samples.tsv"
-    data = tmp_path / "en.tsv"
-    args = ["mmbench-circular", str(samples), str(data), "--select", "lang=en"]
-    assert main([*args, "--select", "benchmark=MMBench"]) == 0
-    capsys.readouterr()
-    with data.open(encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t"))
-    right, wrong = tmp_path / "right.tsv", tmp_path / "wrong.tsv"
-    for path, good in ((right, True), (wrong, False)):
-        with path.open("w", encoding="utf-8") as f:
-            f.write("index\tprediction\n")
-            for r in rows:
-                pick = r["answer"] if good else ("B" if r["answer"] == "A" else "A")
-                f.write(f"{r['index']}\t{pick}\n")
+    data, right, wrong = _mmbench_right_and_wrong(tmp_path, capsys)
     cmd = ["mmbench", "--data", str(data), "--results", str(right), "--results", str(wrong)]
     assert main([*cmd, "--format", "csv"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
