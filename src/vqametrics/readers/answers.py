@@ -5,10 +5,11 @@ toolkit's own numbers are looked for beside the file."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from .items import TaskInputs
+from .items import TaskData, TaskInputs
 from .layouts import Predictions, locate_reported, predictions_from
 from .records import Records
 
@@ -18,6 +19,7 @@ __all__ = [
     "id_key",
     "not_text_error",
     "reported_scores",
+    "require_answers",
     "text_predictions",
     "typed",
 ]
@@ -96,3 +98,21 @@ def id_key(key: Any) -> Any:
     if isinstance(key, str | int) and not isinstance(key, bool):
         return str(key).strip()
     return key
+
+
+def require_answers(data: TaskData, id_field: str = "question_id") -> TaskData:
+    """*data* with every item naming itself in *id_field* (the scorers' messages use it),
+    after checking that every item has an answer.
+
+    A question without answers is bad input whatever the profile: MMF asserts ten answers,
+    lmms-eval's ``statistics.mean`` raises and VLMEvalKit's ``np.mean([])`` is ``nan``.
+    """
+    items = []
+    for it in data.items:
+        if not it.references:
+            what = "image" if id_field == "image" else "question"
+            raise InputError(f"{data.sources[0]}: {what} {it.id!r} has no answers")
+        if id_field not in it.fields:
+            it = replace(it, fields={**it.fields, id_field: it.id})
+        items.append(it)
+    return replace(data, items=items)

@@ -36,6 +36,7 @@ from ..normalize.mmf import evalai_answer_processor
 from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
+from ..readers.answers import require_answers
 from ..readers.join import check_unique, join_by_id, unique_rows
 from ..readers.layouts import is_lmms_eval_log
 from ..readers.records import Records, read_records
@@ -576,24 +577,6 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         reported_scores(inputs),
     )
     return finish(data)
-
-
-def require_answers(data: TaskData, id_field: str = "question_id") -> TaskData:
-    """*data* with every item naming itself in *id_field* (the scorers' messages use it),
-    after checking that every item has an answer.
-
-    A question without answers is bad input whatever the profile: MMF asserts ten answers,
-    lmms-eval's ``statistics.mean`` raises and VLMEvalKit's ``np.mean([])`` is ``nan``.
-    """
-    items = []
-    for it in data.items:
-        if not it.references:
-            what = "image" if id_field == "image" else "question"
-            raise InputError(f"{data.sources[0]}: {what} {it.id!r} has no answers")
-        if id_field not in it.fields:
-            it = replace(it, fields={**it.fields, id_field: it.id})
-        items.append(it)
-    return replace(data, items=items)
 
 
 # ---------------------------------------------------------------------------------- profiles
