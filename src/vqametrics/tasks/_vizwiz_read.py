@@ -87,7 +87,7 @@ def read_vizwiz(inputs: TaskInputs) -> TaskData:
     return read_by_layout(
         inputs,
         LAYOUTS,
-        log=lambda preds, inp: require_answers(_read_lmms_eval(inp, preds), "image"),
+        log=lambda preds, inp: require_answers(_read_lmms_eval(preds, inp), "image"),
         other=_read_other,
     )
 
@@ -228,7 +228,7 @@ def _doc_answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
     return _answer_texts(value, where)
 
 
-def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     """An lmms-eval ``--log_samples`` file (task ``vizwiz_vqa_val``).
 
     With ``doc`` (``question_id``, ``question``, ``answers``, ``category``): scored against
