@@ -130,7 +130,7 @@ def docs_alone(
     inputs: TaskInputs,
     items: Sequence[Item],
     *,
-    what: str = "id",
+    what: str = "question id",
     notes: Sequence[str] = (),
 ) -> TaskData:
     """The items of a log scored against the docs it logged: each item once by the one rule
@@ -206,14 +206,17 @@ def read_by_layout(
     log: LogReader,
     other: OtherReader,
     sheet: SheetReader | None = None,
+    records: Records | None = None,
 ) -> TaskData:
     """A task's items from a results file in whichever toolkit layout it is: a VLMEvalKit
     sheet to *sheet* (to *other* when the task reads sheets its own way), an lmms-eval log to
-    *log* after :func:`open_log`, anything else to *other*."""
+    *log* after :func:`open_log`, anything else to *other*. *records*: the results file's rows
+    when the caller has read them already (standard input can be read only once)."""
     if sheet is not None and layouts.sheets_by_name and is_sheet_path(inputs.results):
         return sheet(inputs, None)
     found = detect(
         inputs,
+        records,
         sheet_needs_answer=layouts.sheet_needs_answer,
         log_with_answer_field=layouts.log_with_answer_field,
     )

@@ -157,7 +157,9 @@ def _read_choices(source: Any, balanced: list[str]) -> tuple[dict[str, Any], str
 #: per sample, from its default ``process_results``)
 LMMS_EVAL_METRICS = ("exact_match",)
 #: a log joined to the questions file, given as --questions or --annotations
-LAYOUTS = Layouts(log=LogLayout(metrics=LMMS_EVAL_METRICS, truth=("questions", "annotations")))
+TOOLKIT_LAYOUTS = Layouts(
+    log=LogLayout(metrics=LMMS_EVAL_METRICS, truth=("questions", "annotations"))
+)
 
 #: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
 #: profile's metric that recomputes it (for setting reported beside recomputed)
@@ -222,7 +224,7 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
             return _read_vlmevalkit_alone(inputs, records)
         return _read_with_questions(inputs, records, None, qsource)
 
-    return read_by_layout(inputs, LAYOUTS, log=log, other=other)
+    return read_by_layout(inputs, TOOLKIT_LAYOUTS, log=log, other=other)
 
 
 def _read_with_questions(

@@ -177,7 +177,7 @@ def _task_files(folder: Path) -> dict[str, Path]:
 
 #: how MME's files are told apart (a folder is eval_tool's results, read first): a sheet by
 #: its name, or with its ground truth ('answer'); a file given --answer-field is LLaVA answers
-LAYOUTS = Layouts(
+TOOLKIT_LAYOUTS = Layouts(
     log=LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD),
     sheets_by_name=True,
     sheet_needs_answer=True,
@@ -191,7 +191,7 @@ def read_mme(inputs: TaskInputs) -> TaskData:
         return _read_folder(Path(src), inputs)
     return read_by_layout(
         inputs,
-        LAYOUTS,
+        TOOLKIT_LAYOUTS,
         sheet=_read_vlmevalkit,
         log=lambda preds, inp: without_questions(_read_lmms_eval(preds, inp), inp),
         other=_read_llava,
@@ -516,7 +516,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
         inputs,
         truth,
         (os.fspath(ann),),
-        LAYOUTS.log,
+        TOOLKIT_LAYOUTS.log,
         truth_name=f"{ann} (tasks in calculation.py's order)",
         truth_layout="mme-your-results",
     )

@@ -30,7 +30,7 @@ __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_ocrbench"]
 #: "prediction", "ground_truth"}}``, the 0/1 score inside
 LMMS_EVAL_METRICS = ("ocrbench_accuracy",)
 #: an lmms-eval log is told apart from OCRBench.json and a sheet; its record holds no id
-LAYOUTS = Layouts(log=LogLayout(metrics=LMMS_EVAL_METRICS))
+TOOLKIT_LAYOUTS = Layouts(log=LogLayout(metrics=LMMS_EVAL_METRICS))
 
 #: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``: Final Score / 1000) →
 #: the ``lmms-eval`` profile's metric that recomputes it
@@ -41,7 +41,7 @@ def read_ocrbench(inputs: TaskInputs) -> TaskData:
     """The items of an OCRBench results file, whichever of the three layouts it is."""
     if inputs.questions is not None:
         raise InputError("ocrbench: --questions is not used (the answers carry the questions)")
-    return read_by_layout(inputs, LAYOUTS, log=_read_lmms_eval, other=_read_answers)
+    return read_by_layout(inputs, TOOLKIT_LAYOUTS, log=_read_lmms_eval, other=_read_answers)
 
 
 def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:
@@ -227,7 +227,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
         inputs,
         truth,
         (truth_source,),
-        LAYOUTS.log,
+        TOOLKIT_LAYOUTS.log,
         truth_first=True,
         absent_note="{n} item(s) had no sample and counted 0",
     )

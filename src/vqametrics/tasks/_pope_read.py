@@ -171,7 +171,7 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
 
 #: how POPE's files are told apart: a sheet by its name, or with its labels ('answer'); a file
 #: given --answer-field is answers to pair with the labels, never a log
-LAYOUTS = Layouts(
+TOOLKIT_LAYOUTS = Layouts(
     log=LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD),
     sheets_by_name=True,
     sheet_needs_answer=True,
@@ -182,7 +182,7 @@ LAYOUTS = Layouts(
 def read_pope(inputs: TaskInputs) -> TaskData:
     return read_by_layout(
         inputs,
-        LAYOUTS,
+        TOOLKIT_LAYOUTS,
         sheet=_read_vlmevalkit,
         log=lambda preds, inp: without_questions(_read_lmms_eval(preds, inp), inp),
         other=_read_answers,
@@ -431,7 +431,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
         inputs,
         truth,
         sources,
-        LAYOUTS.log,
+        TOOLKIT_LAYOUTS.log,
         truth_layout="pope-labels",
         extra={"labels": "+".join(dict.fromkeys(versions))},
     )

@@ -86,7 +86,7 @@ def read_vizwiz(inputs: TaskInputs) -> TaskData:
         raise InputError("vizwiz: --questions is not used: the annotations carry the questions")
     return read_by_layout(
         inputs,
-        LAYOUTS,
+        TOOLKIT_LAYOUTS,
         log=lambda preds, inp: require_answers(_read_lmms_eval(preds, inp), "image"),
         other=_read_other,
     )
@@ -191,7 +191,7 @@ def _read_official(
 LMMS_EVAL_METRICS = ("exact_match",)
 #: how VizWiz's files are told apart: a log (no metric record holds its answers), else the
 #: results are a sheet without annotations and the official list with them
-LAYOUTS = Layouts(log=LogLayout(metrics=LMMS_EVAL_METRICS))
+TOOLKIT_LAYOUTS = Layouts(log=LogLayout(metrics=LMMS_EVAL_METRICS))
 
 #: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``; ``vizwiz_vqa_val``) →
 #: the ``lmms-eval`` profile's metric that recomputes it
@@ -259,7 +259,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             inputs,
             gt_items,
             gt_sources,
-            LAYOUTS.log,
+            TOOLKIT_LAYOUTS.log,
             truth_name=gt_sources[0],
             truth_layout="vizwiz-annotations",
             truth_first=True,

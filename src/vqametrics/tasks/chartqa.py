@@ -311,12 +311,12 @@ def _vlmevalkit_answers(text: str, item_id: object) -> tuple[str, ...]:
 
 
 #: lmms-eval chartqa/utils.py chartqa_process_results writes relaxed_overall per sample
-LAYOUTS = Layouts(log=LogLayout(metrics=("relaxed_overall",)))
+TOOLKIT_LAYOUTS = Layouts(log=LogLayout(metrics=("relaxed_overall",)))
 
 
 def _read(inputs: TaskInputs) -> TaskData:
     return read_by_layout(
-        inputs, LAYOUTS, sheet=_read_sheet, log=_read_lmms_eval, other=_no_ground_truth
+        inputs, TOOLKIT_LAYOUTS, sheet=_read_sheet, log=_read_lmms_eval, other=_no_ground_truth
     )
 
 
@@ -407,7 +407,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     ``answer``) it carries its ground truth. ``--annotations`` (ChartQA's test files) is
     joined by ``doc_id`` position — lmms-lab's rows carry no id — and wins; a logged answer
     that differs is counted in a note. Without ``doc`` the annotations are needed."""
-    metrics = LAYOUTS.log.metrics
+    metrics = TOOLKIT_LAYOUTS.log.metrics
     reported = reported_scores(inputs)
     preds = with_record_docs(preds, _RECORD, inputs)
     if inputs.annotations is None:
