@@ -40,6 +40,7 @@ from ..readers.answers import require_answers
 from ..readers.join import check_unique, join_by_id, unique_rows
 from ..readers.layouts import is_lmms_eval_log
 from ..readers.records import Records, read_records
+from ..readers.toolkits import Layouts, LogLayout, positional_data
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
@@ -58,7 +59,6 @@ from ._lmms import (
     drop_empty,
     has_docs,
     lmms_eval_items,
-    positional_items,
 )
 
 __all__ = [
@@ -413,6 +413,10 @@ def _data(
     )
 
 
+#: lmms-eval textvqa/utils.py process_results writes exact_match per sample
+TOOLKIT_LAYOUTS = Layouts(log=LogLayout(metrics=("exact_match",)))
+
+
 def _spreadsheet(source: Any) -> bool:
     if not isinstance(source, str | os.PathLike):
         return False
@@ -514,21 +518,16 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
             "its i-th question)"
         )
     gt_items, gt_sources = _read_annotations(inputs)
-    joined, note, n_absent = positional_items(
-        preds,
-        gt_items,
-        gt_sources[0],
-        sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
-        allow_missing=inputs.allow_missing,
-    )
     return finish(
-        TaskData(
-            joined,
-            (*gt_sources, records.source),
-            ("textvqa-json", preds.layout),
-            (note,),
-            reported_scores(inputs),
-            n_missing=n_absent,
+        positional_data(
+            preds,
+            inputs,
+            gt_items,
+            gt_sources,
+            TOOLKIT_LAYOUTS.log,
+            truth_name=gt_sources[0],
+            truth_layout="textvqa-json",
+            truth_first=True,
         )
     )
 
@@ -554,7 +553,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         id_keys=("question_id",),
         references=answers,
         fields=("question", "image_id"),
-        sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
+        sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
     )
     keep, id_note = unique_rows(
         [it.id for it in items], preds.wheres, what="question_id", on_duplicate=inputs.on_duplicate
