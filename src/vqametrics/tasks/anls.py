@@ -48,6 +48,7 @@ from ._common import (
 from ._explain import Steps, per_reference, run_steps
 from ._lmms import (
     drop_empty,
+    empty_error,
     has_docs,
     is_lmms_eval,
     lmms_eval_items,
@@ -481,15 +482,10 @@ def _read_own_truth(inputs: TaskInputs, preds: Predictions, column: str) -> Task
     keep, dup_note = unique_rows(
         [it.id for it in items], preds.wheres, on_duplicate=inputs.on_duplicate
     )
+    empty = [k for k in keep if items[k].prediction is None]
     items = [items[k] for k in keep]
-    wheres = [preds.wheres[k] for k in keep]
-    empty = [w for it, w in zip(items, wheres, strict=True) if it.prediction is None]
     if empty and not inputs.allow_missing:
-        more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
-        raise InputError(
-            f"{empty[0]}: empty prediction ({preds.answer_field!r} is null or an empty "
-            f"cell){more}; pass --allow-missing to score the {len(empty)} empty prediction(s) 0"
-        )
+        raise empty_error(preds, empty)
     notes = [
         f"{preds.source}: scored against its own {column!r} column (the predictions are in "
         f"{preds.answer_field!r}); pass --annotations to use the RRC ground truth instead"
