@@ -11,7 +11,7 @@ from typing import Any
 from ..core.exceptions import InputError
 from .answers import NoGroundTruthError, id_key, reported_scores, text_predictions
 from .items import Item, TaskData, TaskInputs
-from .join import disagreement_note, join_by_id, unique_rows
+from .join import disagreement_note, join_inputs, unique_rows
 from .layouts import is_vlmevalkit, nan_note
 from .records import Records, cell_text, parse_list_cell, read_records
 
@@ -89,16 +89,7 @@ def read_vlmevalkit(
             n_missing=missing,
         )
     gt_items, gt_sources = annotations_reader(inputs)
-    joined = join_by_id(
-        [it.id for it in gt_items],
-        preds.ids,
-        preds.texts,
-        source=records.source,
-        wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
-    )
+    joined = join_inputs([it.id for it in gt_items], preds, inputs)
     items = [
         Item(it.id, p, it.references, it.fields)
         for it, p in zip(gt_items, joined.predictions, strict=True)

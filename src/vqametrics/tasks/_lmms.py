@@ -3,42 +3,5 @@
 
 from __future__ import annotations
 
-from ..readers.lmms_eval import (
-    TOOLKIT_SCORE,
-    MetricRecord,
-    clean_samples,
-    drop_empty,
-    empty_error,
-    has_docs,
-    is_lmms_eval,
-    lmms_eval_items,
-    lmms_eval_predictions,
-    no_doc_error,
-    positional_items,
-    record_docs,
-    sample_score,
-    unique_samples,
-    with_notes,
-    with_record_docs,
-    without_questions,
-)
-
-__all__ = [
-    "TOOLKIT_SCORE",
-    "MetricRecord",
-    "clean_samples",
-    "drop_empty",
-    "empty_error",
-    "has_docs",
-    "is_lmms_eval",
-    "lmms_eval_items",
-    "lmms_eval_predictions",
-    "no_doc_error",
-    "positional_items",
-    "record_docs",
-    "sample_score",
-    "unique_samples",
-    "with_notes",
-    "with_record_docs",
-    "without_questions",
-]
+from ..readers.lmms_eval import *  # noqa: F403
+from ..readers.lmms_eval import __all__ as __all__

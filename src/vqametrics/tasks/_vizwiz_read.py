@@ -13,7 +13,7 @@ from typing import Any
 from ..core.exceptions import InputError
 from ..normalize.mmf import evalai_answer_processor
 from ..readers.answers import require_answers
-from ..readers.join import check_unique, disagreement_note, join_by_id
+from ..readers.join import check_unique, disagreement_note, join_inputs
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
 from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
@@ -133,17 +133,7 @@ def _read_official(
         )
         preds = drop_empty(preds, inputs.allow_missing)
     records = preds.records  # the rows the predictions were kept from
-    joined = join_by_id(
-        [it.id for it in gt_items],
-        preds.ids,
-        preds.texts,
-        source=records.source,
-        wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
-        what="image",
-    )
+    joined = join_inputs([it.id for it in gt_items], preds, inputs, what="image")
     carried = [i for i, row in enumerate(records.rows) if "answerable" in row]
     flags: dict[str, float] = {}
     notes: list[str] = []

@@ -30,7 +30,7 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
-from ..readers.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..readers.join import check_unique, disagreement_note, join_inputs, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
 from ..readers.toolkits import Layouts, docs_alone, read_by_layout
@@ -541,16 +541,7 @@ def _read_predictions(inputs: TaskInputs, records: Records, preds: Predictions) 
             differ, f"ground truth(s) carried by {records.source}", "the annotations"
         )
         notes += [differ_note] if differ_note else []
-    joined = join_by_id(
-        [it.id for it in gt_items],
-        ids,
-        preds.texts,
-        source=records.source,
-        wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
-    )
+    joined = join_inputs([it.id for it in gt_items], preds, inputs, ids=ids)
     items = [
         Item(it.id, p, it.references, it.fields)
         for it, p in zip(gt_items, joined.predictions, strict=True)

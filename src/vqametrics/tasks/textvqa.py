@@ -37,7 +37,7 @@ from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.answers import require_answers
-from ..readers.join import check_unique, join_by_id, unique_rows
+from ..readers.join import check_unique, join_inputs, unique_rows
 from ..readers.layouts import is_lmms_eval_log
 from ..readers.records import Records, read_records
 from ..readers.toolkits import Layouts, LogLayout, positional_data
@@ -377,17 +377,7 @@ def _join_llava(
                 f"{key[0]!r} and question {key[1]!r}; LLaVA's join cannot tell them apart"
             )
         by_key[key] = it.id
-    joined = join_by_id(
-        gt_keys,
-        keys,
-        preds.texts,
-        source=records.source,
-        wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
-        what="(image id, question)",
-    )
+    joined = join_inputs(gt_keys, preds, inputs, ids=keys, what="(image id, question)")
     items = [
         Item(it.id, p, it.references, it.fields)
         for it, p in zip(gt_items, joined.predictions, strict=True)
