@@ -2,10 +2,10 @@
 
 One user message per prompt, ``temperature`` 0 and a fixed ``seed`` (a caller may set the
 temperature and ``max_tokens`` per call: the toolkits' own retries raise the temperature); at
-most *concurrency* requests in flight (threads); each request has a timeout and is retried with exponential
-backoff on timeouts, connection errors, HTTP 429/5xx and replies that are not a completion. A
-``Retry-After`` header (seconds or an HTTP date) on 429/503 sets the wait instead, and a
-prompt's waits add up to at most *max_wait* seconds. Replies are cached on disk, keyed by
+most *concurrency* requests in flight (threads); each request has a timeout and is retried with
+exponential backoff on timeouts, connection errors, HTTP 429/5xx and replies that are not a
+completion. A ``Retry-After`` header (seconds or an HTTP date) on 429/503 sets the wait instead, and
+a prompt's waits add up to at most *max_wait* seconds. Replies are cached on disk, keyed by
 (model, prompt), so a re-run makes no calls; a reply that cannot be cached is a warning. The API
 key is read from an environment variable and never printed, logged or cached: a reply that
 echoes it is stored and returned with the key replaced by ``[redacted]``. httpx is an optional

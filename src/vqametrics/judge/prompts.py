@@ -293,7 +293,8 @@ def mathvista_vlmevalkit_prompt(preamble: str, question: str, prediction: str) -
     """``build_mathvista_gpt4_prompt`` (VLMEvalKit at its pin; its MathVision
     ``build_mathv_gpt4_prompt`` is built alike, with its own examples): the preamble, the
     question and a newline, ``Model respone: `` (its spelling) and the prediction, then
-    ``Extracted answer:`` with no separator (QUIRK no-newline-before-extracted: kept, it is what the judge saw)."""
+    ``Extracted answer:`` with no separator (QUIRK no-newline-before-extracted: kept, it is
+    what the judge saw)."""
     return preamble + question + "\n" + "Model respone: " + prediction + "Extracted answer:"
 
 
