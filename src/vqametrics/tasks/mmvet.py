@@ -715,10 +715,12 @@ def _settle_lmms(client: Any, prompt: str) -> tuple[Judgement, tuple[str, ...]]:
         else:
             out_of_range += 1
             if out_of_range >= _LMMS_RANGE_LIMIT:
+                # no grade: counted as a failed item (fails the run unless --allow-unjudged)
                 ask.error = (
-                    f"{out_of_range} out-of-range grades (lmms-eval would ask again without end)"
+                    f"{out_of_range} out-of-range grades, the last {content[:20]!r} (lmms-eval "
+                    "would ask again without end)"
                 )
-                return Judgement(None, prompt, content, ask.cached, ask.calls, ask.error), ()
+                return Judgement(None, prompt, None, ask.cached, ask.calls, ask.error), ()
         content = ask.chat(temperature)
     if content is None:
         return Judgement(None, prompt, None, ask.cached, ask.calls, ask.error), ()
