@@ -337,7 +337,7 @@ def test_mmvet_lmms_eval_endless_out_of_range_is_unjudged(tmp_path: Path) -> Non
     utils = tmp_path / "few.txt"
     utils.write_text(FEW, encoding="utf-8")
     with serve(Stub(reply=lambda p: "5")) as stub:
-        with pytest.raises(UnjudgedError, match="3 of 3 items.*out-of-range grades"):
+        with pytest.raises(UnjudgedError, match=r"3 of 3 items.*out-of-range grades"):
             _mmvet(tmp_path, stub, "lmms-eval", utils)
         assert len(stub.requests) == 15  # 5 asks per item, then vqametrics stops
 
