@@ -792,8 +792,9 @@ TASK = register_task(
             (
                 "judge-prompt",
                 "with --judge-url: the toolkit's extraction prompt, not bundled (CC BY-SA): "
-                "official: MathVista's evaluation/prompts/ext_ans.py; vlmevalkit: a text file "
-                "(docs/tasks/mathvista.md)",
+                "official: MathVista's evaluation/prompts/ext_ans.py; lmms-eval: its "
+                "tasks/mathvista/mathvista_evals.py; vlmevalkit: vlmeval/dataset/utils/"
+                "mathvista.py (docs/tasks/mathvista.md)",
             ),
             (
                 "ignore-empty-extractions",

@@ -798,7 +798,8 @@ TASK = register_task(
             (
                 "judge-prompt",
                 "with --judge-url: the toolkit's few-shot grading prompt, not bundled: official: "
-                "MM-Vet's mm-vet_evaluator.py; vlmevalkit: a text file (docs/tasks/mmvet.md)",
+                "MM-Vet's mm-vet_evaluator.py; vlmevalkit: a text file; lmms-eval: its "
+                "tasks/mmvet/utils.py (docs/tasks/mmvet.md)",
             ),
         ),
         reported_names={"gpt_eval_score": "Overall"},
