@@ -217,7 +217,9 @@ class JudgeClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _path(self, prompt: str, attempt: int, temperature: float, max_tokens: int | None) -> Path:
+    def _path(
+        self, prompt: str, attempt: int, temperature: float = 0.0, max_tokens: int | None = None
+    ) -> Path:
         # the settings join the key only when they differ from the client's own, so that the
         # replies cached before per-call settings existed are still found
         settings: list[Any] = []
