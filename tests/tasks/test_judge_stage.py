@@ -249,8 +249,9 @@ def test_mathvista_vlmevalkit_prompt_prefetch_and_score(tmp_path: Path) -> None:
     assert plain.scores == r.scores and plain.metrics == r.metrics
 
 
-def test_mathvista_lmms_eval_profile_says_no_prompt(tmp_path: Path) -> None:
-    no_prompt = pytest.raises(InputError, match="--profile lmms-eval: vqametrics does not ask")
+def test_mathvista_lmms_eval_profile_needs_its_prompt_file(tmp_path: Path) -> None:
+    # lmms-eval's DEMO_PROMPT is a copy of MathVista's CC BY-SA demo: never bundled
+    no_prompt = pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mathvista_evals\.py")
     with serve(Stub()) as stub, no_prompt:
         evaluate_task(
             "mathvista",
@@ -258,6 +259,7 @@ def test_mathvista_lmms_eval_profile_says_no_prompt(tmp_path: Path) -> None:
             profile="lmms-eval",
             judge=_client(stub, tmp_path),
         )
+    assert stub.requests == []
 
 
 def test_cli_mathvista_judge_prompt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -97,11 +97,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_matching_options(p)
     add_extract_option(p)
-    add_judge_options(
-        p,
-        "Yes/no tasks (pope, mme): with --judge-url, answers the profile's parser leaves "
-        "'other' are read by the judge, as VLMEvalKit does (judge:<model> in the signature).",
-    )
+    add_judge_options(p, JUDGE_HELP)
     p.add_argument(
         "-o",
         "--out",
@@ -118,6 +114,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_name_option(p)
     add_ci_options(p)
     p.set_defaults(func=run, takes_extra=True)
+
+
+#: which tasks and profiles take --judge-url (kept in step with the registry by a test: the
+#: tasks with a judge stage or a yes/no parser; the parser is built without importing them)
+JUDGE_HELP = (
+    "With --judge-url: yes/no tasks (pope, mme; hallusionbench --profile vlmevalkit): the "
+    "answers the profile's parser leaves 'other' are read by the judge, as VLMEvalKit does. "
+    "Judged tasks, for the items with no recorded judge output, with the toolkit's prompt "
+    "(--judge-prompt FILE where it cannot be bundled): mathvista (official, official-2024, "
+    "lmms-eval, vlmevalkit: the answer extraction), mathvision (vlmevalkit only: the official "
+    "scorer needs no judge), hallusionbench (official, lmms-eval: the verdicts), mmvet "
+    "(official, vlmevalkit, lmms-eval: the grades). The signature names the judge "
+    "(judge:<model>[/prompt:<id>])."
+)
 
 
 def run(args: argparse.Namespace) -> int:

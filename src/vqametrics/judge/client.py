@@ -1,10 +1,11 @@
 """An OpenAI-compatible chat-completions client for LLM judges: cached, bounded, recorded.
 
-One user message per prompt, ``temperature`` 0 and a fixed ``seed``; at most *concurrency*
-requests in flight (threads); each request has a timeout and is retried with exponential
-backoff on timeouts, connection errors, HTTP 429/5xx and replies that are not a completion. A
-``Retry-After`` header (seconds or an HTTP date) on 429/503 sets the wait instead, and a
-prompt's waits add up to at most *max_wait* seconds. Replies are cached on disk, keyed by
+One user message per prompt, ``temperature`` 0 and a fixed ``seed`` (a caller may set the
+temperature and ``max_tokens`` per call: the toolkits' own retries raise the temperature); at
+most *concurrency* requests in flight (threads); each request has a timeout and is retried with
+exponential backoff on timeouts, connection errors, HTTP 429/5xx and replies that are not a
+completion. A ``Retry-After`` header (seconds or an HTTP date) on 429/503 sets the wait instead, and
+a prompt's waits add up to at most *max_wait* seconds. Replies are cached on disk, keyed by
 (model, prompt), so a re-run makes no calls; a reply that cannot be cached is a warning. The API
 key is read from an environment variable and never printed, logged or cached: a reply that
 echoes it is stored and returned with the key replaced by ``[redacted]``. httpx is an optional
@@ -216,17 +217,39 @@ class JudgeClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _path(self, prompt: str, attempt: int) -> Path:
-        key = orjson.dumps([self.model, prompt] + ([attempt] if attempt else []))
+    def _path(
+        self, prompt: str, attempt: int, temperature: float = 0.0, max_tokens: int | None = None
+    ) -> Path:
+        # the settings join the key only when they differ from the client's own, so that the
+        # replies cached before per-call settings existed are still found
+        settings: list[Any] = []
+        if temperature != 0 or (max_tokens is not None and max_tokens != self.max_tokens):
+            settings = [{"temperature": temperature, "max_tokens": max_tokens}]
+        key = orjson.dumps([self.model, prompt] + ([attempt] if attempt else []) + settings)
         return self.cache_dir / (hashlib.sha256(key).hexdigest() + ".json")
 
-    def complete(self, prompt: str, *, attempt: int = 0) -> JudgeReply:
+    def complete(
+        self,
+        prompt: str,
+        *,
+        attempt: int = 0,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+    ) -> JudgeReply:
         """The judge's reply to *prompt*, from the cache when there.
 
         *attempt* > 0 asks again for a prompt whose earlier reply could not be used (a
-        caller's retry); it is cached under its own key.
+        caller's retry); it is cached under its own key, as is a call with its own
+        *temperature* or *max_tokens* (``None``: the client's).
         """
-        path = self._path(prompt, attempt)
+        if not (math.isfinite(temperature) and temperature >= 0) or (
+            max_tokens is not None and max_tokens < 1
+        ):
+            raise JudgeSettingsError(
+                f"judge call: temperature must be >= 0 and max_tokens >= 1 (got {temperature!r}, "
+                f"{max_tokens!r})"
+            )
+        path = self._path(prompt, attempt, temperature, max_tokens)
         try:
             stored = orjson.loads(path.read_bytes())
         except (OSError, orjson.JSONDecodeError):
@@ -235,7 +258,7 @@ class JudgeClient:
             with self._lock:
                 self.cache_hits += 1
             return JudgeReply(prompt, stored["response"], cached=True)
-        reply = self._request(prompt)
+        reply = self._request(prompt, temperature, max_tokens)
         if reply.response is not None:
             record = {"model": self.model, "prompt": prompt, "response": reply.response}
             tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
@@ -270,18 +293,29 @@ class JudgeClient:
                 text = text.replace(secret, _REDACTED)
         return text
 
-    def complete_many(self, prompts: Sequence[str]) -> list[JudgeReply]:
-        """Replies to *prompts* in order; each distinct prompt is asked once, concurrently.
+    def complete_many(
+        self,
+        prompts: Sequence[str],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+    ) -> list[JudgeReply]:
+        """Replies to *prompts* in order; each distinct prompt is asked once, concurrently
+        (with the per-call *temperature* and *max_tokens* of :meth:`complete`).
 
         A repeated prompt shares the first one's reply with ``calls=0`` and ``cached=False``,
         so that summing ``calls`` and ``cached`` over the replies counts requests and hits.
         """
         unique = list(dict.fromkeys(prompts))
+
+        def one(prompt: str) -> JudgeReply:
+            return self.complete(prompt, temperature=temperature, max_tokens=max_tokens)
+
         if len(unique) <= 1 or self.concurrency == 1:
-            done = {p: self.complete(p) for p in unique}
+            done = {p: one(p) for p in unique}
         else:
             with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-                done = dict(zip(unique, pool.map(self.complete, unique), strict=True))
+                done = dict(zip(unique, pool.map(one, unique), strict=True))
         out = []
         for p in prompts:
             reply = done[p]
@@ -290,13 +324,15 @@ class JudgeClient:
                 done[p] = replace(reply, calls=0, cached=False)
         return out
 
-    def _request(self, prompt: str) -> JudgeReply:
+    def _request(
+        self, prompt: str, temperature: float = 0.0, max_tokens: int | None = None
+    ) -> JudgeReply:
         body = {
             "model": self.model,
             "messages": [{"role": "user", "content": prompt}],
-            "temperature": 0,
+            "temperature": temperature if temperature else 0,
             "seed": self.seed,
-            "max_tokens": self.max_tokens,
+            "max_tokens": self.max_tokens if max_tokens is None else max_tokens,
         }
         httpx = self._httpx
         if self._unreachable is not None:

@@ -1,12 +1,14 @@
-"""The prompts MathVista, HallusionBench and MM-Vet send their judge, built as each toolkit
-builds them, and how each toolkit reads the reply.
+"""The prompts MathVista, MathVision, HallusionBench and MM-Vet send their judge, built as each
+toolkit builds them, and how each toolkit reads the reply.
 
 Prompt text is data. Where its licence lets us bundle it, it is here with its source named
 (HallusionBench's verdict prompt, BSD-3-Clause). Where it does not (MathVista's 5-shot
 extraction demo is CC BY-SA 4.0; VLMEvalKit's MathVista examples are derived from it; MM-Vet's
-evaluator carries no code licence), the user supplies it (``--judge-prompt FILE``): the toolkit's
-own ``.py`` file, from which the named string literal is read (parsed, never run), or a text
-file used as is. Only how the per-item text is put around it is code here.
+evaluator carries no code licence; VLMEvalKit's MathVision examples and lmms-eval's MathVista
+demo and MM-Vet few-shot table are copies of those, under their licences), the user supplies it
+(``--judge-prompt FILE``): the toolkit's own ``.py`` file, from which the named string literal
+is read (parsed, never run), or a text file used as is. Only how the per-item text is put
+around it is code here.
 """
 
 from __future__ import annotations
@@ -19,14 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..core.toolkits import VLMEVALKIT
+from ..core.toolkits import LMMS_EVAL, VLMEVALKIT
 
 __all__ = [
     "HALLUSIONBENCH_OFFICIAL",
     "HALLUSIONBENCH_PREAMBLE",
     "HALLUSIONBENCH_SAME_PREAMBLE",
+    "MATHVISION_VLMEVALKIT",
+    "MATHVISTA_LMMS_EVAL",
     "MATHVISTA_OFFICIAL",
     "MATHVISTA_VLMEVALKIT",
+    "MMVET_LMMS_EVAL",
     "MMVET_OFFICIAL",
     "MMVET_OFFICIAL_RETRY",
     "MMVET_VLMEVALKIT",
@@ -40,6 +45,7 @@ __all__ = [
     "mathvista_official_reply",
     "mathvista_official_rules",
     "mathvista_vlmevalkit_prompt",
+    "mmvet_lmms_eval_prompt",
     "mmvet_prompt",
     "prompt_label",
 ]
@@ -53,13 +59,16 @@ class JudgePromptError(InputError):
 class PromptKind:
     """One toolkit's judge prompt: its id in the signature, and where its text comes from.
 
-    ``variable`` is the string literal read from the toolkit's ``.py`` file; ``how`` says in a
-    line which text the ``--judge-prompt`` file holds (for the error and the docs).
+    ``variable`` is the string literal read from the toolkit's ``.py`` file; ``builder`` (for
+    VLMEvalKit's extraction prompts) the function whose ``task_description`` and whose
+    ``get_gpt4_ICE()`` examples make the text instead; ``how`` says in a line which text the
+    ``--judge-prompt`` file holds (for the error and the docs).
     """
 
     id: str
     variable: str | None
     how: str
+    builder: str | None = None
 
 
 MATHVISTA_OFFICIAL = PromptKind(
@@ -71,8 +80,24 @@ MATHVISTA_OFFICIAL = PromptKind(
 MATHVISTA_VLMEVALKIT = PromptKind(
     f"mathvista-vlmevalkit@{VLMEVALKIT.commit}",
     None,
-    "a text file with what VLMEvalKit's build_mathvista_gpt4_prompt puts before the question: "
-    "its task_description, then each get_gpt4_ICE() example followed by a newline",
+    "VLMEvalKit's vlmeval/dataset/utils/mathvista.py (its task_description and get_gpt4_ICE() "
+    "examples are read), or a text file with what build_mathvista_gpt4_prompt puts before the "
+    "question: its task_description, then each get_gpt4_ICE() example followed by a newline",
+    builder="build_mathvista_gpt4_prompt",
+)
+MATHVISTA_LMMS_EVAL = PromptKind(
+    f"mathvista-lmms-eval@{LMMS_EVAL.commit}",
+    "DEMO_PROMPT",
+    "lmms-eval's lmms_eval/tasks/mathvista/mathvista_evals.py (its DEMO_PROMPT is read), or a "
+    "text file with that demo prompt",
+)
+MATHVISION_VLMEVALKIT = PromptKind(
+    f"mathvision-vlmevalkit@{VLMEVALKIT.commit}",
+    None,
+    "VLMEvalKit's vlmeval/dataset/utils/mathv.py (its task_description and get_gpt4_ICE() "
+    "examples are read), or a text file with what build_mathv_gpt4_prompt puts before the "
+    "question: its task_description, then each get_gpt4_ICE() example followed by a newline",
+    builder="build_mathv_gpt4_prompt",
 )
 MMVET_OFFICIAL = PromptKind(
     "mmvet-official@acde843",
@@ -83,6 +108,12 @@ MMVET_VLMEVALKIT = PromptKind(
     f"mmvet-vlmevalkit@{VLMEVALKIT.commit}",
     None,
     "a text file with the few-shot prompt string of VLMEvalKit's build_mmvet_gpt4_prompt",
+)
+MMVET_LMMS_EVAL = PromptKind(
+    f"mmvet-lmms-eval@{LMMS_EVAL.commit}",
+    "MM_VET_PROMPT",
+    "lmms-eval's lmms_eval/tasks/mmvet/utils.py (its MM_VET_PROMPT is read), or a text file "
+    "with that few-shot prompt",
 )
 #: what the official evaluator appends to the prompt when it asks again about a reply it
 #: could not read (``mm-vet_evaluator.py``; a format string, not prose)
@@ -152,6 +183,8 @@ def load_prompt_text(path: Any, kind: PromptKind, *, task: str, profile: str) ->
         raise JudgePromptError(f"--judge-prompt {p}: not readable ({exc})") from None
     if p.suffix != ".py":
         return PromptText(raw, str(p))
+    if kind.builder is not None:
+        return PromptText(_ice_preamble(raw, kind.builder, p), f"{p}:{kind.builder}")
     if kind.variable is None:
         raise JudgePromptError(f"--judge-prompt {p}: give a text file, {kind.how}")
     return PromptText(_string_literal(raw, kind.variable, p), f"{p}:{kind.variable}")
@@ -159,16 +192,61 @@ def load_prompt_text(path: Any, kind: PromptKind, *, task: str, profile: str) ->
 
 def _string_literal(source: str, name: str, path: Path) -> str:
     """The module-level ``name = "..."`` string of a Python file, parsed (never executed)."""
-    try:
-        tree = ast.parse(source, filename=str(path))
-    except SyntaxError as exc:
-        raise JudgePromptError(f"--judge-prompt {path}: not Python ({exc.msg})") from None
+    tree = _parse(source, path)
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
             names = [t.id for t in node.targets if isinstance(t, ast.Name)]
             if name in names and isinstance(node.value.value, str):
                 return node.value.value
     raise JudgePromptError(f"--judge-prompt {path}: no module-level string {name!r}")
+
+
+def _parse(source: str, path: Path) -> ast.Module:
+    try:
+        return ast.parse(source, filename=str(path))
+    except SyntaxError as exc:
+        raise JudgePromptError(f"--judge-prompt {path}: not Python ({exc.msg})") from None
+
+
+def _function(tree: ast.Module, name: str, path: Path) -> ast.FunctionDef:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    raise JudgePromptError(f"--judge-prompt {path}: no function {name!r}")
+
+
+def _local_strings(func: ast.FunctionDef) -> dict[str, str]:
+    """The ``name = "..."`` string assignments directly in *func*'s body."""
+    out: dict[str, str] = {}
+    for node in func.body:
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            out.update((t.id, value.value) for t in node.targets if isinstance(t, ast.Name))
+    return out
+
+
+def _ice_preamble(source: str, builder: str, path: Path) -> str:
+    """What VLMEvalKit's ``builder`` puts before the question, read from its ``.py`` file
+    (parsed, never run): ``task_description``, then each example ``get_gpt4_ICE()`` returns, in
+    its list's order, followed by a newline."""
+    tree = _parse(source, path)
+    description = _local_strings(_function(tree, builder, path)).get("task_description")
+    ice = _function(tree, "get_gpt4_ICE", path)
+    examples = _local_strings(ice)
+    returned = [n for n in ice.body if isinstance(n, ast.Return)]
+    names = (
+        [e.id for e in returned[0].value.elts if isinstance(e, ast.Name)]
+        if returned and isinstance(returned[0].value, ast.List)
+        else []
+    )
+    if description is None or not names or any(n not in examples for n in names):
+        raise JudgePromptError(
+            f"--judge-prompt {path}: {builder}'s task_description or get_gpt4_ICE()'s examples "
+            "are not plain string literals"
+        )
+    return description + "".join(examples[n] + "\n" for n in names)
 
 
 # -- MathVista ----------------------------------------------------------------------------
@@ -212,9 +290,11 @@ def mathvista_official_reply(reply: str | None) -> str | None:
 
 
 def mathvista_vlmevalkit_prompt(preamble: str, question: str, prediction: str) -> str:
-    """``build_mathvista_gpt4_prompt`` (VLMEvalKit at its pin): the preamble, the question and a
-    newline, ``Model respone: `` (its spelling) and the prediction, then ``Extracted answer:``
-    with no separator (QUIRK no-newline-before-extracted: kept, it is what the judge saw)."""
+    """``build_mathvista_gpt4_prompt`` (VLMEvalKit at its pin; its MathVision
+    ``build_mathv_gpt4_prompt`` is built alike, with its own examples): the preamble, the
+    question and a newline, ``Model respone: `` (its spelling) and the prediction, then
+    ``Extracted answer:`` with no separator (QUIRK no-newline-before-extracted: kept, it is
+    what the judge saw)."""
     return preamble + question + "\n" + "Model respone: " + prediction + "Extracted answer:"
 
 
@@ -251,3 +331,11 @@ def mmvet_prompt(fewshot: str, question: str, answer: str, prediction: str) -> s
     spaced out in the answer."""
     gt = answer.replace("<AND>", " <AND> ").replace("<OR>", " <OR> ")
     return fewshot + "\n" + " | ".join([question, gt, prediction, ""])
+
+
+def mmvet_lmms_eval_prompt(fewshot: str, question: str, answer: str, prediction: str) -> str:
+    """lmms-eval's ``mmvet_process_results`` prompt: as :func:`mmvet_prompt` but ending in
+    ``prediction |`` (QUIRK no-trailing-space: the official table row ends ``| ``; kept, it is
+    what lmms-eval's judge saw)."""
+    gt = answer.replace("<AND>", " <AND> ").replace("<OR>", " <OR> ")
+    return f"{fewshot}\n{question} | {gt} | {prediction} |"

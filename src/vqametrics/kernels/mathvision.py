@@ -40,6 +40,7 @@ __all__ = [
     "official_model_answer",
     "vlmevalkit_is_equal",
     "vlmevalkit_post_check",
+    "vlmevalkit_prefetch",
 ]
 
 _FLAGS = ("the final answer is", "the answer is", "the correct answer is", "the answer should be")
@@ -343,3 +344,18 @@ def vlmevalkit_post_check(res: Any, answer: Any, options: Sequence[str]) -> bool
         letter = get_extractor("vlmevalkit")(str(res), choices).letter
         return vlmevalkit_is_equal(letter if letter is not None else False, answer)
     return vlmevalkit_is_equal(str(res), str(answer))
+
+
+def vlmevalkit_prefetch(prediction: Any, answer: Any, options: Sequence[str]) -> str | None:
+    """``post_check(line, prefetch=True)`` of ``MATH_V_auxeval``: the ``res`` VLMEvalKit keeps
+    without calling its judge, or ``None`` when it calls it. With options, the letter
+    ``can_infer`` finds in the prediction (not compared with the answer); without, the
+    prediction itself when it ``is_equal`` the answer. A falsy value (an empty prediction)
+    sends the item to the judge, as ``if post_check(...)`` does."""
+    if options:
+        from .choice.heuristics import get_extractor
+
+        choices = {chr(ord("A") + i): str(o) for i, o in enumerate(options)}
+        return get_extractor("vlmevalkit")(str(prediction), choices).letter or None
+    res = str(prediction)
+    return res if res and vlmevalkit_is_equal(res, str(answer)) else None

@@ -11,11 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..core.exceptions import InputError, MissingPredictionError
 
-__all__ = ["Joined", "check_unique", "disagreement_note", "join_by_id", "same_ids", "unique_rows"]
+if TYPE_CHECKING:
+    from .items import TaskInputs
+    from .layouts import Predictions
+
+__all__ = [
+    "Joined",
+    "check_unique",
+    "disagreement_note",
+    "join_by_id",
+    "join_inputs",
+    "same_ids",
+    "unique_rows",
+]
 
 
 @dataclass(frozen=True)
@@ -178,3 +190,27 @@ def same_ids(a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
 
 def _text(key: Hashable) -> str:
     return str(key).strip() if isinstance(key, int | str) and not isinstance(key, bool) else ""
+
+
+def join_inputs(
+    gt_ids: Sequence[Hashable],
+    preds: Predictions,
+    inputs: TaskInputs,
+    *,
+    ids: Sequence[Hashable] | None = None,
+    what: str = "question id",
+) -> Joined:
+    """:func:`join_by_id` of *preds* (keyed by their ids, or by *ids*) to *gt_ids* under the
+    user's options (``--allow-missing``, ``--ignore-extra``, ``--on-duplicate``): the one join
+    of a results file to its annotations."""
+    return join_by_id(
+        gt_ids,
+        preds.ids if ids is None else ids,
+        preds.texts,
+        source=preds.source,
+        wheres=preds.wheres,
+        allow_missing=inputs.allow_missing,
+        ignore_extra=inputs.ignore_extra,
+        on_duplicate=inputs.on_duplicate,
+        what=what,
+    )

@@ -288,14 +288,12 @@ def _spreadsheet_id(key: Hashable, layout: str) -> QuestionId:
 def _vlmevalkit_ground_truth(
     records: Records, preds: Predictions, ids: list[QuestionId]
 ) -> list[dict[str, Any]]:
-    from .records import parse_list_cell
+    from .vlmevalkit import sheet_answer
 
     out = []
     for row, qid, where in zip(records.rows, ids, preds.wheres, strict=True):
-        cell = row.get("answer")
-        if cell is None or cell == "":
-            raise InputError(f"{where}: the 'answer' (ground truth) cell is empty")
-        rec: dict[str, Any] = {"question_id": qid, "answers": parse_list_cell(cell, where)}
+        answers = list(sheet_answer(row, where, blank_is_empty=True))
+        rec: dict[str, Any] = {"question_id": qid, "answers": answers}
         for key in ("question_type", "answer_type"):
             if isinstance(row.get(key), str):
                 rec[key] = row[key]

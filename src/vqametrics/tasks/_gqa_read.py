@@ -22,18 +22,17 @@ from typing import Any
 
 from ..core.exceptions import InputError, MissingPredictionError
 from ..readers._json import parse_json_or_jsonl
-from ..readers.join import disagreement_note, join_by_id, unique_rows
+from ..readers.join import disagreement_note, join_by_id
 from ..readers.layouts import Predictions
-from ..readers.records import Records, read_bytes_from, read_records
+from ..readers.records import Records, read_bytes_from
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (
     TOOLKIT_SCORE,
-    clean_samples,
     drop_empty,
     has_docs,
     lmms_eval_items,
-    lmms_eval_predictions,
     no_doc_error,
     positional_items,
     sample_score,
@@ -157,6 +156,10 @@ def _read_choices(source: Any, balanced: list[str]) -> tuple[dict[str, Any], str
 #: ``question``, ``answer``, …), ``doc_to_target: "answer"``, metric ``exact_match`` (a number
 #: per sample, from its default ``process_results``)
 LMMS_EVAL_METRICS = ("exact_match",)
+#: a log joined to the questions file, given as --questions or --annotations
+TOOLKIT_LAYOUTS = Layouts(
+    log=LogLayout(metrics=LMMS_EVAL_METRICS, truth=("questions", "annotations"))
+)
 
 #: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``) → the ``lmms-eval``
 #: profile's metric that recomputes it (for setting reported beside recomputed)
@@ -210,16 +213,18 @@ def read_gqa(inputs: TaskInputs) -> TaskData:
             "gqa: give the questions file once (--questions or --annotations, not both)"
         )
     qsource = inputs.questions if inputs.questions is not None else inputs.annotations
-    records = read_records(inputs.results, format=inputs.format)
-    lmms = lmms_eval_predictions(records, inputs, allow_empty=True)
-    if lmms is not None:
-        lmms, finish = clean_samples(lmms, inputs, alone=qsource is None)
+
+    def log(preds: Predictions, inputs: TaskInputs) -> TaskData:
         if qsource is None:
-            return finish(_read_lmms_eval_alone(inputs, lmms))
-        return finish(_read_with_questions(inputs, records, lmms, qsource))
-    if qsource is None:
-        return _read_vlmevalkit_alone(inputs, records)
-    return _read_with_questions(inputs, records, None, qsource)
+            return _read_lmms_eval_alone(inputs, preds)
+        return _read_with_questions(inputs, preds.records, preds, qsource)
+
+    def other(records: Records, inputs: TaskInputs) -> TaskData:
+        if qsource is None:
+            return _read_vlmevalkit_alone(inputs, records)
+        return _read_with_questions(inputs, records, None, qsource)
+
+    return read_by_layout(inputs, TOOLKIT_LAYOUTS, log=log, other=other)
 
 
 def _read_with_questions(
@@ -357,12 +362,7 @@ def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:
         fields=("question", "imageId"),
         sample_metrics=LMMS_EVAL_METRICS,
     )
-    keep, note = unique_rows(
-        [it.id for it in items], preds.wheres, what="doc.id", on_duplicate=inputs.on_duplicate
-    )
-    items = [items[k] for k in keep]
-    notes = (_NO_QUESTIONS_NOTE, *([note] if note else []))
-    return TaskData(items, (preds.source,), (preds.layout,), notes, reported_scores(inputs))
+    return docs_alone(preds, inputs, items, what="doc.id", notes=(_NO_QUESTIONS_NOTE,))
 
 
 def _read_vlmevalkit_alone(inputs: TaskInputs, records: Records) -> TaskData:

@@ -14,20 +14,17 @@ from typing import Any
 
 from ..core.exceptions import InputError
 from ..readers.join import disagreement_note, unique_rows
-from ..readers.layouts import Predictions, is_vlmevalkit
-from ..readers.records import Records, cell_text, read_bytes_from, read_records
+from ..readers.layouts import Predictions
+from ..readers.records import Records, cell_text, read_bytes_from
+from ..readers.toolkits import Layouts, LogLayout, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
     MetricRecord,
-    clean_samples,
     has_docs,
     lmms_eval_items,
-    lmms_eval_predictions,
     no_doc_error,
-    positional_items,
-    with_record_docs,
     without_questions,
 )
 
@@ -178,25 +175,27 @@ def _task_files(folder: Path) -> dict[str, Path]:
     return files
 
 
+#: how MME's files are told apart (a folder is eval_tool's results, read first): a sheet by
+#: its name, or with its ground truth ('answer'); a file given --answer-field is LLaVA answers
+TOOLKIT_LAYOUTS = Layouts(
+    log=LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD),
+    sheets_by_name=True,
+    sheet_needs_answer=True,
+    log_with_answer_field=False,
+)
+
+
 def read_mme(inputs: TaskInputs) -> TaskData:
     src = inputs.results
     if isinstance(src, str | os.PathLike) and Path(src).is_dir():
         return _read_folder(Path(src), inputs)
-    if isinstance(src, str | os.PathLike) and Path(src).suffix.lower() in (".xlsx", ".tsv", ".csv"):
-        return _read_vlmevalkit(inputs)
-    records = read_records(src, format=inputs.format)
-    if is_vlmevalkit(records) and "answer" in records.columns:
-        return _read_vlmevalkit(inputs, records)
-    # with --answer-field the file is read as answers to pair with the labels, never as a log
-    preds = (
-        None if inputs.answer_field else lmms_eval_predictions(records, inputs, allow_empty=True)
+    return read_by_layout(
+        inputs,
+        TOOLKIT_LAYOUTS,
+        sheet=_read_vlmevalkit,
+        log=lambda preds, inp: without_questions(_read_lmms_eval(preds, inp), inp),
+        other=_read_llava,
     )
-    if preds is not None:
-        preds = with_record_docs(preds, LMMS_EVAL_RECORD, inputs)
-        alone = has_docs(preds) and inputs.annotations is None
-        preds, finish = clean_samples(preds, inputs, alone=alone)
-        return finish(without_questions(_read_lmms_eval(preds, inputs), inputs))
-    return _read_llava(records, inputs)
 
 
 def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
@@ -512,20 +511,14 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
                 {"category": task, "image": img, "question": question, "group": GROUP_OF.get(task)},
             )
         )
-    items, note, n_missing = positional_items(
+    return positional_data(
         preds,
+        inputs,
         truth,
-        f"{ann} (tasks in calculation.py's order)",
-        sample_metrics=LMMS_EVAL_METRICS,
-        allow_missing=inputs.allow_missing,
-    )
-    return TaskData(
-        items,
-        (preds.source, os.fspath(ann)),
-        (preds.layout, "mme-your-results"),
-        (note,),
-        reported_scores(inputs),
-        n_missing=n_missing,
+        (os.fspath(ann),),
+        TOOLKIT_LAYOUTS.log,
+        truth_name=f"{ann} (tasks in calculation.py's order)",
+        truth_layout="mme-your-results",
     )
 
 

@@ -13,13 +13,12 @@ from ..core.exceptions import InputError
 from ..readers.join import check_unique, disagreement_note, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, read_records
+from ..readers.toolkits import Layouts, LogLayout, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores
 from ._lmms import (
-    clean_samples,
     has_docs,
     lmms_eval_items,
-    lmms_eval_predictions,
     no_doc_error,
     positional_items,
 )
@@ -30,6 +29,8 @@ __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_ocrbench"]
 #: ``lmms_eval/tasks/ocrbench/utils.py``): ``{"ocrbench_accuracy": {"question_type", "score",
 #: "prediction", "ground_truth"}}``, the 0/1 score inside
 LMMS_EVAL_METRICS = ("ocrbench_accuracy",)
+#: an lmms-eval log is told apart from OCRBench.json and a sheet; its record holds no id
+TOOLKIT_LAYOUTS = Layouts(log=LogLayout(metrics=LMMS_EVAL_METRICS))
 
 #: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``: Final Score / 1000) →
 #: the ``lmms-eval`` profile's metric that recomputes it
@@ -40,12 +41,13 @@ def read_ocrbench(inputs: TaskInputs) -> TaskData:
     """The items of an OCRBench results file, whichever of the three layouts it is."""
     if inputs.questions is not None:
         raise InputError("ocrbench: --questions is not used (the answers carry the questions)")
-    records = read_records(inputs.results, format=inputs.format)
+    return read_by_layout(inputs, TOOLKIT_LAYOUTS, log=_read_lmms_eval, other=_read_answers)
+
+
+def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:
+    """OCRBench.json with the model's ``predict``, or a VLMEvalKit sheet: answers and ground
+    truth in one file."""
     cols = set(records.columns)
-    preds = lmms_eval_predictions(records, inputs, allow_empty=True)
-    if preds is not None:
-        preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
-        return finish(_read_lmms_eval(inputs, preds))
     if inputs.annotations is not None:
         raise InputError(
             "ocrbench: the results file carries the answers (OCRBench.json with 'predict', "
@@ -156,7 +158,7 @@ def _doc_fields(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
     return {"dataset_name": doc["dataset"], "category": doc["question_type"]}
 
 
-def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     """An lmms-eval ``--log_samples`` file. With ``doc``: scored against ``doc.answer``, or,
     given ``--annotations OCRBench.json``, against that file joined by ``doc_id`` position
     (the rows carry no id), doc/annotation disagreements counted in a note. Without ``doc``:
@@ -220,21 +222,12 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             lacks="question id or dataset name (ocrbench_accuracy has question_type, score)",
         )
     truth, truth_source = _read_truth(inputs.annotations)
-    joined, note, n_absent = positional_items(
+    return positional_data(
         preds,
+        inputs,
         truth,
-        truth_source,
-        sample_metrics=LMMS_EVAL_METRICS,
-        allow_missing=inputs.allow_missing,
-    )
-    notes = [note]
-    if n_absent:
-        notes.append(f"{n_absent} item(s) had no sample and counted 0")
-    return TaskData(
-        joined,
-        (truth_source, source),
-        (preds.layout,),
-        tuple(notes),
-        reported_scores(inputs),
-        n_missing=n_absent,
+        (truth_source,),
+        TOOLKIT_LAYOUTS.log,
+        truth_first=True,
+        absent_note="{n} item(s) had no sample and counted 0",
     )

@@ -14,20 +14,17 @@ from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
 from ..readers.join import disagreement_note, unique_rows
-from ..readers.layouts import Predictions, is_vlmevalkit
+from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_records
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import id_key, not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
     TOOLKIT_SCORE,
     MetricRecord,
-    clean_samples,
     has_docs,
     lmms_eval_items,
-    lmms_eval_predictions,
     no_doc_error,
-    positional_items,
-    with_record_docs,
     without_questions,
 )
 
@@ -172,22 +169,27 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
     return out
 
 
+#: how POPE's files are told apart: a sheet by its name, or with its labels ('answer'); a file
+#: given --answer-field is answers to pair with the labels, never a log
+TOOLKIT_LAYOUTS = Layouts(
+    log=LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD),
+    sheets_by_name=True,
+    sheet_needs_answer=True,
+    log_with_answer_field=False,
+)
+
+
 def read_pope(inputs: TaskInputs) -> TaskData:
-    src = inputs.results
-    if isinstance(src, str | os.PathLike) and Path(src).suffix.lower() in (".xlsx", ".tsv", ".csv"):
-        return _read_vlmevalkit(inputs)
-    records = read_records(src, format=inputs.format)
-    if is_vlmevalkit(records) and "answer" in records.columns:
-        return _read_vlmevalkit(inputs, records)
-    # with --answer-field the file is read as answers to pair with the labels, never as a log
-    preds = (
-        None if inputs.answer_field else lmms_eval_predictions(records, inputs, allow_empty=True)
+    return read_by_layout(
+        inputs,
+        TOOLKIT_LAYOUTS,
+        sheet=_read_vlmevalkit,
+        log=lambda preds, inp: without_questions(_read_lmms_eval(preds, inp), inp),
+        other=_read_answers,
     )
-    if preds is not None:
-        preds = with_record_docs(preds, LMMS_EVAL_RECORD, inputs)
-        alone = has_docs(preds) and inputs.annotations is None
-        preds, finish = clean_samples(preds, inputs, alone=alone)
-        return finish(without_questions(_read_lmms_eval(preds, inputs), inputs))
+
+
+def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: POPE answers need --annotations (a coco_pope_<split>.json label "
@@ -414,19 +416,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     if has_docs(preds):
         items = _doc_items(preds)
         if inputs.annotations is None:
-            keep, note = unique_rows(
-                [it.id for it in items],
-                preds.wheres,
-                what="question (split/question_id)",
-                on_duplicate=inputs.on_duplicate,
-            )
-            return TaskData(
-                [items[k] for k in keep],
-                (preds.source,),
-                (preds.layout,),
-                (note,) if note else (),
-                reported=reported_scores(inputs),
-            )
+            return docs_alone(preds, inputs, items, what="question (split/question_id)")
         return _join_docs(preds, items, inputs)
     if inputs.annotations is None:
         raise no_doc_error(
@@ -436,21 +426,14 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             "label line)",
         )
     truth, sources, versions = _label_items(inputs)
-    items, note, n_missing = positional_items(
+    return positional_data(
         preds,
+        inputs,
         truth,
-        " + ".join(sources),
-        sample_metrics=LMMS_EVAL_METRICS,
-        allow_missing=inputs.allow_missing,
-    )
-    return TaskData(
-        items,
-        (preds.source, *sources),
-        (preds.layout, "pope-labels"),
-        (note,),
-        reported_scores(inputs),
+        sources,
+        TOOLKIT_LAYOUTS.log,
+        truth_layout="pope-labels",
         extra={"labels": "+".join(dict.fromkeys(versions))},
-        n_missing=n_missing,
     )
 
 

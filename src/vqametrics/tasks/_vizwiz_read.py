@@ -12,22 +12,20 @@ from typing import Any
 
 from ..core.exceptions import InputError
 from ..normalize.mmf import evalai_answer_processor
-from ..readers.join import check_unique, disagreement_note, join_by_id, unique_rows
+from ..readers.answers import require_answers
+from ..readers.join import check_unique, disagreement_note, join_inputs
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (
     TOOLKIT_SCORE,
-    clean_samples,
     drop_empty,
     has_docs,
     lmms_eval_items,
-    lmms_eval_predictions,
     no_doc_error,
-    positional_items,
 )
-from .textvqa import require_answers
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_vizwiz"]
 
@@ -87,12 +85,17 @@ def read_vizwiz(inputs: TaskInputs) -> TaskData:
     """The items of a VizWiz run, whichever of the three layouts the results are in."""
     if inputs.questions is not None:
         raise InputError("vizwiz: --questions is not used: the annotations carry the questions")
-    records = read_records(inputs.results, format=inputs.format)
-    preds = lmms_eval_predictions(records, inputs, allow_empty=True)
-    if preds is not None:
-        alone = has_docs(preds) and inputs.annotations is None
-        preds, finish = clean_samples(preds, inputs, alone=alone)
-        return finish(require_answers(_read_lmms_eval(inputs, preds), "image"))
+    return read_by_layout(
+        inputs,
+        TOOLKIT_LAYOUTS,
+        log=lambda preds, inp: require_answers(_read_lmms_eval(preds, inp), "image"),
+        other=_read_other,
+    )
+
+
+def _read_other(records: Records, inputs: TaskInputs) -> TaskData:
+    """Without annotations a results file must carry its ground truth (a VLMEvalKit sheet);
+    with them, it is the official results list, joined by image."""
     if inputs.annotations is None:
         return require_answers(_read_vlmevalkit_sheet(inputs, records), "index")
     return require_answers(_read_official(inputs, records), "image")
@@ -131,17 +134,7 @@ def _read_official(
         )
         preds = drop_empty(preds, inputs.allow_missing)
     records = preds.records  # the rows the predictions were kept from
-    joined = join_by_id(
-        [it.id for it in gt_items],
-        preds.ids,
-        preds.texts,
-        source=records.source,
-        wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
-        what="image",
-    )
+    joined = join_inputs([it.id for it in gt_items], preds, inputs, what="image")
     carried = [i for i, row in enumerate(records.rows) if "answerable" in row]
     flags: dict[str, float] = {}
     notes: list[str] = []
@@ -187,6 +180,9 @@ def _read_official(
 #: ``vizwiz_vqa_process_results`` returns ``{"exact_match": acc, "submission": {...}}``
 #: (lmms-eval@75571cf ``lmms_eval/tasks/vizwiz_vqa/utils.py``)
 LMMS_EVAL_METRICS = ("exact_match",)
+#: how VizWiz's files are told apart: a log (no metric record holds its answers), else the
+#: results are a sheet without annotations and the official list with them
+TOOLKIT_LAYOUTS = Layouts(log=LogLayout(metrics=LMMS_EVAL_METRICS))
 
 #: lmms-eval's aggregate metric (``results.json``, ``"<metric>,none"``; ``vizwiz_vqa_val``) →
 #: the ``lmms-eval`` profile's metric that recomputes it
@@ -223,7 +219,7 @@ def _doc_answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
     return _answer_texts(value, where)
 
 
-def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     """An lmms-eval ``--log_samples`` file (task ``vizwiz_vqa_val``).
 
     With ``doc`` (``question_id``, ``question``, ``answers``, ``category``): scored against
@@ -249,23 +245,16 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
             for row in preds.records.rows
         ]
         bare = replace(preds, records=replace(preds.records, rows=rows))
-        joined, note, n_absent = positional_items(
+        return positional_data(
             bare,
+            inputs,
             gt_items,
-            gt_sources[0],
-            sample_metrics=LMMS_EVAL_METRICS,
-            allow_missing=inputs.allow_missing,
-        )
-        notes = [note]
-        if n_absent:
-            notes.append(f"{n_absent} image(s) had no prediction and scored 0")
-        return TaskData(
-            joined,
-            (*gt_sources, source),
-            ("vizwiz-annotations", preds.layout),
-            tuple(notes),
-            reported_scores(inputs),
-            n_missing=n_absent,
+            gt_sources,
+            TOOLKIT_LAYOUTS.log,
+            truth_name=gt_sources[0],
+            truth_layout="vizwiz-annotations",
+            truth_first=True,
+            absent_note="{n} image(s) had no prediction and scored 0",
         )
     own = lmms_eval_items(
         preds,
@@ -282,12 +271,13 @@ def _read_lmms_eval(inputs: TaskInputs, preds: Predictions) -> TaskData:
         for it, image in zip(own, images, strict=True)
     ]
     if inputs.annotations is None:
-        keep, dup_note = unique_rows(
-            images, preds.wheres, what="image (doc.question_id)", on_duplicate=inputs.on_duplicate
+        return docs_alone(
+            preds,
+            inputs,
+            own,
+            what="image (doc.question_id)",
+            notes=(_PROCESSED_NOTE.format(source=source),),
         )
-        own = [own[k] for k in keep]
-        own_notes = (_PROCESSED_NOTE.format(source=source), *([dup_note] if dup_note else []))
-        return TaskData(own, (source,), (preds.layout,), own_notes, reported_scores(inputs))
     keyed = replace(preds, ids=list(images))
     data = _read_official(inputs, preds.records, keyed)
     by_image = {it.id: it for it in own}

@@ -12,6 +12,7 @@ answer each), then ``Σ s_q / N`` printed as a fraction. ST-VQA's ``official`` i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
@@ -29,9 +30,10 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
-from ..readers.join import disagreement_note, join_by_id, unique_rows
+from ..readers.join import disagreement_note, join_inputs, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
+from ..readers.toolkits import Layouts, docs_alone, read_by_layout
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
@@ -45,8 +47,8 @@ from ._common import (
 )
 from ._explain import Steps, per_reference, run_steps
 from ._lmms import (
-    clean_samples,
     drop_empty,
+    empty_error,
     has_docs,
     is_lmms_eval,
     lmms_eval_items,
@@ -405,14 +407,34 @@ def _lmms_refs(doc: dict[str, Any], where: str) -> tuple[str, ...]:
     return _answers(doc.get("answers", doc.get("answer")), where)
 
 
+#: how an ANLS task's files are told apart: a sheet (scored against its own ground truth), a
+#: log, or a submission (joined to the ground truth, or carrying it beside its predictions)
+TOOLKIT_LAYOUTS = Layouts()
+
+
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
-    if is_vlmevalkit(records):
-        # its 'index' is not a questionId: scored against its own ground truth, and
-        # read_vlmevalkit says so when --annotations was given
-        return read_vlmevalkit(inputs, fields=("split", "category", "question"), records=records)
-    # only the prediction column must hold one string: with --answer-field predict, an
-    # 'answer' column beside it is the ground truth (a list), not a prediction
+    if not is_vlmevalkit(records):
+        _check_single_answers(records, inputs)
+    return read_by_layout(
+        inputs,
+        TOOLKIT_LAYOUTS,
+        sheet=_read_sheet,
+        log=lambda preds, inp: _read_predictions(inp, preds.records, preds),
+        other=_read_submission,
+        records=records,
+    )
+
+
+def _read_sheet(inputs: TaskInputs, records: Records | None) -> TaskData:
+    """A VLMEvalKit sheet: its 'index' is not a questionId, so it is scored against its own
+    ground truth, and read_vlmevalkit says so when --annotations was given."""
+    return read_vlmevalkit(inputs, fields=("split", "category", "question"), records=records)
+
+
+def _check_single_answers(records: Records, inputs: TaskInputs) -> None:
+    """Only the prediction column must hold one string: with --answer-field predict, an
+    'answer' column beside it is the ground truth (a list), not a prediction."""
     answer_column = inputs.answer_field or "answer"
     for i, row in enumerate(records.rows):
         if isinstance(row.get(answer_column), list):
@@ -420,16 +442,15 @@ def _read(inputs: TaskInputs) -> TaskData:
                 f"{records.where(i)}: {answer_column!r} is a list; the official script requires "
                 "a single string per question"
             )
+
+
+def _read_submission(records: Records, inputs: TaskInputs) -> TaskData:
     preds = text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
         allow_missing_answer=True,
     )
-    if is_lmms_eval(preds):
-        alone = has_docs(preds) and inputs.annotations is None
-        preds, finish = clean_samples(preds, inputs, alone=alone)
-        return finish(_read_predictions(inputs, preds.records, preds))
     truth = _carried_truth(records, preds)
     if inputs.annotations is None and truth is not None:
         return _read_own_truth(inputs, preds, truth)
@@ -463,15 +484,10 @@ def _read_own_truth(inputs: TaskInputs, preds: Predictions, column: str) -> Task
     keep, dup_note = unique_rows(
         [it.id for it in items], preds.wheres, on_duplicate=inputs.on_duplicate
     )
+    empty = [k for k in keep if items[k].prediction is None]
     items = [items[k] for k in keep]
-    wheres = [preds.wheres[k] for k in keep]
-    empty = [w for it, w in zip(items, wheres, strict=True) if it.prediction is None]
     if empty and not inputs.allow_missing:
-        more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
-        raise InputError(
-            f"{empty[0]}: empty prediction ({preds.answer_field!r} is null or an empty "
-            f"cell){more}; pass --allow-missing to score the {len(empty)} empty prediction(s) 0"
-        )
+        raise empty_error(preds, empty)
     notes = [
         f"{preds.source}: scored against its own {column!r} column (the predictions are in "
         f"{preds.answer_field!r}); pass --annotations to use the RRC ground truth instead"
@@ -487,11 +503,7 @@ def _read_predictions(inputs: TaskInputs, records: Records, preds: Predictions) 
     truth by questionId (by position for a log without ``doc``)."""
     if has_docs(preds) and inputs.annotations is None:
         items = lmms_eval_items(preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS)
-        keep, note = unique_rows(
-            [it.id for it in items], preds.wheres, on_duplicate=inputs.on_duplicate
-        )
-        items = [items[k] for k in keep]
-        return TaskData(items, (records.source,), (preds.layout,), (note,) if note else ())
+        return replace(docs_alone(preds, inputs, items), reported=None)
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: a submission ({preds.layout}) carries no ground truth; pass "
@@ -531,16 +543,7 @@ def _read_predictions(inputs: TaskInputs, records: Records, preds: Predictions) 
             differ, f"ground truth(s) carried by {records.source}", "the annotations"
         )
         notes += [differ_note] if differ_note else []
-    joined = join_by_id(
-        [it.id for it in gt_items],
-        ids,
-        preds.texts,
-        source=records.source,
-        wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
-    )
+    joined = join_inputs([it.id for it in gt_items], preds, inputs, ids=ids)
     items = [
         Item(it.id, p, it.references, it.fields)
         for it, p in zip(gt_items, joined.predictions, strict=True)

@@ -27,9 +27,10 @@ from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.relaxed import relaxed_correctness, to_float
-from ..readers.join import disagreement_note, unique_rows
-from ..readers.layouts import Predictions, is_vlmevalkit
-from ..readers.records import parse_list_cell, read_records
+from ..readers.join import disagreement_note
+from ..readers.layouts import Predictions
+from ..readers.records import Records, parse_list_cell, read_records
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, read_by_layout
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
@@ -43,9 +44,7 @@ from ._common import (
 from ._explain import per_reference
 from ._lmms import (
     MetricRecord,
-    clean_samples,
     has_docs,
-    is_lmms_eval,
     lmms_eval_items,
     no_doc_error,
     positional_items,
@@ -304,26 +303,35 @@ def _vlmevalkit_answers(text: str, item_id: object) -> tuple[str, ...]:
     return (text,)
 
 
+#: lmms-eval chartqa/utils.py chartqa_process_results writes relaxed_overall per sample
+TOOLKIT_LAYOUTS = Layouts(log=LogLayout(metrics=("relaxed_overall",)))
+
+
 def _read(inputs: TaskInputs) -> TaskData:
-    records = read_records(inputs.results, format=inputs.format)
-    if is_vlmevalkit(records):  # --annotations is ignored, with a note (read_vlmevalkit)
-        data = read_vlmevalkit(
-            inputs, fields=("split", "type", "question"), list_answers=False, records=records
-        )
-        items = [
-            Item(it.id, it.prediction, _vlmevalkit_answers(it.references[0], it.id), it.fields)
-            for it in data.items
-        ]
-        return replace(data, items=items)
+    return read_by_layout(
+        inputs, TOOLKIT_LAYOUTS, sheet=_read_sheet, log=_read_lmms_eval, other=_no_ground_truth
+    )
+
+
+def _read_sheet(inputs: TaskInputs, records: Records | None) -> TaskData:
+    """A VLMEvalKit sheet; --annotations is ignored, with a note (read_vlmevalkit)."""
+    data = read_vlmevalkit(
+        inputs, fields=("split", "type", "question"), list_answers=False, records=records
+    )
+    items = [
+        Item(it.id, it.prediction, _vlmevalkit_answers(it.references[0], it.id), it.fields)
+        for it in data.items
+    ]
+    return replace(data, items=items)
+
+
+def _no_ground_truth(records: Records, inputs: TaskInputs) -> TaskData:
     preds = text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
         allow_missing_answer=True,
     )
-    if is_lmms_eval(preds):
-        preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
-        return finish(_read_lmms_eval(preds, inputs))
     raise InputError(
         f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
         "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"
@@ -392,7 +400,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     ``answer``) it carries its ground truth. ``--annotations`` (ChartQA's test files) is
     joined by ``doc_id`` position — lmms-lab's rows carry no id — and wins; a logged answer
     that differs is counted in a note. Without ``doc`` the annotations are needed."""
-    metrics = ("relaxed_overall",)  # lmms-eval chartqa/utils.py chartqa_process_results
+    metrics = TOOLKIT_LAYOUTS.log.metrics
     reported = reported_scores(inputs)
     preds = with_record_docs(preds, _RECORD, inputs)
     if inputs.annotations is None:
@@ -411,11 +419,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             sample_metrics=metrics,
         )
         # ids are doc_ids: two different docs under one doc_id are two logs mixed
-        keep, note = unique_rows(
-            [it.id for it in items], preds.wheres, what="doc_id", on_duplicate=inputs.on_duplicate
-        )
-        items = [items[k] for k in keep]
-        return TaskData(items, (preds.source,), (preds.layout,), (note,) if note else (), reported)
+        return docs_alone(preds, inputs, items, what="doc_id")
     truth, truth_source = _read_annotations(inputs.annotations)
     items, note, n_missing = positional_items(
         preds, truth, truth_source, sample_metrics=metrics, allow_missing=inputs.allow_missing

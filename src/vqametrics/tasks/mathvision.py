@@ -8,6 +8,11 @@ tolerance. Inputs: the official ``outputs/*.jsonl`` (``id``, ``response``, and a
 ``--annotations`` when the lines lack the problem, or a VLMEvalKit ``<model>_MathVision_<judge>
 .xlsx`` (``res``, ``log``). The official ``<file>_result.json`` and VLMEvalKit's ``_score.csv``
 are shown beside ours; stored ``correct`` verdicts that differ from ours are named.
+
+New runs (VLMEvalKit's profile only: the official scorer needs no judge): a prediction sheet
+without ``res`` and ``--judge-url`` asks the judge as ``MATH_V_auxeval`` does (prefetch first,
+then ``build_mathv_gpt4_prompt`` with the user's ``--judge-prompt``; up to 5 tries at
+temperature 0, 0.5, 1, 1.5, 2 while the API gives no answer; ``max_tokens`` 128).
 """
 
 from __future__ import annotations
@@ -16,12 +21,25 @@ import ast
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
-from ..kernels.mathvision import official_correct, official_model_answer, vlmevalkit_post_check
+from ..judge.prompts import (
+    MATHVISION_VLMEVALKIT,
+    load_prompt_text,
+    mathvista_vlmevalkit_prompt,
+    prompt_label,
+)
+from ..judge.stage import Tries, ask_judge
+from ..kernels.mathvision import (
+    official_correct,
+    official_model_answer,
+    vlmevalkit_post_check,
+    vlmevalkit_prefetch,
+)
 from ..readers.join import unique_rows
 from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
@@ -278,6 +296,8 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
             fields["res"] = "nan" if res is None else (res if isinstance(res, str) else _text(res))
         else:
             fields[_NO_RES] = True
+            if isinstance(row.get("question"), str):  # what the judge's prompt quotes
+                fields["question"] = row["question"]
         pred = row.get("prediction")
         items.append(Item(key, "nan" if pred is None else _text(pred), (answer,), fields))
     items, notes = _unique(items, records, "index", inputs)
@@ -383,8 +403,81 @@ VLMEVALKIT = TaskProfile(
 
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     # the official scorer uses no judge; VLMEvalKit's res is a recorded judge output
+    if "judge" in data.extra:
+        return (("judge", data.extra["judge"]),)
     recorded = any("res" in it.fields for it in data.items)
     return (("judge", "recorded" if recorded else None),)
+
+
+# -- the judge stage (new runs, VLMEvalKit's profile) ----------------------------------------
+
+#: ``MATH_V_auxeval``: 5 tries, ``temperature=i * 0.5``, while the reply is the API failure
+#: (no answer); the MathVision judge is built with ``max_tokens=128``
+_VLMEVALKIT_TRIES = Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128)
+
+
+def _with_res(item: Item, res: str | None, log: str) -> Item:
+    fields = {k: v for k, v in item.fields.items() if k not in (_NO_RES, "question")}
+    if res is None:  # unjudged (--allow-unjudged): no res, scored as a missing answer
+        return replace(item, prediction=None, fields={**fields, "log": log})
+    return replace(item, fields={**fields, "res": res, "log": log})
+
+
+def _judge_stage(
+    data: TaskData, prof: TaskProfile, client: Any, inputs: TaskInputs
+) -> tuple[TaskData, Any, Any]:
+    """``res`` for the rows of a VLMEvalKit prediction sheet (no ``res`` column): prefetched by
+    ``post_check`` or extracted by the judge; without a judge nothing changes (a row without
+    ``res`` is the scorer's error)."""
+    if client is not None and prof.name != "vlmevalkit":
+        raise InputError(
+            f"score mathvision --profile {prof.name}: the official scorer extracts the answer "
+            "by rules and asks no judge; drop --judge-url, or use --profile vlmevalkit"
+        )
+    pending = [i for i, it in enumerate(data.items) if it.fields.get(_NO_RES)]
+    if client is None or not pending:
+        return data, None, None
+    text = load_prompt_text(
+        inputs.options.get("judge_prompt"),
+        MATHVISION_VLMEVALKIT,
+        task="mathvision",
+        profile=prof.name,
+    )
+    source = data.sources[0] if data.sources else "input"
+    items = list(data.items)
+    decided: list[tuple[int, str]] = []
+    asks: list[tuple[int, str]] = []
+    for i in pending:
+        it = items[i]
+        pre = vlmevalkit_prefetch(it.prediction, it.references[0], it.fields.get("options") or [])
+        if pre is not None:
+            decided.append((i, pre))
+            continue
+        question = it.fields.get("question")
+        if not isinstance(question, str):
+            raise InputError(
+                f"{source}: index {it.id!r}: no 'question' (VLMEvalKit's extraction prompt "
+                "quotes it)"
+            )
+        asks.append((i, mathvista_vlmevalkit_prompt(text.text, question, it.prediction or "")))
+    label = prompt_label(client.model, MATHVISION_VLMEVALKIT, text)
+    run = ask_judge(client, asks, _as_written, label, decided=decided, tries=_VLMEVALKIT_TRIES)
+    prefetched = {i for i, _ in decided}
+    for i in pending:
+        log = "Prefetch succeed" if i in prefetched else "Succeed"
+        items[i] = _with_res(items[i], run.judgements[i].decision, log)
+    note = (
+        f"{len(asks)} res by judge {run.stats.model} (prompt from {text.source}), "
+        f"{len(decided)} prefetched by post_check, {len(items) - len(pending)} recorded"
+    )
+    extra = {**data.extra, "judge": run.signature_value}
+    data = replace(data, items=items, notes=(*data.notes, note), extra=extra)
+    return data, run.judgements, run.stats
+
+
+def _as_written(reply: str) -> str:
+    """VLMEvalKit keeps the judge's reply as its ``res``, unstripped."""
+    return reply
 
 
 TASK = register_task(
@@ -403,6 +496,15 @@ TASK = register_task(
         aliases=("math-v", "mathvision-mini", "mathvision_testmini"),
         annotations_optional=True,
         signature_fields=_signature_fields,
-        note="official: rules, no judge; VLMEvalKit: its judge's recorded res",
+        judge=_judge_stage,
+        options=(
+            (
+                "judge-prompt",
+                "vlmevalkit with --judge-url: VLMEvalKit's vlmeval/dataset/utils/mathv.py (its "
+                "examples are not bundled) or a text file (docs/tasks/mathvision.md)",
+            ),
+        ),
+        note="official: rules, no judge; VLMEvalKit: its judge's recorded res (or asked of "
+        "--judge-url with its prompt)",
     )
 )

@@ -24,6 +24,7 @@ from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..judge.prompts import (
+    MATHVISTA_LMMS_EVAL,
     MATHVISTA_OFFICIAL,
     MATHVISTA_VLMEVALKIT,
     PromptText,
@@ -34,7 +35,7 @@ from ..judge.prompts import (
     mathvista_vlmevalkit_prompt,
     prompt_label,
 )
-from ..judge.stage import ask_judge
+from ..judge.stage import ONCE, Tries, ask_judge
 from ..kernels.mathvista import (
     MathVistaCrash,
     lmms_eval_equal,
@@ -582,18 +583,20 @@ def _settled(item: Item, extraction: str | None) -> Item:
     return replace(item, prediction=extraction, fields=fields)
 
 
-def _ask(
-    item: Item, official: bool, text: PromptText, source: str
-) -> tuple[str | None, str | None]:
+def _ask(item: Item, toolkit: str, text: PromptText, source: str) -> tuple[str | None, str | None]:
     """``(decided, prompt)``: the toolkit's own rules decide an item without a call (the
-    official ``extract_answer`` steps, VLMEvalKit's prefetch), else the prompt to send."""
+    official ``extract_answer`` steps, lmms-eval's copy of them, VLMEvalKit's prefetch), else
+    the prompt to send."""
     f = item.fields
     response = f.get("response")
     where = f"{source}: pid {item.id!r}"
     if not isinstance(response, str):
         raise InputError(f"{where}: no response to extract the answer from")
     choices, qtype, atype = f.get("choices"), f.get("question_type"), f.get("answer_type")
-    if official:
+    if toolkit == "lmms-eval":
+        # mathvista_process_results strips the response before extract_answer sees it
+        response = response.strip()
+    if toolkit != "vlmevalkit":
         ruled = mathvista_official_rules(response, qtype, atype, choices)
         if ruled is not None:
             return ruled, None
@@ -632,14 +635,8 @@ def _judge_stage(
             None,
             None,
         )
-    official = prof.name in ("official", "official-2024")
-    if not official and prof.name != "vlmevalkit":
-        raise InputError(
-            f"score mathvista --profile {prof.name}: vqametrics does not ask a judge for this "
-            "profile (its prompt is not wired); record the extraction, or use --profile "
-            "official or vlmevalkit"
-        )
-    kind = MATHVISTA_OFFICIAL if official else MATHVISTA_VLMEVALKIT
+    toolkit = "official" if prof.name in ("official", "official-2024") else prof.name
+    kind, read, tries = _STAGES[toolkit]
     text = load_prompt_text(
         inputs.options.get("judge_prompt"), kind, task="mathvista", profile=prof.name
     )
@@ -647,14 +644,13 @@ def _judge_stage(
     decided: list[tuple[int, str]] = []
     asks: list[tuple[int, str]] = []
     for i in pending:
-        value, prompt = _ask(items[i], official, text, source)
+        value, prompt = _ask(items[i], toolkit, text, source)
         if prompt is not None:
             asks.append((i, prompt))
         elif value is not None:
             decided.append((i, value))
-    # the official wrapper returns the reply stripped; VLMEvalKit keeps it as written
-    read = mathvista_official_reply if official else _as_written
-    run = ask_judge(client, asks, read, prompt_label(client.model, kind, text), decided=decided)
+    label = prompt_label(client.model, kind, text)
+    run = ask_judge(client, asks, read, label, decided=decided, tries=tries)
     for i in pending:
         items[i] = _settled(items[i], run.judgements[i].decision)
     unjudged = sum(1 for i in pending if run.judgements[i].decision is None)
@@ -671,6 +667,35 @@ def _judge_stage(
 
 def _as_written(reply: str) -> str:
     return reply
+
+
+def _stripped(reply: str) -> str:
+    return reply.strip()
+
+
+def _empty(reply: str | None) -> bool:
+    return reply is None or not reply.strip()
+
+
+#: per toolkit: its prompt, how it reads the reply, and how it asks again.
+#: official: the reply stripped (MathVista's GPT wrapper), one try at temperature 0;
+#: VLMEvalKit (``MathVista_auxeval``): the reply as written, 5 tries at temperature
+#: ``i * 0.5`` while the API gives no answer, ``max_tokens`` 128;
+#: lmms-eval (``get_chat_response``, patience 5): the reply stripped, asked again at
+#: temperature 0 while it is empty (then the extraction is ``""``), ``max_tokens`` 256
+_STAGES: dict[str, tuple[Any, Callable[[str], str | None], Tries]] = {
+    "official": (MATHVISTA_OFFICIAL, mathvista_official_reply, ONCE),
+    "vlmevalkit": (
+        MATHVISTA_VLMEVALKIT,
+        _as_written,
+        Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128),
+    ),
+    "lmms-eval": (
+        MATHVISTA_LMMS_EVAL,
+        _stripped,
+        Tries(temperatures=(0.0,) * 5, max_tokens=256, again=_empty),
+    ),
+}
 
 
 def _read(inputs: TaskInputs) -> TaskData:
@@ -767,8 +792,9 @@ TASK = register_task(
             (
                 "judge-prompt",
                 "with --judge-url: the toolkit's extraction prompt, not bundled (CC BY-SA): "
-                "official: MathVista's evaluation/prompts/ext_ans.py; vlmevalkit: a text file "
-                "(docs/tasks/mathvista.md)",
+                "official: MathVista's evaluation/prompts/ext_ans.py; lmms-eval: its "
+                "tasks/mathvista/mathvista_evals.py; vlmevalkit: vlmeval/dataset/utils/"
+                "mathvista.py (docs/tasks/mathvista.md)",
             ),
             (
                 "ignore-empty-extractions",

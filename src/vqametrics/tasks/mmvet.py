@@ -28,10 +28,12 @@ from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..judge.client import check_judged
 from ..judge.prompts import (
+    MMVET_LMMS_EVAL,
     MMVET_OFFICIAL,
     MMVET_OFFICIAL_RETRY,
     MMVET_VLMEVALKIT,
     load_prompt_text,
+    mmvet_lmms_eval_prompt,
     mmvet_prompt,
     prompt_label,
 )
@@ -587,38 +589,67 @@ def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
 
 # ---------------------------------------------------------------------------- new runs
 
-_KINDS = {"official": MMVET_OFFICIAL, "vlmevalkit": MMVET_VLMEVALKIT}
-_TRIES = 5  # both toolkits read at most 5 replies to an item before giving it 0.0
+_KINDS = {
+    "official": MMVET_OFFICIAL,
+    "vlmevalkit": MMVET_VLMEVALKIT,
+    "lmms-eval": MMVET_LMMS_EVAL,
+}
+_TOOLKIT: dict[str, Toolkit] = {
+    "official": "official",
+    "vlmevalkit": "vlmevalkit",
+    "lmms-eval": "lmms-eval",
+}
+#: the temperature of each reply each toolkit reads, and its max_tokens. Official
+#: (``mm-vet_evaluator.py``): the retry is sent before ``temperature += 0.5``, so the second
+#: reply is at 0 again, and ``max_tokens=3``; VLMEvalKit (``MMVet_auxeval``): ``i * 0.5``,
+#: its judge built with ``max_tokens=2048``
+_SCHEDULE: dict[str, tuple[tuple[float, ...], int]] = {
+    "official": ((0.0, 0.0, 0.5, 1.0, 1.5), 3),
+    "vlmevalkit": ((0.0, 0.5, 1.0, 1.5, 2.0), 2048),
+}
+#: lmms-eval: ``get_chat_response`` (3 tries while the reply is empty) with ``max_tokens=128``
+_LMMS_PATIENCE, _LMMS_MAX_TOKENS = 3, 128
+#: an out-of-range lmms-eval reply is asked about again at the same temperature without end;
+#: vqametrics stops after this many and leaves the item unjudged (named in the error)
+_LMMS_RANGE_LIMIT = 5
 
 
 def _graded(item: Item) -> bool:
     return "grade" in item.fields or bool(item.fields.get("judge_replies"))
 
 
-def _base_prompt(item: Item, text: str, source: str) -> str:
+def _base_prompt(item: Item, text: str, source: str, toolkit: Toolkit) -> str:
     question = item.fields.get("question")
     if not isinstance(question, str):
         raise InputError(
             f"{source}: item {item.id!r}: no 'question' (the grading prompt quotes it); pass "
             "--annotations mm-vet.json"
         )
-    return mmvet_prompt(text, question, item.references[0], item.prediction or "")
+    build = mmvet_lmms_eval_prompt if toolkit == "lmms-eval" else mmvet_prompt
+    return build(text, question, item.references[0], item.prediction or "")
 
 
 def _settle(
     client: Any, prompt: str, retry: str, toolkit: Toolkit
 ) -> tuple[Judgement, tuple[str, ...]]:
     """Ask until the toolkit's reading accepts a reply, at most 5 replies (the official
-    evaluator asks again with *retry*, VLMEvalKit with the same prompt; each try is its own
-    cache entry, at temperature 0: the toolkits' rising temperature is not reproduced, a score
-    must not depend on sampling). The decision is the grade; the replies are returned."""
+    evaluator asks again with *retry*, VLMEvalKit with the same prompt), each at the
+    toolkit's temperature and max_tokens (:data:`_SCHEDULE`) and its own cache entry. The
+    official evaluator's sixth request (made after the fifth rejected reply, its reply never
+    read) is not made. The decision is the grade; the replies read are returned."""
+    temperatures, max_tokens = _SCHEDULE[toolkit]
     replies: list[str] = []
     calls = 0
     first_cached = False
     reply: Any = None
-    for attempt in range(_TRIES):
+    for attempt, temperature in enumerate(temperatures):
         sent = prompt if attempt == 0 else retry
-        reply = client.complete(sent, attempt=attempt if sent == prompt else attempt - 1)
+        reply = client.complete(
+            sent,
+            attempt=attempt if sent == prompt else attempt - 1,
+            temperature=temperature,
+            max_tokens=max_tokens,
+        )
         calls += reply.calls
         first_cached = first_cached or (attempt == 0 and reply.cached)
         if reply.response is None:
@@ -629,6 +660,72 @@ def _settle(
     grade, _ = read_replies(tuple(replies), toolkit)
     last = replies[-1]
     return Judgement(repr(grade), reply.prompt, last, first_cached, calls), tuple(replies)
+
+
+class _Lmms:
+    """lmms-eval's asking for one prompt: every request its own attempt (cache entry)."""
+
+    def __init__(self, client: Any, prompt: str) -> None:
+        self.client, self.prompt = client, prompt
+        self.attempt = self.calls = 0
+        self.cached = False
+        self.error: str | None = None
+
+    def chat(self, temperature: float) -> str | None:
+        """``get_chat_response``: the stripped reply, asked up to 3 times while it is empty
+        (then ``""``); ``None`` when the judge gave no answer (vqametrics: unjudged)."""
+        for _ in range(_LMMS_PATIENCE):
+            r = self.client.complete(
+                self.prompt,
+                attempt=self.attempt,
+                temperature=temperature,
+                max_tokens=_LMMS_MAX_TOKENS,
+            )
+            self.cached = self.cached or (self.attempt == 0 and r.cached)
+            self.attempt += 1
+            self.calls += r.calls
+            text: str | None = r.response
+            if text is None:
+                self.error = r.error
+                return None
+            if text.strip():
+                return text.strip()
+        return ""
+
+
+def _settle_lmms(client: Any, prompt: str) -> tuple[Judgement, tuple[str, ...]]:
+    """``mmvet_process_results``' loop: a parse failure raises the temperature by 0.5 and
+    asks again (the reply fetched in its ``except`` branch is overwritten before it is read:
+    QUIRK discarded-reply, so that request is not made), 0.0 once the temperature reaches 2;
+    an out-of-range reply is asked again at the same temperature; an empty one is 0.0."""
+    ask = _Lmms(client, prompt)
+    temperature = 0.0
+    replies: list[str] = []
+    out_of_range = 0
+    content = ask.chat(temperature)
+    while content is not None:
+        replies.append(content)
+        got = lmms_eval_reply(content)
+        if not isinstance(got, Retry):
+            break
+        if got.reason == "parse":
+            temperature += 0.5
+            if temperature >= 2:
+                break
+        else:
+            out_of_range += 1
+            if out_of_range >= _LMMS_RANGE_LIMIT:
+                # no grade: counted as a failed item (fails the run unless --allow-unjudged)
+                ask.error = (
+                    f"{out_of_range} out-of-range grades, the last {content[:20]!r} (lmms-eval "
+                    "would ask again without end)"
+                )
+                return Judgement(None, prompt, None, ask.cached, ask.calls, ask.error), ()
+        content = ask.chat(temperature)
+    if content is None:
+        return Judgement(None, prompt, None, ask.cached, ask.calls, ask.error), ()
+    grade, _ = read_replies(tuple(replies), "lmms-eval")
+    return Judgement(repr(grade), prompt, replies[-1], ask.cached, ask.calls), tuple(replies)
 
 
 _READ = {"official": official_reply, "vlmevalkit": vlmevalkit_reply}
@@ -646,24 +743,21 @@ def _judge_stage(
     ]
     if client is None or not pending:
         return data, None, None
-    if prof.name not in _KINDS:
-        raise InputError(
-            f"score mmvet --profile {prof.name}: vqametrics does not ask a judge for this "
-            "profile (its prompt is not wired); record the grades, or use --profile official "
-            "or vlmevalkit"
-        )
     kind = _KINDS[prof.name]
     text = load_prompt_text(
         inputs.options.get("judge_prompt"), kind, task="mmvet", profile=prof.name
     )
-    toolkit: Toolkit = "official" if prof.name == "official" else "vlmevalkit"
+    toolkit: Toolkit = _TOOLKIT[prof.name]
     source = data.sources[-1] if data.sources else "input"
     items = list(data.items)
     judgements: dict[int, Judgement] = {}
     for i in pending:
-        prompt = _base_prompt(items[i], text.text, source)
-        retry = prompt + MMVET_OFFICIAL_RETRY if toolkit == "official" else prompt
-        judgements[i], replies = _settle(client, prompt, retry, toolkit)
+        prompt = _base_prompt(items[i], text.text, source, toolkit)
+        if toolkit == "lmms-eval":
+            judgements[i], replies = _settle_lmms(client, prompt)
+        else:
+            retry = prompt + MMVET_OFFICIAL_RETRY if toolkit == "official" else prompt
+            judgements[i], replies = _settle(client, prompt, retry, toolkit)
         if not replies:  # --allow-unjudged: no grade, scored as a missing answer
             items[i] = replace(items[i], prediction=None)
         else:
@@ -704,7 +798,8 @@ TASK = register_task(
             (
                 "judge-prompt",
                 "with --judge-url: the toolkit's few-shot grading prompt, not bundled: official: "
-                "MM-Vet's mm-vet_evaluator.py; vlmevalkit: a text file (docs/tasks/mmvet.md)",
+                "MM-Vet's mm-vet_evaluator.py; vlmevalkit: a text file; lmms-eval: its "
+                "tasks/mmvet/utils.py (docs/tasks/mmvet.md)",
             ),
         ),
         reported_names={"gpt_eval_score": "Overall"},

@@ -37,9 +37,11 @@ from ..normalize.mmf import evalai_answer_processor
 from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
-from ..readers.join import check_unique, join_by_id, unique_rows
+from ..readers.answers import require_answers
+from ..readers.join import check_unique, join_inputs, unique_rows
 from ..readers.layouts import is_lmms_eval_log
 from ..readers.records import Records, read_records
+from ..readers.toolkits import Layouts, LogLayout, positional_data
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
@@ -58,7 +60,6 @@ from ._lmms import (
     drop_empty,
     has_docs,
     lmms_eval_items,
-    positional_items,
 )
 
 __all__ = [
@@ -375,17 +376,7 @@ def _join_llava(
                 f"{key[0]!r} and question {key[1]!r}; LLaVA's join cannot tell them apart"
             )
         by_key[key] = it.id
-    joined = join_by_id(
-        gt_keys,
-        keys,
-        preds.texts,
-        source=records.source,
-        wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
-        what="(image id, question)",
-    )
+    joined = join_inputs(gt_keys, preds, inputs, ids=keys, what="(image id, question)")
     items = [
         Item(it.id, p, it.references, it.fields)
         for it, p in zip(gt_items, joined.predictions, strict=True)
@@ -409,6 +400,10 @@ def _data(
         n_missing=len(joined.missing),
         n_extra_ignored=len(joined.extra),
     )
+
+
+#: lmms-eval textvqa/utils.py process_results writes exact_match per sample
+TOOLKIT_LAYOUTS = Layouts(log=LogLayout(metrics=("exact_match",)))
 
 
 def _spreadsheet(source: Any) -> bool:
@@ -512,21 +507,16 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
             "its i-th question)"
         )
     gt_items, gt_sources = _read_annotations(inputs)
-    joined, note, n_absent = positional_items(
-        preds,
-        gt_items,
-        gt_sources[0],
-        sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
-        allow_missing=inputs.allow_missing,
-    )
     return finish(
-        TaskData(
-            joined,
-            (*gt_sources, records.source),
-            ("textvqa-json", preds.layout),
-            (note,),
-            reported_scores(inputs),
-            n_missing=n_absent,
+        positional_data(
+            preds,
+            inputs,
+            gt_items,
+            gt_sources,
+            TOOLKIT_LAYOUTS.log,
+            truth_name=gt_sources[0],
+            truth_layout="textvqa-json",
+            truth_first=True,
         )
     )
 
@@ -552,7 +542,7 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         id_keys=("question_id",),
         references=answers,
         fields=("question", "image_id"),
-        sample_metrics=("exact_match",),  # lmms-eval textvqa/utils.py process_results
+        sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
     )
     keep, id_note = unique_rows(
         [it.id for it in items], preds.wheres, what="question_id", on_duplicate=inputs.on_duplicate
@@ -575,24 +565,6 @@ def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
         reported_scores(inputs),
     )
     return finish(data)
-
-
-def require_answers(data: TaskData, id_field: str = "question_id") -> TaskData:
-    """*data* with every item naming itself in *id_field* (the scorers' messages use it),
-    after checking that every item has an answer.
-
-    A question without answers is bad input whatever the profile: MMF asserts ten answers,
-    lmms-eval's ``statistics.mean`` raises and VLMEvalKit's ``np.mean([])`` is ``nan``.
-    """
-    items = []
-    for it in data.items:
-        if not it.references:
-            what = "image" if id_field == "image" else "question"
-            raise InputError(f"{data.sources[0]}: {what} {it.id!r} has no answers")
-        if id_field not in it.fields:
-            it = replace(it, fields={**it.fields, id_field: it.id})
-        items.append(it)
-    return replace(data, items=items)
 
 
 # ---------------------------------------------------------------------------------- profiles

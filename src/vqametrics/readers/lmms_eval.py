@@ -1,0 +1,471 @@
+"""lmms-eval ``--log_samples`` records as task items.
+
+Two shapes: records with ``doc`` (the dataset row, so the ground truth is inside and no
+annotation file is needed) and records without it (only ``doc_id``/``target``: ``doc_id`` *i*
+is the *i*-th row of lmms-eval's dataset split, so they are joined to the annotations by
+position and a note says so). A log without ``doc`` (lmms-eval 0.4 on; from 0.7, the pin
+included, ``filtered_resps`` is a plain string) is read without annotations wherever its
+``target`` and per-sample metric record hold the ground truth (:class:`MetricRecord`,
+:func:`record_docs`).
+Either way each record also carries the per-sample metric that
+lmms-eval's ``process_results`` wrote; it is kept in ``Item.fields["toolkit_score"]`` so the
+run can be checked against the toolkit sample by sample (``TaskEvaluation.toolkit_check``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from ..core.exceptions import InputError
+from .answers import text_predictions
+from .items import Item, TaskData, TaskInputs
+from .layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
+from .records import Records
+
+__all__ = [
+    "TOOLKIT_SCORE",
+    "MetricRecord",
+    "clean_samples",
+    "drop_empty",
+    "empty_error",
+    "has_docs",
+    "is_lmms_eval",
+    "lmms_eval_items",
+    "lmms_eval_predictions",
+    "no_doc_error",
+    "positional_items",
+    "record_docs",
+    "sample_score",
+    "unique_samples",
+    "with_notes",
+    "with_record_docs",
+    "without_questions",
+]
+
+#: the item field holding the per-sample score the toolkit itself recorded
+TOOLKIT_SCORE = "toolkit_score"
+
+
+def is_lmms_eval(preds: Predictions) -> bool:
+    """Whether *preds* came from an lmms-eval ``--log_samples`` file."""
+    return preds.layout.startswith("lmms-eval-samples")
+
+
+def has_docs(preds: Predictions) -> bool:
+    """Whether *preds* came from an lmms-eval samples log whose records carry ``doc``."""
+    return is_lmms_eval(preds) and all(
+        isinstance(row.get("doc"), dict) for row in preds.records.rows
+    )
+
+
+def lmms_eval_predictions(
+    records: Records, inputs: TaskInputs, *, allow_empty: bool = False
+) -> Predictions | None:
+    """The predictions of *records* when they are an lmms-eval samples log (recognized, or
+    forced with ``--input-format``) and not a VLMEvalKit sheet, read with the user's
+    ``--id-field``/``--answer-field``; ``None`` for any other layout. An answer that is not
+    text is an error; an empty one too, unless *allow_empty* (the caller then applies the one
+    rule for them: :func:`clean_samples`)."""
+    if is_vlmevalkit(records) or not is_lmms_eval_log(records):
+        return None
+    preds = text_predictions(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=allow_empty,
+    )
+    return preds if is_lmms_eval(preds) else None
+
+
+def unique_samples(
+    preds: Predictions, on_duplicate: Literal["error", "last"] = "error"
+) -> tuple[Predictions, str | None]:
+    """*preds* with each logged sample once, by the one rule for repeated rows.
+
+    A record that repeats an earlier one — the same ``doc_id`` and, when logged, the same
+    ``doc`` (a log concatenated with itself, a resumed run appended to its file) — is an
+    error naming both lines; with ``on_duplicate="last"`` the last of each is kept, at the
+    place of the first, and a note counts them. Records that share a ``doc_id`` but log
+    different docs come from different tasks (``pope_adv`` + ``pope_pop``): they are left to
+    the task's own id checks.
+    """
+    first: dict[Hashable, int] = {}
+    last: dict[int, int] = {}
+    for i, row in enumerate(preds.records.rows):
+        doc_id = row.get("doc_id", preds.ids[i])
+        if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
+            doc_id = preds.ids[i]
+        doc = row.get("doc")
+        fingerprint = (
+            json.dumps(doc, sort_keys=True, ensure_ascii=False, default=repr)
+            if isinstance(doc, dict)
+            else ""
+        )
+        j = first.setdefault((str(doc_id).strip(), fingerprint), i)
+        if j == i:
+            continue
+        if on_duplicate == "error":
+            raise InputError(
+                f"{preds.wheres[i]}: duplicate sample, doc_id {doc_id!r} again (first at "
+                f"{preds.wheres[j]}; a log concatenated twice?); pass --on-duplicate last to "
+                "keep the last one"
+            )
+        last[j] = i
+    if not last:
+        return preds, None
+    keep = [last.get(j, j) for j in sorted(first.values())]
+    rows = [preds.records.rows[k] for k in keep]
+    lines = preds.records.lines
+    records = replace(
+        preds.records, rows=rows, lines=[lines[k] for k in keep] if lines is not None else None
+    )
+    kept = replace(
+        preds,
+        ids=[preds.ids[k] for k in keep],
+        texts=[preds.texts[k] for k in keep],
+        wheres=[preds.wheres[k] for k in keep],
+        records=records,
+    )
+    dropped = len(preds.ids) - len(keep)
+    return kept, (
+        f"{dropped} repeated sample(s) in {preds.source} (the same doc_id and doc): the last "
+        "of each was kept (--on-duplicate last)"
+    )
+
+
+def with_notes(data: TaskData, *notes: str | None) -> TaskData:
+    """*data* with *notes* (those not ``None``) added after its own."""
+    more = tuple(n for n in notes if n)
+    return replace(data, notes=(*data.notes, *more)) if more else data
+
+
+def empty_error(preds: Predictions, empty: Sequence[int]) -> InputError:
+    """The one refusal of empty predictions (a null or an empty cell): where the first is, how
+    many there are, and the option that scores them 0."""
+    more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+    return InputError(
+        f"{preds.wheres[empty[0]]}: empty prediction ({preds.answer_field!r} is null or an "
+        f"empty cell){more}; pass --allow-missing to score the {len(empty)} empty "
+        "prediction(s) 0"
+    )
+
+
+def drop_empty(preds: Predictions, allow_missing: bool) -> Predictions:
+    """*preds* to be joined to a ground truth, by the one rule for empty predictions: an error
+    unless *allow_missing*; then left out, so the join counts their items as having no
+    prediction (scored 0, or left out where the official script leaves them out)."""
+    empty = [i for i, t in enumerate(preds.texts) if t is None]
+    if not empty:
+        return preds
+    if not allow_missing:
+        raise empty_error(preds, empty)
+    keep = [i for i, t in enumerate(preds.texts) if t is not None]
+    lines = preds.records.lines
+    records = replace(
+        preds.records,
+        rows=[preds.records.rows[k] for k in keep],
+        lines=[lines[k] for k in keep] if lines is not None else None,
+    )
+    return replace(
+        preds,
+        ids=[preds.ids[k] for k in keep],
+        texts=[preds.texts[k] for k in keep],
+        wheres=[preds.wheres[k] for k in keep],
+        records=records,
+    )
+
+
+def clean_samples(
+    preds: Predictions, inputs: TaskInputs, *, alone: bool
+) -> tuple[Predictions, Callable[[TaskData], TaskData]]:
+    """An lmms-eval log's records by the rules every task shares: each sample once
+    (:func:`unique_samples`), and empty predictions an error unless ``--allow-missing``.
+
+    With it, a log scored *alone* (its records are the items) keeps them, scored 0; a log
+    joined to annotations leaves them out so the join counts them (:func:`drop_empty`).
+    Returns the records and what to apply to the task data read from them: the notes, and
+    the empty predictions kept added to its count of missing items.
+    """
+    preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+    empty = [i for i, t in enumerate(preds.texts) if t is None]
+    if empty and not inputs.allow_missing:
+        raise empty_error(preds, empty)
+    kept = 0
+    if empty and alone:
+        kept = len(empty)
+    elif empty:
+        preds = drop_empty(preds, allow_missing=True)
+
+    def finish(data: TaskData) -> TaskData:
+        data = with_notes(data, dup_note)
+        if not kept:
+            return data
+        note = f"{kept} sample(s) with an empty prediction scored 0 (--allow-missing)"
+        return replace(data, notes=(*data.notes, note), n_missing=data.n_missing + kept)
+
+    return preds, finish
+
+
+def no_doc_error(source: str, need: str, lacks: str = "") -> InputError:
+    """The refusal of a log whose records have no ``doc`` when the annotations it must be
+    joined to were not given; *need* says which option, and how the join is made; *lacks*
+    what the task's scorer needs that lmms-eval's per-sample record does not hold."""
+    why = f" and its per-sample record holds no {lacks}" if lacks else ""
+    return InputError(
+        f"{source}: this lmms-eval log has no 'doc' (the dataset rows){why}, so no ground "
+        f"truth; pass {need}"
+    )
+
+
+def without_questions(data: TaskData, inputs: TaskInputs) -> TaskData:
+    """*data* read from an lmms-eval log, with a note when ``--questions`` was given too: a
+    log is read without it (its records carry the questions)."""
+    if inputs.questions is None:
+        return data
+    note = "--questions was not used: lmms-eval logs are read without it"
+    return replace(data, notes=(*data.notes, note))
+
+
+def sample_score(row: Mapping[str, Any], metrics: Sequence[str]) -> float | None:
+    """The first of *metrics* that the record holds as a number, a boolean (ChartQA's
+    ``relaxed_overall``) or a ``{"score": x}`` dict (what POPE's, MME's and OCRBench's
+    ``process_results`` return); ``None`` if none."""
+    for key in metrics:
+        value = row.get(key)
+        if isinstance(value, Mapping):
+            value = value.get("score")
+        if isinstance(value, bool):
+            return float(value)
+        if not isinstance(value, int | float):
+            continue
+        if math.isfinite(value):
+            return float(value)
+    return None
+
+
+def lmms_eval_items(
+    preds: Predictions,
+    *,
+    id_keys: Sequence[str],
+    references: Callable[[dict[str, Any], str], tuple[str, ...]],
+    fields: Sequence[str] = (),
+    sample_metrics: Sequence[str] = (),
+) -> list[Item]:
+    """One item per log record: id = the first of *id_keys* found in ``doc`` (else
+    ``doc_id``), references = ``references(doc, where)``, *fields* copied from ``doc``, and
+    the toolkit's own per-sample score (the first of *sample_metrics* found) as
+    ``fields["toolkit_score"]``."""
+    items = []
+    for row, key, text, where in zip(
+        preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
+    ):
+        doc = row["doc"]
+        item_id: str | int = key if isinstance(key, str | int) else str(key)
+        for k in id_keys:
+            v = doc.get(k)
+            if isinstance(v, str | int) and not isinstance(v, bool):
+                item_id = v
+                break
+        refs = references(doc, where)
+        if not refs:
+            raise InputError(f"{where}: the doc has no ground-truth answer")
+        extra = {f: doc[f] for f in fields if doc.get(f) is not None}
+        recorded = sample_score(row, sample_metrics)
+        if recorded is not None:
+            extra[TOOLKIT_SCORE] = recorded
+        items.append(Item(item_id, text, refs, extra))
+    return items
+
+
+def positional_items(
+    preds: Predictions,
+    truth: Sequence[Item],
+    truth_source: str,
+    *,
+    sample_metrics: Sequence[str] = (),
+    allow_missing: bool = False,
+) -> tuple[list[Item], str, int]:
+    """Records without ``doc`` joined to the annotation items *truth* by position (``doc_id``
+    *i* is the *i*-th item): the items in annotation order, the note that says so, and how
+    many annotated items had no record (kept without a prediction under *allow_missing*).
+
+    A ``doc_id`` outside the annotations, or given twice, is an error naming the record; a
+    logged ``target`` that differs from the annotation's answer is counted in the note (the
+    annotations win, as everywhere).
+    """
+    n = len(truth)
+    seen: dict[int, str] = {}
+    items: list[Item | None] = [None] * n
+    differ: list[str | int] = []
+    for row, text, where in zip(preds.records.rows, preds.texts, preds.wheres, strict=True):
+        doc_id = row.get("doc_id")
+        if isinstance(doc_id, bool) or not isinstance(doc_id, int) or not 0 <= doc_id < n:
+            raise InputError(
+                f"{where}: doc_id {doc_id!r} is not a position in the {n} items of "
+                f"{truth_source} (lmms-eval samples without 'doc' are joined to the annotations "
+                "by position)"
+            )
+        if doc_id in seen:
+            raise InputError(f"{where}: doc_id {doc_id} again (first at {seen[doc_id]})")
+        seen[doc_id] = where
+        base = truth[doc_id]
+        target = row.get("target")
+        if isinstance(target, str) and base.references and target not in base.references:
+            differ.append(base.id)
+        fields = dict(base.fields)
+        recorded = sample_score(row, sample_metrics)
+        if recorded is not None:
+            fields[TOOLKIT_SCORE] = recorded
+        items[doc_id] = replace(base, prediction=text, fields=fields)
+    absent = [i for i, it in enumerate(items) if it is None]
+    if absent and not allow_missing:
+        raise InputError(
+            f"{preds.source}: {len(absent)} of the {n} items of {truth_source} have no sample "
+            f"(first: doc_id {absent[0]}, {truth[absent[0]].id!r}); pass --allow-missing to "
+            "score them 0"
+        )
+    joined = [
+        it if it is not None else replace(truth[i], prediction=None) for i, it in enumerate(items)
+    ]
+    note = (
+        f"{preds.source} logs no 'doc': its doc_id was joined to {truth_source} BY POSITION "
+        "(doc_id i = the i-th item); check that these are lmms-eval's split in its order"
+    )
+    if differ:
+        shown = ", ".join(repr(q) for q in differ[:3])
+        note += (
+            f"; {len(differ)} logged target(s) differ from the annotation's answer (e.g. "
+            f"{shown}): the order may not be lmms-eval's"
+        )
+    return joined, note, len(absent)
+
+
+# ------------------------------------------------------------- the newer form: no doc, a record
+
+
+@dataclass(frozen=True)
+class MetricRecord:
+    """Where a task's ground truth sits in lmms-eval's per-sample metric record, as data.
+
+    From lmms-eval 0.4 on ``save_results_samples`` drops ``doc``, and from 0.7 (the pin
+    included) writes ``filtered_resps`` as a plain string (``loggers/evaluation_tracker.py``); the
+    record ``process_results`` returned under a metric key (``{"question_id", "category",
+    "score"}`` for MME) and ``target`` (``doc_to_target``, as text) still hold what many
+    scorers need. ``metrics``: the keys whose dict is that record (the first present is read);
+    ``doc``: doc key → record key, copied into a stand-in ``doc``; ``target``: the doc key
+    that receives ``target``; ``key_field``: a doc key receiving the name of the row's other
+    key that holds the same record (MMStar's category key), less ``key_prefix`` (SEED-Bench's
+    ``seed_<data_type>``), or the value ``key_values`` gives the first of its keys the row
+    carries (ChartQA's bare ``relaxed_human_split`` → ``human_test``); ``numbered``: the doc
+    key of an id that may repeat in one log (POPE's question ids in each of its three splits,
+    which the record does not name), its *k*-th repeat given ``#k``; ``whole``: the record is
+    the dataset row itself, copied whole (HallusionBench's ``hb_process_results`` returns the
+    doc less its image). The stand-in doc is then read by the task's own ``doc`` path.
+    """
+
+    metrics: tuple[str, ...]
+    doc: Mapping[str, str] = field(default_factory=dict)
+    target: str | None = "answer"
+    key_field: str | None = None
+    key_prefix: str = ""
+    key_values: Mapping[str, str] = field(default_factory=dict)
+    numbered: str | None = None
+    whole: bool = False
+
+
+def _record(row: Mapping[str, Any], spec: MetricRecord) -> tuple[str, Mapping[str, Any]] | None:
+    """The row's first metric record of *spec*; a bare number (AI2D's ``exact_match``) counts
+    as an empty one when *spec* reads nothing from it but ``target``."""
+    bare = not (spec.doc or spec.whole or (spec.key_field and not spec.key_values))
+    for key in spec.metrics:
+        value = row.get(key)
+        if isinstance(value, Mapping):
+            return key, value
+        if bare and isinstance(value, int | float) and spec.target is not None:
+            return key, {}
+    return None
+
+
+def record_docs(preds: Predictions, spec: MetricRecord) -> Predictions | None:
+    """*preds* of a log without ``doc`` whose metric records carry the ground truth (*spec*),
+    each row given a stand-in ``doc`` built from its record and ``target``; ``None`` when no
+    row has such a record (a log to join to the annotations by position).
+
+    A log where only some rows carry it, or a record lacking a declared key, is an error
+    naming the row: the items would otherwise be half read from one file, half from another.
+    """
+    if not is_lmms_eval(preds) or has_docs(preds):
+        return None
+    found = [_record(row, spec) for row in preds.records.rows]
+    if not any(found):
+        return None
+    names = "/".join(spec.metrics)
+    rows = []
+    seen: dict[str, list[Any]] = {}
+    for row, rec, where in zip(preds.records.rows, found, preds.wheres, strict=True):
+        if rec is None:
+            raise InputError(
+                f"{where}: no {names!r} record, unlike the other samples of this log (its "
+                "ground truth comes from that record)"
+            )
+        key, value = rec
+        doc: dict[str, Any] = dict(value) if spec.whole else {}
+        for doc_key, rec_key in spec.doc.items():
+            if rec_key not in value:
+                raise InputError(
+                    f"{where}: the {key!r} record has no {rec_key!r} (fields: "
+                    f"{', '.join(map(str, value)) or 'none'})"
+                )
+            doc[doc_key] = value[rec_key]
+        if spec.target is not None:
+            if not isinstance(row.get("target"), str):
+                raise InputError(f"{where}: no 'target' text (the answer lmms-eval logs)")
+            doc[spec.target] = row["target"]
+        if spec.key_field is not None:
+            other = next(
+                (
+                    k
+                    for k, v in row.items()
+                    if k != key and k not in spec.metrics and v == value and isinstance(v, Mapping)
+                ),
+                None,
+            )
+            if other is not None and other.startswith(spec.key_prefix):
+                doc[spec.key_field] = other[len(spec.key_prefix) :]
+            named = next((v for k, v in spec.key_values.items() if k in row), None)
+            if named is not None:
+                doc[spec.key_field] = named
+        if spec.numbered is not None and spec.numbered in doc:
+            # numbered by distinct doc_id, so a sample logged twice keeps one stand-in doc
+            # and is caught as a repeat (unique_samples), never counted as two questions
+            docs = seen.setdefault(str(doc[spec.numbered]), [])
+            if row.get("doc_id") not in docs:
+                docs.append(row.get("doc_id"))
+            k = docs.index(row.get("doc_id")) + 1
+            if k > 1:
+                doc[spec.numbered] = f"{doc[spec.numbered]}#{k}"
+        rows.append({**row, "doc": doc})
+    records = replace(preds.records, rows=rows)
+    return replace(preds, records=records, layout=_newer_layout(preds.layout, spec))
+
+
+def with_record_docs(preds: Predictions, spec: MetricRecord, inputs: TaskInputs) -> Predictions:
+    """*preds* given their records' stand-in docs (:func:`record_docs`) when no annotations
+    were given; unchanged otherwise (``--annotations`` given: joined by position, which wins)."""
+    if inputs.annotations is not None:
+        return preds
+    return record_docs(preds, spec) or preds
+
+
+def _newer_layout(layout: str, spec: MetricRecord) -> str:
+    """``lmms-eval-samples (jsonl)`` → ``lmms-eval-samples, ground truth in 'target' +
+    'mme_perception_score/mme_cognition_score' (jsonl)``: where the ground truth was read."""
+    parts = ["target"] if spec.target is not None else []
+    if spec.doc or spec.whole or (spec.key_field and not spec.key_values):
+        parts.append("/".join(spec.metrics))
+    head, sep, tail = layout.partition(" (")
+    return f"{head}, ground truth in {' + '.join(map(repr, parts))}{sep}{tail}"

@@ -1,0 +1,228 @@
+"""Which toolkit wrote a results file, decided once, and the steps every task takes with it.
+
+A task declares how its fields sit in each toolkit's layout as data (:class:`LogLayout` for an
+lmms-eval ``--log_samples`` log: the doc keys of its id and fields, the per-sample metrics, the
+newer metric record, which options give the ground truth); :func:`detect` says which layout a
+file is in, :func:`open_log` applies the rules every log shares, and :func:`positional_data`
+and :func:`docs_alone` build the items of the two shapes of log every task reads the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from .answers import reported_scores
+from .items import Item, TaskData, TaskInputs
+from .join import unique_rows
+from .layouts import Predictions, is_vlmevalkit
+from .lmms_eval import (
+    MetricRecord,
+    clean_samples,
+    has_docs,
+    lmms_eval_predictions,
+    positional_items,
+    with_record_docs,
+)
+from .records import Records, read_records
+
+__all__ = [
+    "Detected",
+    "Layouts",
+    "LogLayout",
+    "detect",
+    "docs_alone",
+    "is_sheet_path",
+    "open_log",
+    "positional_data",
+    "read_by_layout",
+]
+
+#: the file names VLMEvalKit writes its result sheets under
+_SHEET_SUFFIXES = (".xlsx", ".tsv", ".csv")
+
+
+@dataclass(frozen=True)
+class LogLayout:
+    """How a task's fields sit in an lmms-eval ``--log_samples`` log, as data.
+
+    ``metrics``: the per-sample metric keys ``process_results`` writes (the first present is
+    the toolkit's own score of the sample); ``record``: where the newer log (no ``doc``) keeps
+    the ground truth, if it does; ``truth``: the options that give a ground truth to join the
+    log to (a log scored alone keeps its empty predictions, scored 0).
+    """
+
+    metrics: tuple[str, ...] = ()
+    record: MetricRecord | None = None
+    truth: tuple[str, ...] = ("annotations",)
+
+
+@dataclass(frozen=True)
+class Layouts:
+    """How a task's files are told apart and what its log holds, as data: ``log`` (its fields
+    in an lmms-eval log); ``sheets_by_name``: a path named like a sheet is read as a VLMEvalKit
+    sheet whatever its columns; ``sheet_needs_answer``: a sheet is one only with its ``answer``
+    column (else the task's own reader words what is missing); ``log_with_answer_field``:
+    whether a file given ``--answer-field`` may still be a log."""
+
+    log: LogLayout = LogLayout()
+    sheets_by_name: bool = False
+    sheet_needs_answer: bool = False
+    log_with_answer_field: bool = True
+
+
+@dataclass(frozen=True)
+class Detected:
+    """A results file as read, and the toolkit layout it is in."""
+
+    kind: Literal["vlmevalkit", "lmms-eval", "other"]
+    records: Records
+    #: the log's predictions (``kind == "lmms-eval"``), empty answers kept for :func:`open_log`
+    log: Predictions | None = None
+
+
+def is_sheet_path(source: Any) -> bool:
+    """Whether *source* is a path named like a VLMEvalKit sheet (``.xlsx``, ``.tsv``,
+    ``.csv``): such a file is read as a sheet whatever its columns."""
+    return isinstance(source, str | os.PathLike) and Path(source).suffix.lower() in _SHEET_SUFFIXES
+
+
+def detect(
+    inputs: TaskInputs,
+    records: Records | None = None,
+    *,
+    sheet_needs_answer: bool = False,
+    log_with_answer_field: bool = True,
+) -> Detected:
+    """The one place a results file's toolkit layout is decided: a VLMEvalKit sheet (with its
+    ``answer`` column when *sheet_needs_answer*), an lmms-eval log (never when
+    ``--answer-field`` is given and not *log_with_answer_field*: the file is then answers to
+    pair with the labels), or another layout the task reads itself."""
+    if records is None:
+        records = read_records(inputs.results, format=inputs.format)
+    if is_vlmevalkit(records) and (not sheet_needs_answer or "answer" in records.columns):
+        return Detected("vlmevalkit", records)
+    if inputs.answer_field and not log_with_answer_field:
+        return Detected("other", records)
+    preds = lmms_eval_predictions(records, inputs, allow_empty=True)
+    if preds is not None:
+        return Detected("lmms-eval", records, preds)
+    return Detected("other", records)
+
+
+def open_log(
+    preds: Predictions, inputs: TaskInputs, layout: LogLayout
+) -> tuple[Predictions, Callable[[TaskData], TaskData]]:
+    """A log's records by the rules every task shares: the newer form's stand-in docs built
+    from its metric record when no ground truth is given (``layout.record``), each sample once,
+    empty predictions an error unless ``--allow-missing`` (:func:`clean_samples`)."""
+    if layout.record is not None:
+        preds = with_record_docs(preds, layout.record, inputs)
+    alone = has_docs(preds) and all(getattr(inputs, o) is None for o in layout.truth)
+    return clean_samples(preds, inputs, alone=alone)
+
+
+def docs_alone(
+    preds: Predictions,
+    inputs: TaskInputs,
+    items: Sequence[Item],
+    *,
+    what: str = "question id",
+    notes: Sequence[str] = (),
+) -> TaskData:
+    """The items of a log scored against the docs it logged: each item once by the one rule
+    for repeated ids (*what* names the id in messages), with *notes* first."""
+    keep, note = unique_rows(
+        [it.id for it in items], preds.wheres, what=what, on_duplicate=inputs.on_duplicate
+    )
+    return TaskData(
+        [items[k] for k in keep],
+        (preds.source,),
+        (preds.layout,),
+        (*notes, *([note] if note else [])),
+        reported_scores(inputs),
+    )
+
+
+def positional_data(
+    preds: Predictions,
+    inputs: TaskInputs,
+    truth: Sequence[Item],
+    truth_sources: Sequence[str],
+    layout: LogLayout,
+    *,
+    truth_name: str | None = None,
+    truth_layout: str | None = None,
+    truth_first: bool = False,
+    absent_note: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> TaskData:
+    """A log without ``doc`` joined to the annotation items *truth* by position (``doc_id`` *i*
+    = the *i*-th item, :func:`positional_items`). *truth_name* names them in messages (their
+    sources joined by default); *truth_layout* is their layout's name; the sources and
+    layouts list the annotations first when *truth_first*; *absent_note* (with ``{n}``) says
+    how many items had no sample, when some had none."""
+    items, note, n_absent = positional_items(
+        preds,
+        truth,
+        truth_name if truth_name is not None else " + ".join(truth_sources),
+        sample_metrics=layout.metrics,
+        allow_missing=inputs.allow_missing,
+    )
+    log_layouts = (preds.layout,)
+    truth_layouts = (truth_layout,) if truth_layout is not None else ()
+    if truth_first:
+        sources = (*truth_sources, preds.source)
+        layouts = (*truth_layouts, *log_layouts)
+    else:
+        sources = (preds.source, *truth_sources)
+        layouts = (*log_layouts, *truth_layouts)
+    notes = [note]
+    if n_absent and absent_note is not None:
+        notes.append(absent_note.format(n=n_absent))
+    return TaskData(
+        items,
+        sources,
+        layouts,
+        tuple(notes),
+        reported_scores(inputs),
+        extra=extra or {},
+        n_missing=n_absent,
+    )
+
+
+SheetReader = Callable[[TaskInputs, Records | None], TaskData]
+LogReader = Callable[[Predictions, TaskInputs], TaskData]
+OtherReader = Callable[[Records, TaskInputs], TaskData]
+
+
+def read_by_layout(
+    inputs: TaskInputs,
+    layouts: Layouts,
+    *,
+    log: LogReader,
+    other: OtherReader,
+    sheet: SheetReader | None = None,
+    records: Records | None = None,
+) -> TaskData:
+    """A task's items from a results file in whichever toolkit layout it is: a VLMEvalKit
+    sheet to *sheet* (to *other* when the task reads sheets its own way), an lmms-eval log to
+    *log* after :func:`open_log`, anything else to *other*. *records*: the results file's rows
+    when the caller has read them already (standard input can be read only once)."""
+    if sheet is not None and layouts.sheets_by_name and is_sheet_path(inputs.results):
+        return sheet(inputs, None)
+    found = detect(
+        inputs,
+        records,
+        sheet_needs_answer=layouts.sheet_needs_answer,
+        log_with_answer_field=layouts.log_with_answer_field,
+    )
+    if found.kind == "vlmevalkit" and sheet is not None:
+        return sheet(inputs, found.records)
+    if found.log is not None:
+        preds, finish = open_log(found.log, inputs, layouts.log)
+        return finish(log(preds, inputs))
+    return other(found.records, inputs)
