@@ -125,7 +125,8 @@ JUDGE_HELP = (
     "(--judge-prompt FILE where it cannot be bundled): mathvista (official, official-2024, "
     "lmms-eval, vlmevalkit: the answer extraction), mathvision (vlmevalkit only: the official "
     "scorer needs no judge), hallusionbench (official, lmms-eval: the verdicts), mmvet "
-    "(official, vlmevalkit, lmms-eval: the grades). The signature names the judge "
+    "(official, vlmevalkit, lmms-eval: the grades). mmbench: the rows the letter heuristics "
+    "leave undecided, in VLMEvalKit's order. The signature names the judge "
     "(judge:<model>[/prompt:<id>])."
 )
 
