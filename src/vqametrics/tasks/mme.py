@@ -28,6 +28,7 @@ so ``--annotations`` is optional; without ``doc`` they are joined to Your_Result
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -367,16 +368,14 @@ OFFICIAL = TaskProfile(
     explain=_explain_official,
 )
 
-LLAVA = TaskProfile(
+# LLaVA's join feeds the official calculation.py: the official profile but for its source
+LLAVA = replace(
+    OFFICIAL,
     name="llava",
     description="LLaVA: convert_answer_to_mme.py join, then the official calculation.py",
     reproduces="haotian-liu/LLaVA@32cebc3 playground/data/eval/MME/convert_answer_to_mme.py "
     "+ eval_tool/calculation.py",
     toolkit="LLaVA@32cebc3",
-    score=_score_official,
-    aggregate=_aggregate_official,
-    parse=parse_official,
-    explain=_explain_official,
 )
 
 LMMS_EVAL = TaskProfile(
