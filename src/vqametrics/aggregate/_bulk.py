@@ -25,7 +25,6 @@ __all__ = [
     "fast_breakdown",
     "fast_group_percents",
     "fast_official_outputs",
-    "fast_percent",
     "type_groups",
 ]
 
@@ -101,23 +100,23 @@ def fast_breakdown(
 
 
 def fast_group_percents(
-    scores: Sequence[float], keys: Sequence[str | None], cache: GroupCache | None = None
-) -> list[tuple[str, float, int]]:
-    """``(key, percent, n)`` per key of *keys* (first-seen order, ``None`` left out): the
-    unrounded ``formulas.percent`` of ``formulas.group_by(keys, scores)``, bit for bit."""
+    scores: Sequence[float],
+    columns: Sequence[Sequence[str | None]],
+    cache: GroupCache | None = None,
+) -> tuple[float, list[list[tuple[str, float, int]]]]:
+    """The unrounded ``formulas.percent`` of *scores* (not empty) and, per key column, a
+    ``(key, percent, n)`` per key (first-seen order, ``None`` left out) of
+    ``formulas.group_by(keys, scores)``, bit for bit."""
     import numpy as np
 
-    if len(keys) != len(scores):
-        raise ValueError("fast_group_percents: one key per score")
+    if not scores or any(len(keys) != len(scores) for keys in columns):
+        raise ValueError("fast_group_percents: scores, and one key per score in each column")
     values = np.array(scores, dtype=np.float64)
-    return [(k, _percent(values[r], None), len(r)) for k, r in type_groups(keys, cache)]
-
-
-def fast_percent(scores: Sequence[float]) -> float:
-    """The unrounded ``formulas.percent`` of *scores* (not empty), bit for bit."""
-    import numpy as np
-
-    return _percent(np.array(scores, dtype=np.float64), None)
+    groups = [
+        [(k, _percent(values[r], None), len(r)) for k, r in type_groups(keys, cache)]
+        for keys in columns
+    ]
+    return _percent(values, None), groups
 
 
 def _rounded(scores: Sequence[float], digits: int) -> list[float]:

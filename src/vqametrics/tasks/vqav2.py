@@ -102,16 +102,26 @@ def _bulk_aggregate(
     does not apply (a list of items, no scores, a group key that is not a string)."""
     if not isinstance(items, ItemColumns) or not scores or len(items) != len(scores):
         return None
-    from ..aggregate._bulk import fast_group_percents, fast_percent
+    from ..aggregate._bulk import fast_group_percents
 
+    columns = [items.column(key) for key in _BREAKDOWN_FIELDS]
+    overall, per_column = fast_group_percents(scores, columns, _group_cache(items, scores))
     breakdowns: Breakdowns = {}
-    for key in _BREAKDOWN_FIELDS:
-        groups = fast_group_percents(scores, items.column(key))
+    for key, groups in zip(_BREAKDOWN_FIELDS, per_column, strict=True):
         if any(type(g) is not str for g, _, _ in groups):
             return None  # the item path names a group str(key): let it merge 1 and "1"
         if groups:
             breakdowns[key] = {g: {"accuracy": p, "n": n} for g, p, n in groups}
-    return fast_percent(scores), breakdowns
+    return overall, breakdowns
+
+
+def _group_cache(items: ItemColumns, scores: Sequence[float]) -> Any:
+    """The rows per type that the vectorized scorer keeps for the writers of these very
+    scores (so the runner's aggregate and the official files group each column once)."""
+    if not isinstance(items, VQAItems):
+        return None
+    fast = bulk_findings(items.dataset, scores)
+    return None if fast is None else fast.groups
 
 
 def _scorer(profile: Profile) -> Any:
@@ -167,22 +177,33 @@ def _task_profile(p: Profile) -> TaskProfile:
     )
 
 
+class VQAItems(ItemColumns):
+    """The questions of a VQA dataset as :class:`ItemColumns`, with the dataset they are the
+    columns of (the bulk aggregate reuses its scorer's rows per type)."""
+
+    __slots__ = ("dataset",)
+
+    def __init__(self, dataset: Any, predictions: Sequence[str | None]) -> None:
+        d = dataset
+        super().__init__(
+            d.question_ids,
+            predictions,
+            d.answers,
+            {
+                "question_type": d.question_types,
+                "answer_type": d.answer_types,
+                "image_id": d.image_ids,
+                "answer_groups": d.groups,
+            },
+        )
+        self.dataset = dataset
+
+
 def vqa_items(dataset: Any, predictions: Sequence[str | None]) -> ItemColumns:
     """One :class:`Item` per question: the prediction, the human answers, the types, the image
     and (when the answers have records) their leave-one-out groups; held as the dataset's
-    columns (:class:`ItemColumns`), so a 214k-question run builds no object per question."""
-    d = dataset
-    return ItemColumns(
-        d.question_ids,
-        predictions,
-        d.answers,
-        {
-            "question_type": d.question_types,
-            "answer_type": d.answer_types,
-            "image_id": d.image_ids,
-            "answer_groups": d.groups,
-        },
-    )
+    columns (:class:`VQAItems`), so a 214k-question run builds no object per question."""
+    return VQAItems(dataset, predictions)
 
 
 def _read(inputs: TaskInputs, own: Profile | None = None) -> TaskData:
