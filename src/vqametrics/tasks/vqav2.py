@@ -66,7 +66,7 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """Overall and per answer/question type accuracy, unrounded percent (the script's
     ``100 * sum / len``; it prints them rounded to 2 digits): from the columns with numpy
     when the reader gave columns, else item by item, with the same bits either way
-    (``tests/test_vqav2_aggregate.py``)."""
+    (``tests/tasks/test_vqav2_aggregate.py``)."""
     bulk = _bulk_aggregate(items, scores)
     overall, breakdowns = bulk if bulk is not None else _item_aggregate(items, scores)
     return Aggregate(
