@@ -315,7 +315,7 @@ def score_with_findings(
     return scores
 
 
-def bulk_findings(dataset: VQADataset, scores: list[float]) -> Any:
+def bulk_findings(dataset: VQADataset, scores: Sequence[float]) -> Any:
     """The findings of :func:`score_with_findings` when *scores* is the very list it returned
     for *dataset* (so they describe exactly these scores), else ``None`` (the writers then go
     question by question, with the same output)."""
