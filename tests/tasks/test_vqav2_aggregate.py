@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -158,33 +157,23 @@ def test_columns_of_unequal_length_are_refused() -> None:
         ItemColumns([1], ["a"], [["a"]], {"answer_type": []})
 
 
-@contextmanager
-def bulk_scorer_from(n: int) -> Iterator[None]:
-    old = _fast.MIN_QUESTIONS
-    _fast.MIN_QUESTIONS = n
-    try:
-        yield
-    finally:
-        _fast.MIN_QUESTIONS = old
-
-
 @pytest.mark.filterwarnings("ignore::vqametrics.VqaMetricsWarning")
 @pytest.mark.parametrize("bulk_from", [0, 10**9])
 @pytest.mark.parametrize(
     "results", ["results_messy-majority.json", "results_minority.json", "results_always-yes.json"]
 )
 def test_the_runner_aggregate_on_the_sample_equals_item_by_item(
-    bulk_from: int, results: str
+    bulk_from: int, results: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Through ``evaluate("vqav2")``: with the bulk scorer (whose rows per type the aggregate
     reuses) and without it."""
-    with bulk_scorer_from(bulk_from):
-        ev = evaluate(
-            "vqav2",
-            str(SAMPLE / results),
-            annotations=str(SAMPLE / "annotations.json"),
-            allow_missing=True,
-        )
+    monkeypatch.setattr(_fast, "MIN_QUESTIONS", bulk_from)
+    ev = evaluate(
+        "vqav2",
+        str(SAMPLE / results),
+        annotations=str(SAMPLE / "annotations.json"),
+        allow_missing=True,
+    )
     assert isinstance(ev.data.items, ItemColumns)
     assert (bulk_findings(ev.data.extra["vqa"].dataset, ev.scores) is not None) == (bulk_from == 0)
     old = _old_items(ev.data.extra["vqa"].dataset, item_column(ev.data.items, "prediction"))
