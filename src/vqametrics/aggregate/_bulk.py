@@ -20,16 +20,24 @@ if TYPE_CHECKING:
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float64]
 
-__all__ = ["GroupCache", "fast_breakdown", "fast_official_outputs", "type_groups"]
+__all__ = [
+    "GroupCache",
+    "fast_breakdown",
+    "fast_group_percents",
+    "fast_official_outputs",
+    "type_groups",
+]
 
 #: rows per question/answer type, computed once per evaluation (keyed by the column's id)
 GroupCache = dict[int, tuple[Sequence[str | None], list[tuple[str, "IntArray"]]]]
 
 
 def _naive_sum(values: FloatArray) -> float:
+    """``formulas.naive_sum`` bit for bit: a running sum (``cumsum`` adds left to right, never
+    pairwise) started from ``0.0`` (the ``+ 0.0``: a sum of ``-0.0`` alone is ``0.0`` there)."""
     import numpy as np
 
-    return float(np.cumsum(values)[-1]) if len(values) else 0.0
+    return float(np.cumsum(values)[-1]) + 0.0 if len(values) else 0.0
 
 
 def type_groups(
@@ -89,6 +97,26 @@ def fast_breakdown(
             k: _percent(values[r], digits) for k, r in type_groups(answer_types, cache)
         },
     }
+
+
+def fast_group_percents(
+    scores: Sequence[float],
+    columns: Sequence[Sequence[str | None]],
+    cache: GroupCache | None = None,
+) -> tuple[float, list[list[tuple[str, float, int]]]]:
+    """The unrounded ``formulas.percent`` of *scores* (not empty) and, per key column, a
+    ``(key, percent, n)`` per key (first-seen order, ``None`` left out) of
+    ``formulas.group_by(keys, scores)``, bit for bit."""
+    import numpy as np
+
+    if not scores or any(len(keys) != len(scores) for keys in columns):
+        raise ValueError("fast_group_percents: scores, and one key per score in each column")
+    values = np.array(scores, dtype=np.float64)
+    groups = [
+        [(k, _percent(values[r], None), len(r)) for k, r in type_groups(keys, cache)]
+        for keys in columns
+    ]
+    return _percent(values, None), groups
 
 
 def _rounded(scores: Sequence[float], digits: int) -> list[float]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..core.exceptions import InputError
 
@@ -98,6 +98,35 @@ def _multi_choice(extraction: Any, choices: Sequence[str] | None) -> str:
     return nearest_choice(text, choices)
 
 
+#: what :func:`_by_answer_type` returns for an answer type it has no branch for
+_NO_BRANCH: Any = object()
+
+
+def _by_answer_type(
+    extraction: Any, answer_type: str | None, precision: Any, as_given: bool
+) -> Any:
+    """The integer, float and list branches the official function and lmms-eval's copy share:
+    the normalized text, ``None`` where the cast raises, :data:`_NO_BRANCH` for another type.
+
+    QUIRK float-precision-2024 (before e999481, and lmms-eval): with *as_given*, ``round(x,
+    2.0)`` raises TypeError, caught, so the problem is None; kept under official-2024 and
+    lmms-eval because the numbers published with them were computed so."""
+    if answer_type == "integer":
+        try:
+            return str(int(float(extraction)))
+        except Exception:
+            return None
+    if answer_type == "float":
+        try:
+            digits = precision if as_given else int(precision)
+            return str(round(float(extraction), digits))
+        except Exception:
+            return None
+    if answer_type == "list":
+        return str(extraction)
+    return _NO_BRANCH
+
+
 def normalize_official(
     extraction: Any,
     choices: Sequence[str] | None,
@@ -123,22 +152,9 @@ def normalize_official(
         ):
             return None
         return _multi_choice(extraction, choices)
-    if answer_type == "integer":
-        try:
-            return str(int(float(extraction)))
-        except Exception:
-            return None
-    if answer_type == "float":
-        try:
-            # QUIRK float-precision-2024 (before e999481, and lmms-eval): round(x, 2.0) raises
-            # TypeError, caught, so the problem is None; kept under official-2024 because the
-            # numbers published in that period were computed so.
-            digits = precision if round_precision_as_given else int(precision)
-            return str(round(float(extraction), digits))
-        except Exception:
-            return None
-    if answer_type == "list":
-        return str(extraction)
+    value = _by_answer_type(extraction, answer_type, precision, round_precision_as_given)
+    if value is not _NO_BRANCH:
+        return cast("str | None", value)
     # QUIRK text-free-form-crash: no branch assigns the result, so the official function
     # raises UnboundLocalError; reproduced as an error (never a number), naming the problem.
     raise MathVistaCrash(
@@ -164,20 +180,9 @@ def normalize_lmms_eval(
     extraction comes back unchanged."""
     if question_type == "multi_choice":
         return _multi_choice(extraction, choices)
-    if answer_type == "integer":
-        try:
-            return str(int(float(extraction)))
-        except Exception:
-            return None
-    if answer_type == "float":
-        try:
-            # QUIRK float-precision-2024 (see normalize_official): lmms-eval still has it.
-            return str(round(float(extraction), precision))
-        except Exception:
-            return None
-    if answer_type == "list":
-        return str(extraction)
-    return extraction
+    # QUIRK float-precision-2024 (see normalize_official): lmms-eval still has it.
+    value = _by_answer_type(extraction, answer_type, precision, True)
+    return extraction if value is _NO_BRANCH else value
 
 
 def lmms_eval_equal(prediction: Any, answer: Any) -> bool:

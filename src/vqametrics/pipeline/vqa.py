@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
     from ..aggregate.stats import BootstrapResult
     from ..kernels._fast import FastScores
-    from ..views.explanation import Explanation
+    from .explanation import Explanation
 
     IntArray = npt.NDArray[np.int64]
 
@@ -127,7 +127,7 @@ class VQAEvaluation:
     def explain(self, question_id: QuestionId) -> Explanation:
         """:func:`vqametrics.explain` of one question, as this evaluation scored it: the same
         profile and the same leave-one-out records, so its ``score`` equals ``scores[i]``."""
-        from ..views.explanation import explain
+        from .explanation import explain
 
         i = self._index(question_id)
         pred = self.predictions[i]
@@ -315,7 +315,7 @@ def score_with_findings(
     return scores
 
 
-def bulk_findings(dataset: VQADataset, scores: list[float]) -> Any:
+def bulk_findings(dataset: VQADataset, scores: Sequence[float]) -> Any:
     """The findings of :func:`score_with_findings` when *scores* is the very list it returned
     for *dataset* (so they describe exactly these scores), else ``None`` (the writers then go
     question by question, with the same output)."""

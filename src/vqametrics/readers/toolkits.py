@@ -26,6 +26,7 @@ from .lmms_eval import (
     lmms_eval_predictions,
     positional_items,
     with_record_docs,
+    without_questions,
 )
 from .records import Records, read_records
 
@@ -39,6 +40,8 @@ __all__ = [
     "open_log",
     "positional_data",
     "read_by_layout",
+    "read_yes_no",
+    "yes_no_layouts",
 ]
 
 #: the file names VLMEvalKit writes its result sheets under
@@ -226,3 +229,31 @@ def read_by_layout(
         preds, finish = open_log(found.log, inputs, layouts.log)
         return finish(log(preds, inputs))
     return other(found.records, inputs)
+
+
+def yes_no_layouts(log: LogLayout) -> Layouts:
+    """The yes/no benchmarks' preset (MME, POPE): a sheet by its name, or with its ground truth
+    (``answer``); a file given ``--answer-field`` is answers to pair with the labels, never a
+    log."""
+    return Layouts(
+        log=log, sheets_by_name=True, sheet_needs_answer=True, log_with_answer_field=False
+    )
+
+
+def read_yes_no(
+    inputs: TaskInputs,
+    layouts: Layouts,
+    *,
+    sheet: SheetReader,
+    log: LogReader,
+    other: OtherReader,
+) -> TaskData:
+    """A yes/no benchmark's items by :func:`read_by_layout`, a log's questions dropped when the
+    toolkit's score is asked for without them (:func:`without_questions`)."""
+    return read_by_layout(
+        inputs,
+        layouts,
+        sheet=sheet,
+        log=lambda preds, inp: without_questions(log(preds, inp), inp),
+        other=other,
+    )

@@ -14,12 +14,13 @@ from typing import Any, Literal
 
 from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.signature import Signature
-from ..readers.items import Item, TaskData, TaskInputs
+from ..readers.items import Item, ItemColumns, TaskData, TaskInputs, item_column
 
 __all__ = [
     "KIND_TITLES",
     "Aggregate",
     "Item",
+    "ItemColumns",
     "ItemScorer",
     "Task",
     "TaskData",
@@ -28,6 +29,7 @@ __all__ = [
     "TaskProfile",
     "TaskReferences",
     "Units",
+    "item_column",
 ]
 
 #: ``fraction`` (0–1), ``percent`` (0–100), ``points`` (MME's sums) or ``count`` (OCRBench)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._base import Item, Task, TaskProfile
+from ._base import Item, ItemColumns, Task, TaskProfile
 from ._lmms import TOOLKIT_SCORE
 
 __all__ = ["SampleCheck", "check_samples"]
@@ -68,6 +68,11 @@ def _toolkit_profiles(task: Task, chosen: TaskProfile) -> list[TaskProfile]:
     return lmms
 
 
+def _may_carry_scores(items: Sequence[Item]) -> bool:
+    """Whether an item may carry the toolkit's score: columns hold it or not at all."""
+    return not isinstance(items, ItemColumns) or TOOLKIT_SCORE in items.field_names
+
+
 def check_samples(
     task: Task,
     chosen: TaskProfile,
@@ -76,14 +81,17 @@ def check_samples(
     examples: int = 3,
 ) -> SampleCheck | None:
     """Compare *scores* (under *chosen*) with the toolkit's recorded per-item scores;
-    ``None`` when no item carries one or the task has no lmms-eval profile."""
+    ``None`` when no item carries one or the task has no lmms-eval profile (both known before
+    any item is looked at when the items are columns without that field: VQA v2's)."""
+    profiles = _toolkit_profiles(task, chosen)
+    if not profiles or not _may_carry_scores(items):
+        return None
     recorded = [
         (i, float(it.fields[TOOLKIT_SCORE]))
         for i, it in enumerate(items)
         if isinstance(it.fields.get(TOOLKIT_SCORE), int | float)
     ]
-    profiles = _toolkit_profiles(task, chosen)
-    if not recorded or not profiles:
+    if not recorded:
         return None
     main = profiles[0]
     others = profiles[1:]

@@ -15,8 +15,10 @@ from ..readers.answers import (
     text_predictions,
     typed,
 )
+from ..readers.join import unique_rows
+from ..readers.records import Records
 from ..readers.vlmevalkit import read_vlmevalkit
-from ._base import Aggregate, Aggregator, Item, Units
+from ._base import Aggregate, Aggregator, Item, TaskInputs, Units
 
 __all__ = [
     "NoGroundTruthError",
@@ -31,6 +33,7 @@ __all__ = [
     "reported_scores",
     "text_predictions",
     "typed",
+    "unique_items",
     "vlmevalkit_breakdown",
     "vlmevalkit_judge_rows",
 ]
@@ -118,3 +121,15 @@ def vlmevalkit_judge_rows(
         }
         for k in (sorted(tot) if sort else tot)
     }
+
+
+def unique_items(
+    items: list[Item], records: Records, what: str, inputs: TaskInputs
+) -> tuple[list[Item], tuple[str, ...]]:
+    """An item given twice is an error naming both rows (never scored twice), unless
+    ``--on-duplicate last`` keeps the last row of each (said in the returned note); *what*
+    names the id (MathVista, MathVision)."""
+    wheres = [records.where(i) for i in range(len(items))]
+    ids = [it.id for it in items]
+    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=inputs.on_duplicate)
+    return [items[i] for i in keep], (note,) if note else ()

@@ -38,6 +38,7 @@ __all__ = [
     "per_reference",
     "run_steps",
     "soft_accuracy",
+    "soft_explainer",
     "vqa_profile_explainer",
     "yes_no",
 ]
@@ -129,6 +130,16 @@ def soft_accuracy(
         "normalized_answers": answers,
         "m": m,
     }
+
+
+def soft_explainer(steps: Steps, mean: str) -> Callable[[Item], dict[str, Any]]:
+    """A profile's explainer of :func:`soft_accuracy` with *steps* on both sides, averaged by
+    *mean*: the one TextVQA and VizWiz share for each toolkit that normalizes both sides."""
+
+    def explain(item: Item) -> dict[str, Any]:
+        return soft_accuracy(item, steps, steps, mean)
+
+    return explain
 
 
 def per_reference(

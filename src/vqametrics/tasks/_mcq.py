@@ -46,6 +46,7 @@ __all__ = [
     "CIRCULAR_STRIDE",
     "JUDGE_FAILED_PREFETCH",
     "JUDGE_RANDOM",
+    "JUDGE_RECORD_OPTION",
     "ChoiceTask",
     "Decision",
     "LmmsDoc",
@@ -56,6 +57,7 @@ __all__ = [
     "decision_note",
     "doc_answer",
     "doc_choices",
+    "exact_match_mean",
     "find_judge_record",
     "hit_profile",
     "lmms_letter_profile",
@@ -71,6 +73,7 @@ __all__ = [
     "report_acc",
     "require_options",
     "sheet_choices",
+    "vlmevalkit_choice_task",
     "vlmevalkit_decision",
     "vlmevalkit_profiles",
     "vlmevalkit_scorer",
@@ -82,6 +85,8 @@ JUDGE_FAILED_PREFETCH = "Failed in Prefetch, no GPT-based answer matching under 
 #: VLMEvalKit's log after three judge replies it could not parse: an unseeded random letter
 JUDGE_RANDOM = "Failed to predict, thus randomly generate one."
 _MATCH_LOG = "Match Log: "
+#: the ``--judge-record`` option of a task scored by VLMEvalKit's rules with a recorded judge
+JUDGE_RECORD_OPTION = ("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)")
 
 #: how a row was decided: by the rules, by a recorded judge reply, by the toolkit's recorded
 #: random draw, with no judge (the record says so), or not at all (no record: exact matching)
@@ -105,6 +110,38 @@ class ChoiceTask(Task):
         if prof.toolkit.startswith("VLMEvalKit") and data.extra.get("judge_record"):
             sig = sig.with_fields(judge="recorded")
         return sig
+
+
+def vlmevalkit_choice_task(
+    *,
+    name: str,
+    title: str,
+    metric: str,
+    description: str,
+    profiles: tuple[TaskProfile, ...],
+    read: Callable[[TaskInputs], TaskData],
+    layouts: tuple[str, ...],
+    note: str,
+    aliases: tuple[str, ...] = (),
+) -> ChoiceTask:
+    """A multiple-choice task no official scorer was read for (AI2D, BLINK, CV-Bench, MMVP,
+    RealWorldQA, SEED-Bench): VLMEvalKit's profile by default, its sheets carrying the ground
+    truth, and the ``--judge-record`` option."""
+    return ChoiceTask(
+        name=name,
+        kind="multiple-choice",
+        title=title,
+        metric=metric,
+        description=description,
+        profiles=profiles,
+        read=read,
+        layouts=layouts,
+        aliases=aliases,
+        default_profile="vlmevalkit",
+        annotations_optional=True,
+        note=note,
+        options=(JUDGE_RECORD_OPTION,),
+    )
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -579,6 +616,18 @@ def pair_accuracy(hits: Sequence[float]) -> tuple[float, float]:
         raise InputError(f"MMVP pairs items 2i and 2i+1: {len(hits)} rows is an odd count")
     both = [float(bool(hits[2 * i]) and bool(hits[2 * i + 1])) for i in range(len(hits) // 2)]
     return numpy_mean(list(hits)), numpy_mean(both)
+
+
+def exact_match_mean(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    """lmms-eval ``mean`` of the per-sample ``exact_match``: ``sum(scores) / len(scores)``
+    (AI2D, RealWorldQA)."""
+    value = sum(scores) / len(scores) if scores else float("nan")
+    return Aggregate(
+        metrics={"exact_match": value, "n": len(scores)},
+        headline="exact_match",
+        units="fraction",
+        digits=4,
+    )
 
 
 def mcq_profile(

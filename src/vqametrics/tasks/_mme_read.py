@@ -16,7 +16,7 @@ from ..core.exceptions import InputError
 from ..readers.join import disagreement_note, unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_bytes_from
-from ..readers.toolkits import Layouts, LogLayout, positional_data, read_by_layout
+from ..readers.toolkits import LogLayout, positional_data, read_yes_no, yes_no_layouts
 from ._base import Item, TaskData, TaskInputs
 from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
@@ -25,7 +25,6 @@ from ._lmms import (
     has_docs,
     lmms_eval_items,
     no_doc_error,
-    without_questions,
 )
 
 __all__ = [
@@ -177,24 +176,15 @@ def _task_files(folder: Path) -> dict[str, Path]:
 
 #: how MME's files are told apart (a folder is eval_tool's results, read first): a sheet by
 #: its name, or with its ground truth ('answer'); a file given --answer-field is LLaVA answers
-TOOLKIT_LAYOUTS = Layouts(
-    log=LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD),
-    sheets_by_name=True,
-    sheet_needs_answer=True,
-    log_with_answer_field=False,
-)
+TOOLKIT_LAYOUTS = yes_no_layouts(LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD))
 
 
 def read_mme(inputs: TaskInputs) -> TaskData:
     src = inputs.results
     if isinstance(src, str | os.PathLike) and Path(src).is_dir():
         return _read_folder(Path(src), inputs)
-    return read_by_layout(
-        inputs,
-        TOOLKIT_LAYOUTS,
-        sheet=_read_vlmevalkit,
-        log=lambda preds, inp: without_questions(_read_lmms_eval(preds, inp), inp),
-        other=_read_llava,
+    return read_yes_no(
+        inputs, TOOLKIT_LAYOUTS, sheet=_read_vlmevalkit, log=_read_lmms_eval, other=_read_llava
     )
 
 

@@ -16,7 +16,13 @@ from ..core.exceptions import InputError
 from ..readers.join import disagreement_note, unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_records
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
+from ..readers.toolkits import (
+    LogLayout,
+    docs_alone,
+    positional_data,
+    read_yes_no,
+    yes_no_layouts,
+)
 from ._base import Item, TaskData, TaskInputs
 from ._common import id_key, not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (
@@ -25,7 +31,6 @@ from ._lmms import (
     has_docs,
     lmms_eval_items,
     no_doc_error,
-    without_questions,
 )
 
 __all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
@@ -171,21 +176,12 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
 
 #: how POPE's files are told apart: a sheet by its name, or with its labels ('answer'); a file
 #: given --answer-field is answers to pair with the labels, never a log
-TOOLKIT_LAYOUTS = Layouts(
-    log=LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD),
-    sheets_by_name=True,
-    sheet_needs_answer=True,
-    log_with_answer_field=False,
-)
+TOOLKIT_LAYOUTS = yes_no_layouts(LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD))
 
 
 def read_pope(inputs: TaskInputs) -> TaskData:
-    return read_by_layout(
-        inputs,
-        TOOLKIT_LAYOUTS,
-        sheet=_read_vlmevalkit,
-        log=lambda preds, inp: without_questions(_read_lmms_eval(preds, inp), inp),
-        other=_read_answers,
+    return read_yes_no(
+        inputs, TOOLKIT_LAYOUTS, sheet=_read_vlmevalkit, log=_read_lmms_eval, other=_read_answers
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -11,7 +11,7 @@ from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsErro
 from ..core.signature import Signature
 from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
 from . import get_task
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile, item_column
 from ._check import SampleCheck, check_samples
 
 __all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
@@ -112,8 +112,8 @@ class TaskEvaluation:
         hit: dict[Any, int] | None = self.__dict__.get("_positions_memo")
         if hit is None:
             hit = {}
-            for i, item in enumerate(self.data.items):
-                hit.setdefault(item.id, i)
+            for i, item_id in enumerate(item_column(self.data.items, "id")):
+                hit.setdefault(item_id, i)
             object.__setattr__(self, "_positions_memo", hit)
         return hit
 
@@ -220,7 +220,7 @@ class TaskEvaluation:
                 "bootstrap": self.intervals.settings(),
             }
         if self.diagnostics is not None:
-            out["diagnostics"] = self.diagnostics.as_dict([it.id for it in self.data.items])
+            out["diagnostics"] = self.diagnostics.as_dict(item_column(self.data.items, "id"))
         if self.extraction is not None:
             out["extract"] = self.extraction.as_dict()
         if self.judge_stats is not None:
@@ -380,10 +380,11 @@ def _run(
 ) -> TaskEvaluation:
     """read → extract → judge → score → aggregate → signature."""
     data = t.read(inputs)
-    raw = [item.prediction for item in data.items]
+    # whole columns (not built items) where the reader gave columns (``ItemColumns``)
+    raw = item_column(data.items, "prediction")
     diagnostics = None  # a yes/no or choice parser reads sentences by design: nothing to flag
     if not prof.parses_free_text:
-        diagnostics = diagnose(raw, references=[item.references for item in data.items])
+        diagnostics = diagnose(raw, references=item_column(data.items, "references"))
     extraction = None
     items = data.items
     if extract is not None:
@@ -441,7 +442,7 @@ def evaluate_task(task: str | Task, results: Any, **kwargs: Any) -> TaskEvaluati
 
 
 def _judge_other(
-    items: list[Item], parse: Callable[[str], str], client: Any
+    items: Sequence[Item], parse: Callable[[str], str], client: Any
 ) -> tuple[list[Item], dict[int, Any], Any]:
     """Send the answers *parse* leaves ``other`` to the yes/no judge; decided ones become
     ``yes``/``no``, the rest stay as written (unjudged, counted)."""
@@ -464,7 +465,7 @@ def _judge_other(
     return out, dict(zip(ask, records, strict=True)), JudgeStats.of(client.model, records)
 
 
-def _score_all(prof: TaskProfile, items: list[Item], sources: tuple[str, ...]) -> list[float]:
+def _score_all(prof: TaskProfile, items: Sequence[Item], sources: tuple[str, ...]) -> list[float]:
     """Every item's score; an error raised by the scorer names the item it was scoring."""
     scores = []
     for item in items:

@@ -12,29 +12,26 @@ profile is VLMEvalKit's (spec mcq-reasoning.md §5).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import ai2d_hit
 from . import register_task
-from ._base import Aggregate, Item, TaskData, TaskInputs
+from ._base import TaskData, TaskInputs
 from ._lmms import MetricRecord, sample_score
-from ._mcq import ChoiceTask, LmmsDoc, doc_answer, hit_profile, read_mcq, vlmevalkit_profiles
+from ._mcq import (
+    LmmsDoc,
+    doc_answer,
+    exact_match_mean,
+    hit_profile,
+    read_mcq,
+    vlmevalkit_choice_task,
+    vlmevalkit_profiles,
+)
 
 __all__: list[str] = []
-
-
-def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """lmms-eval ``mean`` of the per-sample ``exact_match``: ``sum / len``."""
-    value = sum(scores) / len(scores) if scores else float("nan")
-    return Aggregate(
-        metrics={"exact_match": value, "n": len(scores)},
-        headline="exact_match",
-        units="fraction",
-        digits=4,
-    )
 
 
 def _ai2d_options(doc: Mapping[str, Any]) -> dict[str, str]:
@@ -79,13 +76,12 @@ LMMS_EVAL = hit_profile(
     toolkit=LMMS_EVAL_PIN.token,
     hit=ai2d_hit,
     lineage="lmms_eval_ai2d",
-    aggregate=_lmms_aggregate,
+    aggregate=exact_match_mean,
 )
 
 TASK = register_task(
-    ChoiceTask(
+    vlmevalkit_choice_task(
         name="ai2d",
-        kind="multiple-choice",
         title="AI2D",
         metric="ai2d-acc",
         description="science-diagram multiple choice (no official scorer; VLMEvalKit's rule)",
@@ -98,9 +94,6 @@ TASK = register_task(
             "lmms-eval --log_samples without doc: target (the gold letter) + exact_match",
         ),
         aliases=("ai2d-test",),
-        default_profile="vlmevalkit",
-        annotations_optional=True,
         note="no official scorer exists for generative models; the default is VLMEvalKit's",
-        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

@@ -277,71 +277,73 @@ def _pix2struct_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
 # --- profiles ------------------------------------------------------------------------------
 
 
+#: a profile as data: (name, description, reproduces, toolkit, scorer, aggregate)
+_ProfileRow = tuple[
+    str, str, str, str, ItemScorer, Callable[[Sequence[Item], Sequence[float]], Aggregate]
+]
+
+#: every ANLS task's toolkit profiles after its official one
+_TOOLKIT_PROFILES: tuple[_ProfileRow, ...] = (
+    (
+        "lmms-eval",
+        "lmms-eval anls: the RRC formula on the stripped generation; mean",
+        LMMS_EVAL_PIN.at("api/metrics.py anls + api/task.py"),
+        LMMS_EVAL_PIN.token,
+        anls_lmms_eval,
+        _mean_aggregate("anls"),
+    ),
+    (
+        "vlmevalkit",
+        "VLMEvalKit anls_compute + hit_calculate: the RRC formula; np.mean × 100",
+        VLMEVALKIT_PIN.at("vqa_eval.py anls_compute, hit_calculate"),
+        VLMEVALKIT_PIN.token,
+        anls_vlmevalkit,
+        _vlmevalkit_aggregate,
+    ),
+    (
+        "mmf",
+        "MMF STVQAANLSEvaluator: lower+strip, stripped lengths, keeps >= 0.5; "
+        "two empty strings raise",
+        "facebookresearch/mmf@b0ffc7f mmf/utils/m4c_evaluators.py",
+        "mmf@b0ffc7f",
+        anls_mmf,
+        _mean_aggregate("ANLS"),
+    ),
+    (
+        "pix2struct",
+        "pix2struct anls_metric: lower only, NL < 0.5 kept, 100·Σ/N; two empty strings raise",
+        "google-research/pix2struct@945f27e pix2struct/metrics.py anls_metric",
+        "pix2struct@945f27e",
+        anls_pix2struct,
+        _pix2struct_aggregate,
+    ),
+    (
+        "paper",
+        "the paper's formula (PyPI anls): normalized strings and lengths, NL < 0.5 kept",
+        "shunk031/ANLS (PyPI anls) anls/metrics/score.py, anls/dist.py",
+        "anls@pypi",
+        anls_paper,
+        _mean_aggregate("ANLS"),
+    ),
+)
+
+
 def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tuple[_Profile, ...]:
-    return (
-        _Profile(
-            name="official",
-            description=official_text,
-            reproduces=official_src,
-            toolkit=official_src.split(" ", 1)[0],
-            score=official,
-            aggregate=_official_aggregate,
-            detail=_per_answer(official),
-            explain=_explain_anls(official),
-        ),
-        _Profile(
-            name="lmms-eval",
-            description="lmms-eval anls: the RRC formula on the stripped generation; mean",
-            reproduces=LMMS_EVAL_PIN.at("api/metrics.py anls + api/task.py"),
-            toolkit=LMMS_EVAL_PIN.token,
-            score=anls_lmms_eval,
-            aggregate=_mean_aggregate("anls"),
-            detail=_per_answer(anls_lmms_eval),
-            explain=_explain_anls(anls_lmms_eval),
-        ),
-        _Profile(
-            name="vlmevalkit",
-            description="VLMEvalKit anls_compute + hit_calculate: the RRC formula; np.mean × 100",
-            reproduces=VLMEVALKIT_PIN.at("vqa_eval.py anls_compute, hit_calculate"),
-            toolkit=VLMEVALKIT_PIN.token,
-            score=anls_vlmevalkit,
-            aggregate=_vlmevalkit_aggregate,
-            detail=_per_answer(anls_vlmevalkit),
-            explain=_explain_anls(anls_vlmevalkit),
-        ),
-        _Profile(
-            name="mmf",
-            description="MMF STVQAANLSEvaluator: lower+strip, stripped lengths, keeps >= 0.5; "
-            "two empty strings raise",
-            reproduces="facebookresearch/mmf@b0ffc7f mmf/utils/m4c_evaluators.py",
-            toolkit="mmf@b0ffc7f",
-            score=anls_mmf,
-            aggregate=_mean_aggregate("ANLS"),
-            detail=_per_answer(anls_mmf),
-            explain=_explain_anls(anls_mmf),
-        ),
-        _Profile(
-            name="pix2struct",
-            description="pix2struct anls_metric: lower only, NL < 0.5 kept, 100·Σ/N; two empty "
-            "strings raise",
-            reproduces="google-research/pix2struct@945f27e pix2struct/metrics.py anls_metric",
-            toolkit="pix2struct@945f27e",
-            score=anls_pix2struct,
-            aggregate=_pix2struct_aggregate,
-            detail=_per_answer(anls_pix2struct),
-            explain=_explain_anls(anls_pix2struct),
-        ),
-        _Profile(
-            name="paper",
-            description="the paper's formula (PyPI anls): normalized strings and lengths, "
-            "NL < 0.5 kept",
-            reproduces="shunk031/ANLS (PyPI anls) anls/metrics/score.py, anls/dist.py",
-            toolkit="anls@pypi",
-            score=anls_paper,
-            aggregate=_mean_aggregate("ANLS"),
-            detail=_per_answer(anls_paper),
-            explain=_explain_anls(anls_paper),
-        ),
+    """The official profile (*official*, described by *official_text*, from *official_src*),
+    then the toolkits' profiles every ANLS task shares."""
+    toolkit = official_src.split(" ", 1)[0]
+    first: _ProfileRow = (
+        "official",
+        official_text,
+        official_src,
+        toolkit,
+        official,
+        _official_aggregate,
+    )
+    # each profile's per-answer detail and explanation come from its own scorer (row[4])
+    return tuple(
+        _Profile(*row, detail=_per_answer(row[4]), explain=_explain_anls(row[4]))
+        for row in (first, *_TOOLKIT_PROFILES)
     )
 
 

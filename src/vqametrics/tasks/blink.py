@@ -25,7 +25,6 @@ from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import MetricRecord
 from ._mcq import (
     CIRCULAR_STRIDE,
-    ChoiceTask,
     LmmsDoc,
     circular_items,
     doc_choices,
@@ -34,6 +33,7 @@ from ._mcq import (
     read_mcq,
     record_hit,
     require_options,
+    vlmevalkit_choice_task,
     vlmevalkit_profiles,
 )
 
@@ -106,9 +106,8 @@ LMMS_EVAL = lmms_letter_profile(
 )
 
 TASK = register_task(
-    ChoiceTask(
+    vlmevalkit_choice_task(
         name="blink",
-        kind="multiple-choice",
         title="BLINK",
         metric="blink-acc",
         description="perception multiple choice (VLMEvalKit's generic MCQ and report_acc)",
@@ -123,9 +122,6 @@ TASK = register_task(
             "doc or without (target + the blink_acc record)",
         ),
         aliases=("blink_circular", "blink-circular"),
-        default_profile="vlmevalkit",
-        annotations_optional=True,
         note="no official scorer was read; the default profile is VLMEvalKit's",
-        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

@@ -27,7 +27,6 @@ from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._common import numpy_mean
 from ._lmms import MetricRecord
 from ._mcq import (
-    ChoiceTask,
     LmmsDoc,
     doc_choices,
     lmms_letter_profile,
@@ -36,6 +35,7 @@ from ._mcq import (
     record_hit,
     report_acc,
     require_options,
+    vlmevalkit_choice_task,
     vlmevalkit_profiles,
 )
 
@@ -148,9 +148,8 @@ LMMS_EVAL = lmms_letter_profile(
 
 
 TASK = register_task(
-    ChoiceTask(
+    vlmevalkit_choice_task(
         name="cvbench",
-        kind="multiple-choice",
         title="CV-Bench",
         metric="cvbench-acc",
         description="vision-centric multiple choice: 2D (mean over sources), 3D, their mean",
@@ -169,9 +168,6 @@ TASK = register_task(
             "without (target + the cv_bench_acc record)",
         ),
         aliases=("cv-bench",),
-        default_profile="vlmevalkit",
-        annotations_optional=True,
         note="no official scorer was read; VLMEvalKit's per-source mean is the default",
-        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

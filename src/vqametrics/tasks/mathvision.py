@@ -40,12 +40,11 @@ from ..kernels.mathvision import (
     vlmevalkit_post_check,
     vlmevalkit_prefetch,
 )
-from ..readers.join import unique_rows
 from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import reported_scores, vlmevalkit_judge_rows
+from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
 
 __all__ = ["TASK"]
 
@@ -208,17 +207,6 @@ def _problem(row: Mapping[str, Any], where: str, options_key: str) -> tuple[str,
     return _text(answer), fields
 
 
-def _unique(
-    items: list[Item], records: Records, what: str, inputs: TaskInputs
-) -> tuple[list[Item], tuple[str, ...]]:
-    """A problem given twice is an error naming both rows (never scored twice), unless
-    ``--on-duplicate last`` keeps the last row of each (said in the returned note)."""
-    wheres = [records.where(i) for i in range(len(items))]
-    ids = [it.id for it in items]
-    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=inputs.on_duplicate)
-    return [items[i] for i in keep], (note,) if note else ()
-
-
 def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
     gt: dict[str, Mapping[str, Any]] = {}
     sources: tuple[str, ...] = (records.source,)
@@ -251,7 +239,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         fields[_NO_RES] = True
         pred = None if response is None else _text(response)
         items.append(Item(pid, pred, (answer,), fields))
-    items, repeated = _unique(items, records, "id", inputs)
+    items, repeated = unique_items(items, records, "id", inputs)
     if gt:
         absent = len(gt) - len(items)
         if absent > 0 and not inputs.allow_missing:
@@ -300,7 +288,7 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
                 fields["question"] = row["question"]
         pred = row.get("prediction")
         items.append(Item(key, "nan" if pred is None else _text(pred), (answer,), fields))
-    items, notes = _unique(items, records, "index", inputs)
+    items, notes = unique_items(items, records, "index", inputs)
     return TaskData(
         items,
         (records.source,),

@@ -45,12 +45,11 @@ from ..kernels.mathvista import (
     vlmevalkit_post_check,
     vlmevalkit_prefetch,
 )
-from ..readers.join import unique_rows
 from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import reported_scores, vlmevalkit_judge_rows
+from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
 
 __all__ = ["BREAKDOWN_KEYS", "TASK"]
@@ -301,17 +300,6 @@ def _recorded_text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _unique(
-    items: list[Item], records: Records, what: str, inputs: TaskInputs
-) -> tuple[list[Item], tuple[str, ...]]:
-    """A problem given twice is an error naming both rows (never scored twice), unless
-    ``--on-duplicate last`` keeps the last row of each (said in the returned note)."""
-    wheres = [records.where(i) for i in range(len(items))]
-    ids = [it.id for it in items]
-    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=inputs.on_duplicate)
-    return [items[i] for i in keep], (note,) if note else ()
-
-
 def _flag(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() not in ("", "0", "false", "no")
@@ -397,7 +385,7 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         if _flag(inputs.options.get("ignore_empty_extractions")):
             fields["ignore_empty_extractions"] = True
         items.append(Item(pid, pred, (_gold(problem, where),), fields))
-    items, repeated = _unique(items, records, "pid", inputs)
+    items, repeated = unique_items(items, records, "pid", inputs)
     notes = list(repeated)
     if nulls:
         notes.append(_NULL_NOTE.format(n=nulls))
@@ -445,7 +433,7 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
             pred = None
             fields.update(_pending_fields(row, "prediction"))
         items.append(Item(key, pred, (_gold(row, where),), fields))
-    items, notes = _unique(items, records, "index", inputs)
+    items, notes = unique_items(items, records, "index", inputs)
     if "precision" not in records.columns and any(
         it.fields["answer_type"] == "float" for it in items
     ):
@@ -493,7 +481,7 @@ def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
     if rep is not None and rep.get("toolkit") == "lmms-eval":
         # lmms-eval's mathvista aggregate is already a percentage (round(c / t * 100, 2))
         rep = {**rep, "units": "percent"}
-    items, notes = _unique(items, records, "question_id", inputs)
+    items, notes = unique_items(items, records, "question_id", inputs)
     notes += (_NULL_NOTE.format(n=nulls),) if nulls else ()
     return TaskData(items, (records.source,), ("lmms-eval-samples (jsonl)",), notes, rep)
 

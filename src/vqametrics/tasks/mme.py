@@ -27,7 +27,8 @@ so ``--annotations`` is optional; without ``doc`` they are joined to Your_Result
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -319,40 +320,36 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 _MME_NOTE = "acc counts each question; acc+ counts the image only when both its questions are right"
 
 
-def _explain_official(item: Item) -> Mapping[str, Any]:
-    return yes_no(
-        item,
-        parse_official,
-        str.lower,
-        "lower; yes/no as is, else 'yes' or 'no' found in the first 4 characters",
-        "lower",
-        confusion=False,
-        note=_MME_NOTE,
-    )
+def _explainer(
+    parse: Callable[[str], str], truth: Callable[[str], str], how_parse: str, how_truth: str
+) -> Callable[[Item], Mapping[str, Any]]:
+    """A profile's explainer: the response through *parse*, the ground truth through *truth*
+    (*how_parse*, *how_truth* say what they do), with MME's note and no confusion matrix."""
+
+    def explain(item: Item) -> Mapping[str, Any]:
+        return yes_no(item, parse, truth, how_parse, how_truth, confusion=False, note=_MME_NOTE)
+
+    return explain
 
 
-def _explain_lmms(item: Item) -> Mapping[str, Any]:
-    return yes_no(
-        item,
-        parse_lmms_eval,
-        lambda gt: gt.lower().strip().replace(".", ""),
-        "lower, strip, delete '.'; y/n; else the 4-character rule",
-        "lower, strip, delete '.'",
-        confusion=False,
-        note=_MME_NOTE,
-    )
-
-
-def _explain_vlm(item: Item) -> Mapping[str, Any]:
-    return yes_no(
-        item,
-        parse_vlmevalkit,
-        lambda gt: gt.strip().lower(),
-        "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
-        "strip + lower",
-        confusion=False,
-        note=_MME_NOTE,
-    )
+_explain_official = _explainer(
+    parse_official,
+    str.lower,
+    "lower; yes/no as is, else 'yes' or 'no' found in the first 4 characters",
+    "lower",
+)
+_explain_lmms = _explainer(
+    parse_lmms_eval,
+    lambda gt: gt.lower().strip().replace(".", ""),
+    "lower, strip, delete '.'; y/n; else the 4-character rule",
+    "lower, strip, delete '.'",
+)
+_explain_vlm = _explainer(
+    parse_vlmevalkit,
+    lambda gt: gt.strip().lower(),
+    "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
+    "strip + lower",
+)
 
 
 OFFICIAL = TaskProfile(
@@ -367,16 +364,14 @@ OFFICIAL = TaskProfile(
     explain=_explain_official,
 )
 
-LLAVA = TaskProfile(
+# LLaVA's join feeds the official calculation.py: the official profile but for its source
+LLAVA = replace(
+    OFFICIAL,
     name="llava",
     description="LLaVA: convert_answer_to_mme.py join, then the official calculation.py",
     reproduces="haotian-liu/LLaVA@32cebc3 playground/data/eval/MME/convert_answer_to_mme.py "
     "+ eval_tool/calculation.py",
     toolkit="LLaVA@32cebc3",
-    score=_score_official,
-    aggregate=_aggregate_official,
-    parse=parse_official,
-    explain=_explain_official,
 )
 
 LMMS_EVAL = TaskProfile(

@@ -25,7 +25,6 @@ from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import MetricRecord
 from ._mcq import (
-    ChoiceTask,
     LmmsDoc,
     doc_answer,
     lmms_letter_profile,
@@ -33,6 +32,7 @@ from ._mcq import (
     read_mcq,
     record_hit,
     require_options,
+    vlmevalkit_choice_task,
     vlmevalkit_profiles,
 )
 
@@ -170,9 +170,8 @@ LMMS_EVAL = lmms_letter_profile(
 )
 
 TASK = register_task(
-    ChoiceTask(
+    vlmevalkit_choice_task(
         name="mmvp",
-        kind="multiple-choice",
         title="MMVP",
         metric="mmvp-acc",
         description="paired multiple choice: Overall = pairs with both items right",
@@ -188,9 +187,6 @@ TASK = register_task(
             "lmms-eval --log_samples of mmvp, with doc (Index, Question, Options, Correct "
             "Answer) or without (target + the mmvp_accuracy record)",
         ),
-        default_profile="vlmevalkit",
-        annotations_optional=True,
         note="no official scorer was read; VLMEvalKit's pair accuracy is the default",
-        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

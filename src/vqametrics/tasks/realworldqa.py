@@ -11,35 +11,23 @@ No official scorer exists (xAI ships the data only), so the default profile is V
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import realworldqa_hit
 from . import register_task
-from ._base import Aggregate, Item, TaskData, TaskInputs
+from ._base import TaskData, TaskInputs
 from ._lmms import MetricRecord, sample_score
 from ._mcq import (
-    ChoiceTask,
     LmmsDoc,
     doc_answer,
+    exact_match_mean,
     hit_profile,
     no_options,
     read_mcq,
+    vlmevalkit_choice_task,
     vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
-
-
-def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """lmms-eval ``mean``: ``sum(scores) / len(scores)``."""
-    value = sum(scores) / len(scores) if scores else float("nan")
-    return Aggregate(
-        metrics={"exact_match": value, "n": len(scores)},
-        headline="exact_match",
-        units="fraction",
-        digits=4,
-    )
 
 
 _LMMS_DOC = LmmsDoc(
@@ -64,13 +52,12 @@ LMMS_EVAL = hit_profile(
     toolkit=LMMS_EVAL_PIN.token,
     hit=realworldqa_hit,
     lineage="lmms_eval_realworldqa",
-    aggregate=_lmms_aggregate,
+    aggregate=exact_match_mean,
 )
 
 TASK = register_task(
-    ChoiceTask(
+    vlmevalkit_choice_task(
         name="realworldqa",
-        kind="multiple-choice",
         title="RealWorldQA",
         metric="realworldqa-acc",
         description="real-world multiple choice (no official scorer; VLMEvalKit's rule)",
@@ -83,9 +70,6 @@ TASK = register_task(
             "lmms-eval --log_samples without doc: target (the answer) + exact_match",
         ),
         aliases=("realworld-qa",),
-        default_profile="vlmevalkit",
-        annotations_optional=True,
         note="no official scorer exists (xAI ships data only); the default profile is VLMEvalKit's",
-        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

@@ -243,29 +243,44 @@ OFFICIAL = TaskProfile(
     detail=_letter_detail(scienceqa_official),
     choice=get_lineage("scienceqa_official"),
 )
-LLAVA = TaskProfile(
-    name="llava",
-    description="LLaVA eval_science_qa.py (main): bare A-E, 'X. ', or 'The answer is X.' "
+
+
+def _llava_profile(
+    name: str,
+    description: str,
+    commit: str,
+    rule: Callable[[str, Mapping[str, str]], str | None],
+    lineage: str,
+) -> TaskProfile:
+    """A LLaVA ``eval_science_qa.py`` profile at *commit*: its letter *rule* scores the item
+    and names the letter in the detail."""
+    return TaskProfile(
+        name=name,
+        description=description,
+        reproduces=f"haotian-liu/LLaVA@{commit} llava/eval/eval_science_qa.py",
+        toolkit=f"LLaVA@{commit}",
+        score=_llava_scorer(rule),
+        aggregate=_llava_aggregate,
+        context=("options",),
+        detail=_letter_detail(rule),
+        choice=get_lineage(lineage),
+    )
+
+
+LLAVA = _llava_profile(
+    "llava",
+    "LLaVA eval_science_qa.py (main): bare A-E, 'X. ', or 'The answer is X.' "
     "once; a failed answer is a miss (-1), options fixed to A-E",
-    reproduces="haotian-liu/LLaVA@c121f04 llava/eval/eval_science_qa.py",
-    toolkit="LLaVA@c121f04",
-    score=_llava_scorer(llava_sqa),
-    aggregate=_llava_aggregate,
-    context=("options",),
-    detail=_letter_detail(llava_sqa),
-    choice=get_lineage("llava_eval_science_qa"),
+    "c121f04",
+    llava_sqa,
+    "llava_eval_science_qa",
 )
-LLAVA_5200B75 = TaskProfile(
-    name="llava-5200b75",
-    description="LLaVA eval_science_qa.py (5200b75): newlines -> '. ', also 'The answer is X' "
-    "without the dot",
-    reproduces="haotian-liu/LLaVA@5200b75 llava/eval/eval_science_qa.py",
-    toolkit="LLaVA@5200b75",
-    score=_llava_scorer(llava_sqa_5200b75),
-    aggregate=_llava_aggregate,
-    context=("options",),
-    detail=_letter_detail(llava_sqa_5200b75),
-    choice=get_lineage("llava_eval_science_qa_5200b75"),
+LLAVA_5200B75 = _llava_profile(
+    "llava-5200b75",
+    "LLaVA eval_science_qa.py (5200b75): newlines -> '. ', also 'The answer is X' without the dot",
+    "5200b75",
+    llava_sqa_5200b75,
+    "llava_eval_science_qa_5200b75",
 )
 LMMS_EVAL = TaskProfile(
     name="lmms-eval",

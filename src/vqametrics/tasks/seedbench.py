@@ -23,7 +23,14 @@ from ..kernels.choice.lmms import seedbench_first_char, seedbench_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import MetricRecord
-from ._mcq import ChoiceTask, LmmsDoc, doc_answer, hit_profile, read_mcq, vlmevalkit_profiles
+from ._mcq import (
+    LmmsDoc,
+    doc_answer,
+    hit_profile,
+    read_mcq,
+    vlmevalkit_choice_task,
+    vlmevalkit_profiles,
+)
 
 __all__: list[str] = []
 
@@ -98,9 +105,8 @@ LMMS_EVAL = replace(
 )
 
 TASK = register_task(
-    ChoiceTask(
+    vlmevalkit_choice_task(
         name="seedbench",
-        kind="multiple-choice",
         title="SEED-Bench (image)",
         metric="seedbench-acc",
         description="four-option questions over nine image dimensions (no generative official)",
@@ -114,12 +120,9 @@ TASK = register_task(
             "its seed_<data_type> key",
         ),
         aliases=("seedbench-img", "seed-bench"),
-        default_profile="vlmevalkit",
-        annotations_optional=True,
         note=(
             "no official generative scorer (the official protocol ranks option likelihoods); "
             "the default profile is VLMEvalKit's"
         ),
-        options=(("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)"),),
     )
 )

@@ -54,7 +54,13 @@ from ._common import (
     text_predictions,
     vlmevalkit_breakdown,
 )
-from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, vqa_profile_explainer
+from ._explain import (
+    MMF_STEPS,
+    VLM_2024_STEPS,
+    VLM_STEPS,
+    soft_explainer,
+    vqa_profile_explainer,
+)
 from ._lmms import (
     clean_samples,
     drop_empty,
@@ -237,21 +243,11 @@ def _vlm_2024_detail(item: Item) -> Mapping[str, Any]:
     return {"normalized": _vlm_process_2024(item.prediction)}
 
 
-def _explain_mmf(item: Item) -> Mapping[str, Any]:
-    # MMF: the processor on both sides, left-to-right sum / 10
-    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "naive")
-
-
-def _explain_lmms(item: Item) -> Mapping[str, Any]:
-    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "exact")
-
-
-def _explain_vlm(item: Item) -> Mapping[str, Any]:
-    return soft_accuracy(item, VLM_STEPS, VLM_STEPS, "numpy")
-
-
-def _explain_vlm_2024(item: Item) -> Mapping[str, Any]:
-    return soft_accuracy(item, VLM_2024_STEPS, VLM_2024_STEPS, "numpy")
+# MMF: the processor on both sides, left-to-right sum / 10
+_explain_mmf = soft_explainer(MMF_STEPS, "naive")
+_explain_lmms = soft_explainer(MMF_STEPS, "exact")
+_explain_vlm = soft_explainer(VLM_STEPS, "numpy")
+_explain_vlm_2024 = soft_explainer(VLM_2024_STEPS, "numpy")
 
 
 # ----------------------------------------------------------------------------------- reading

@@ -33,7 +33,7 @@ from ..normalize.vizwiz import prediction as vizwiz_prediction
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean_aggregate, numpy_mean
-from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy
+from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, soft_explainer
 from ._vizwiz_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_vizwiz
 from .textvqa import (
     lmms_eval_accuracy,
@@ -210,16 +210,9 @@ def _explain_official(item: Item) -> Mapping[str, Any]:
     )
 
 
-def _explain_lmms(item: Item) -> Mapping[str, Any]:
-    return soft_accuracy(item, MMF_STEPS, MMF_STEPS, "exact")
-
-
-def _explain_vlm(item: Item) -> Mapping[str, Any]:
-    return soft_accuracy(item, VLM_STEPS, VLM_STEPS, "numpy")
-
-
-def _explain_vlm_2024(item: Item) -> Mapping[str, Any]:
-    return soft_accuracy(item, VLM_2024_STEPS, VLM_2024_STEPS, "numpy")
+_explain_lmms = soft_explainer(MMF_STEPS, "exact")
+_explain_vlm = soft_explainer(VLM_STEPS, "numpy")
+_explain_vlm_2024 = soft_explainer(VLM_2024_STEPS, "numpy")
 
 
 # ------------------------------------------------------------------------------------ profiles

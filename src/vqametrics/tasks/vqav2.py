@@ -32,7 +32,16 @@ from ..pipeline.vqa import (
 from ..profiles import Profile, get_profile, list_profiles
 from ..readers._json import PathLike
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._base import (
+    Aggregate,
+    Item,
+    ItemColumns,
+    Task,
+    TaskData,
+    TaskInputs,
+    TaskProfile,
+    item_column,
+)
 from ._explain import vqa_profile_explainer
 from ._run import evaluate
 
@@ -47,11 +56,32 @@ def _left_to_right_percent(values: Sequence[float]) -> float:
     return 100.0 * total / len(values) if values else float("nan")
 
 
+#: the fields VQA accuracy is broken down by, in the order of the breakdowns
+_BREAKDOWN_FIELDS = ("answer_type", "question_type")
+
+Breakdowns = dict[str, dict[str, dict[str, float | int]]]
+
+
 def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """Overall and per answer/question type accuracy, unrounded percent (the script's
-    ``100 * sum / len``; it prints them rounded to 2 digits)."""
-    breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
-    for key in ("answer_type", "question_type"):
+    ``100 * sum / len``; it prints them rounded to 2 digits): from the columns with numpy
+    when the reader gave columns, else item by item, with the same bits either way
+    (``tests/tasks/test_vqav2_aggregate.py``)."""
+    bulk = _bulk_aggregate(items, scores)
+    overall, breakdowns = bulk if bulk is not None else _item_aggregate(items, scores)
+    return Aggregate(
+        metrics={"overall": overall, "n": len(scores)},
+        headline="overall",
+        units="percent",
+        digits=2,
+        breakdowns=breakdowns,
+    )
+
+
+def _item_aggregate(items: Sequence[Item], scores: Sequence[float]) -> tuple[float, Breakdowns]:
+    """The overall percent and the breakdowns, item by item (the reference of the bulk path)."""
+    breakdowns: Breakdowns = {}
+    for key in _BREAKDOWN_FIELDS:
         groups: dict[str, list[float]] = {}
         for item, score in zip(items, scores, strict=True):
             g = item.fields.get(key)
@@ -61,13 +91,37 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
             breakdowns[key] = {
                 g: {"accuracy": _left_to_right_percent(v), "n": len(v)} for g, v in groups.items()
             }
-    return Aggregate(
-        metrics={"overall": _left_to_right_percent(scores), "n": len(scores)},
-        headline="overall",
-        units="percent",
-        digits=2,
-        breakdowns=breakdowns,
-    )
+    return _left_to_right_percent(scores), breakdowns
+
+
+def _bulk_aggregate(
+    items: Sequence[Item], scores: Sequence[float]
+) -> tuple[float, Breakdowns] | None:
+    """:func:`_item_aggregate` from the columns of :class:`ItemColumns` (``aggregate/_bulk``:
+    one stable argsort per column, left-to-right sums), bit for bit; ``None`` where that path
+    does not apply (a list of items, no scores, a group key that is not a string)."""
+    if not isinstance(items, ItemColumns) or not scores or len(items) != len(scores):
+        return None
+    from ..aggregate._bulk import fast_group_percents
+
+    columns = [items.column(key) for key in _BREAKDOWN_FIELDS]
+    overall, per_column = fast_group_percents(scores, columns, _group_cache(items, scores))
+    breakdowns: Breakdowns = {}
+    for key, groups in zip(_BREAKDOWN_FIELDS, per_column, strict=True):
+        if any(type(g) is not str for g, _, _ in groups):
+            return None  # the item path names a group str(key): let it merge 1 and "1"
+        if groups:
+            breakdowns[key] = {g: {"accuracy": p, "n": n} for g, p, n in groups}
+    return overall, breakdowns
+
+
+def _group_cache(items: ItemColumns, scores: Sequence[float]) -> Any:
+    """The rows per type that the vectorized scorer keeps for the writers of these very
+    scores (so the runner's aggregate and the official files group each column once)."""
+    if not isinstance(items, VQAItems):
+        return None
+    fast = bulk_findings(items.dataset, scores)
+    return None if fast is None else fast.groups
 
 
 def _scorer(profile: Profile) -> Any:
@@ -86,7 +140,7 @@ def _scorer(profile: Profile) -> Any:
 def _batch(profile: Profile) -> Any:
     def score_batch(items: Sequence[Item], data: TaskData) -> list[float]:
         read: VQARead | None = data.extra.get("vqa")
-        predictions = [it.prediction for it in items]
+        predictions = item_column(items, "prediction")
         if read is None or len(read.dataset) != len(items):
             return [0.0 if it.prediction is None else _one(it, profile) for it in items]
         return score_with_findings(read.dataset, predictions, profile)
@@ -123,37 +177,33 @@ def _task_profile(p: Profile) -> TaskProfile:
     )
 
 
-def vqa_items(dataset: Any, predictions: Sequence[str | None]) -> list[Item]:
-    """One :class:`Item` per question: the prediction, the human answers, the types, the image
-    and (when the answers have records) their leave-one-out groups."""
-    d = dataset
-    return [
-        Item(
-            qid,
-            pred,
-            tuple(answers),
-            {
-                k: v
-                for k, v in (
-                    ("question_type", qt),
-                    ("answer_type", at),
-                    ("image_id", img),
-                    ("answer_groups", grp),
-                )
-                if v is not None
-            },
-        )
-        for qid, pred, answers, qt, at, img, grp in zip(
+class VQAItems(ItemColumns):
+    """The questions of a VQA dataset as :class:`ItemColumns`, with the dataset they are the
+    columns of (the bulk aggregate reuses its scorer's rows per type)."""
+
+    __slots__ = ("dataset",)
+
+    def __init__(self, dataset: Any, predictions: Sequence[str | None]) -> None:
+        d = dataset
+        super().__init__(
             d.question_ids,
             predictions,
             d.answers,
-            d.question_types,
-            d.answer_types,
-            d.image_ids,
-            d.groups,
-            strict=True,
+            {
+                "question_type": d.question_types,
+                "answer_type": d.answer_types,
+                "image_id": d.image_ids,
+                "answer_groups": d.groups,
+            },
         )
-    ]
+        self.dataset = dataset
+
+
+def vqa_items(dataset: Any, predictions: Sequence[str | None]) -> ItemColumns:
+    """One :class:`Item` per question: the prediction, the human answers, the types, the image
+    and (when the answers have records) their leave-one-out groups; held as the dataset's
+    columns (:class:`VQAItems`), so a 214k-question run builds no object per question."""
+    return VQAItems(dataset, predictions)
 
 
 def _read(inputs: TaskInputs, own: Profile | None = None) -> TaskData:
@@ -206,7 +256,7 @@ def vqa_view(evaluation: Any, digits: int = 2) -> VQAEvaluation:
     writers reuse the vectorized scorer's findings when these are its scores."""
     r: VQARead = evaluation.data.extra["vqa"]
     prof = _vqa_profile(evaluation.data, evaluation.profile.name)
-    predictions = [it.prediction for it in evaluation.data.items]
+    predictions = list(item_column(evaluation.data.items, "prediction"))
     fast = bulk_findings(r.dataset, evaluation.scores)
     return VQAEvaluation(
         profile=prof,
