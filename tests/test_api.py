@@ -53,6 +53,8 @@ def test_signature_format_and_dict() -> None:
         "vqametrics": "0.1.0",
     }
     assert sig.with_fields(seed=12).format().endswith("|seed:12|vqametrics:0.1.0")
+    # a field set again keeps its place: never written twice
+    assert sig.with_fields(ci=False).format() == "vqa-acc|profile:official|ci:no|vqametrics:0.1.0"
 
 
 def test_unknown_profile_error_lists_names() -> None:

@@ -119,6 +119,7 @@ def test_cli_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         }
         assert report["metrics"]["judged"] == 1
         assert "|judge:stub|" in report["signature"]
+        assert report["signature"].count("|judge:") == 1  # the judge named once
         assert main([*args, "--json"]) == 0  # a re-run makes no calls
         again = json.loads(capsys.readouterr().out)["judge"]
         assert (again["judge_calls"], again["cache_hits"]) == (0, 4) and len(stub.requests) == 4

@@ -59,8 +59,10 @@ class Signature:
         return out
 
     def with_fields(self, **extra: str | int | float | bool | None) -> Signature:
-        """A copy with more fields appended (e.g. bootstrap settings)."""
-        return Signature(self.metric, self.fields + tuple(extra.items()), self.version)
+        """A copy with *extra* set: a field already there keeps its place with the new value
+        (a field is never written twice), a new one is appended (e.g. bootstrap settings)."""
+        fields = tuple((k, extra.pop(k) if k in extra else v) for k, v in self.fields)
+        return Signature(self.metric, fields + tuple(extra.items()), self.version)
 
     def __str__(self) -> str:
         return self.format()
