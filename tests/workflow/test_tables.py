@@ -225,10 +225,6 @@ def test_one_file_table_with_out(
     assert "give one --results" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="score mmbench's systems table leaves Δ empty (main too); the old mmbench table had it",
-)
 def test_mmbench_two_systems_delta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data, right, wrong = _mmbench_right_and_wrong(tmp_path, capsys)
     cmd = ["mmbench", "--data", str(data), "--results", str(right), "--results", str(wrong)]

@@ -58,6 +58,11 @@ class SystemRow:
         return f"SystemRow({self.name!r}: {self.score:.2f}{d})"
 
 
+def _headline_delta(row: SystemRow, first: SystemRow) -> float | None:
+    """``row − first`` of the headlines (``None`` for the first row itself)."""
+    return None if row is first else row.score - first.score
+
+
 @dataclass(frozen=True)
 class SystemsTable:
     """:func:`compare_vqa_systems` / :func:`compare_task_systems`: rows and how they were made."""
@@ -98,7 +103,10 @@ class SystemsTable:
             row += [r.columns.get(k) for k in extra]
             if paired:
                 d = r.vs_first
-                row += [None] * 4 if d is None else [d.delta, d.low, d.high, d.p_value]
+                if d is not None:
+                    row += [d.delta, d.low, d.high, d.p_value]
+                else:  # not a mean of items: the headline difference alone
+                    row += [_headline_delta(r, self.rows[0]), None, None, None]
             rows.append(tuple(row))
         notes = [*self.notes, self.signature.format()]
         if paired:
@@ -130,6 +138,8 @@ class SystemsTable:
                 rec["se"] = r.interval.se
             if r.vs_first is not None:
                 rec["vs_first"] = r.vs_first.as_dict()
+            elif (delta := _headline_delta(r, self.rows[0])) is not None:
+                rec["vs_first"] = {"delta": delta}
             rec.update(r.details)
             out.append(rec)
         return {
