@@ -133,8 +133,8 @@ def render() -> str:
     w("")
     w(
         "Every profile is rebuilt from `official` by changing one rule at a time, in a fixed "
-        "order (`vqametrics.analysis.profile_diff.RECIPES`); a test checks that the result uses the very "
-        "same step functions and settings as the registered profile."
+        "order (`vqametrics.analysis.profile_diff.RECIPES`); a test checks that the result "
+        "uses the very same step functions and settings as the registered profile."
     )
     w("")
     w("| profile | rules changed from `official`, in order |")
