@@ -8,6 +8,7 @@ including those under ``TYPE_CHECKING`` and inside functions.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "vqametrics"
@@ -23,6 +24,7 @@ def _modules() -> dict[str, Path]:
     return mods
 
 
+@functools.cache  # read once for the module's tests (the edges of the tree as it is)
 def _edges() -> dict[str, set[str]]:
     mods = _modules()
     edges: dict[str, set[str]] = {}

@@ -172,6 +172,7 @@ def large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, byt
     return folder, _expected_files(questions, preds)
 
 
+@pytest.mark.slow  # 60,000 questions built twice (one per worker): make test-slow, run by CI
 @pytest.mark.parametrize("cpus", [2, 1])
 def test_large_input_matches_the_derivation(
     large: tuple[Path, dict[str, bytes]],
