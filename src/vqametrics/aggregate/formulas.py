@@ -57,11 +57,11 @@ def naive_mean(values: Sequence[float], empty: float = float("nan")) -> float:
 def numpy_mean(values: Sequence[float]) -> float:
     """``np.mean`` of a float64 array (QUIRK pairwise-sum), as VLMEvalKit averages;
     ``nan`` for no values, as ``np.mean([])``."""
-    if values and all(v == 0 or v == 1 for v in values) and sum(values) > 0:
+    if values and all(v == 0 or v == 1 for v in values) and (hits := sum(values)) > 0:
         # hits and misses: every partial sum is an exact integer, so numpy's pairwise order
         # gives this same float, and a small run need not import numpy (issue 23); an
         # all-zero list still goes to numpy for the sign of a -0.0
-        return sum(values) / len(values)
+        return hits / len(values)
     import numpy as np
 
     if not values:

@@ -9,8 +9,7 @@ is ``vqametrics.evaluate_mmbench``.
 
 from __future__ import annotations
 
-from .circular import MMBenchResult, build_circular, circular_copies
-from .extract import (
+from ..kernels.choice.heuristics import (
     ExtractionResult,
     Extractor,
     explain_choice,
@@ -18,6 +17,7 @@ from .extract import (
     get_extractor,
     list_extractors,
 )
+from .circular import MMBenchResult, build_circular, circular_copies
 from .judge import Resolution, build_judge_prompt, resolve_choice
 from .load import load_mmbench_tsv, load_predictions
 from .model import MMBenchData, MMBenchRow, Predictions

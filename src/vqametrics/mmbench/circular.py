@@ -28,7 +28,7 @@ from typing import Any, Literal
 from .._version import __version__
 from ..core.exceptions import InputError
 from ..core.signature import Signature
-from .extract import get_extractor
+from ..kernels.choice.heuristics import get_extractor
 from .judge import Judge, build_judge_prompt, resolve_choice
 from .model import CIRCULAR_STRIDE, MMBenchRow
 from .report import PassRecord, QuestionRecord, accuracy_table, format_table

@@ -1,32 +1,11 @@
-"""MMBench answer extraction: the letter heuristics now live in :mod:`vqametrics.kernels.choice`.
+"""MMBench answer extraction: the letter heuristics live in :mod:`vqametrics.kernels.choice`.
 
-Re-exported here so that ``vqametrics.mmbench.extract`` keeps its names.
+Re-exported here, names and all, so that ``vqametrics.mmbench.extract`` keeps working.
 """
 
 from __future__ import annotations
 
-from ..kernels.choice.heuristics import (
-    API_FAILURE,
-    DEFAULT_EXTRACTOR,
-    REFUSAL_PHRASES,
-    STAGES,
-    ExtractionResult,
-    Extractor,
-    explain_choice,
-    extract_choice,
-    get_extractor,
-    list_extractors,
-)
+from ..kernels.choice import heuristics as _heuristics
+from ..kernels.choice.heuristics import *  # noqa: F403  (the one list of names is theirs)
 
-__all__ = [
-    "API_FAILURE",
-    "DEFAULT_EXTRACTOR",
-    "REFUSAL_PHRASES",
-    "STAGES",
-    "ExtractionResult",
-    "Extractor",
-    "explain_choice",
-    "extract_choice",
-    "get_extractor",
-    "list_extractors",
-]
+__all__ = list(_heuristics.__all__)

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .extract import API_FAILURE, DEFAULT_EXTRACTOR, get_extractor
+from ..kernels.choice.heuristics import API_FAILURE, DEFAULT_EXTRACTOR, get_extractor
 
 __all__ = [
     "JUDGE_TRIES",

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.display import text_table
+from ..kernels.choice.heuristics import list_extractors
 from ..readers.layouts import locate_reported
-from .extract import list_extractors
 
 if TYPE_CHECKING:
     from .circular import MMBenchResult

@@ -24,6 +24,7 @@ from ..core.arguments import ArgumentTypeError, check
 from ..core.exceptions import InputError, UnknownNameError
 from ..core.signature import Signature
 from ..kernels.choice import get_lineage
+from ..kernels.choice.heuristics import DEFAULT_EXTRACTOR, get_extractor
 from ..mmbench.circular import (
     _UNPARSED_SHOWN,
     MODES,
@@ -37,7 +38,6 @@ from ..mmbench.circular import (
     question_records,
     resolve_rows,
 )
-from ..mmbench.extract import DEFAULT_EXTRACTOR, get_extractor
 from ..mmbench.judge import Judge
 from ..mmbench.model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Predictions
 from ..mmbench.report import QuestionRecord
