@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
 from vqametrics.tasks._run import evaluate_task
 
 
@@ -193,3 +194,29 @@ def test_scienceqa_official_breakdowns(tmp_path: Path) -> None:
         "acc_no_context", "acc_grade_1_6", "acc_grade_7_12", "acc_average",
         "acc_punctuation",
     ]  # fmt: skip
+
+
+# ----- issue 22: a concatenated log (`cat log log`) is an error, --on-duplicate last its escape
+
+
+def test_a_concatenated_log_is_an_error_unless_on_duplicate_last(tmp_path: Path) -> None:
+    rows = _mmvp_rows()
+    path = _log(tmp_path / "x_samples_mmvp.jsonl", rows + rows)
+    with pytest.raises(InputError, match=r"line 7: duplicate question id 0 \(first at .*line 1"):
+        evaluate_task("mmvp", path, profile="lmms-eval")
+    r = evaluate_task("mmvp", path, profile="lmms-eval", on_duplicate="last")
+    # each sample once, as the log of one run scores (test_mmvp_log_without_doc)
+    assert r.scores == [1.0, 1.0, 1.0, 1.0, 0.0, 1.0] and r.metrics["n"] == 6
+    assert "6 repeated question id row(s): the last of each was kept" in " ".join(r.notes)
+
+
+def test_mmmu_pro_log_given_twice_keeps_the_last_with_on_duplicate(tmp_path: Path) -> None:
+    rec = {"id": "t_0", "subject": "Art", "answer": "A", "parsed_pred": "A"}
+    first = _sample(0, "A", "B", mmmu_acc={**rec, "parsed_pred": "B"}) | {"input": "q"}
+    again = _sample(1, "A", "A", mmmu_acc=rec) | {"input": "q"}
+    path = _log(tmp_path / "x_samples_mmmu_pro_vision.jsonl", [first, again])
+    with pytest.raises(InputError, match=r"line 2: duplicate id 't_0' \(first at .*line 1"):
+        evaluate_task("mmmu-pro", path, profile="lmms-eval")
+    r = evaluate_task("mmmu-pro", path, profile="lmms-eval", on_duplicate="last")
+    assert r.scores == [1.0]  # the last row's response 'A' (a vision sample: raw == answer)
+    assert any("1 repeated id row(s)" in n for n in r.notes)

@@ -331,3 +331,23 @@ def test_vila_judge_record_read_directly(shared_data: Path) -> None:
     r = evaluate_task("scienceqa", str(record), profile="vlmevalkit-2024")
     assert r.metrics["Overall"] == 0.7258304412493802  # vila_8b_ScienceQA_TEST_acc.csv
     assert r.data.reported is not None and r.data.reported["source"].endswith("_acc.csv")
+
+
+def test_llava_answer_given_twice_follows_the_one_duplicate_rule(tmp_path: Path) -> None:
+    # issue 22: the same rule and message as every reader; --on-duplicate last keeps the last
+    base = _llava_base(tmp_path)
+    answers = [
+        {"question_id": "1", "prompt": "<image>\nq", "text": "A"},
+        {"question_id": "2", "prompt": "q", "text": "A"},
+        {"question_id": "3", "prompt": "<image>\nq", "text": "A"},
+        {"question_id": "1", "prompt": "<image>\nq", "text": "B"},
+    ]
+    path = tmp_path / "answers.jsonl"
+    path.write_text("\n".join(json.dumps(a) for a in answers) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"line 4: duplicate question_id '1' \(first at .*line 1"):
+        evaluate_task("scienceqa", str(path), annotations=str(base), profile="llava")
+    r = evaluate_task(
+        "scienceqa", str(path), annotations=str(base), profile="llava", on_duplicate="last"
+    )
+    assert r.scores == [1.0, 1.0, 1.0]  # problem 1's gold is B: the last answer is scored
+    assert "1 repeated question_id row(s): the last of each was kept" in " ".join(r.notes)

@@ -33,7 +33,7 @@ from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.choice import RANDOM
-from ..readers.join import check_unique, unique_rows
+from ..readers.join import unique_rows
 from ..readers.layouts import find_reported, locate_reported
 from ..readers.records import Records, cell_text, read_records
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
@@ -51,15 +51,18 @@ __all__ = [
     "Decision",
     "LmmsDoc",
     "Rotation",
+    "agreement_note",
     "circular_decision",
     "circular_items",
     "decided_letter",
     "decision_note",
     "doc_answer",
     "doc_choices",
+    "draw_fields",
     "exact_match_mean",
     "find_judge_record",
     "hit_profile",
+    "lmms_hit_profile",
     "lmms_letter_profile",
     "macro_over",
     "mcq_profile",
@@ -77,6 +80,7 @@ __all__ = [
     "vlmevalkit_decision",
     "vlmevalkit_profiles",
     "vlmevalkit_scorer",
+    "with_decisions",
 ]
 
 #: VLMEvalKit's log when no judge was called (``exact_matching``, or a judge whose ``working()``
@@ -85,6 +89,8 @@ JUDGE_FAILED_PREFETCH = "Failed in Prefetch, no GPT-based answer matching under 
 #: VLMEvalKit's log after three judge replies it could not parse: an unseeded random letter
 JUDGE_RANDOM = "Failed to predict, thus randomly generate one."
 _MATCH_LOG = "Match Log: "
+#: what a VLMEvalKit profile of a vanilla MCQ dataset reproduces
+VANILLA_MCQ = "vlmeval/dataset/utils/multiple_choice.py mcq_vanilla_eval + report_acc"
 #: the ``--judge-record`` option of a task scored by VLMEvalKit's rules with a recorded judge
 JUDGE_RECORD_OPTION = ("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)")
 
@@ -103,13 +109,66 @@ class Decision:
 
 class ChoiceTask(Task):
     """A multiple-choice task: its signature says ``judge:recorded`` when a VLMEvalKit profile
-    replayed a record of the judge (``TaskData.extra["judge_record"]``)."""
+    replayed a record of the judge (``TaskData.extra["judge_record"]``), then the fields the
+    reader's letter decisions name (``extra["signature"]``, set by :func:`with_decisions`)."""
 
     def signature(self, prof: TaskProfile, data: TaskData) -> Signature:
         sig = super().signature(prof, data)
         if prof.toolkit.startswith("VLMEvalKit") and data.extra.get("judge_record"):
             sig = sig.with_fields(judge="recorded")
-        return sig
+        return sig.with_fields(**dict(data.extra.get("signature", ())))
+
+
+def with_decisions(
+    data: TaskData,
+    items: Sequence[Item],
+    notes: Sequence[str],
+    signature: Sequence[tuple[str, Any]],
+) -> TaskData:
+    """*data* with its letters decided: the decided *items*, the *notes* saying how, and the
+    *signature* fields they name (appended by :meth:`ChoiceTask.signature`)."""
+    return replace(
+        data,
+        items=list(items),
+        notes=tuple(notes),
+        extra={**data.extra, "signature": tuple(signature)},
+    )
+
+
+def draw_fields(seed: int | None, counts: Mapping[str, int]) -> tuple[tuple[str, Any], ...]:
+    """The signature fields of a run's random letters: the seed (``none``: counted, not
+    drawn), how many answers reached a random letter, how many of those were replayed."""
+    return (
+        ("fallback-seed", seed if seed is not None else "none"),
+        ("random", sum(counts.values())),
+        ("replayed", counts.get("replayed") or None),
+    )
+
+
+def agreement_note(
+    pairs: Sequence[tuple[Any, Any, Any]],
+    *,
+    what: str,
+    rows: str,
+    theirs: str,
+    shown: int,
+    hint: str,
+    label: str = "",
+    agreed: str | None = None,
+) -> str | None:
+    """A toolkit's recorded per-row value (*what*) against ours, pairs ``(id, ours, theirs)``:
+    the agreement on all *agreed* (default *rows*), or the *rows* that differ (the first
+    *shown*, each id after *label*) and *hint*; ``None`` when nothing was recorded."""
+    if not pairs:
+        return None
+    differ = [(i, ours, rec) for i, ours, rec in pairs if ours != rec]
+    if not differ:
+        return f"{what} agrees with ours on all {len(pairs)} {agreed or rows}"
+    listed = "; ".join(f"{label}{i!r}: ours {o}, {theirs} {t}" for i, o, t in differ[:shown])
+    more = "; …" if len(differ) > shown else ""
+    return (
+        f"{what} differs from ours on {len(differ)} of {len(pairs)} {rows} ({listed}{more}): {hint}"
+    )
 
 
 def vlmevalkit_choice_task(
@@ -118,22 +177,27 @@ def vlmevalkit_choice_task(
     title: str,
     metric: str,
     description: str,
-    profiles: tuple[TaskProfile, ...],
+    dataset: str,
+    lmms: TaskProfile,
     read: Callable[[TaskInputs], TaskData],
     layouts: tuple[str, ...],
     note: str,
     aliases: tuple[str, ...] = (),
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None = None,
+    reproduces: str = VANILLA_MCQ,
 ) -> ChoiceTask:
     """A multiple-choice task no official scorer was read for (AI2D, BLINK, CV-Bench, MMVP,
-    RealWorldQA, SEED-Bench): VLMEvalKit's profile by default, its sheets carrying the ground
-    truth, and the ``--judge-record`` option."""
+    RealWorldQA, SEED-Bench): VLMEvalKit's profiles of *dataset* (``report_acc`` or
+    *aggregate*, see :func:`vlmevalkit_profiles`), the default, then the *lmms* profile; its
+    sheets carry the ground truth, and the ``--judge-record`` option."""
+    vlmevalkit = vlmevalkit_profiles(dataset, aggregate, reproduces=reproduces)
     return ChoiceTask(
         name=name,
         kind="multiple-choice",
         title=title,
         metric=metric,
         description=description,
-        profiles=profiles,
+        profiles=(*vlmevalkit, lmms),
         read=read,
         layouts=layouts,
         aliases=aliases,
@@ -554,16 +618,16 @@ def recorded_hit_note(items: Sequence[Item], scores: Sequence[float]) -> str | N
         for it, s in zip(items, scores, strict=True)
         if it.fields.get("recorded_hit") is not None
     ]
-    if not pairs:
-        return None
-    differ = [(i, ours, theirs) for i, ours, theirs in pairs if ours != theirs]
-    if not differ:
-        return f"the toolkit's recorded hit agrees with ours on all {len(pairs)} recorded rows"
-    shown = "; ".join(f"index {i!r}: ours {o}, recorded {t}" for i, o, t in differ[:5])
-    return (
-        f"the toolkit's recorded hit differs from ours on {len(differ)} of {len(pairs)} rows "
-        f"({shown}{'; …' if len(differ) > 5 else ''}): another VLMEvalKit version's rules? "
-        "try the vlmevalkit-2024 / vlmevalkit-2025 profiles"
+    return agreement_note(
+        pairs,
+        what="the toolkit's recorded hit",
+        rows="rows",
+        agreed="recorded rows",
+        theirs="recorded",
+        shown=5,
+        hint="another VLMEvalKit version's rules? try the vlmevalkit-2024 / vlmevalkit-2025 "
+        "profiles",
+        label="index ",
     )
 
 
@@ -708,7 +772,7 @@ def vlmevalkit_profiles(
     dataset: str,
     aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None = None,
     *,
-    reproduces: str = "vlmeval/dataset/utils/multiple_choice.py mcq_vanilla_eval + report_acc",
+    reproduces: str = VANILLA_MCQ,
 ) -> tuple[TaskProfile, ...]:
     """The ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` profiles of a vanilla
     MCQ dataset: the era's ``can_infer``, the recorded judge, *aggregate* (``report_acc``)."""
@@ -829,6 +893,28 @@ def paren_gold(doc: Mapping[str, Any], where: str) -> str:
     return doc_answer(doc, where).strip("()")
 
 
+def lmms_hit_profile(
+    task_dir: str,
+    hit: Callable[[str, str], bool],
+    lineage: str,
+    description: str,
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] = exact_match_mean,
+    *,
+    reproduces: str = "utils.py",
+) -> TaskProfile:
+    """The ``lmms-eval`` profile of a multiple-choice task: ``hit(response, gold)`` as
+    ``lmms_eval/tasks/{task_dir}/`` *reproduces* decides it, *aggregate* (``mean``)."""
+    return hit_profile(
+        "lmms-eval",
+        description=description,
+        reproduces=LMMS_EVAL_PIN.at(f"lmms_eval/tasks/{task_dir}/{reproduces}"),
+        toolkit=LMMS_EVAL_PIN.token,
+        hit=hit,
+        lineage=lineage,
+        aggregate=aggregate,
+    )
+
+
 def lmms_letter_profile(
     task_dir: str,
     letter: Callable[[str], str],
@@ -838,14 +924,8 @@ def lmms_letter_profile(
 ) -> TaskProfile:
     """The ``lmms-eval`` profile of a task whose ``process_results`` reads one letter
     (``letter(response)``) and compares it with the gold letter."""
-    return hit_profile(
-        "lmms-eval",
-        description=description,
-        reproduces=LMMS_EVAL_PIN.at(f"lmms_eval/tasks/{task_dir}/utils.py"),
-        toolkit=LMMS_EVAL_PIN.token,
-        hit=lambda response, gold: letter(response) == gold,
-        lineage=lineage,
-        aggregate=aggregate,
+    return lmms_hit_profile(
+        task_dir, lambda response, gold: letter(response) == gold, lineage, description, aggregate
     )
 
 
@@ -907,12 +987,14 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
                 extra[TOOLKIT_SCORE] = rec
         pred = "" if text is None else text if isinstance(text, str) else str(text)
         items.append(Item(item_id, pred, (gold(doc, where),), extra))
-    check_unique([it.id for it in items], preds.wheres, what="question id")
+    keep, repeated = unique_rows(
+        [it.id for it in items], preds.wheres, on_duplicate=inputs.on_duplicate
+    )
     return TaskData(
-        items,
+        [items[i] for i in keep],
         (records.source,),
         (preds.layout,),
-        notes,
+        (*notes, *([repeated] if repeated else [])),
         locate_reported(inputs.results, inputs.reported),
     )
 

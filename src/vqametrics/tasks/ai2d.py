@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import ai2d_hit
 from . import register_task
 from ._base import TaskData, TaskInputs
@@ -24,11 +23,9 @@ from ._lmms import MetricRecord, sample_score
 from ._mcq import (
     LmmsDoc,
     doc_answer,
-    exact_match_mean,
-    hit_profile,
+    lmms_hit_profile,
     read_mcq,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -64,19 +61,12 @@ def _read(inputs: TaskInputs) -> TaskData:
     return read_mcq(inputs, fields=("category", "l2-category", "split", "question"), lmms=_LMMS_DOC)
 
 
-LMMS_EVAL = hit_profile(
-    "lmms-eval",
-    description="lmms-eval ai2d: leading 'X.' filter, exact match ignoring case/punctuation",
-    reproduces=(
-        LMMS_EVAL_PIN.at(
-            "lmms_eval/tasks/ai2d/utils.py MultiChoiceRegexFilter"
-            " + api/metrics.py exact_match_hf_evaluate"
-        )
-    ),
-    toolkit=LMMS_EVAL_PIN.token,
-    hit=ai2d_hit,
-    lineage="lmms_eval_ai2d",
-    aggregate=exact_match_mean,
+LMMS_EVAL = lmms_hit_profile(
+    "ai2d",
+    ai2d_hit,
+    "lmms_eval_ai2d",
+    "lmms-eval ai2d: leading 'X.' filter, exact match ignoring case/punctuation",
+    reproduces="utils.py MultiChoiceRegexFilter + api/metrics.py exact_match_hf_evaluate",
 )
 
 TASK = register_task(
@@ -85,7 +75,8 @@ TASK = register_task(
         title="AI2D",
         metric="ai2d-acc",
         description="science-diagram multiple choice (no official scorer; VLMEvalKit's rule)",
-        profiles=(*vlmevalkit_profiles("AI2D_TEST"), LMMS_EVAL),
+        dataset="AI2D_TEST",
+        lmms=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",

@@ -661,17 +661,18 @@ OFFICIAL = TaskProfile(
     score=_score_official,
     aggregate=_aggregate_official,
     context=("category", "figure_id", "verdict"),
+    # the GPT judge reads the whole answer: a sentence is what it grades, not a format slip
+    reads_free_text=True,
 )
 
-LMMS_EVAL = TaskProfile(
+LMMS_EVAL = replace(
+    OFFICIAL,
     name="lmms-eval",
     description="lmms-eval hallusion_bench_image: the official verdicts and aggregators, no "
     "LH/VI/Mix, each number rounded to 4 decimals",
     reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/hallusion_bench/evaluate_hb.py"),
     toolkit=LMMS_EVAL_PIN.token,
-    score=_score_official,
     aggregate=_aggregate_lmms,
-    context=("category", "figure_id", "verdict"),
 )
 
 VLMEVALKIT = TaskProfile(

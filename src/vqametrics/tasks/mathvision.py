@@ -22,7 +22,6 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
@@ -45,6 +44,7 @@ from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
+from ._score_file import read_score_file
 
 __all__ = ["TASK"]
 
@@ -301,21 +301,14 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
 def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:
     """``<file>_result.json`` (``--reported`` or beside the output): ``{"-all": "c/t=acc%",
     "-level1": …, subject: …, "<subject>_level<k>": …}``."""
-    path: Path | None = None
-    if inputs.reported is not None:
-        path = Path(inputs.reported)
-    elif isinstance(inputs.results, str | os.PathLike) and os.fspath(inputs.results) != "-":
-        res = Path(inputs.results)
-        cand = res.with_name(res.name.removesuffix(".jsonl") + "_result.json")
-        path = cand if cand.is_file() and cand != res else None
-    if path is None:
+    found = read_score_file(
+        inputs,
+        lambda res: res.with_name(res.name.removesuffix(".jsonl") + "_result.json"),
+        "MathVision result file",
+    )
+    if found is None:
         return None
-    import orjson
-
-    try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a readable MathVision result file ({exc})") from None
+    path, data = found
     if not isinstance(data, dict) or "-all" not in data:
         raise InputError(f"{path}: no '-all' entry (not a MathVision <file>_result.json)")
     values: dict[str, dict[str, Any]] = {}

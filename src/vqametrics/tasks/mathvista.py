@@ -51,6 +51,7 @@ from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
+from ._score_file import read_score_file
 
 __all__ = ["BREAKDOWN_KEYS", "TASK"]
 
@@ -85,27 +86,13 @@ def _crash_hint(exc: MathVistaCrash) -> MathVistaCrash:
     return MathVistaCrash(f"{exc}; --profile lmms-eval scores such a problem (text unchanged)")
 
 
-def _official_score(
-    round_as_given: bool,
-) -> Callable[..., float]:
-    def score(
-        prediction: str,
-        references: Sequence[str],
-        *,
-        question_type: str | None = None,
-        answer_type: str | None = None,
-        choices: Sequence[str] | None = None,
-        precision: Any = None,
-        ignore_empty_extractions: bool | None = None,
-    ) -> float:
+def _official_score(round_as_given: bool) -> Callable[..., float]:
+    def score(prediction: str, references: Sequence[str], **fields: Any) -> float:
         try:
             pred = normalize_official(
                 prediction,
-                choices,
-                question_type,
-                answer_type,
-                precision,
-                ignore_empty_extractions=bool(ignore_empty_extractions),
+                *_problem(fields),
+                ignore_empty_extractions=bool(fields.get("ignore_empty_extractions")),
                 round_precision_as_given=round_as_given,
             )
         except MathVistaCrash as exc:
@@ -115,31 +102,15 @@ def _official_score(
     return score
 
 
-def _lmms_score(
-    prediction: str,
-    references: Sequence[str],
-    *,
-    question_type: str | None = None,
-    answer_type: str | None = None,
-    choices: Sequence[str] | None = None,
-    precision: Any = None,
-) -> float:
-    pred = normalize_lmms_eval(prediction, choices, question_type, answer_type, precision)
+def _lmms_score(prediction: str, references: Sequence[str], **fields: Any) -> float:
+    pred = normalize_lmms_eval(prediction, *_problem(fields))
     return 1.0 if lmms_eval_equal(pred, references[0]) else 0.0
 
 
-def _vlmevalkit_score(
-    prediction: str,
-    references: Sequence[str],
-    *,
-    question_type: str | None = None,
-    answer_type: str | None = None,
-    choices: Sequence[str] | None = None,
-    precision: Any = None,
-    answer_option: str | None = None,
-) -> float:
+def _vlmevalkit_score(prediction: str, references: Sequence[str], **fields: Any) -> float:
+    choices, question_type, answer_type, _ = _problem(fields)
     ok = vlmevalkit_post_check(
-        prediction, references[0], question_type, answer_type, choices, answer_option
+        prediction, references[0], question_type, answer_type, choices, fields.get("answer_option")
     )
     return 1.0 if ok else 0.0
 
@@ -156,9 +127,10 @@ def _detail(
     return detail
 
 
-def _ctx(item: Item) -> tuple[Any, ...]:
-    f = item.fields
-    return f.get("choices"), f.get("question_type"), f.get("answer_type"), f.get("precision")
+def _problem(fields: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A problem's ``(choices, question_type, answer_type, precision)``, in the order the
+    normalizers take them (a profile's context, or an item's fields)."""
+    return tuple(fields.get(k) for k in ("choices", "question_type", "answer_type", "precision"))
 
 
 # -- aggregation ----------------------------------------------------------------------------
@@ -486,26 +458,21 @@ def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
     return TaskData(items, (records.source,), ("lmms-eval-samples (jsonl)",), notes, rep)
 
 
+def _scores_beside(results: Path) -> Path | None:
+    """``scores_<model>.json`` beside ``output_<model>.json``."""
+    if not results.name.startswith("output_"):
+        return None
+    return results.with_name("scores_" + results.name[len("output_") :])
+
+
 def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:
     """The official ``scores_<model>.json`` (``--reported`` or beside ``output_<model>.json``),
     as ``{group: {accuracy, correct, total}}`` in percent (the 2023 file writes ``"38.89"``,
     the 2024 file a fraction)."""
-    path: Path | None = None
-    if inputs.reported is not None:
-        path = Path(inputs.reported)
-    elif isinstance(inputs.results, str | os.PathLike) and os.fspath(inputs.results) != "-":
-        res = Path(inputs.results)
-        if res.name.startswith("output_"):
-            cand = res.with_name("scores_" + res.name[len("output_") :])
-            path = cand if cand.is_file() else None
-    if path is None:
+    found = read_score_file(inputs, _scores_beside, "MathVista score file")
+    if found is None:
         return None
-    import orjson
-
-    try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a readable MathVista score file ({exc})") from None
+    path, data = found
     if not isinstance(data, dict) or not isinstance(data.get("average"), dict):
         raise InputError(f"{path}: no 'average' (not a MathVista scores_<model>.json)")
     values: dict[str, dict[str, Any]] = {"all": _score_row(data["average"], path)}
@@ -716,7 +683,7 @@ OFFICIAL = TaskProfile(
     score=_official_score(round_as_given=False),
     aggregate=_official_aggregate("official"),
     context=(*_CONTEXT, "ignore_empty_extractions"),
-    detail=_detail(lambda it: normalize_official(it.prediction, *_ctx(it))),
+    detail=_detail(lambda it: normalize_official(it.prediction, *_problem(it.fields))),
 )
 
 OFFICIAL_2024 = TaskProfile(
@@ -729,7 +696,9 @@ OFFICIAL_2024 = TaskProfile(
     aggregate=_official_aggregate("official-2024"),
     context=(*_CONTEXT, "ignore_empty_extractions"),
     detail=_detail(
-        lambda it: normalize_official(it.prediction, *_ctx(it), round_precision_as_given=True)
+        lambda it: normalize_official(
+            it.prediction, *_problem(it.fields), round_precision_as_given=True
+        )
     ),
 )
 
@@ -742,7 +711,7 @@ LMMS_EVAL = TaskProfile(
     score=_lmms_score,
     aggregate=_official_aggregate("lmms-eval", lmms=True),
     context=_CONTEXT,
-    detail=_detail(lambda it: normalize_lmms_eval(it.prediction, *_ctx(it))),
+    detail=_detail(lambda it: normalize_lmms_eval(it.prediction, *_problem(it.fields))),
 )
 
 VLMEVALKIT = TaskProfile(

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice import get_lineage
 from ..kernels.choice.mmmu import (
@@ -52,14 +51,21 @@ from ..kernels.choice.mmmu import (
     official_open_correct,
     subject_of,
 )
-from ..readers.join import join_by_id, unique_rows
+from ..readers.join import join_inputs, unique_rows
 from ..readers.layouts import is_vlmevalkit, predictions_from
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
 from ._lmms import lmms_eval_predictions, no_doc_error, without_questions
-from ._mcq import ChoiceTask, read_mcq_sheet, vlmevalkit_profiles
+from ._mcq import (
+    ChoiceTask,
+    agreement_note,
+    draw_fields,
+    read_mcq_sheet,
+    vlmevalkit_profiles,
+    with_decisions,
+)
 
 __all__ = ["MCQ", "mmmu_item_correct"]
 
@@ -306,16 +312,7 @@ def _answer_dict(inputs: TaskInputs) -> tuple[list[Item], str]:
 def _read_flat(records: Records, inputs: TaskInputs) -> TaskData:
     gold, gold_source = _answer_dict(inputs)
     preds = predictions_from(records, id_field="question_id", answer_field="answer")
-    joined = join_by_id(
-        [it.id for it in gold],
-        preds.ids,
-        preds.texts,
-        source=records.source,
-        wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
-    )
+    joined = join_inputs([it.id for it in gold], preds, inputs)
     items = [replace(it, prediction=p) for it, p in zip(gold, joined.predictions, strict=True)]
     letters = {chr(ord("A") + i) for i in range(9)}
     unparsed = [
@@ -529,10 +526,7 @@ def _as_vlmevalkit(data: TaskData) -> TaskData:
             f"{rewritten} open question(s) scored as VLMEvalKit does: two options, A = the "
             "answer text, B = 'Other Answers', gold A (MMMU_preproc); never as open answers"
         )
-    signature = (("open", "pseudo-mcq"),)
-    return replace(
-        data, items=items, notes=tuple(notes), extra={**data.extra, "signature": signature}
-    )
+    return with_decisions(data, items, notes, (("open", "pseudo-mcq"),))
 
 
 # ----- the run: letters decided in parse order, with the random draws made explicit -------
@@ -627,15 +621,13 @@ def _recorded_letters_note(items: Sequence[Item], prof: TaskProfile) -> str | No
         and "parsed_pred" in it.fields
         and not it.fields.get("decided_at_random")
     ]
-    if not pairs:
-        return None
-    differ = [(i, ours, theirs) for i, ours, theirs in pairs if ours != theirs]
-    if not differ:
-        return f"the log's recorded letter agrees with ours on all {len(pairs)} parsed items"
-    shown = "; ".join(f"{i!r}: ours {o}, logged {t}" for i, o, t in differ[:3])
-    return (
-        f"the log's recorded letter differs from ours on {len(differ)} of {len(pairs)} parsed "
-        f"items ({shown}): the log may come from another lmms-eval version"
+    return agreement_note(
+        pairs,
+        what="the log's recorded letter",
+        rows="parsed items",
+        theirs="logged",
+        shown=3,
+        hint="the log may come from another lmms-eval version",
     )
 
 
@@ -660,21 +652,9 @@ def _read_for_profile(inputs: TaskInputs) -> TaskData:
     check = _recorded_letters_note(items, prof)
     if check:
         notes.append(check)
-    signature = (
-        ("open", rules.open_rule),
-        ("fallback-seed", seed if seed is not None else "none"),
-        ("random", sum(counts.values())),
-        ("replayed", counts["replayed"] or None),
+    return with_decisions(
+        data, items, notes, (("open", rules.open_rule), *draw_fields(seed, counts))
     )
-    return replace(
-        data, items=items, notes=tuple(notes), extra={**data.extra, "signature": signature}
-    )
-
-
-def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
-    """The task's signature with the fields the letter decisions name (``open``,
-    ``fallback-seed``, ``random``, ``replayed``) appended."""
-    return TASK.signature(prof, data).with_fields(**dict(data.extra.get("signature", ())))
 
 
 TASK = register_task(
@@ -705,7 +685,6 @@ TASK = register_task(
             ),
         ),
         extract_applies=False,
-        signature_for=_signature,
         reported_names={"mmmu_acc": "Overall"},
     )
 )

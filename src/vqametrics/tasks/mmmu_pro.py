@@ -42,17 +42,16 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice import RANDOM, get_lineage
 from ..kernels.choice.mmmu import DOMAIN_CAT2SUB_CAT, lmms_eval_mmmu, mmmu_pro_official
-from ..readers.join import check_unique, unique_rows
+from ..readers.join import unique_rows
 from ..readers.records import Records, read_records
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions
-from ._mcq import decided_letter
+from ._mcq import ChoiceTask, decided_letter, draw_fields, with_decisions
 
 __all__: list[str] = []
 
@@ -238,8 +237,11 @@ def _read_lmms(inputs: TaskInputs, records: Records) -> TaskData | None:
             fields["logged_pred"] = rec["parsed_pred"]
             fields[TOOLKIT_SCORE] = float(rec["parsed_pred"] == answer)
         items.append(Item(str(source.get("id")), "" if text is None else text, (answer,), fields))
-    check_unique([it.id for it in items], preds.wheres, what="id")
-    notes = []
+    keep, repeated = unique_rows(
+        [it.id for it in items], preds.wheres, what="id", on_duplicate=inputs.on_duplicate
+    )
+    items = [items[i] for i in keep]
+    notes = [repeated] if repeated else []
     if from_prompt:
         notes.append(
             f"{records.source} logs no 'doc': the options of {from_prompt} sample(s) were read "
@@ -369,21 +371,8 @@ def _read_decided(inputs: TaskInputs) -> TaskData:
             f"{counts['unresolved']} response(s) matched no rule and the script draws an "
             "UNSEEDED random letter there: not resolved, scored 0; pass --fallback-seed N"
         )
-    signature = (
-        ("setting", data.extra.get("setting")),
-        ("method", data.extra.get("method")),
-        ("fallback-seed", seed if seed is not None else "none"),
-        ("random", sum(counts.values())),
-        ("replayed", counts["replayed"] or None),
-    )
-    return replace(
-        data, items=items, notes=tuple(notes), extra={**data.extra, "signature": signature}
-    )
-
-
-def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
-    """The task's signature with the setting, the method and the random-letter counts."""
-    return TASK.signature(prof, data).with_fields(**dict(data.extra.get("signature", ())))
+    setting = (("setting", data.extra.get("setting")), ("method", data.extra.get("method")))
+    return with_decisions(data, items, notes, (*setting, *draw_fields(seed, counts)))
 
 
 def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
@@ -408,7 +397,7 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
 
 
 TASK = register_task(
-    Task(
+    ChoiceTask(
         name="mmmu-pro",
         kind="multiple-choice",
         title="MMMU-Pro",
@@ -426,7 +415,6 @@ TASK = register_task(
         annotations_optional=True,
         options=(("fallback-seed", "seed for the unseeded random letter (default: none)"),),
         extract_applies=False,
-        signature_for=_signature,
         finish=_finish,
     )
 )

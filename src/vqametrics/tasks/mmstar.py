@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import mmstar_hit
 from ..kernels.choice.mmstar import mmstar_official_hit
 from . import register_task
@@ -26,6 +25,7 @@ from ._mcq import (
     LmmsDoc,
     doc_answer,
     hit_profile,
+    lmms_hit_profile,
     macro_over,
     no_options,
     read_mcq,
@@ -167,14 +167,12 @@ OFFICIAL = hit_profile(
     aggregate=_official_aggregate,
 )
 
-LMMS_EVAL = hit_profile(
-    "lmms-eval",
-    description="lmms-eval mmstar: extract_mcq_answer (A-D), macro mean over l2 categories",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mmstar/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    hit=mmstar_hit,
-    lineage="lmms_eval_mmstar",
-    aggregate=_lmms_aggregate,
+LMMS_EVAL = lmms_hit_profile(
+    "mmstar",
+    mmstar_hit,
+    "lmms_eval_mmstar",
+    "lmms-eval mmstar: extract_mcq_answer (A-D), macro mean over l2 categories",
+    _lmms_aggregate,
 )
 
 TASK = register_task(

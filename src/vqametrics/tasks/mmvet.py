@@ -555,9 +555,12 @@ OFFICIAL = TaskProfile(
     score=_scorer("official"),
     aggregate=_aggregate_official,
     context=("grade", "judge_replies"),
+    # an open answer graded by the judge, who reads it whole: no verbose-answer diagnostics
+    reads_free_text=True,
 )
 
-VLMEVALKIT = TaskProfile(
+VLMEVALKIT = replace(
+    OFFICIAL,
     name="vlmevalkit",
     description="VLMEvalKit MMVet_auxeval/MMVet_acc: float() of the whole reply; capability "
     "by substring of 'category'",
@@ -565,17 +568,16 @@ VLMEVALKIT = TaskProfile(
     toolkit=VLMEVALKIT_PIN.token,
     score=_scorer("vlmevalkit"),
     aggregate=_aggregate_vlm,
-    context=("grade", "judge_replies"),
 )
 
-LMMS_EVAL = TaskProfile(
+LMMS_EVAL = replace(
+    OFFICIAL,
     name="lmms-eval",
     description="lmms-eval mmvet: first token of the stripped reply, nan rejected; sum/n × 100",
     reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mmvet/utils.py"),
     toolkit=LMMS_EVAL_PIN.token,
     score=_scorer("lmms-eval"),
     aggregate=_aggregate_lmms,
-    context=("grade", "judge_replies"),
 )
 
 

@@ -11,7 +11,6 @@ No official scorer exists (xAI ships the data only), so the default profile is V
 
 from __future__ import annotations
 
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import realworldqa_hit
 from . import register_task
 from ._base import TaskData, TaskInputs
@@ -19,12 +18,10 @@ from ._lmms import MetricRecord, sample_score
 from ._mcq import (
     LmmsDoc,
     doc_answer,
-    exact_match_mean,
-    hit_profile,
+    lmms_hit_profile,
     no_options,
     read_mcq,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -45,14 +42,11 @@ def _read(inputs: TaskInputs) -> TaskData:
     return read_mcq(inputs, fields=("category", "split", "question"), lmms=_LMMS_DOC)
 
 
-LMMS_EVAL = hit_profile(
-    "lmms-eval",
-    description="lmms-eval realworldqa: extract_mcq_answer (A-D) or a lower-cased text match",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/realworldqa/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    hit=realworldqa_hit,
-    lineage="lmms_eval_realworldqa",
-    aggregate=exact_match_mean,
+LMMS_EVAL = lmms_hit_profile(
+    "realworldqa",
+    realworldqa_hit,
+    "lmms_eval_realworldqa",
+    "lmms-eval realworldqa: extract_mcq_answer (A-D) or a lower-cased text match",
 )
 
 TASK = register_task(
@@ -61,7 +55,8 @@ TASK = register_task(
         title="RealWorldQA",
         metric="realworldqa-acc",
         description="real-world multiple choice (no official scorer; VLMEvalKit's rule)",
-        profiles=(*vlmevalkit_profiles("RealWorldQA"), LMMS_EVAL),
+        dataset="RealWorldQA",
+        lmms=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, prediction)",

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice import RANDOM, get_lineage
 from ..kernels.choice.scienceqa import (
@@ -44,12 +43,19 @@ from ..kernels.choice.scienceqa import (
     official_rng,
     scienceqa_official,
 )
+from ..readers.join import unique_rows
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import mean, reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions, sample_score, without_questions
-from ._mcq import ChoiceTask, decided_letter, read_mcq_sheet, vlmevalkit_profiles
+from ._mcq import (
+    ChoiceTask,
+    decided_letter,
+    read_mcq_sheet,
+    vlmevalkit_profiles,
+    with_decisions,
+)
 
 __all__: list[str] = []
 
@@ -376,16 +382,15 @@ def _read_llava(inputs: TaskInputs, records: Records) -> TaskData:
     """LLaVA's ``model_vqa_science.py`` answers (``question_id``, ``prompt``, ``text``) scored
     over ScienceQA's test split as ``eval_science_qa.py`` does (all 4,241 problems)."""
     problems, test_ids, source = _problems(inputs)
+    wheres = [records.where(i) for i in range(len(records.rows))]
+    qids = [str(row.get("question_id")) for row in records.rows]
+    keep, repeated = unique_rows(qids, wheres, what="question_id", on_duplicate=inputs.on_duplicate)
     by_id: dict[str, tuple[str, str]] = {}
-    for i, row in enumerate(records.rows):
-        where = records.where(i)
-        text, prompt = row.get("text"), row.get("prompt")
+    for i in keep:
+        text, prompt = records.rows[i].get("text"), records.rows[i].get("prompt")
         if not isinstance(text, str):
-            raise InputError(f"{where}: 'text' must be the model's answer text")
-        qid = str(row.get("question_id"))
-        if qid in by_id and inputs.on_duplicate == "error":
-            raise InputError(f"{where}: duplicate question_id {qid!r}")
-        by_id[qid] = (text, prompt if isinstance(prompt, str) else "")
+            raise InputError(f"{wheres[i]}: 'text' must be the model's answer text")
+        by_id[qids[i]] = (text, prompt if isinstance(prompt, str) else "")
     items = []
     missing = 0
     for pid in test_ids:
@@ -413,7 +418,7 @@ def _read_llava(inputs: TaskInputs, records: Records) -> TaskData:
             "(LLaVA scores them FAILED, a miss: pass --allow-missing to do the same)"
         )
     extra = set(by_id) - set(test_ids)
-    notes = []
+    notes = [repeated] if repeated else []
     if extra:
         notes.append(f"{len(extra)} answer(s) for problems outside the test split were ignored")
     if missing:
@@ -592,9 +597,7 @@ def _decide_official(data: TaskData, inputs: TaskInputs) -> TaskData:
         ("random", drawn + unresolved + replayed),
         ("replayed", replayed or None),
     )
-    return replace(
-        data, items=items, notes=tuple(notes), extra={**data.extra, "signature": signature}
-    )
+    return with_decisions(data, items, notes, signature)
 
 
 def _read_for_profile(inputs: TaskInputs) -> TaskData:
@@ -610,12 +613,6 @@ def _read_for_profile(inputs: TaskInputs) -> TaskData:
             "written with its doc)"
         )
     return _decide_official(data, inputs) if name == "official" else data
-
-
-def _signature(prof: TaskProfile, data: TaskData, extract: str | None) -> Signature:
-    """The task's signature; the official profile's with its draws' fields appended
-    (``fallback-seed``, ``shots``, ``random``, ``replayed``)."""
-    return TASK.signature(prof, data).with_fields(**dict(data.extra.get("signature", ())))
 
 
 TASK = register_task(
@@ -645,7 +642,6 @@ TASK = register_task(
             ("shots", "official profile: few-shot examples drawn first (default 3)"),
         ),
         extract_applies=False,
-        signature_for=_signature,
         reported_names={"exact_match": "exact_match"},
     )
 )

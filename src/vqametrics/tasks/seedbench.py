@@ -18,7 +18,6 @@ from dataclasses import replace
 from typing import Any
 
 from ..aggregate.formulas import group_by
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice.lmms import seedbench_first_char, seedbench_hit
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
@@ -26,10 +25,9 @@ from ._lmms import MetricRecord
 from ._mcq import (
     LmmsDoc,
     doc_answer,
-    hit_profile,
+    lmms_hit_profile,
     read_mcq,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -92,14 +90,12 @@ def _lmms_detail(item: Item) -> Mapping[str, Any]:
 
 
 LMMS_EVAL = replace(
-    hit_profile(
-        "lmms-eval",
-        description="lmms-eval seedbench: first character of the output, micro mean per data_type",
-        reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/seedbench/utils.py"),
-        toolkit=LMMS_EVAL_PIN.token,
-        hit=seedbench_hit,
-        lineage="lmms_eval_seedbench",
-        aggregate=_lmms_aggregate,
+    lmms_hit_profile(
+        "seedbench",
+        seedbench_hit,
+        "lmms_eval_seedbench",
+        "lmms-eval seedbench: first character of the output, micro mean per data_type",
+        _lmms_aggregate,
     ),
     detail=_lmms_detail,
 )
@@ -110,7 +106,8 @@ TASK = register_task(
         title="SEED-Bench (image)",
         metric="seedbench-acc",
         description="four-option questions over nine image dimensions (no generative official)",
-        profiles=(*vlmevalkit_profiles("SEEDBench_IMG"), LMMS_EVAL),
+        dataset="SEEDBench_IMG",
+        lmms=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
