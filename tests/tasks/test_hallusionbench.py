@@ -331,3 +331,16 @@ def test_a_raw_reply_in_the_verdict_field_is_coded() -> None:
     ]
     r = evaluate_task("hallusionbench", recs, profile="official")
     assert r.scores == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("profile", ["official", "lmms-eval", "vlmevalkit"])
+def test_answers_in_sentences_get_no_verbose_warning(profile: str) -> None:
+    # issue 22: the recorded GPT verdicts (official, lmms-eval) and the YOrN rule (VLMEvalKit)
+    # read sentences by design; none of them says "N of N predictions look verbose"
+    case = _cases()[0]
+    rows = _official_dicts(case) if profile != "vlmevalkit" else _records(case)
+    key = "model_prediction" if profile != "vlmevalkit" else "prediction"
+    for row in rows:
+        row[key] = f"Looking at the figure carefully, my answer is {row[key]}."
+    r = evaluate_task("hallusionbench", rows, profile=profile)
+    assert r.diagnostics is None

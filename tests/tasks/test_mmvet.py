@@ -275,3 +275,14 @@ def test_an_empty_score_cell_of_a_sheet_is_nan_as_pandas_reads_it(tmp_path: Path
     assert not math.isnan(r.aggregate.breakdowns["capability"]["rec"]["acc"])  # no ocr-only item
     assert any("NaN" in n for n in r.notes)
     assert "judge_model:gpt-4-turbo" in r.signature.format()
+
+
+@pytest.mark.parametrize("profile", ["official", "vlmevalkit", "lmms-eval"])
+def test_open_answers_graded_by_the_judge_get_no_verbose_warning(profile: str) -> None:
+    # issue 22: the judge reads the whole answer, so "N of N predictions look verbose … see
+    # --extract" was a false alarm on every MM-Vet file (here 6 of 6 sentences)
+    rows = _sheet(GRADES)
+    for row in rows:
+        row["prediction"] = "The sign in the picture reads 'STOP', written in white letters."
+    r = evaluate_task("mmvet", rows, profile=profile)
+    assert r.diagnostics is None
