@@ -22,10 +22,12 @@ pytest.importorskip("httpx")
 from judge.stub import Stub, serve
 from vqametrics.cli import main
 from vqametrics.core.exceptions import InputError
-from vqametrics.judge import JudgeClient, UnjudgedError
+from vqametrics.judge import UnjudgedError
 from vqametrics.judge.prompts import JudgePromptError
 from vqametrics.schema import evaluation_schema
 from vqametrics.tasks._run import evaluate_task
+
+from ._judge_stage import judge_client, mathvista_file, mmvet_files, mmvet_recorded
 
 # -- MathVista ------------------------------------------------------------------------------
 
@@ -89,19 +91,7 @@ REPLIES = {OFFICIAL_PROMPT_3: " 7\n", OFFICIAL_PROMPT_4: "red"}
 
 
 def _official_file(tmp_path: Path, extractions: dict[str, str] | None = None) -> Path:
-    rows = {}
-    for p in PROBLEMS:
-        row = dict(p)
-        if extractions is not None:
-            row["extraction"] = extractions[p["pid"]]
-        rows[p["pid"]] = row
-    path = tmp_path / ("recorded.json" if extractions is not None else "output_m.json")
-    path.write_text(json.dumps(rows), encoding="utf-8")
-    return path
-
-
-def _client(stub: Stub, tmp_path: Path, **kw: Any) -> JudgeClient:
-    return JudgeClient(stub.url, "stub-judge", cache_dir=tmp_path / "cache", backoff=0.0, **kw)
+    return mathvista_file(tmp_path, PROBLEMS, extractions)
 
 
 def _demo(tmp_path: Path) -> Path:
@@ -113,7 +103,7 @@ def _demo(tmp_path: Path) -> Path:
 
 def _mathvista(results: Path, stub: Stub, tmp_path: Path, prompt: Path, profile: str) -> Any:
     """*results* scored under *profile* with *stub* as the judge and *prompt* as its text."""
-    client = _client(stub, tmp_path)
+    client = judge_client(stub, tmp_path)
     return evaluate_task("mathvista", results, profile=profile, judge=client, judge_prompt=prompt)
 
 
@@ -125,7 +115,7 @@ def test_mathvista_official_prompt_reply_and_score_equal_recorded(tmp_path: Path
     demo = _demo(tmp_path)
     out = _official_file(tmp_path)
     with serve(_replying()) as stub:
-        r = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
+        r = evaluate_task("mathvista", out, judge=judge_client(stub, tmp_path), judge_prompt=demo)
         sent = [q["messages"][0]["content"] for q in stub.requests]
     assert sorted(sent) == sorted([OFFICIAL_PROMPT_3, OFFICIAL_PROMPT_4])
     recs = {rec["id"]: rec for rec in r.per_item()}
@@ -161,8 +151,12 @@ def test_mathvista_second_run_is_a_replay_from_the_cache(tmp_path: Path) -> None
     demo = _demo(tmp_path)
     out = _official_file(tmp_path)
     with serve(_replying()) as stub:
-        first = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
-        again = evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
+        first = evaluate_task(
+            "mathvista", out, judge=judge_client(stub, tmp_path), judge_prompt=demo
+        )
+        again = evaluate_task(
+            "mathvista", out, judge=judge_client(stub, tmp_path), judge_prompt=demo
+        )
         assert len(stub.requests) == 2
     assert again.judge_stats is not None
     assert (again.judge_stats.judge_calls, again.judge_stats.cache_hits) == (0, 2)
@@ -172,14 +166,14 @@ def test_mathvista_second_run_is_a_replay_from_the_cache(tmp_path: Path) -> None
 def test_mathvista_judge_needs_the_prompt_file(tmp_path: Path) -> None:
     with serve(Stub()) as stub:
         with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*ext_ans\.py"):
-            evaluate_task("mathvista", _official_file(tmp_path), judge=_client(stub, tmp_path))
+            evaluate_task("mathvista", _official_file(tmp_path), judge=judge_client(stub, tmp_path))
         bad = tmp_path / "other.py"
         bad.write_text("x = 1\n", encoding="utf-8")
         with pytest.raises(JudgePromptError, match="no module-level string 'demo_prompt'"):
             evaluate_task(
                 "mathvista",
                 _official_file(tmp_path),
-                judge=_client(stub, tmp_path),
+                judge=judge_client(stub, tmp_path),
                 judge_prompt=bad,
             )
         assert stub.requests == []  # nothing was asked
@@ -197,11 +191,11 @@ def test_mathvista_unjudged_items_follow_allow_unjudged(tmp_path: Path) -> None:
     out = _official_file(tmp_path)
     with serve(Stub(fail_first=100, fail_status=400)) as stub:
         with pytest.raises(UnjudgedError, match="2 of 2 items could not be judged"):
-            evaluate_task("mathvista", out, judge=_client(stub, tmp_path), judge_prompt=demo)
+            evaluate_task("mathvista", out, judge=judge_client(stub, tmp_path), judge_prompt=demo)
         r = evaluate_task(
             "mathvista",
             out,
-            judge=_client(stub, tmp_path, allow_unjudged=True),
+            judge=judge_client(stub, tmp_path, allow_unjudged=True),
             judge_prompt=demo,
         )
     assert r.scores == [1.0, 1.0, 0.0, 0.0]  # the unjudged ones have no extraction: 0
@@ -257,7 +251,7 @@ def test_mathvista_lmms_eval_profile_needs_its_prompt_file(tmp_path: Path) -> No
             "mathvista",
             _official_file(tmp_path),
             profile="lmms-eval",
-            judge=_client(stub, tmp_path),
+            judge=judge_client(stub, tmp_path),
         )
     assert stub.requests == []
 
@@ -359,7 +353,7 @@ def _hb_run(
             "hallusionbench",
             _hb_records(_hb_case(), recorded=False),
             profile=profile,
-            judge=_client(stub, tmp_path, allow_unjudged=allow),
+            judge=judge_client(stub, tmp_path, allow_unjudged=allow),
         )
     return r, [q["messages"][0]["content"] for q in stub.requests]
 
@@ -403,12 +397,6 @@ def test_hallusionbench_unjudged_fails_unless_allowed(tmp_path: Path) -> None:
 # -- MM-Vet ---------------------------------------------------------------------------------
 
 FEWSHOT_PY = 'import json\nprompt = """FEW\nSHOT | table"""\n'
-MMVET_META = {
-    "v1_0": {"question": "What is x?", "answer": "-1<AND>-5", "capability": ["math"]},
-    "v1_1": {"question": "Color?", "answer": "blue<OR>navy", "capability": ["rec", "ocr"]},
-    "v1_2": {"question": "Why?", "answer": "because", "capability": ["gen", "know", "spat"]},
-}
-MMVET_ANSWERS = {"v1_0": "x = -1", "v1_1": "It is blue.", "v1_2": "no idea"}
 #: hand-derived: prompt + "\n" + " | ".join([question, answer (<AND>/<OR> spaced), pred, ""])
 MMVET_P0 = "FEW\nSHOT | table\nWhat is x? | -1 <AND> -5 | x = -1 | "
 MMVET_P1 = "FEW\nSHOT | table\nColor? | blue <OR> navy | It is blue. | "
@@ -423,41 +411,22 @@ MMVET_REPLIES = {
 }
 
 
-def _mmvet_files(tmp_path: Path) -> tuple[Path, Path]:
-    meta, answers = tmp_path / "mm-vet.json", tmp_path / "model.json"
-    meta.write_text(json.dumps(MMVET_META), encoding="utf-8")
-    answers.write_text(json.dumps(MMVET_ANSWERS), encoding="utf-8")
-    return answers, meta
-
-
-def _mmvet_recorded(tmp_path: Path, replies: dict[str, list[str]]) -> Path:
-    rows = [
-        {
-            "question_id": k,
-            "capability": ",".join(m["capability"]),
-            "answer": m["answer"],
-            "prediction": MMVET_ANSWERS[k],
-            "judge_reply": replies[k],
-        }
-        for k, m in MMVET_META.items()
-    ]
-    path = tmp_path / "recorded.json"
-    path.write_text(json.dumps(rows), encoding="utf-8")
-    return path
-
-
 def test_mmvet_official_prompt_retry_and_score_equal_recorded(tmp_path: Path) -> None:
     fewshot = tmp_path / "mm-vet_evaluator.py"
     fewshot.write_text(FEWSHOT_PY, encoding="utf-8")
-    answers, meta = _mmvet_files(tmp_path)
+    answers, meta = mmvet_files(tmp_path)
     with serve(Stub(reply=lambda p: MMVET_REPLIES.get(p, "??"))) as stub:
         r = evaluate_task(
-            "mmvet", answers, annotations=meta, judge=_client(stub, tmp_path), judge_prompt=fewshot
+            "mmvet",
+            answers,
+            annotations=meta,
+            judge=judge_client(stub, tmp_path),
+            judge_prompt=fewshot,
         )
         sent = [q["messages"][0]["content"] for q in stub.requests]
     assert sorted(sent) == sorted([MMVET_P0, MMVET_P1, MMVET_P1 + MMVET_RETRY, MMVET_P2])
     assert r.scores == [0.5, 0.7, 0.8]
-    recorded = _mmvet_recorded(
+    recorded = mmvet_recorded(
         tmp_path,
         {"v1_0": ["0.5"], "v1_1": [" 0.7", "0.7"], "v1_2": ["0.8 because it is partly right"]},
     )
@@ -471,14 +440,14 @@ def test_mmvet_official_prompt_retry_and_score_equal_recorded(tmp_path: Path) ->
 def test_mmvet_vlmevalkit_reads_the_whole_reply_and_gives_up_after_five(tmp_path: Path) -> None:
     fewshot = tmp_path / "fewshot.txt"
     fewshot.write_text("FEW\nSHOT | table", encoding="utf-8")
-    answers, meta = _mmvet_files(tmp_path)
+    answers, meta = mmvet_files(tmp_path)
     with serve(Stub(reply=lambda p: MMVET_REPLIES.get(p, "??"))) as stub:
         r = evaluate_task(
             "mmvet",
             answers,
             annotations=meta,
             profile="vlmevalkit",
-            judge=_client(stub, tmp_path),
+            judge=judge_client(stub, tmp_path),
             judge_prompt=fewshot,
         )
         sent = [q["messages"][0]["content"] for q in stub.requests]
@@ -488,10 +457,10 @@ def test_mmvet_vlmevalkit_reads_the_whole_reply_and_gives_up_after_five(tmp_path
 
 
 def test_mmvet_judge_needs_the_prompt_file(tmp_path: Path) -> None:
-    answers, meta = _mmvet_files(tmp_path)
+    answers, meta = mmvet_files(tmp_path)
     with serve(Stub()) as stub:
         with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mm-vet_evaluator\.py"):
-            evaluate_task("mmvet", answers, annotations=meta, judge=_client(stub, tmp_path))
+            evaluate_task("mmvet", answers, annotations=meta, judge=judge_client(stub, tmp_path))
         assert stub.requests == []
     with pytest.raises(InputError, match="no judge grade"):  # no judge: as before
         evaluate_task("mmvet", answers, annotations=meta)
@@ -500,13 +469,13 @@ def test_mmvet_judge_needs_the_prompt_file(tmp_path: Path) -> None:
 def test_mmvet_unjudged_follow_allow_unjudged(tmp_path: Path) -> None:
     fewshot = tmp_path / "mm-vet_evaluator.py"
     fewshot.write_text(FEWSHOT_PY, encoding="utf-8")
-    answers, meta = _mmvet_files(tmp_path)
+    answers, meta = mmvet_files(tmp_path)
     with serve(Stub(fail_first=1000, fail_status=400)) as stub:
         kw: dict[str, Any] = {"annotations": meta, "judge_prompt": fewshot}
         with pytest.raises(UnjudgedError, match="3 of 3 items"):
-            evaluate_task("mmvet", answers, judge=_client(stub, tmp_path), **kw)
+            evaluate_task("mmvet", answers, judge=judge_client(stub, tmp_path), **kw)
         r = evaluate_task(
-            "mmvet", answers, judge=_client(stub, tmp_path, allow_unjudged=True), **kw
+            "mmvet", answers, judge=judge_client(stub, tmp_path, allow_unjudged=True), **kw
         )
     assert r.scores == [0.0, 0.0, 0.0]
     assert "(unjudged:3/3)|" in r.signature.format()

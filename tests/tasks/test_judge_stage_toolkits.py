@@ -10,7 +10,6 @@ Every expected prompt is written out by hand from the toolkit's template (VLMEva
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -23,14 +22,12 @@ pytest.importorskip("httpx")
 from judge.stub import Stub, serve
 from vqametrics.cli.score import JUDGE_HELP
 from vqametrics.core.exceptions import InputError
-from vqametrics.judge import JudgeClient, UnjudgedError
+from vqametrics.judge import UnjudgedError
 from vqametrics.judge.prompts import MATHVISION_VLMEVALKIT, JudgePromptError, load_prompt_text
 from vqametrics.tasks import list_tasks
 from vqametrics.tasks._run import evaluate_task
 
-
-def _client(stub: Stub, tmp_path: Path, **kw: Any) -> JudgeClient:
-    return JudgeClient(stub.url, "stub-judge", cache_dir=tmp_path / "cache", backoff=0.0, **kw)
+from ._judge_stage import judge_client, mathvista_file, mmvet_files, mmvet_recorded
 
 
 def _sent(stub: Stub) -> list[tuple[str, float, int]]:
@@ -95,7 +92,7 @@ def test_mathvision_vlmevalkit_prefetch_prompt_retry_and_score_equal_recorded(
     # MATH_V_auxeval asks again at temperature 0.5
     stub_ = Stub(reply=lambda p: {MV_P2: "2.5", MV_P3: "3"}.get(p, "??"), fail_first=1)
     with serve(stub_) as stub:
-        client = _client(stub, tmp_path, retries=1, concurrency=1)
+        client = judge_client(stub, tmp_path, retries=1, concurrency=1)
         r = evaluate_task(
             "mathvision", _mv_sheet(tmp_path), profile="vlmevalkit", judge=client, judge_prompt=pre
         )
@@ -117,7 +114,7 @@ def test_mathvision_vlmevalkit_prefetch_prompt_retry_and_score_equal_recorded(
 
 def test_mathvision_official_takes_no_judge(tmp_path: Path) -> None:
     with serve(Stub()) as stub, pytest.raises(InputError, match="asks no judge"):
-        evaluate_task("mathvision", _mv_sheet(tmp_path), judge=_client(stub, tmp_path))
+        evaluate_task("mathvision", _mv_sheet(tmp_path), judge=judge_client(stub, tmp_path))
 
 
 def test_mathvision_vlmevalkit_needs_the_prompt(tmp_path: Path) -> None:
@@ -127,7 +124,7 @@ def test_mathvision_vlmevalkit_needs_the_prompt(tmp_path: Path) -> None:
                 "mathvision",
                 _mv_sheet(tmp_path),
                 profile="vlmevalkit",
-                judge=_client(stub, tmp_path),
+                judge=judge_client(stub, tmp_path),
             )
         assert stub.requests == []
 
@@ -198,15 +195,7 @@ LMMS_P3 = "LMMS DEMO.\n\nQ3\n\nIt looks red to me.\n\nExtracted answer: "
 
 
 def _mvt_file(tmp_path: Path, extractions: dict[str, str] | None = None) -> Path:
-    rows = {}
-    for p in MVT_PROBLEMS:
-        row = dict(p)
-        if extractions is not None:
-            row["extraction"] = extractions[p["pid"]]
-        rows[p["pid"]] = row
-    path = tmp_path / ("recorded.json" if extractions is not None else "output_m.json")
-    path.write_text(json.dumps(rows), encoding="utf-8")
-    return path
+    return mathvista_file(tmp_path, MVT_PROBLEMS, extractions)
 
 
 def test_mathvista_lmms_eval_prompt_empty_reply_retry_and_score_equal_recorded(
@@ -220,7 +209,7 @@ def test_mathvista_lmms_eval_prompt_empty_reply_retry_and_score_equal_recorded(
             "mathvista",
             _mvt_file(tmp_path),
             profile="lmms-eval",
-            judge=_client(stub, tmp_path, concurrency=1),
+            judge=judge_client(stub, tmp_path, concurrency=1),
             judge_prompt=demo,
         )
         sent = _sent(stub)
@@ -245,7 +234,7 @@ def test_mathvista_lmms_eval_all_empty_replies_are_an_empty_extraction(tmp_path:
             "mathvista",
             _mvt_file(tmp_path),
             profile="lmms-eval",
-            judge=_client(stub, tmp_path),
+            judge=judge_client(stub, tmp_path),
             judge_prompt=demo,
         )
         asked = [p for p, _, _ in _sent(stub)]
@@ -257,12 +246,6 @@ def test_mathvista_lmms_eval_all_empty_replies_are_an_empty_extraction(tmp_path:
 
 # -- MM-Vet ---------------------------------------------------------------------------------
 
-MMVET_META = {
-    "v1_0": {"question": "What is x?", "answer": "-1<AND>-5", "capability": ["math"]},
-    "v1_1": {"question": "Color?", "answer": "blue<OR>navy", "capability": ["rec", "ocr"]},
-    "v1_2": {"question": "Why?", "answer": "because", "capability": ["gen", "know", "spat"]},
-}
-MMVET_ANSWERS = {"v1_0": "x = -1", "v1_1": "It is blue.", "v1_2": "no idea"}
 FEW = "FEW\nSHOT | table"
 #: hand-derived, lmms-eval: f"{prompt}\n{question} | {answer spaced} | {pred} |"
 LM_P0 = "FEW\nSHOT | table\nWhat is x? | -1 <AND> -5 | x = -1 |"
@@ -276,29 +259,11 @@ RETRY = "\nPredict the correctness of the answer (digit): "
 
 
 def _mmvet(tmp_path: Path, stub: Stub, profile: str, prompt: Path) -> Any:
-    meta, answers = tmp_path / "mm-vet.json", tmp_path / "model.json"
-    meta.write_text(json.dumps(MMVET_META), encoding="utf-8")
-    answers.write_text(json.dumps(MMVET_ANSWERS), encoding="utf-8")
-    client = _client(stub, tmp_path, concurrency=1)
+    answers, meta = mmvet_files(tmp_path)
+    client = judge_client(stub, tmp_path, concurrency=1)
     return evaluate_task(
         "mmvet", answers, annotations=meta, profile=profile, judge=client, judge_prompt=prompt
     )
-
-
-def _recorded(tmp_path: Path, replies: dict[str, list[str]]) -> Path:
-    rows = [
-        {
-            "question_id": k,
-            "capability": ",".join(m["capability"]),
-            "answer": m["answer"],
-            "prediction": MMVET_ANSWERS[k],
-            "judge_reply": replies[k],
-        }
-        for k, m in MMVET_META.items()
-    ]
-    path = tmp_path / "recorded.json"
-    path.write_text(json.dumps(rows), encoding="utf-8")
-    return path
 
 
 def test_mmvet_lmms_eval_prompt_temperatures_and_score_equal_recorded(tmp_path: Path) -> None:
@@ -325,7 +290,7 @@ def test_mmvet_lmms_eval_prompt_temperatures_and_score_equal_recorded(tmp_path: 
     ]
     assert r.scores == [0.5, 0.7, 0.0]
     assert "|judge:stub-judge/prompt:mmvet-lmms-eval@75571cf+sha:" in r.signature.format()
-    recorded = _recorded(
+    recorded = mmvet_recorded(
         tmp_path, {"v1_0": ["0.5"], "v1_1": ["abc", "1.5", "0.7 it is"], "v1_2": ["x"] * 4}
     )
     plain = evaluate_task("mmvet", recorded, profile="lmms-eval")
@@ -388,7 +353,7 @@ def test_mmvet_vlmevalkit_tries_at_rising_temperature_with_max_tokens_2048(
 
 def test_client_per_call_settings_are_sent_and_cached_apart(tmp_path: Path) -> None:
     with serve(Stub(reply=lambda p: "ok")) as stub:
-        c = _client(stub, tmp_path)
+        c = judge_client(stub, tmp_path)
         assert c.complete("p").response == "ok"
         assert c.complete("p", temperature=0.5, max_tokens=3).response == "ok"
         assert c.complete("p").cached and c.complete("p", temperature=0.5, max_tokens=3).cached

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import glob
 import os
+import random
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -59,7 +60,9 @@ __all__ = [
     "doc_answer",
     "doc_choices",
     "draw_fields",
+    "exact_match_doc",
     "exact_match_mean",
+    "fallback_letter",
     "find_judge_record",
     "hit_profile",
     "lmms_hit_profile",
@@ -89,8 +92,6 @@ JUDGE_FAILED_PREFETCH = "Failed in Prefetch, no GPT-based answer matching under 
 #: VLMEvalKit's log after three judge replies it could not parse: an unseeded random letter
 JUDGE_RANDOM = "Failed to predict, thus randomly generate one."
 _MATCH_LOG = "Match Log: "
-#: what a VLMEvalKit profile of a vanilla MCQ dataset reproduces
-VANILLA_MCQ = "vlmeval/dataset/utils/multiple_choice.py mcq_vanilla_eval + report_acc"
 #: the ``--judge-record`` option of a task scored by VLMEvalKit's rules with a recorded judge
 JUDGE_RECORD_OPTION = ("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)")
 
@@ -177,27 +178,22 @@ def vlmevalkit_choice_task(
     title: str,
     metric: str,
     description: str,
-    dataset: str,
-    lmms: TaskProfile,
+    profiles: tuple[TaskProfile, ...],
     read: Callable[[TaskInputs], TaskData],
     layouts: tuple[str, ...],
     note: str,
     aliases: tuple[str, ...] = (),
-    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None = None,
-    reproduces: str = VANILLA_MCQ,
 ) -> ChoiceTask:
     """A multiple-choice task no official scorer was read for (AI2D, BLINK, CV-Bench, MMVP,
-    RealWorldQA, SEED-Bench): VLMEvalKit's profiles of *dataset* (``report_acc`` or
-    *aggregate*, see :func:`vlmevalkit_profiles`), the default, then the *lmms* profile; its
-    sheets carry the ground truth, and the ``--judge-record`` option."""
-    vlmevalkit = vlmevalkit_profiles(dataset, aggregate, reproduces=reproduces)
+    RealWorldQA, SEED-Bench): VLMEvalKit's profile by default, its sheets carrying the ground
+    truth, and the ``--judge-record`` option."""
     return ChoiceTask(
         name=name,
         kind="multiple-choice",
         title=title,
         metric=metric,
         description=description,
-        profiles=(*vlmevalkit, lmms),
+        profiles=profiles,
         read=read,
         layouts=layouts,
         aliases=aliases,
@@ -772,7 +768,7 @@ def vlmevalkit_profiles(
     dataset: str,
     aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None = None,
     *,
-    reproduces: str = VANILLA_MCQ,
+    reproduces: str = "vlmeval/dataset/utils/multiple_choice.py mcq_vanilla_eval + report_acc",
 ) -> tuple[TaskProfile, ...]:
     """The ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` profiles of a vanilla
     MCQ dataset: the era's ``can_infer``, the recorded judge, *aggregate* (``report_acc``)."""
@@ -849,6 +845,25 @@ class LmmsDoc:
     #: the gold of a stand-in doc built from the record (default: its ``answer``, the logged
     #: ``target``); BLINK / CV-Bench log ``(A)`` and score against ``target.strip("()")``
     record_gold: Callable[[Mapping[str, Any], str], str] | None = None
+
+
+def exact_match_doc(
+    gold: Callable[[Mapping[str, Any], str], str],
+    options: Callable[[Mapping[str, Any]], dict[str, str]],
+) -> LmmsDoc:
+    """The ``doc`` reading of a task lmms-eval scores with its builtin ``exact_match`` (AI2D,
+    RealWorldQA): the id ``question_id`` (or ``index``), the recorded per-sample
+    ``exact_match``; a log without ``doc`` holds that bare ``exact_match`` beside ``target``,
+    and its id is the ``doc_id``."""
+    from ._lmms import MetricRecord, sample_score
+
+    return LmmsDoc(
+        id_keys=("question_id", "index"),
+        gold=gold,
+        options=options,
+        recorded=lambda row, where: sample_score(row, ("exact_match",)),
+        record=MetricRecord(metrics=("exact_match",)),
+    )
 
 
 def doc_answer(doc: Mapping[str, Any], where: str) -> str:
@@ -997,6 +1012,26 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         (*notes, *([repeated] if repeated else [])),
         locate_reported(inputs.results, inputs.reported),
     )
+
+
+def fallback_letter(
+    options: Mapping[str, str],
+    recorded: Any,
+    rng: random.Random | None,
+    counts: dict[str, int],
+) -> str:
+    """The letter of an answer no rule reads, where the toolkit draws an unseeded random
+    one: a draw of *rng* (``--fallback-seed``), else the draw the file *recorded* when it is
+    an option, else :data:`RANDOM` (unresolved, scored 0); counted in *counts* under
+    ``drawn`` / ``replayed`` / ``unresolved``."""
+    if rng is not None:
+        counts["drawn"] += 1
+        return rng.choice(list(options))
+    if isinstance(recorded, str) and recorded in options:
+        counts["replayed"] += 1
+        return recorded
+    counts["unresolved"] += 1
+    return RANDOM
 
 
 def decided_letter(

@@ -19,13 +19,13 @@ from ..core.exceptions import InputError
 from ..kernels.choice.lmms import ai2d_hit
 from . import register_task
 from ._base import TaskData, TaskInputs
-from ._lmms import MetricRecord, sample_score
 from ._mcq import (
-    LmmsDoc,
     doc_answer,
+    exact_match_doc,
     lmms_hit_profile,
     read_mcq,
     vlmevalkit_choice_task,
+    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -46,15 +46,9 @@ def _ai2d_gold(doc: Mapping[str, Any], where: str) -> str:
         raise InputError(f"{where}: doc.answer is not an option index") from None
 
 
-_LMMS_DOC = LmmsDoc(
-    id_keys=("question_id", "index"),
-    gold=_ai2d_gold,
-    options=_ai2d_options,
-    recorded=lambda row, where: sample_score(row, ("exact_match",)),
-    # no doc (lmms-eval 0.4 on): the builtin exact_match against target (ai2d_doc_to_target,
-    # the gold letter for the mcq prompt); the id is doc_id
-    record=MetricRecord(metrics=("exact_match",)),
-)
+# no doc (lmms-eval 0.4 on): exact_match against target (ai2d_doc_to_target, the gold letter
+# for the mcq prompt)
+_LMMS_DOC = exact_match_doc(_ai2d_gold, _ai2d_options)
 
 
 def _read(inputs: TaskInputs) -> TaskData:
@@ -75,8 +69,7 @@ TASK = register_task(
         title="AI2D",
         metric="ai2d-acc",
         description="science-diagram multiple choice (no official scorer; VLMEvalKit's rule)",
-        dataset="AI2D_TEST",
-        lmms=LMMS_EVAL,
+        profiles=(*vlmevalkit_profiles("AI2D_TEST"), LMMS_EVAL),
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",

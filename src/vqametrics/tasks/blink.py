@@ -34,6 +34,7 @@ from ._mcq import (
     record_hit,
     require_options,
     vlmevalkit_choice_task,
+    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -110,8 +111,7 @@ TASK = register_task(
         title="BLINK",
         metric="blink-acc",
         description="perception multiple choice (VLMEvalKit's generic MCQ and report_acc)",
-        dataset="BLINK",
-        lmms=LMMS_EVAL,
+        profiles=(*vlmevalkit_profiles("BLINK"), LMMS_EVAL),
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",

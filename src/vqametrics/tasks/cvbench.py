@@ -36,6 +36,7 @@ from ._mcq import (
     report_acc,
     require_options,
     vlmevalkit_choice_task,
+    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -152,10 +153,14 @@ TASK = register_task(
         title="CV-Bench",
         metric="cvbench-acc",
         description="vision-centric multiple choice: 2D (mean over sources), 3D, their mean",
-        dataset="CV-Bench",
-        lmms=LMMS_EVAL,
-        aggregate=_aggregate,
-        reproduces="image_mcq.py CVBench.report_accuracy + report_acc",
+        profiles=(
+            *vlmevalkit_profiles(
+                "CV-Bench",
+                _aggregate,
+                reproduces="image_mcq.py CVBench.report_accuracy + report_acc",
+            ),
+            LMMS_EVAL,
+        ),
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-F, answer, split, source, prediction)",

@@ -43,8 +43,8 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
-from ._score_file import read_score_file
+from ._common import unique_items, vlmevalkit_judge_rows
+from ._math_read import judge_sheet_data, read_score_file, sheet_index
 
 __all__ = ["TASK"]
 
@@ -270,10 +270,7 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
     items: list[Item] = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        index = row.get("index")
-        if index is None:
-            raise InputError(f"{where}: no 'index'")
-        key: str | int = int(index) if isinstance(index, float) else index
+        key = sheet_index(row, where)
         answer, fields = _problem(row, where, "choices")
         if row.get("log") is not None:
             fields["log"] = str(row["log"])
@@ -289,13 +286,7 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
         pred = row.get("prediction")
         items.append(Item(key, "nan" if pred is None else _text(pred), (answer,), fields))
     items, notes = unique_items(items, records, "index", inputs)
-    return TaskData(
-        items,
-        (records.source,),
-        ("vlmevalkit-mathvision (" + records.layout + ")",),
-        notes,
-        reported_scores(inputs),
-    )
+    return judge_sheet_data(items, records, "vlmevalkit-mathvision", notes, inputs)
 
 
 def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:

@@ -51,7 +51,7 @@ from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
-from ._score_file import read_score_file
+from ._math_read import judge_sheet_data, read_score_file, sheet_index
 
 __all__ = ["BREAKDOWN_KEYS", "TASK"]
 
@@ -388,10 +388,7 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
     items: list[Item] = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        index = row.get("index")
-        if index is None:
-            raise InputError(f"{where}: no 'index'")
-        key: str | int = int(index) if isinstance(index, float) else index
+        key = sheet_index(row, where)
         fields = _problem_fields(row, where)
         if row.get("answer_option") is not None:
             fields["answer_option"] = str(row["answer_option"])
@@ -413,13 +410,7 @@ def _vlmevalkit_items(records: Records, inputs: TaskInputs) -> TaskData:
             f"{records.source} has no 'precision' column: under the official and lmms-eval "
             "profiles its float problems cannot be rounded and are wrong (VLMEvalKit needs none)",
         )
-    return TaskData(
-        items,
-        (records.source,),
-        ("vlmevalkit-mathvista-judge (" + records.layout + ")",),
-        notes,
-        reported_scores(inputs),
-    )
+    return judge_sheet_data(items, records, "vlmevalkit-mathvista-judge", notes, inputs)
 
 
 def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
@@ -674,32 +665,42 @@ def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     return (("judge", data.extra.get("judge", "recorded")),)
 
 
-OFFICIAL = TaskProfile(
-    name="official",
+def _official_profile(
+    commit: str, round_as_given: bool, *, description: str, reproduces: str
+) -> TaskProfile:
+    """An official ``calculate_score.py`` profile at *commit*; the two differ only in how
+    ``precision`` rounds (*round_as_given*: the 2024 script's ``round(x, precision)``)."""
+    name = "official-2024" if round_as_given else "official"
+    return TaskProfile(
+        name=name,
+        description=description,
+        reproduces=reproduces,
+        toolkit=f"MathVista@{commit}",
+        score=_official_score(round_as_given),
+        aggregate=_official_aggregate(name),
+        context=(*_CONTEXT, "ignore_empty_extractions"),
+        detail=_detail(
+            lambda it: normalize_official(
+                it.prediction, *_problem(it.fields), round_precision_as_given=round_as_given
+            )
+        ),
+    )
+
+
+OFFICIAL = _official_profile(
+    "53d5258",
+    False,
     description="calculate_score.py at HEAD: truncate integers, round floats to int(precision), "
     "letter or nearest choice (Levenshtein), plain ==",
     reproduces="lupantech/MathVista@53d5258 evaluation/calculate_score.py (file e999481)",
-    toolkit="MathVista@53d5258",
-    score=_official_score(round_as_given=False),
-    aggregate=_official_aggregate("official"),
-    context=(*_CONTEXT, "ignore_empty_extractions"),
-    detail=_detail(lambda it: normalize_official(it.prediction, *_problem(it.fields))),
 )
 
-OFFICIAL_2024 = TaskProfile(
-    name="official-2024",
+OFFICIAL_2024 = _official_profile(
+    "fb7fae1",
+    True,
     description="calculate_score.py before its 2024-11 fix: round(x, precision) raises for a "
     "float precision, so every such float problem is wrong",
     reproduces="lupantech/MathVista@fb7fae1 evaluation/calculate_score.py (before e999481)",
-    toolkit="MathVista@fb7fae1",
-    score=_official_score(round_as_given=True),
-    aggregate=_official_aggregate("official-2024"),
-    context=(*_CONTEXT, "ignore_empty_extractions"),
-    detail=_detail(
-        lambda it: normalize_official(
-            it.prediction, *_problem(it.fields), round_precision_as_given=True
-        )
-    ),
 )
 
 LMMS_EVAL = TaskProfile(

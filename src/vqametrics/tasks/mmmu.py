@@ -62,6 +62,7 @@ from ._mcq import (
     ChoiceTask,
     agreement_note,
     draw_fields,
+    fallback_letter,
     read_mcq_sheet,
     vlmevalkit_profiles,
     with_decisions,
@@ -572,15 +573,8 @@ def decide_letters(
         fields = dict(item.fields)
         if letter == RANDOM:
             fields["decided_at_random"] = True
-            recorded = item.fields.get("recorded_pred")
-            if rng is not None:
-                letter = rng.choice(list(options))
-                counts["drawn"] += 1
-            elif replay and isinstance(recorded, str) and recorded in options:
-                letter = recorded
-                counts["replayed"] += 1
-            else:
-                counts["unresolved"] += 1
+            recorded = item.fields.get("recorded_pred") if replay else None
+            letter = fallback_letter(options, recorded, rng, counts)
         fields["parsed_pred"] = letter
         out[i] = replace(item, fields=fields)
     return out, counts

@@ -51,7 +51,7 @@ from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions
-from ._mcq import ChoiceTask, decided_letter, draw_fields, with_decisions
+from ._mcq import ChoiceTask, decided_letter, draw_fields, fallback_letter, with_decisions
 
 __all__: list[str] = []
 
@@ -345,14 +345,7 @@ def _read_decided(inputs: TaskInputs) -> TaskData:
         if letter == RANDOM:
             fields["decided_at_random"] = True
             recorded = item.fields.get("pred_indexs", item.fields.get("logged_pred"))
-            if rng is not None:
-                letter = rng.choice(list(options))
-                counts["drawn"] += 1
-            elif isinstance(recorded, str) and recorded in options:
-                letter = recorded
-                counts["replayed"] += 1
-            else:
-                counts["unresolved"] += 1
+            letter = fallback_letter(options, recorded, rng, counts)
         fields["parsed_pred"] = letter
         items[i] = replace(item, fields=fields)
     notes = list(data.notes)

@@ -33,6 +33,7 @@ from ._mcq import (
     record_hit,
     require_options,
     vlmevalkit_choice_task,
+    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -174,10 +175,12 @@ TASK = register_task(
         title="MMVP",
         metric="mmvp-acc",
         description="paired multiple choice: Overall = pairs with both items right",
-        dataset="MMVP",
-        lmms=LMMS_EVAL,
-        aggregate=_aggregate,
-        reproduces="multiple_choice.py report_acc_MMVP",
+        profiles=(
+            *vlmevalkit_profiles(
+                "MMVP", _aggregate, reproduces="multiple_choice.py report_acc_MMVP"
+            ),
+            LMMS_EVAL,
+        ),
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A, B, answer, prediction), pairs in order",

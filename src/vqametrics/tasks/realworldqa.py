@@ -14,28 +14,22 @@ from __future__ import annotations
 from ..kernels.choice.lmms import realworldqa_hit
 from . import register_task
 from ._base import TaskData, TaskInputs
-from ._lmms import MetricRecord, sample_score
 from ._mcq import (
-    LmmsDoc,
     doc_answer,
+    exact_match_doc,
     lmms_hit_profile,
     no_options,
     read_mcq,
     vlmevalkit_choice_task,
+    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
 
 
-_LMMS_DOC = LmmsDoc(
-    id_keys=("question_id", "index"),
-    gold=doc_answer,
-    options=no_options,
-    recorded=lambda row, where: sample_score(row, ("exact_match",)),
-    # no doc (lmms-eval 0.4 on): realworldqa_process_results's bare exact_match; target =
-    # doc["answer"], the gold it compares with; the id is doc_id
-    record=MetricRecord(metrics=("exact_match",)),
-)
+# no doc (lmms-eval 0.4 on): realworldqa_process_results's bare exact_match; target =
+# doc["answer"], the gold it compares with
+_LMMS_DOC = exact_match_doc(doc_answer, no_options)
 
 
 def _read(inputs: TaskInputs) -> TaskData:
@@ -55,8 +49,7 @@ TASK = register_task(
         title="RealWorldQA",
         metric="realworldqa-acc",
         description="real-world multiple choice (no official scorer; VLMEvalKit's rule)",
-        dataset="RealWorldQA",
-        lmms=LMMS_EVAL,
+        profiles=(*vlmevalkit_profiles("RealWorldQA"), LMMS_EVAL),
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, prediction)",

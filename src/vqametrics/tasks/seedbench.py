@@ -28,6 +28,7 @@ from ._mcq import (
     lmms_hit_profile,
     read_mcq,
     vlmevalkit_choice_task,
+    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -106,8 +107,7 @@ TASK = register_task(
         title="SEED-Bench (image)",
         metric="seedbench-acc",
         description="four-option questions over nine image dimensions (no generative official)",
-        dataset="SEEDBench_IMG",
-        lmms=LMMS_EVAL,
+        profiles=(*vlmevalkit_profiles("SEEDBench_IMG"), LMMS_EVAL),
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",

@@ -1,0 +1,63 @@
+"""Reading shared by the math tasks (MathVista, MathVision): the score file a toolkit writes
+beside its output (``scores_<model>.json``, ``<file>_result.json``), shown beside our numbers,
+and the ``index`` of a VLMEvalKit judge sheet."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..core.exceptions import InputError
+from ..readers.records import Records
+from ._base import Item, TaskData, TaskInputs
+from ._common import reported_scores
+
+__all__ = ["judge_sheet_data", "read_score_file", "sheet_index"]
+
+
+def judge_sheet_data(
+    items: list[Item], records: Records, layout: str, notes: tuple[str, ...], inputs: TaskInputs
+) -> TaskData:
+    """The items of a VLMEvalKit judge sheet (*layout*, with the file's own format), with the
+    score file VLMEvalKit wrote beside it."""
+    return TaskData(
+        items,
+        (records.source,),
+        (f"{layout} ({records.layout})",),
+        notes,
+        reported_scores(inputs),
+    )
+
+
+def sheet_index(row: Mapping[str, Any], where: str) -> str | int:
+    """A VLMEvalKit sheet row's ``index`` (a float cell read as its integer); an empty cell is
+    an error naming the row."""
+    index = row.get("index")
+    if index is None:
+        raise InputError(f"{where}: no 'index'")
+    return int(index) if isinstance(index, float) else index
+
+
+def read_score_file(
+    inputs: TaskInputs, beside: Callable[[Path], Path | None], what: str
+) -> tuple[Path, Any] | None:
+    """``(path, parsed JSON)`` of ``--reported``, else of the file *beside* names next to the
+    results (when it exists and is not the results file); ``None`` when there is none. A file
+    that cannot be read or parsed is an error naming it (*what* says what it should be)."""
+    path: Path | None = None
+    if inputs.reported is not None:
+        path = Path(inputs.reported)
+    elif isinstance(inputs.results, str | os.PathLike) and os.fspath(inputs.results) != "-":
+        res = Path(inputs.results)
+        cand = beside(res)
+        path = cand if cand is not None and cand.is_file() and cand != res else None
+    if path is None:
+        return None
+    import orjson
+
+    try:
+        return path, orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable {what} ({exc})") from None
