@@ -10,6 +10,7 @@ from typing import Any
 
 from judge.stub import Stub
 from vqametrics.judge import JudgeClient
+from vqametrics.tasks._run import evaluate_task
 
 #: three MM-Vet questions (mm-vet.json's fields) and a model's answers to them
 MMVET_META = {
@@ -64,3 +65,9 @@ def mathvista_file(
     path = tmp_path / ("recorded.json" if extractions is not None else "output_m.json")
     path.write_text(json.dumps(rows), encoding="utf-8")
     return path
+
+
+def judged(task: str, results: Any, stub: Stub, tmp_path: Path, **kw: Any) -> Any:
+    """*results* of *task* scored with *stub* as the judge (*kw*: ``profile``, ``annotations``,
+    ``judge_prompt`` …)."""
+    return evaluate_task(task, results, judge=judge_client(stub, tmp_path), **kw)

@@ -27,7 +27,7 @@ from vqametrics.judge.prompts import JudgePromptError
 from vqametrics.schema import evaluation_schema
 from vqametrics.tasks._run import evaluate_task
 
-from ._judge_stage import judge_client, mathvista_file, mmvet_files, mmvet_recorded
+from ._judge_stage import judge_client, judged, mathvista_file, mmvet_files, mmvet_recorded
 
 # -- MathVista ------------------------------------------------------------------------------
 
@@ -115,7 +115,7 @@ def test_mathvista_official_prompt_reply_and_score_equal_recorded(tmp_path: Path
     demo = _demo(tmp_path)
     out = _official_file(tmp_path)
     with serve(_replying()) as stub:
-        r = evaluate_task("mathvista", out, judge=judge_client(stub, tmp_path), judge_prompt=demo)
+        r = judged("mathvista", out, stub, tmp_path, judge_prompt=demo)
         sent = [q["messages"][0]["content"] for q in stub.requests]
     assert sorted(sent) == sorted([OFFICIAL_PROMPT_3, OFFICIAL_PROMPT_4])
     recs = {rec["id"]: rec for rec in r.per_item()}
@@ -151,12 +151,8 @@ def test_mathvista_second_run_is_a_replay_from_the_cache(tmp_path: Path) -> None
     demo = _demo(tmp_path)
     out = _official_file(tmp_path)
     with serve(_replying()) as stub:
-        first = evaluate_task(
-            "mathvista", out, judge=judge_client(stub, tmp_path), judge_prompt=demo
-        )
-        again = evaluate_task(
-            "mathvista", out, judge=judge_client(stub, tmp_path), judge_prompt=demo
-        )
+        first = judged("mathvista", out, stub, tmp_path, judge_prompt=demo)
+        again = judged("mathvista", out, stub, tmp_path, judge_prompt=demo)
         assert len(stub.requests) == 2
     assert again.judge_stats is not None
     assert (again.judge_stats.judge_calls, again.judge_stats.cache_hits) == (0, 2)
@@ -166,16 +162,11 @@ def test_mathvista_second_run_is_a_replay_from_the_cache(tmp_path: Path) -> None
 def test_mathvista_judge_needs_the_prompt_file(tmp_path: Path) -> None:
     with serve(Stub()) as stub:
         with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*ext_ans\.py"):
-            evaluate_task("mathvista", _official_file(tmp_path), judge=judge_client(stub, tmp_path))
+            judged("mathvista", _official_file(tmp_path), stub, tmp_path)
         bad = tmp_path / "other.py"
         bad.write_text("x = 1\n", encoding="utf-8")
         with pytest.raises(JudgePromptError, match="no module-level string 'demo_prompt'"):
-            evaluate_task(
-                "mathvista",
-                _official_file(tmp_path),
-                judge=judge_client(stub, tmp_path),
-                judge_prompt=bad,
-            )
+            judged("mathvista", _official_file(tmp_path), stub, tmp_path, judge_prompt=bad)
         assert stub.requests == []  # nothing was asked
 
 
@@ -191,7 +182,7 @@ def test_mathvista_unjudged_items_follow_allow_unjudged(tmp_path: Path) -> None:
     out = _official_file(tmp_path)
     with serve(Stub(fail_first=100, fail_status=400)) as stub:
         with pytest.raises(UnjudgedError, match="2 of 2 items could not be judged"):
-            evaluate_task("mathvista", out, judge=judge_client(stub, tmp_path), judge_prompt=demo)
+            judged("mathvista", out, stub, tmp_path, judge_prompt=demo)
         r = evaluate_task(
             "mathvista",
             out,
@@ -247,12 +238,7 @@ def test_mathvista_lmms_eval_profile_needs_its_prompt_file(tmp_path: Path) -> No
     # lmms-eval's DEMO_PROMPT is a copy of MathVista's CC BY-SA demo: never bundled
     no_prompt = pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mathvista_evals\.py")
     with serve(Stub()) as stub, no_prompt:
-        evaluate_task(
-            "mathvista",
-            _official_file(tmp_path),
-            profile="lmms-eval",
-            judge=judge_client(stub, tmp_path),
-        )
+        judged("mathvista", _official_file(tmp_path), stub, tmp_path, profile="lmms-eval")
     assert stub.requests == []
 
 
@@ -416,13 +402,7 @@ def test_mmvet_official_prompt_retry_and_score_equal_recorded(tmp_path: Path) ->
     fewshot.write_text(FEWSHOT_PY, encoding="utf-8")
     answers, meta = mmvet_files(tmp_path)
     with serve(Stub(reply=lambda p: MMVET_REPLIES.get(p, "??"))) as stub:
-        r = evaluate_task(
-            "mmvet",
-            answers,
-            annotations=meta,
-            judge=judge_client(stub, tmp_path),
-            judge_prompt=fewshot,
-        )
+        r = judged("mmvet", answers, stub, tmp_path, annotations=meta, judge_prompt=fewshot)
         sent = [q["messages"][0]["content"] for q in stub.requests]
     assert sorted(sent) == sorted([MMVET_P0, MMVET_P1, MMVET_P1 + MMVET_RETRY, MMVET_P2])
     assert r.scores == [0.5, 0.7, 0.8]
@@ -442,12 +422,13 @@ def test_mmvet_vlmevalkit_reads_the_whole_reply_and_gives_up_after_five(tmp_path
     fewshot.write_text("FEW\nSHOT | table", encoding="utf-8")
     answers, meta = mmvet_files(tmp_path)
     with serve(Stub(reply=lambda p: MMVET_REPLIES.get(p, "??"))) as stub:
-        r = evaluate_task(
+        r = judged(
             "mmvet",
             answers,
+            stub,
+            tmp_path,
             annotations=meta,
             profile="vlmevalkit",
-            judge=judge_client(stub, tmp_path),
             judge_prompt=fewshot,
         )
         sent = [q["messages"][0]["content"] for q in stub.requests]
@@ -460,7 +441,7 @@ def test_mmvet_judge_needs_the_prompt_file(tmp_path: Path) -> None:
     answers, meta = mmvet_files(tmp_path)
     with serve(Stub()) as stub:
         with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mm-vet_evaluator\.py"):
-            evaluate_task("mmvet", answers, annotations=meta, judge=judge_client(stub, tmp_path))
+            judged("mmvet", answers, stub, tmp_path, annotations=meta)
         assert stub.requests == []
     with pytest.raises(InputError, match="no judge grade"):  # no judge: as before
         evaluate_task("mmvet", answers, annotations=meta)

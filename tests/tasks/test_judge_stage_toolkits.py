@@ -27,7 +27,7 @@ from vqametrics.judge.prompts import MATHVISION_VLMEVALKIT, JudgePromptError, lo
 from vqametrics.tasks import list_tasks
 from vqametrics.tasks._run import evaluate_task
 
-from ._judge_stage import judge_client, mathvista_file, mmvet_files, mmvet_recorded
+from ._judge_stage import judge_client, judged, mathvista_file, mmvet_files, mmvet_recorded
 
 
 def _sent(stub: Stub) -> list[tuple[str, float, int]]:
@@ -114,18 +114,13 @@ def test_mathvision_vlmevalkit_prefetch_prompt_retry_and_score_equal_recorded(
 
 def test_mathvision_official_takes_no_judge(tmp_path: Path) -> None:
     with serve(Stub()) as stub, pytest.raises(InputError, match="asks no judge"):
-        evaluate_task("mathvision", _mv_sheet(tmp_path), judge=judge_client(stub, tmp_path))
+        judged("mathvision", _mv_sheet(tmp_path), stub, tmp_path)
 
 
 def test_mathvision_vlmevalkit_needs_the_prompt(tmp_path: Path) -> None:
     with serve(Stub()) as stub:
         with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mathv\.py"):
-            evaluate_task(
-                "mathvision",
-                _mv_sheet(tmp_path),
-                profile="vlmevalkit",
-                judge=judge_client(stub, tmp_path),
-            )
+            judged("mathvision", _mv_sheet(tmp_path), stub, tmp_path, profile="vlmevalkit")
         assert stub.requests == []
 
 
@@ -230,12 +225,8 @@ def test_mathvista_lmms_eval_all_empty_replies_are_an_empty_extraction(tmp_path:
     demo = tmp_path / "demo.txt"
     demo.write_text("\nLMMS DEMO.\n", encoding="utf-8")
     with serve(Stub(reply=lambda p: "")) as stub:
-        r = evaluate_task(
-            "mathvista",
-            _mvt_file(tmp_path),
-            profile="lmms-eval",
-            judge=judge_client(stub, tmp_path),
-            judge_prompt=demo,
+        r = judged(
+            "mathvista", _mvt_file(tmp_path), stub, tmp_path, profile="lmms-eval", judge_prompt=demo
         )
         asked = [p for p, _, _ in _sent(stub)]
     assert asked.count(LMMS_P2) == 5 and asked.count(LMMS_P3) == 5  # patience=5
