@@ -56,6 +56,7 @@ __all__ = [
     "circular_decision",
     "circular_items",
     "decided_letter",
+    "decided_scorer",
     "decision_note",
     "doc_answer",
     "doc_choices",
@@ -691,18 +692,17 @@ def exact_match_mean(items: Sequence[Item], scores: Sequence[float]) -> Aggregat
 
 
 def mcq_profile(
-    name: str,
-    *,
-    description: str,
+    era: tuple[str, str, str, str],
+    dataset: str,
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None,
     reproduces: str,
-    toolkit: str,
-    lineage: str,
-    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None = None,
 ) -> TaskProfile:
-    """A VLMEvalKit MCQ profile: the rules of *lineage* (a ``can_infer`` version), the record
-    of the judge, ``report_acc`` (or *aggregate*), and notes on how rows were decided."""
+    """The VLMEvalKit MCQ profile of *dataset* in one of :data:`VLMEVALKIT_ERAS` (what it
+    *reproduces* there): the era's ``can_infer`` lineage, the record of the judge,
+    ``report_acc`` (or *aggregate*), and notes on how rows were decided."""
     from ..kernels.choice import get_lineage
 
+    name, lineage, toolkit, period = era
     can_infer = get_lineage(lineage)
     agg = aggregate or report_acc
 
@@ -740,8 +740,8 @@ def mcq_profile(
 
     return TaskProfile(
         name=name,
-        description=description,
-        reproduces=reproduces,
+        description=f"VLMEvalKit {dataset}: can_infer ({period}), recorded judge, np.mean",
+        reproduces=f"open-compass/{toolkit} {reproduces}",
         toolkit=toolkit,
         score=vlmevalkit_scorer(can_infer),
         aggregate=aggregate_with_notes,
@@ -772,17 +772,7 @@ def vlmevalkit_profiles(
 ) -> tuple[TaskProfile, ...]:
     """The ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` profiles of a vanilla
     MCQ dataset: the era's ``can_infer``, the recorded judge, *aggregate* (``report_acc``)."""
-    return tuple(
-        mcq_profile(
-            name,
-            description=f"VLMEvalKit {dataset}: can_infer ({period}), recorded judge, np.mean",
-            reproduces=f"open-compass/{toolkit} {reproduces}",
-            toolkit=toolkit,
-            lineage=lineage,
-            aggregate=aggregate,
-        )
-        for name, lineage, toolkit, period in VLMEVALKIT_ERAS
-    )
+    return tuple(mcq_profile(era, dataset, aggregate, reproduces) for era in VLMEVALKIT_ERAS)
 
 
 def hit_profile(
@@ -1032,6 +1022,33 @@ def fallback_letter(
         return recorded
     counts["unresolved"] += 1
     return RANDOM
+
+
+def decided_scorer(
+    rule: Callable[[str, Mapping[str, str]], str | None],
+    *,
+    task: str,
+    random_hint: str,
+    raw_without_options: bool = False,
+) -> Callable[..., float]:
+    """The per-item scorer of a profile whose reader decides the letters (``parsed_pred``):
+    1.0 when the letter (:func:`decided_letter`, with *rule*) equals the gold; with
+    *raw_without_options*, an undecided item without options compares the raw response."""
+
+    def score(
+        prediction: str,
+        references: Sequence[str],
+        options: Mapping[str, str] | None = None,
+        parsed_pred: str | None = None,
+    ) -> float:
+        if raw_without_options and not options and parsed_pred is None:
+            return 1.0 if prediction == references[0] else 0.0
+        letter = decided_letter(
+            prediction, options, parsed_pred, rule, task=task, random_hint=random_hint
+        )
+        return 1.0 if letter == references[0] else 0.0
+
+    return score
 
 
 def decided_letter(

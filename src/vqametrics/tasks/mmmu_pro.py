@@ -37,7 +37,7 @@ import ast
 import os
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -51,7 +51,7 @@ from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions
-from ._mcq import ChoiceTask, decided_letter, draw_fields, fallback_letter, with_decisions
+from ._mcq import ChoiceTask, decided_scorer, draw_fields, fallback_letter, with_decisions
 
 __all__: list[str] = []
 
@@ -60,21 +60,14 @@ EXPECTED_ROWS = 1730
 _NAME = re.compile(r"(?P<model>.+)_(?P<setting>standard|vision)_(?P<method>cot|direct)\.jsonl$")
 
 
-def _score(
-    prediction: str,
-    references: Sequence[str],
-    options: Mapping[str, str] | None = None,
-    parsed_pred: str | None = None,
-    rule: Callable[..., str] = mmmu_pro_official,
-    hint: str = "no rule reads a letter and the script draws an unseeded random one; parse it "
+#: 1.0 when the letter (``parsed_pred`` when decided already, else evaluate.py's rule) equals
+#: the answer; a rule that would draw an unseeded random letter is an error
+_score = decided_scorer(
+    mmmu_pro_official,
+    task="mmmu-pro:",
+    random_hint="no rule reads a letter and the script draws an unseeded random one; parse it "
     "with vqametrics.parse_choice(..., rng=...)",
-) -> float:
-    """1.0 when the letter (``parsed_pred`` when decided already, else *rule*) equals the
-    answer; a rule that would draw an unseeded random letter is an error (*hint*)."""
-    letter = decided_letter(
-        prediction, options, parsed_pred, rule, task="mmmu-pro:", random_hint=hint
-    )
-    return 1.0 if letter == references[0] else 0.0
+)
 
 
 def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -106,23 +99,15 @@ OFFICIAL = TaskProfile(
 )
 
 
-_LMMS_HINT = (
-    "no tier reads a letter and lmms-eval draws from the unseeded global random; score the "
-    "whole log (its parsed_pred replays the draw) or pass rng="
+#: ``eval_multi_choice``: as :data:`_score` with lmms-eval's tiers; a vision sample (no
+#: options) compares the raw response itself (QUIRK vision-raw-response)
+_lmms_score = decided_scorer(
+    lmms_eval_mmmu,
+    task="mmmu-pro:",
+    random_hint="no tier reads a letter and lmms-eval draws from the unseeded global random; "
+    "score the whole log (its parsed_pred replays the draw) or pass rng=",
+    raw_without_options=True,
 )
-
-
-def _lmms_score(
-    prediction: str,
-    references: Sequence[str],
-    options: Mapping[str, str] | None = None,
-    parsed_pred: str | None = None,
-) -> float:
-    """``eval_multi_choice``: as :func:`_score` with lmms-eval's tiers; a vision sample (no
-    options) compares the raw response itself (QUIRK vision-raw-response)."""
-    if not options and parsed_pred is None:
-        return 1.0 if prediction == references[0] else 0.0
-    return _score(prediction, references, options, parsed_pred, lmms_eval_mmmu, _LMMS_HINT)
 
 
 def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:

@@ -51,7 +51,7 @@ from ._common import mean, reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions, sample_score, without_questions
 from ._mcq import (
     ChoiceTask,
-    decided_letter,
+    decided_scorer,
     read_mcq_sheet,
     vlmevalkit_profiles,
     with_decisions,
@@ -73,24 +73,14 @@ def _gold(references: Sequence[str]) -> str:
 # ----- per-item scorers ----------------------------------------------------------------
 
 
-def _official_score(
-    prediction: str,
-    references: Sequence[str],
-    options: Mapping[str, str] | None = None,
-    parsed_pred: str | None = None,
-) -> float:
-    """1.0 when the official letter (``parsed_pred`` when decided already) is the gold."""
-    letter = decided_letter(
-        prediction,
-        options,
-        parsed_pred,
-        scienceqa_official,
-        task="scienceqa: the official rule",
-        random_hint="the official rule reads no letter here and draws a random option; parse it "
-        "with vqametrics.parse_choice(..., rng=...) or score the whole run (the draws are seeded "
-        "there)",
-    )
-    return 1.0 if letter == _gold(references) else 0.0
+#: 1.0 when the official letter (``parsed_pred`` when decided already) is the gold
+_official_score = decided_scorer(
+    scienceqa_official,
+    task="scienceqa: the official rule",
+    random_hint="the official rule reads no letter here and draws a random option; parse it "
+    "with vqametrics.parse_choice(..., rng=...) or score the whole run (the draws are seeded "
+    "there)",
+)
 
 
 def _llava_scorer(rule: Callable[[str, Mapping[str, str]], str | None]) -> Callable[..., float]:
