@@ -276,15 +276,21 @@ def _llava_base(tmp_path: Path) -> Path:
     return base
 
 
+#: the prompts LLaVA's model_vqa_science.py writes for _llava_base's problems
+_LLAVA_PROMPTS = {"1": "<image>\nq", "2": "q", "3": "<image>\nq"}
+
+
+def _llava_answers(tmp_path: Path, answers: list[tuple[str, str]]) -> Path:
+    """LLaVA's answers file: one (question_id, text) a line, with the problem's prompt."""
+    path = tmp_path / "answers.jsonl"
+    rows = [{"question_id": q, "prompt": _LLAVA_PROMPTS[q], "text": t} for q, t in answers]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
 def test_llava_answers_over_the_test_split(tmp_path: Path) -> None:
     base = _llava_base(tmp_path)
-    answers = [
-        {"question_id": "1", "prompt": "<image>\nq", "text": "B"},
-        {"question_id": "2", "prompt": "q", "text": "A. x"},
-        {"question_id": "3", "prompt": "<image>\nq", "text": "The answer is A"},
-    ]
-    path = tmp_path / "answers.jsonl"
-    path.write_text("\n".join(json.dumps(a) for a in answers) + "\n", encoding="utf-8")
+    path = _llava_answers(tmp_path, [("1", "B"), ("2", "A. x"), ("3", "The answer is A")])
     r = evaluate_task("scienceqa", str(path), annotations=str(base), profile="llava")
     # hand-derived: B right; "A. x" right ('X. ' first); "The answer is A" fails (no char after)
     assert r.scores == [1.0, 1.0, 0.0]
@@ -293,7 +299,7 @@ def test_llava_answers_over_the_test_split(tmp_path: Path) -> None:
     later = evaluate_task("scienceqa", str(path), annotations=str(base), profile="llava-5200b75")
     assert later.scores == [1.0, 1.0, 1.0]  # 5200b75 also reads 'The answer is X' undotted
     # a missing answer is LLaVA's FAILED: an error unless --allow-missing, then a miss
-    path.write_text(json.dumps(answers[0]) + "\n", encoding="utf-8")
+    path = _llava_answers(tmp_path, [("1", "B")])
     with pytest.raises(InputError, match=r"allow.missing"):
         evaluate_task("scienceqa", str(path), annotations=str(base), profile="llava")
     r = evaluate_task(
@@ -336,14 +342,7 @@ def test_vila_judge_record_read_directly(shared_data: Path) -> None:
 def test_llava_answer_given_twice_follows_the_one_duplicate_rule(tmp_path: Path) -> None:
     # issue 22: the same rule and message as every reader; --on-duplicate last keeps the last
     base = _llava_base(tmp_path)
-    answers = [
-        {"question_id": "1", "prompt": "<image>\nq", "text": "A"},
-        {"question_id": "2", "prompt": "q", "text": "A"},
-        {"question_id": "3", "prompt": "<image>\nq", "text": "A"},
-        {"question_id": "1", "prompt": "<image>\nq", "text": "B"},
-    ]
-    path = tmp_path / "answers.jsonl"
-    path.write_text("\n".join(json.dumps(a) for a in answers) + "\n", encoding="utf-8")
+    path = _llava_answers(tmp_path, [("1", "A"), ("2", "A"), ("3", "A"), ("1", "B")])
     with pytest.raises(InputError, match=r"line 4: duplicate question_id '1' \(first at .*line 1"):
         evaluate_task("scienceqa", str(path), annotations=str(base), profile="llava")
     r = evaluate_task(
