@@ -71,3 +71,21 @@ def judged(task: str, results: Any, stub: Stub, tmp_path: Path, **kw: Any) -> An
     """*results* of *task* scored with *stub* as the judge (*kw*: ``profile``, ``annotations``,
     ``judge_prompt`` …)."""
     return evaluate_task(task, results, judge=judge_client(stub, tmp_path), **kw)
+
+
+def problem(
+    pid: str, answer: str, response: str, *, query: str, choices: list[str] | None = None, **kw: Any
+) -> dict[str, Any]:
+    """A MathVista problem as ``output_<model>.json`` holds it: ``multi_choice`` text with
+    *choices*, else ``free_form`` integer; no precision; *kw* adds fields (``question``)."""
+    return {
+        "pid": pid,
+        "question_type": "multi_choice" if choices else "free_form",
+        "answer_type": "text" if choices else "integer",
+        "choices": choices,
+        "precision": None,
+        "answer": answer,
+        "query": query,
+        **kw,
+        "response": response,
+    }

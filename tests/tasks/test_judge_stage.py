@@ -27,7 +27,7 @@ from vqametrics.judge.prompts import JudgePromptError
 from vqametrics.schema import evaluation_schema
 from vqametrics.tasks._run import evaluate_task
 
-from ._judge_stage import judge_client, judged, mathvista_file, mmvet_files, mmvet_recorded
+from ._judge_stage import judge_client, judged, mathvista_file, mmvet_files, mmvet_recorded, problem
 
 # -- MathVista ------------------------------------------------------------------------------
 
@@ -35,50 +35,20 @@ DEMO_PY = 'import os\n\ndemo_prompt = """\nDEMO: read and extract.\n"""\n'
 DEMO = "\nDEMO: read and extract.\n"  # the literal's value (what the digest is of)
 
 PROBLEMS: list[dict[str, Any]] = [
-    {  # a response equal to a choice text: extract_answer keeps it, no call
-        "pid": "1",
-        "question_type": "multi_choice",
-        "answer_type": "text",
-        "choices": ["3/11", "8/11"],
-        "precision": None,
-        "answer": "8/11",
-        "query": "Q1",
-        "question": "q1",
-        "response": "8/11",
-    },
-    {  # int() parses it: no call
-        "pid": "2",
-        "question_type": "free_form",
-        "answer_type": "integer",
-        "choices": None,
-        "precision": None,
-        "answer": "14",
-        "query": "Q2",
-        "question": "q2",
-        "response": "14",
-    },
-    {  # the judge is asked
-        "pid": "3",
-        "question_type": "free_form",
-        "answer_type": "integer",
-        "choices": None,
-        "precision": None,
-        "answer": "7",
-        "query": "Hint: integer.\nQuestion: How many?",
-        "question": "How many?",
-        "response": "I count 7 birds.",
-    },
-    {  # the judge is asked, and its (stripped) extraction is wrong
-        "pid": "4",
-        "question_type": "multi_choice",
-        "answer_type": "text",
-        "choices": ["red", "blue"],
-        "precision": None,
-        "answer": "blue",
-        "query": "Q4",
-        "question": "q4",
-        "response": "It looks red to me.",
-    },
+    # a response equal to a choice text: extract_answer keeps it, no call
+    problem("1", "8/11", "8/11", query="Q1", choices=["3/11", "8/11"], question="q1"),
+    # int() parses it: no call
+    problem("2", "14", "14", query="Q2", question="q2"),
+    # the judge is asked
+    problem(
+        "3",
+        "7",
+        "I count 7 birds.",
+        query="Hint: integer.\nQuestion: How many?",
+        question="How many?",
+    ),
+    # the judge is asked, and its (stripped) extraction is wrong
+    problem("4", "blue", "It looks red to me.", query="Q4", choices=["red", "blue"], question="q4"),
 ]
 
 #: hand-derived: f"{demo.strip()}\n\n{query}\n\n{response}\n\nExtracted answer: "

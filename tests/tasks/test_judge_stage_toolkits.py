@@ -27,7 +27,7 @@ from vqametrics.judge.prompts import MATHVISION_VLMEVALKIT, JudgePromptError, lo
 from vqametrics.tasks import list_tasks
 from vqametrics.tasks._run import evaluate_task
 
-from ._judge_stage import judge_client, judged, mathvista_file, mmvet_files, mmvet_recorded
+from ._judge_stage import judge_client, judged, mathvista_file, mmvet_files, mmvet_recorded, problem
 
 
 def _sent(stub: Stub) -> list[tuple[str, float, int]]:
@@ -151,36 +151,12 @@ def test_vlmevalkit_py_file_gives_task_description_then_each_example_and_newline
 
 LMMS_DEMO_PY = 'import os\n\nDEMO_PROMPT = """\nLMMS DEMO.\n"""\n'
 MVT_PROBLEMS: list[dict[str, Any]] = [
-    {  # int() parses the stripped response: no call
-        "pid": "1",
-        "question_type": "free_form",
-        "answer_type": "integer",
-        "choices": None,
-        "precision": None,
-        "answer": "14",
-        "query": "Q1",
-        "response": " 14\n",
-    },
-    {  # the judge is asked; its first reply is empty: get_chat_response asks again
-        "pid": "2",
-        "question_type": "free_form",
-        "answer_type": "integer",
-        "choices": None,
-        "precision": None,
-        "answer": "7",
-        "query": "Hint: integer.\nQuestion: How many?",
-        "response": "I count 7 birds. ",
-    },
-    {  # the judge is asked, its extraction is wrong
-        "pid": "3",
-        "question_type": "multi_choice",
-        "answer_type": "text",
-        "choices": ["red", "blue"],
-        "precision": None,
-        "answer": "blue",
-        "query": "Q3",
-        "response": "It looks red to me.",
-    },
+    # int() parses the stripped response: no call
+    problem("1", "14", " 14\n", query="Q1"),
+    # the judge is asked; its first reply is empty: get_chat_response asks again
+    problem("2", "7", "I count 7 birds. ", query="Hint: integer.\nQuestion: How many?"),
+    # the judge is asked, its extraction is wrong
+    problem("3", "blue", "It looks red to me.", query="Q3", choices=["red", "blue"]),
 ]
 #: hand-derived: f"{demo.strip()}\n\n{query}\n\n{response.strip()}\n\nExtracted answer: "
 LMMS_P2 = (
