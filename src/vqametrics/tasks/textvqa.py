@@ -38,15 +38,14 @@ from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.answers import require_answers
-from ..readers.join import check_unique, join_inputs, unique_rows
-from ..readers.layouts import is_lmms_eval_log
+from ..readers.join import join_truth, keyed_by_doc, logged_scores, unique_truth
+from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, positional_data
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
     found_instead,
-    id_key,
     mean_aggregate,
     numpy_mean,
     read_vlmevalkit,
@@ -61,12 +60,7 @@ from ._explain import (
     soft_explainer,
     vqa_profile_explainer,
 )
-from ._lmms import (
-    clean_samples,
-    drop_empty,
-    has_docs,
-    lmms_eval_items,
-)
+from ._lmms import drop_empty, has_docs, lmms_eval_items
 
 __all__ = [
     "AnswerCountError",
@@ -253,9 +247,10 @@ _explain_vlm_2024 = soft_explainer(VLM_2024_STEPS, "numpy")
 # ----------------------------------------------------------------------------------- reading
 
 
-def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
+def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str, ...]]:
     """The official TextVQA file ``{"dataset_type", …, "data": [{question_id, question,
-    image_id, answers}]}`` (a plain list of such rows is accepted too)."""
+    image_id, answers}]}`` (a plain list of such rows is accepted too): its items, its name
+    and the note counting repeated questions kept under ``--on-duplicate last``."""
     source = inputs.annotations
     if isinstance(source, Mapping) and isinstance(source.get("data"), list):
         source = source["data"]  # the official layout, already loaded
@@ -292,8 +287,8 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
         fields["question_id"] = qid
         items.append(Item(qid, None, tuple(answers), fields))
     wheres = [records.where(i) for i in range(len(items))]
-    keep = check_unique([it.id for it in items], wheres, on_duplicate=inputs.on_duplicate)
-    return [items[i] for i in keep], (records.source,)
+    items, notes = unique_truth(items, wheres, records.source, on_duplicate=inputs.on_duplicate)
+    return items, (records.source,), notes
 
 
 #: ``prompt_processor`` of LLaVA's ``eval_textvqa.py`` for prompts that start with OCR tokens
@@ -339,22 +334,25 @@ def _is_llava(records: Records) -> bool:
     return {"question_id", "prompt", "text"} <= cols
 
 
-def _join_llava(
-    inputs: TaskInputs, records: Records, gt_items: list[Item], gt_sources: tuple[str, ...]
-) -> TaskData:
+def _join_llava(inputs: TaskInputs, records: Records) -> TaskData:
     """LLaVA's join (spec §15): key = (image id in ``question_id``, the question recovered
     from ``prompt``, lower-cased) against (``image_id``, ``question.lower()``)."""
+    if inputs.annotations is None:
+        raise InputError(
+            f"{records.source}: LLaVA answers need the ground truth: pass "
+            "--annotations TextVQA_0.5.1_val.json"
+        )
+    gt_items, gt_sources, gt_notes = _read_annotations(inputs)
     preds = text_predictions(
         records, id_field="question_id", answer_field="text", allow_missing_answer=True
     )
     preds = drop_empty(preds, inputs.allow_missing)
-    records = preds.records  # the rows the predictions were kept from
     keys: list[tuple[str, str]] = []
-    for i, row in enumerate(records.rows):
+    for row, key, where in zip(preds.records.rows, preds.ids, preds.wheres, strict=True):
         prompt = row.get("prompt")
         if not isinstance(prompt, str):
-            raise InputError(f"{preds.wheres[i]}: 'prompt' is not text")
-        keys.append((str(preds.ids[i]), llava_question(prompt, preds.wheres[i])))
+            raise InputError(f"{where}: 'prompt' is not text")
+        keys.append((str(key), llava_question(prompt, where)))
     gt_keys: list[tuple[str, str]] = []
     for it in gt_items:
         img, q = it.fields.get("image_id"), it.fields.get("question")
@@ -364,38 +362,30 @@ def _join_llava(
                 "LLaVA's join needs"
             )
         gt_keys.append((str(img), str(q).lower()))
+    _check_llava_keys(gt_items, gt_keys, gt_sources[0])
+    return join_truth(
+        gt_items,
+        gt_sources,
+        preds,
+        inputs,
+        layouts=("textvqa-json", f"llava-answers ({records.layout})"),
+        ids=keys,
+        truth_ids=gt_keys,
+        what="(image id, question)",
+        notes=gt_notes,
+    )
+
+
+def _check_llava_keys(items: list[Item], keys: list[tuple[str, str]], source: str) -> None:
+    """Two questions LLaVA's join cannot tell apart are an error naming both."""
     by_key: dict[tuple[str, str], Any] = {}
-    for it, key in zip(gt_items, gt_keys, strict=True):
+    for it, key in zip(items, keys, strict=True):
         if key in by_key:
             raise InputError(
-                f"{gt_sources[0]}: questions {by_key[key]!r} and {it.id!r} share image "
+                f"{source}: questions {by_key[key]!r} and {it.id!r} share image "
                 f"{key[0]!r} and question {key[1]!r}; LLaVA's join cannot tell them apart"
             )
         by_key[key] = it.id
-    joined = join_inputs(gt_keys, preds, inputs, ids=keys, what="(image id, question)")
-    items = [
-        Item(it.id, p, it.references, it.fields)
-        for it, p in zip(gt_items, joined.predictions, strict=True)
-    ]
-    return _data(items, gt_sources, records, f"llava-answers ({records.layout})", joined)
-
-
-def _data(
-    items: list[Item], gt_sources: tuple[str, ...], records: Records, layout: str, joined: Any
-) -> TaskData:
-    notes = []
-    if joined.missing:
-        notes.append(f"{len(joined.missing)} question(s) had no prediction and scored 0")
-    if joined.extra:
-        notes.append(f"{len(joined.extra)} prediction(s) for unknown questions were ignored")
-    return TaskData(
-        items,
-        (*gt_sources, records.source),
-        ("textvqa-json", layout),
-        tuple(notes),
-        n_missing=len(joined.missing),
-        n_extra_ignored=len(joined.extra),
-    )
 
 
 #: lmms-eval textvqa/utils.py process_results writes exact_match per sample
@@ -415,96 +405,65 @@ def _read(inputs: TaskInputs) -> TaskData:
             "textvqa: --questions is not used: the annotations carry the questions, and a "
             "LLaVA answers file carries its prompts (LLaVA's question file is not needed)"
         )
-    custom = bool(inputs.id_field or inputs.answer_field)
-    sheet: Records | None = None  # the rows read already, handed on (keeping their format)
-    if not _spreadsheet(inputs.results) and not custom:
-        # a LLaVA answers file is joined its own way; everything else by id (below)
-        records = read_records(inputs.results, format=inputs.format)
-        if _is_llava(records):
-            if inputs.annotations is None:
-                raise InputError(
-                    f"{records.source}: LLaVA answers need the ground truth: pass "
-                    "--annotations TextVQA_0.5.1_val.json"
-                )
-            gt_items, gt_sources = _read_annotations(inputs)
-            return require_answers(_join_llava(inputs, records, gt_items, gt_sources))
-        if isinstance(inputs.results, str) and inputs.results == "-":
-            # standard input can be read only once: hand on the rows already read (a forced
-            # layout still applies to them; a file format means nothing in memory)
-            inputs = replace(inputs, results=records.rows)
-        sheet = records
-        positional = _lmms_eval_by_position(inputs, records)
-        if positional is not None:
-            return require_answers(positional)
-        lmms = _lmms_eval_samples(inputs, records)
-        if lmms is not None:
-            if inputs.annotations is None:
-                return require_answers(lmms)
-            # joined to the annotations by the doc's question_id (the annotations win)
-            rows = [{"question_id": it.id, "answer": it.prediction} for it in lmms.items]
-            data = read_vlmevalkit(
-                replace(inputs, results=rows, format=None),
-                fields=("category", "split"),
-                annotations_reader=_read_annotations,
-            )
-            return require_answers(_keep_lmms_eval(data, lmms))
-    # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
-    reader = _read_annotations if inputs.annotations is not None else None
-    data = read_vlmevalkit(
-        inputs, fields=("category", "split"), annotations_reader=reader, records=sheet
+    if _spreadsheet(inputs.results) or inputs.id_field or inputs.answer_field:
+        # a sheet, or fields named by the user: read by id, never as LLaVA answers or a log
+        return require_answers(_read_sheet(inputs, None))
+    data = read_by_layout(
+        inputs, TOOLKIT_LAYOUTS, sheet=_read_sheet, log=_read_lmms_eval, other=_read_other
     )
-    if reader is not None:
-        # name the annotations' layout too, as the LLaVA join does
-        data = replace(data, layouts=("textvqa-json", *data.layouts))
     return require_answers(data)
 
 
-def _keep_lmms_eval(data: TaskData, lmms: TaskData) -> TaskData:
-    """*data* (the log's predictions joined to the annotations) with what the log brought:
-    its layout's name, the toolkit's per-sample metric for the per-sample check, and the
-    numbers lmms-eval reported beside it."""
-    from ._lmms import TOOLKIT_SCORE
-
-    recorded = {
-        id_key(it.id): it.fields[TOOLKIT_SCORE] for it in lmms.items if TOOLKIT_SCORE in it.fields
-    }
-    items = [
-        replace(it, fields={**it.fields, TOOLKIT_SCORE: recorded[id_key(it.id)]})
-        if id_key(it.id) in recorded
-        else it
-        for it in data.items
-    ]
-    return replace(
-        data,
-        items=items,
-        sources=(*data.sources[:-1], *lmms.sources),
-        layouts=("textvqa-json", *lmms.layouts),
-        # the log's notes but the first (its processed answers: the annotations were used)
-        notes=(*data.notes, *lmms.notes[1:]),
-        reported=data.reported or lmms.reported,
-    )
+def _read_other(records: Records, inputs: TaskInputs) -> TaskData:
+    """A LLaVA answers file is joined its own way; official results by id."""
+    if _is_llava(records):
+        return _join_llava(inputs, records)
+    return _read_sheet(inputs, records)
 
 
-def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | None:
-    """An lmms-eval log without ``doc`` (newer releases log only ``doc_id``/``target``):
-    ``--annotations`` joined by position (``doc_id`` *i* = the *i*-th question), said in a
-    note; ``None`` for any other file."""
-    if not is_lmms_eval_log(records):
-        return None
-    preds = text_predictions(records, allow_missing_answer=True)
-    if has_docs(preds):
-        return None
-    preds, finish = clean_samples(preds, inputs, alone=False)
+def _read_sheet(inputs: TaskInputs, records: Records | None) -> TaskData:
+    """Official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index
+    to ``--annotations``)."""
     if inputs.annotations is None:
-        raise InputError(
-            f"{records.source}: this lmms-eval log has no 'doc' (the dataset rows) and its "
-            "per-sample record holds no reference answers (only exact_match), so no ground "
-            "truth; pass --annotations TextVQA_0.5.1_val.json (joined by position: doc_id i = "
-            "its i-th question)"
-        )
-    gt_items, gt_sources = _read_annotations(inputs)
-    return finish(
-        positional_data(
+        return read_vlmevalkit(inputs, fields=("category", "split"), records=records)
+    gt_items, gt_sources, gt_notes = _read_annotations(inputs)
+    data = read_vlmevalkit(
+        inputs,
+        fields=("category", "split"),
+        annotations_reader=lambda _: (gt_items, gt_sources),
+        records=records,
+    )
+    # name the annotations' layout too, as the LLaVA join does
+    return replace(data, layouts=("textvqa-json", *data.layouts), notes=(*gt_notes, *data.notes))
+
+
+def _doc_answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    value = doc.get("answers")
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        raise InputError(f"{where}: doc.answers is not a list of answer strings")
+    return tuple(value)
+
+
+def _doc_question_id(doc: Mapping[str, Any], where: str) -> Any:
+    return doc.get("question_id")
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval ``--log_samples`` log. With ``doc`` (TextVQA's dataset row:
+    ``question_id``, ``question``, ``answers``) it carries its ground truth; given
+    ``--annotations`` it is joined to them by the doc's ``question_id`` (the annotations
+    win). Without ``doc`` (newer releases log only ``doc_id``/``target``) ``--annotations``
+    is joined by position (``doc_id`` *i* = the *i*-th question), said in a note."""
+    if not has_docs(preds):
+        if inputs.annotations is None:
+            raise InputError(
+                f"{preds.source}: this lmms-eval log has no 'doc' (the dataset rows) and its "
+                "per-sample record holds no reference answers (only exact_match), so no "
+                "ground truth; pass --annotations TextVQA_0.5.1_val.json (joined by position: "
+                "doc_id i = its i-th question)"
+            )
+        gt_items, gt_sources, gt_notes = _read_annotations(inputs)
+        data = positional_data(
             preds,
             inputs,
             gt_items,
@@ -514,53 +473,38 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
             truth_layout="textvqa-json",
             truth_first=True,
         )
-    )
-
-
-def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
-    """An lmms-eval ``--log_samples`` file whose records carry ``doc`` (TextVQA's dataset row:
-    ``question_id``, ``question``, ``answers``): its own ground truth; ``None`` otherwise."""
-    if not is_lmms_eval_log(records):
-        return None
-    preds = text_predictions(records, allow_missing_answer=True)
-    if not has_docs(preds):
-        return None
-    preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
-
-    def answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
-        value = doc.get("answers")
-        if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
-            raise InputError(f"{where}: doc.answers is not a list of answer strings")
-        return tuple(value)
-
-    items = lmms_eval_items(
+        return replace(data, notes=(*gt_notes, *data.notes))
+    logged = lmms_eval_items(
         preds,
         id_keys=("question_id",),
-        references=answers,
+        references=_doc_answers,
         fields=("question", "image_id"),
         sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
     )
-    keep, id_note = unique_rows(
-        [it.id for it in items], preds.wheres, what="question_id", on_duplicate=inputs.on_duplicate
-    )
-    items = [items[k] for k in keep]
+    if inputs.annotations is not None:
+        gt_items, gt_sources, gt_notes = _read_annotations(inputs)
+        keyed = keyed_by_doc(drop_empty(preds, inputs.allow_missing), _doc_question_id)
+        data = join_truth(
+            gt_items,
+            gt_sources,
+            keyed,
+            inputs,
+            layouts=("textvqa-json", preds.layout),
+            notes=gt_notes,
+            missing="{n} item(s) had no prediction and scored 0",
+            extra="{n} prediction(s) for unknown items were ignored",
+            reported=reported_scores(inputs),
+        )
+        return replace(data, items=logged_scores(data.items, logged))
     # QUIRK processed-doc: lmms-eval's textvqa_process_results rewrites doc["answers"] in
     # place with the EvalAI processor before the record is logged (evaluator.py saves the doc
     # afterwards): the answers here are processed ones, not TextVQA's
     processed = (
-        f"{records.source}: lmms-eval logs doc.answers AFTER its EvalAI answer processor "
+        f"{preds.source}: lmms-eval logs doc.answers AFTER its EvalAI answer processor "
         "rewrote them, so profiles other than lmms-eval score against processed answers; pass "
         "--annotations (TextVQA's own file) for the official number"
     )
-    # the first note must stay the processed-answers one (_keep_lmms_eval drops it)
-    data = TaskData(
-        items,
-        (records.source,),
-        (preds.layout,),
-        (processed, *([id_note] if id_note else [])),
-        reported_scores(inputs),
-    )
-    return finish(data)
+    return docs_alone(preds, inputs, logged, what="question_id", notes=(processed,))
 
 
 # ---------------------------------------------------------------------------------- profiles
