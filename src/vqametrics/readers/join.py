@@ -31,6 +31,7 @@ __all__ = [
     "join_inputs",
     "join_truth",
     "joinable_predictions",
+    "kept_rows",
     "keyed_by_doc",
     "logged_disagreement",
     "logged_scores",
@@ -301,15 +302,35 @@ def joinable_predictions(records: Records, inputs: TaskInputs) -> Predictions:
     return drop_empty(preds, inputs.allow_missing)
 
 
+def kept_rows(preds: Predictions, keep: Sequence[int]) -> Predictions:
+    """*preds* reduced to the records at positions *keep* (in that order), their lines kept
+    for messages: what :func:`unique_rows` keeps of a log joined by position."""
+    lines = preds.records.lines
+    records = replace(
+        preds.records,
+        rows=[preds.records.rows[k] for k in keep],
+        lines=[lines[k] for k in keep] if lines is not None else None,
+    )
+    return replace(
+        preds,
+        ids=[preds.ids[k] for k in keep],
+        texts=[preds.texts[k] for k in keep],
+        wheres=[preds.wheres[k] for k in keep],
+        records=records,
+    )
+
+
 def keyed_by_doc(
-    preds: Predictions, key: Callable[[Mapping[str, Any], str], Hashable]
+    preds: Predictions, key: Callable[[Mapping[str, Any], str], Hashable | None]
 ) -> Predictions:
     """An lmms-eval log's predictions keyed by the id its ``doc`` holds (``key(doc, where)``,
-    the annotations' id) instead of ``doc_id``, to be joined to annotations by id."""
-    rows = preds.records.rows
-    return replace(
-        preds, ids=[key(row["doc"], w) for row, w in zip(rows, preds.wheres, strict=True)]
-    )
+    the annotations' id) instead of ``doc_id``, to be joined to annotations by id; a record
+    whose doc holds none (``None``) keeps its own id."""
+    ids: list[Hashable] = []
+    for row, own, where in zip(preds.records.rows, preds.ids, preds.wheres, strict=True):
+        found = key(row["doc"], where)
+        ids.append(own if found is None else found)
+    return replace(preds, ids=ids)
 
 
 def logged_scores(items: Sequence[Item], logged: Sequence[Item]) -> list[Item]:

@@ -10,10 +10,10 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..readers.join import check_unique, disagreement_note, unique_rows
+from ..readers.join import disagreement_note, kept_rows, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, positional_data, read_by_layout
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores
 from ._lmms import (
@@ -175,9 +175,13 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             replace(it, fields={**it.fields, **_doc_fields(row["doc"], where)})
             for it, row, where in zip(own, preds.records.rows, preds.wheres, strict=True)
         ]
-        check_unique([it.id for it in items], preds.wheres, what="doc_id")
         if inputs.annotations is None:
-            return TaskData(items, (source,), (preds.layout,), (), reported_scores(inputs))
+            # ids are doc_ids: two different docs under one doc_id are two logs mixed
+            return docs_alone(preds, inputs, items, what="doc_id")
+        keep, dup_note = unique_rows(
+            [it.id for it in items], preds.wheres, what="doc_id", on_duplicate=inputs.on_duplicate
+        )
+        preds, items = kept_rows(preds, keep), [items[k] for k in keep]
         truth, truth_source = _read_truth(inputs.annotations)
         joined, _, n_absent = positional_items(
             preds,
@@ -198,8 +202,9 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             != (truth[i].references, truth[i].fields["dataset_name"], truth[i].fields["category"])
         ]
         notes = [
+            *([dup_note] if dup_note else []),
             f"{source} joined to {truth_source} by doc_id position (lmms-eval's OCRBench rows "
-            "carry no id; doc_id i = the i-th item); the annotations' answers were used"
+            "carry no id; doc_id i = the i-th item); the annotations' answers were used",
         ]
         note = disagreement_note(
             differ, f"doc(s) of {source} (answer, dataset or type)", truth_source

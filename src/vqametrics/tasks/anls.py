@@ -30,7 +30,7 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
-from ..readers.join import disagreement_note, join_inputs, unique_rows
+from ..readers.join import join_truth, keyed_by_doc, logged_disagreement, unique_rows, unique_truth
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
 from ..readers.toolkits import Layouts, docs_alone, read_by_layout
@@ -38,7 +38,6 @@ from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
     found_instead,
-    id_key,
     mean,
     numpy_mean,
     read_vlmevalkit,
@@ -399,10 +398,8 @@ def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str
         wheres.append(where)
     if not items:
         raise InputError(f"{records.source}: the ground truth has no questions")
-    keep, repeated = unique_rows([it.id for it in items], wheres, on_duplicate=inputs.on_duplicate)
-    if repeated is not None:
-        notes = (*notes, f"{records.source} (ground truth): {repeated}")
-    return [items[i] for i in keep], (records.source,), notes
+    items, repeated = unique_truth(items, wheres, records.source, on_duplicate=inputs.on_duplicate)
+    return items, (records.source,), (*notes, *repeated)
 
 
 def _lmms_refs(doc: dict[str, Any], where: str) -> tuple[str, ...]:
@@ -524,44 +521,30 @@ def _read_predictions(inputs: TaskInputs, records: Records, preds: Predictions) 
             (*gt_notes, note),
             n_missing=n_absent,
         )
-    ids = preds.ids
     notes = list(gt_notes)
     if has_docs(preds):  # join lmms-eval records by the doc's questionId, not doc_id
-        ids = [
-            next((row["doc"][k] for k in _ID_KEYS if k in row["doc"]), key)
-            for row, key in zip(records.rows, preds.ids, strict=True)
-        ]
+        logged = lmms_eval_items(preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS)
         # the annotations win; where the logged doc's answers differ, it is said
-        own = {
-            id_key(it.id): it.references
-            for it in lmms_eval_items(
-                preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS
-            )
-        }
-        differ = [
-            it.id for it in gt_items if id_key(it.id) in own and own[id_key(it.id)] != it.references
-        ]
-        differ_note = disagreement_note(
-            differ, f"ground truth(s) carried by {records.source}", "the annotations"
+        differ = logged_disagreement(
+            gt_items, logged, f"ground truth(s) carried by {records.source}"
         )
-        notes += [differ_note] if differ_note else []
-    joined = join_inputs([it.id for it in gt_items], preds, inputs, ids=ids)
-    items = [
-        Item(it.id, p, it.references, it.fields)
-        for it, p in zip(gt_items, joined.predictions, strict=True)
-    ]
-    if joined.missing:
-        notes.append(f"{len(joined.missing)} question(s) had no answer and scored 0")
-    if joined.extra:
-        notes.append(f"{len(joined.extra)} answer(s) for unknown questions were ignored")
-    return TaskData(
-        items,
-        (*gt_sources, records.source),
-        (preds.layout,),
-        tuple(notes),
-        n_missing=len(joined.missing),
-        n_extra_ignored=len(joined.extra),
+        notes += [differ] if differ else []
+        preds = keyed_by_doc(preds, _doc_question_id)
+    return join_truth(
+        gt_items,
+        gt_sources,
+        preds,
+        inputs,
+        layouts=(preds.layout,),
+        notes=notes,
+        missing="{n} question(s) had no answer and scored 0",
+        extra="{n} answer(s) for unknown questions were ignored",
     )
+
+
+def _doc_question_id(doc: Mapping[str, Any], where: str) -> Any:
+    """A logged doc's questionId (the ground truth's key); ``doc_id`` where it has none."""
+    return next((doc[k] for k in _ID_KEYS if k in doc), None)
 
 
 LAYOUTS = (

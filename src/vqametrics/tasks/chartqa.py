@@ -30,14 +30,13 @@ from ..kernels.relaxed import relaxed_correctness, to_float
 from ..readers.join import disagreement_note
 from ..readers.layouts import Predictions
 from ..readers.records import Records, parse_list_cell, read_records
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, read_by_layout
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
     mean,
     numpy_mean,
     read_vlmevalkit,
-    reported_scores,
     text_predictions,
     vlmevalkit_breakdown,
 )
@@ -47,7 +46,6 @@ from ._lmms import (
     has_docs,
     lmms_eval_items,
     no_doc_error,
-    positional_items,
     with_record_docs,
 )
 
@@ -400,8 +398,6 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     ``answer``) it carries its ground truth. ``--annotations`` (ChartQA's test files) is
     joined by ``doc_id`` position — lmms-lab's rows carry no id — and wins; a logged answer
     that differs is counted in a note. Without ``doc`` the annotations are needed."""
-    metrics = TOOLKIT_LAYOUTS.log.metrics
-    reported = reported_scores(inputs)
     preds = with_record_docs(preds, _RECORD, inputs)
     if inputs.annotations is None:
         if not has_docs(preds):
@@ -416,31 +412,23 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             id_keys=(),
             references=_lmms_refs,
             fields=("type", "split", "question"),
-            sample_metrics=metrics,
+            sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
         )
         # ids are doc_ids: two different docs under one doc_id are two logs mixed
         return docs_alone(preds, inputs, items, what="doc_id")
     truth, truth_source = _read_annotations(inputs.annotations)
-    items, note, n_missing = positional_items(
-        preds, truth, truth_source, sample_metrics=metrics, allow_missing=inputs.allow_missing
+    data = positional_data(
+        preds, inputs, truth, (truth_source,), TOOLKIT_LAYOUTS.log, truth_layout="chartqa-json"
     )
-    notes = [note]
-    if has_docs(preds):
-        differ = [
-            row["doc_id"]
-            for row, where in zip(preds.records.rows, preds.wheres, strict=True)
-            if _lmms_refs(row["doc"], where) != truth[row["doc_id"]].references
-        ]
-        differ_note = disagreement_note(differ, f"logged answer(s) of {preds.source}", truth_source)
-        notes += [differ_note] if differ_note else []
-    return TaskData(
-        items,
-        (preds.source, truth_source),
-        (preds.layout, "chartqa-json"),
-        tuple(notes),
-        reported,
-        n_missing=n_missing,
-    )
+    if not has_docs(preds):
+        return data
+    differ = [
+        row["doc_id"]
+        for row, where in zip(preds.records.rows, preds.wheres, strict=True)
+        if _lmms_refs(row["doc"], where) != truth[row["doc_id"]].references
+    ]
+    differ_note = disagreement_note(differ, f"logged answer(s) of {preds.source}", truth_source)
+    return replace(data, notes=(*data.notes, *([differ_note] if differ_note else [])))
 
 
 TASK = register_task(
