@@ -23,7 +23,6 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from ..aggregate.formulas import naive_sum
@@ -32,16 +31,13 @@ from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.accuracy import vqa_accuracy
-from ..kernels.vqa import average, leave_one_out_values
 from ..normalize.mmf import evalai_answer_processor
-from ..normalize.official import clean, digits_articles
-from ..normalize.official import punctuation as official_punctuation
-from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.answers import require_answers
 from ..readers.join import join_truth, keyed_by_doc, logged_scores, unique_truth
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
 from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
+from . import _vqa_family as family
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
@@ -53,14 +49,14 @@ from ._common import (
     text_predictions,
     vlmevalkit_breakdown,
 )
-from ._explain import (
-    MMF_STEPS,
-    VLM_2024_STEPS,
-    VLM_STEPS,
-    soft_explainer,
-    vqa_profile_explainer,
-)
+from ._explain import MMF_STEPS, soft_explainer, vqa_profile_explainer
 from ._lmms import drop_empty, has_docs, lmms_eval_items
+from ._vqa_family import (
+    lmms_eval_accuracy,
+    position_loo,
+    vlmevalkit_2024_accuracy,
+    vlmevalkit_accuracy,
+)
 
 __all__ = [
     "AnswerCountError",
@@ -79,29 +75,6 @@ MMF_ANSWERS = 10
 
 class AnswerCountError(InputError):
     """A question has not exactly ten answers, which MMF's evaluator asserts."""
-
-
-def _position_loo(prediction: str, answers: Sequence[str], how: str) -> float:
-    """Mean of ``min(1, k_i/3)`` with annotator *i* left out by list position."""
-    matches = tuple(a == prediction for a in answers)
-    if how == "exact":
-        # statistics.mean does not depend on the order: only on m and N
-        return _exact_loo(sum(matches), len(matches))
-    return _ordered_loo(matches, how)
-
-
-@lru_cache(maxsize=4096)
-def _ordered_loo(matches: tuple[bool, ...], how: str) -> float:
-    """The left-to-right (``naive``) or pairwise (``numpy``) mean of the leave-one-out values;
-    its last bits depend on where the matches sit, so the cache key is the whole pattern."""
-    return average(leave_one_out_values(matches, None, "position"), how)
-
-
-@lru_cache(maxsize=1024)
-def _exact_loo(m: int, n: int) -> float:
-    """``statistics.mean`` of the N leave-one-out values when m answers match: m values
-    ``min(1, (m-1)/3)`` and N-m values ``min(1, m/3)``, summed exactly, rounded once."""
-    return average(leave_one_out_values([True] * m + [False] * (n - m), None, "position"), "exact")
 
 
 def mmf_accuracy(prediction: str, references: Sequence[str], question_id: object = None) -> float:
@@ -124,52 +97,7 @@ def mmf_accuracy(prediction: str, references: Sequence[str], question_id: object
         )
     p = evalai_answer_processor(prediction)
     answers = [evalai_answer_processor(a) for a in references]
-    return _position_loo(p, answers, "naive")
-
-
-def lmms_eval_accuracy(prediction: str, references: Sequence[str]) -> float:
-    """lmms-eval ``textvqa_process_results``: the MMF processor on both sides, position
-    leave-one-out, ``statistics.mean`` (exact rational mean, rounded once); no count assert."""
-    if not references:
-        raise InputError("a question with no answers (lmms-eval raises StatisticsError)")
-    p = evalai_answer_processor(prediction)
-    answers = [evalai_answer_processor(a) for a in references]
-    return _position_loo(p, answers, "exact")
-
-
-@lru_cache(maxsize=1 << 16)
-def _vlm_process(text: str) -> str:
-    # VLMEvalKit process_answer at HEAD: cleanup, PUNCT_vlm (real look-behind), DIGART
-    return digits_articles(punctuation_vlm(clean(text)))
-
-
-@lru_cache(maxsize=1 << 16)
-def _vlm_process_2024(text: str) -> str:
-    # VLMEvalKit process_answer before 928a95b (2025-05-13): the official period pattern
-    return digits_articles(official_punctuation(clean(text)))
-
-
-def _vlm_score(process: Callable[[str], str], prediction: str, refs: Sequence[str]) -> float:
-    if not refs:
-        return float("nan")  # np.mean([]) is nan
-    p = process(prediction)
-    return _position_loo(p, [process(a) for a in refs], "numpy")
-
-
-def vlmevalkit_accuracy(prediction: str, references: Sequence[str]) -> float:
-    """VLMEvalKit ``process_line(method='vqa_score')`` at e8e78f0: ``process_answer`` on both
-    sides (no lower/``,``/``?``/``'s`` prelude), position leave-one-out, ``np.mean``.
-
-    QUIRK corrected-period-rule (since 928a95b, 2025-05-13): ``2.`` keeps its period and scores 0
-    against ten ``2``.
-    """
-    return _vlm_score(_vlm_process, prediction, references)
-
-
-def vlmevalkit_2024_accuracy(prediction: str, references: Sequence[str]) -> float:
-    """VLMEvalKit before 2025-05-13: as :func:`vlmevalkit_accuracy` with the official period
-    pattern (``2.`` → ``2``); the version behind most published VLMEvalKit TextVQA numbers."""
-    return _vlm_score(_vlm_process_2024, prediction, references)
+    return position_loo(p, answers, "naive")
 
 
 def qwen_vl_accuracy(prediction: str, references: Sequence[str]) -> float:
@@ -191,8 +119,6 @@ def qwen_vl_accuracy(prediction: str, references: Sequence[str]) -> float:
 _official_aggregate = mean_aggregate("accuracy")
 # eval_textvqa.py: print('Accuracy: {:.2f}%'.format(100. * evaluator.eval_pred_list(...)))
 _llava_aggregate = mean_aggregate("accuracy", scale=100.0, units="percent", digits=2)
-# lmms-eval aggregation "mean": sum(arr) / len(arr), a fraction; its table shows 4 digits
-_lmms_aggregate = mean_aggregate("exact_match")
 
 
 def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -222,26 +148,21 @@ def _qwen_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     )
 
 
-def _mmf_detail(item: Item) -> Mapping[str, Any]:
-    assert item.prediction is not None
-    return {"normalized": evalai_answer_processor(item.prediction)}
+def _normalized_by(process: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:
+    """The per-item detail of a profile that normalizes the prediction with *process*."""
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        assert item.prediction is not None
+        return {"normalized": process(item.prediction)}
+
+    return detail
 
 
-def _vlm_detail(item: Item) -> Mapping[str, Any]:
-    assert item.prediction is not None
-    return {"normalized": _vlm_process(item.prediction)}
-
-
-def _vlm_2024_detail(item: Item) -> Mapping[str, Any]:
-    assert item.prediction is not None
-    return {"normalized": _vlm_process_2024(item.prediction)}
+_mmf_detail = _normalized_by(evalai_answer_processor)
 
 
 # MMF: the processor on both sides, left-to-right sum / 10
 _explain_mmf = soft_explainer(MMF_STEPS, "naive")
-_explain_lmms = soft_explainer(MMF_STEPS, "exact")
-_explain_vlm = soft_explainer(VLM_STEPS, "numpy")
-_explain_vlm_2024 = soft_explainer(VLM_2024_STEPS, "numpy")
 
 
 # ----------------------------------------------------------------------------------- reading
@@ -535,40 +456,30 @@ LLAVA = TaskProfile(
     explain=_explain_mmf,
 )
 
-LMMS_EVAL = TaskProfile(
-    name="lmms-eval",
+LMMS_EVAL = replace(
+    family.LMMS_EVAL,
     description="lmms-eval textvqa: the same processor, statistics.mean per question (exact), "
     "no answer-count assert; metric exact_match, a fraction",
     reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/textvqa/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    score=lmms_eval_accuracy,
-    aggregate=_lmms_aggregate,
     detail=_mmf_detail,
-    explain=_explain_lmms,
 )
 
-VLMEVALKIT = TaskProfile(
-    name="vlmevalkit",
+VLMEVALKIT = replace(
+    family.VLMEVALKIT,
     description="VLMEvalKit TextVQA_VAL at HEAD: process_answer on both sides (real "
     "look-behind period rule), np.mean per question, Overall = np.mean × 100",
     reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/vqa_eval.py (401916c)"),
-    toolkit=VLMEVALKIT_PIN.token,
-    score=vlmevalkit_accuracy,
     aggregate=_vlm_aggregate,
-    detail=_vlm_detail,
-    explain=_explain_vlm,
+    detail=_normalized_by(family.vlm_process),
 )
 
-VLMEVALKIT_2024 = TaskProfile(
-    name="vlmevalkit-2024",
+VLMEVALKIT_2024 = replace(
+    family.VLMEVALKIT_2024,
     description="VLMEvalKit before 2025-05-13 (928a95b): as vlmevalkit with the official "
     "period pattern (2. → 2); reproduces the published VILA-1.5-8B 60.162",
     reproduces="open-compass/VLMEvalKit before 928a95b (2025-05-13), e.g. c03bc04",
-    toolkit="VLMEvalKit@pre-928a95b",
-    score=vlmevalkit_2024_accuracy,
     aggregate=_vlm_aggregate,
-    detail=_vlm_2024_detail,
-    explain=_explain_vlm_2024,
+    detail=_normalized_by(family.vlm_process_2024),
 )
 
 QWEN_VL = TaskProfile(

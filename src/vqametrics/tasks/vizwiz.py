@@ -23,6 +23,7 @@ processed-doc: lmms-eval rewrites ``doc.answers`` with MMF's processor before lo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
@@ -30,16 +31,12 @@ from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.vqa import average, leave_one_out_values, pairwise_sum
 from ..normalize.vizwiz import prediction as vizwiz_prediction
+from . import _vqa_family as family
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
-from ._common import mean_aggregate, numpy_mean
-from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, soft_explainer
+from ._explain import soft_accuracy
 from ._vizwiz_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_vizwiz
-from .textvqa import (
-    lmms_eval_accuracy,
-    vlmevalkit_2024_accuracy,
-    vlmevalkit_accuracy,
-)
+from ._vqa_family import lmms_eval_accuracy
 
 __all__ = [
     "LMMS_EVAL_METRICS",
@@ -186,12 +183,6 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
     )
 
 
-_lmms_aggregate = mean_aggregate("exact_match")
-_vlm_aggregate = mean_aggregate(
-    "Overall", average=numpy_mean, scale=100.0, units="percent", digits=2
-)
-
-
 def _official_detail(item: Item) -> Mapping[str, Any]:
     """The normalized prediction and ``evalQA[image]``: the score as the script stores it,
     ``round(100 * acc, 2)``."""
@@ -210,11 +201,6 @@ def _explain_official(item: Item) -> Mapping[str, Any]:
     )
 
 
-_explain_lmms = soft_explainer(MMF_STEPS, "exact")
-_explain_vlm = soft_explainer(VLM_STEPS, "numpy")
-_explain_vlm_2024 = soft_explainer(VLM_2024_STEPS, "numpy")
-
-
 # ------------------------------------------------------------------------------------ profiles
 
 OFFICIAL = TaskProfile(
@@ -231,37 +217,25 @@ OFFICIAL = TaskProfile(
     explain=_explain_official,
 )
 
-LMMS_EVAL = TaskProfile(
-    name="lmms-eval",
+LMMS_EVAL = replace(
+    family.LMMS_EVAL,
     description="lmms-eval vizwiz_vqa: MMF's answer processor on both sides, position "
     "leave-one-out, statistics.mean; exact_match, a fraction; no answerability",
     reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/vizwiz_vqa/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
     score=lmms_eval_vizwiz_accuracy,
-    aggregate=_lmms_aggregate,
-    explain=_explain_lmms,
 )
 
-VLMEVALKIT = TaskProfile(
-    name="vlmevalkit",
+VLMEVALKIT = replace(
+    family.VLMEVALKIT,
     description="VLMEvalKit VizWiz at HEAD: process_answer on both sides (real look-behind "
     "period rule), np.mean per question, Overall = np.mean × 100",
     reproduces=VLMEVALKIT_PIN.at("dataset/image_vqa.py VizWiz"),
-    toolkit=VLMEVALKIT_PIN.token,
-    score=vlmevalkit_accuracy,
-    aggregate=_vlm_aggregate,
-    explain=_explain_vlm,
 )
 
-VLMEVALKIT_2024 = TaskProfile(
-    name="vlmevalkit-2024",
+VLMEVALKIT_2024 = replace(
+    family.VLMEVALKIT_2024,
     description="VLMEvalKit VizWiz before 2025-05-13: as vlmevalkit with the official period "
     "pattern (2. → 2)",
-    reproduces="open-compass/VLMEvalKit before 928a95b (2025-05-13)",
-    toolkit="VLMEvalKit@pre-928a95b",
-    score=vlmevalkit_2024_accuracy,
-    aggregate=_vlm_aggregate,
-    explain=_explain_vlm_2024,
 )
 
 TASK = register_task(
