@@ -1,6 +1,6 @@
 """What TextVQA and VizWiz share: the toolkits' soft accuracy on normalized answers (MMF's
 processor for lmms-eval, ``process_answer`` for VLMEvalKit) and the profiles built on it, which
-each task specializes with ``dataclasses.replace`` (its own description, source and extras).
+each task names and specializes (its own scorer, aggregation or per-item detail).
 
 The leave-one-out is by list position (spec vqa-family §2, §3): annotator *i* is left out by
 where its answer stands, and the mean over the ten values is taken as each toolkit takes it.
@@ -9,7 +9,9 @@ where its answer stands, and the mean over the ten values is taken as each toolk
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
@@ -24,13 +26,13 @@ from ._common import mean_aggregate, numpy_mean
 from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_explainer
 
 __all__ = [
-    "LMMS_EVAL",
-    "VLMEVALKIT",
-    "VLMEVALKIT_2024",
+    "lmms_eval",
     "lmms_eval_accuracy",
     "position_loo",
     "vlm_process",
     "vlm_process_2024",
+    "vlmevalkit",
+    "vlmevalkit_2024",
     "vlmevalkit_2024_accuracy",
     "vlmevalkit_accuracy",
 ]
@@ -106,35 +108,55 @@ def vlmevalkit_2024_accuracy(prediction: str, references: Sequence[str]) -> floa
 
 # ---------------------------------------------------------------------------------- profiles
 
-#: lmms-eval: MMF's processor on both sides, statistics.mean; exact_match, a fraction
-LMMS_EVAL = TaskProfile(
-    "lmms-eval",
-    "lmms-eval: MMF's answer processor on both sides, position leave-one-out, "
-    "statistics.mean; exact_match, a fraction",
-    LMMS_EVAL_PIN.at("lmms_eval/tasks"),
-    LMMS_EVAL_PIN.token,
-    lmms_eval_accuracy,
-    mean_aggregate("exact_match"),
-    explain=soft_explainer(MMF_STEPS, "exact"),
-)
-#: VLMEvalKit at HEAD: process_answer on both sides, np.mean; Overall = np.mean × 100
-VLMEVALKIT = TaskProfile(
-    "vlmevalkit",
-    "VLMEvalKit at HEAD: process_answer on both sides (real look-behind period rule), "
-    "np.mean per question, Overall = np.mean × 100",
-    VLMEVALKIT_PIN.at("vlmeval/dataset/utils/vqa_eval.py"),
-    VLMEVALKIT_PIN.token,
-    vlmevalkit_accuracy,
-    mean_aggregate("Overall", average=numpy_mean, scale=100.0, units="percent", digits=2),
-    explain=soft_explainer(VLM_STEPS, "numpy"),
-)
-#: VLMEvalKit before 2025-05-13 (928a95b): the official period pattern (2. → 2)
-VLMEVALKIT_2024 = TaskProfile(
-    "vlmevalkit-2024",
-    "VLMEvalKit before 2025-05-13: as vlmevalkit with the official period pattern (2. → 2)",
-    "open-compass/VLMEvalKit before 928a95b (2025-05-13)",
-    "VLMEvalKit@pre-928a95b",
-    vlmevalkit_2024_accuracy,
-    VLMEVALKIT.aggregate,
-    explain=soft_explainer(VLM_2024_STEPS, "numpy"),
-)
+
+def lmms_eval(task: str, note: str = "", **changes: Any) -> TaskProfile:
+    """lmms-eval's profile of *task* (its folder under ``lmms_eval/tasks``): MMF's processor
+    on both sides, ``statistics.mean``; ``exact_match``, a fraction. *note* ends the
+    description; *changes* replace fields (the task's own scorer or detail)."""
+    profile = TaskProfile(
+        "lmms-eval",
+        f"lmms-eval {task}: MMF's answer processor on both sides, position leave-one-out, "
+        f"statistics.mean per question (exact); exact_match, a fraction{note}",
+        LMMS_EVAL_PIN.at(f"lmms_eval/tasks/{task}/utils.py"),
+        LMMS_EVAL_PIN.token,
+        lmms_eval_accuracy,
+        mean_aggregate("exact_match"),
+        explain=soft_explainer(MMF_STEPS, "exact"),
+    )
+    return replace(profile, **changes)
+
+
+#: VLMEvalKit's ``Overall``: np.mean of the per-question scores × 100
+_vlm_overall = mean_aggregate("Overall", average=numpy_mean, scale=100.0, units="percent", digits=2)
+
+
+def vlmevalkit(dataset: str, source: str, **changes: Any) -> TaskProfile:
+    """VLMEvalKit's profile of *dataset* at HEAD (*source*: the file that scores it):
+    ``process_answer`` on both sides, ``np.mean``; ``Overall`` = np.mean × 100."""
+    profile = TaskProfile(
+        "vlmevalkit",
+        f"VLMEvalKit {dataset} at HEAD: process_answer on both sides (real look-behind "
+        "period rule), np.mean per question, Overall = np.mean × 100",
+        VLMEVALKIT_PIN.at(source),
+        VLMEVALKIT_PIN.token,
+        vlmevalkit_accuracy,
+        _vlm_overall,
+        explain=soft_explainer(VLM_STEPS, "numpy"),
+    )
+    return replace(profile, **changes)
+
+
+def vlmevalkit_2024(dataset: str, note: str = "", **changes: Any) -> TaskProfile:
+    """VLMEvalKit's profile of *dataset* before 2025-05-13 (928a95b): as :func:`vlmevalkit`
+    with the official period pattern (``2.`` → ``2``)."""
+    profile = TaskProfile(
+        "vlmevalkit-2024",
+        f"VLMEvalKit {dataset} before 2025-05-13 (928a95b): as vlmevalkit with the official "
+        f"period pattern (2. → 2){note}",
+        "open-compass/VLMEvalKit before 928a95b (2025-05-13)",
+        "VLMEvalKit@pre-928a95b",
+        vlmevalkit_2024_accuracy,
+        _vlm_overall,
+        explain=soft_explainer(VLM_2024_STEPS, "numpy"),
+    )
+    return replace(profile, **changes)

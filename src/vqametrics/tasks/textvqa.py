@@ -27,9 +27,7 @@ from typing import Any
 
 from ..aggregate.formulas import naive_sum
 from ..core.exceptions import InputError
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
-from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.accuracy import vqa_accuracy
 from ..normalize.mmf import evalai_answer_processor
 from ..readers.answers import require_answers
@@ -443,40 +441,25 @@ OFFICIAL = TaskProfile(
     explain=_explain_mmf,
 )
 
-LLAVA = TaskProfile(
+LLAVA = replace(
+    OFFICIAL,
     name="llava",
     description="LLaVA eval_textvqa.py: MMF's evaluator verbatim, printed as 100·x with "
     "'{:.2f}'; its answers.jsonl joined by (image id, question from the prompt)",
     reproduces="haotian-liu/LLaVA@c121f04 llava/eval/eval_textvqa.py + m4c_evaluator.py",
     toolkit="LLaVA@c121f04",
-    score=mmf_accuracy,
     aggregate=_llava_aggregate,
-    context=("question_id",),
-    detail=_mmf_detail,
-    explain=_explain_mmf,
 )
-
-LMMS_EVAL = replace(
-    family.LMMS_EVAL,
-    description="lmms-eval textvqa: the same processor, statistics.mean per question (exact), "
-    "no answer-count assert; metric exact_match, a fraction",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/textvqa/utils.py"),
-    detail=_mmf_detail,
-)
-
-VLMEVALKIT = replace(
-    family.VLMEVALKIT,
-    description="VLMEvalKit TextVQA_VAL at HEAD: process_answer on both sides (real "
-    "look-behind period rule), np.mean per question, Overall = np.mean × 100",
-    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/vqa_eval.py (401916c)"),
+LMMS_EVAL = family.lmms_eval("textvqa", ", no answer-count assert", detail=_mmf_detail)
+VLMEVALKIT = family.vlmevalkit(
+    "TextVQA_VAL",
+    "vlmeval/dataset/utils/vqa_eval.py (401916c)",
     aggregate=_vlm_aggregate,
     detail=_normalized_by(family.vlm_process),
 )
-
-VLMEVALKIT_2024 = replace(
-    family.VLMEVALKIT_2024,
-    description="VLMEvalKit before 2025-05-13 (928a95b): as vlmevalkit with the official "
-    "period pattern (2. → 2); reproduces the published VILA-1.5-8B 60.162",
+VLMEVALKIT_2024 = family.vlmevalkit_2024(
+    "TextVQA_VAL",
+    "; reproduces the published VILA-1.5-8B 60.162",
     reproduces="open-compass/VLMEvalKit before 928a95b (2025-05-13), e.g. c03bc04",
     aggregate=_vlm_aggregate,
     detail=_normalized_by(family.vlm_process_2024),

@@ -23,12 +23,9 @@ processed-doc: lmms-eval rewrites ``doc.answers`` with MMF's processor before lo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.vqa import average, leave_one_out_values, pairwise_sum
 from ..normalize.vizwiz import prediction as vizwiz_prediction
 from . import _vqa_family as family
@@ -217,26 +214,9 @@ OFFICIAL = TaskProfile(
     explain=_explain_official,
 )
 
-LMMS_EVAL = replace(
-    family.LMMS_EVAL,
-    description="lmms-eval vizwiz_vqa: MMF's answer processor on both sides, position "
-    "leave-one-out, statistics.mean; exact_match, a fraction; no answerability",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/vizwiz_vqa/utils.py"),
-    score=lmms_eval_vizwiz_accuracy,
-)
-
-VLMEVALKIT = replace(
-    family.VLMEVALKIT,
-    description="VLMEvalKit VizWiz at HEAD: process_answer on both sides (real look-behind "
-    "period rule), np.mean per question, Overall = np.mean × 100",
-    reproduces=VLMEVALKIT_PIN.at("dataset/image_vqa.py VizWiz"),
-)
-
-VLMEVALKIT_2024 = replace(
-    family.VLMEVALKIT_2024,
-    description="VLMEvalKit VizWiz before 2025-05-13: as vlmevalkit with the official period "
-    "pattern (2. → 2)",
-)
+LMMS_EVAL = family.lmms_eval("vizwiz_vqa", "; no answerability", score=lmms_eval_vizwiz_accuracy)
+VLMEVALKIT = family.vlmevalkit("VizWiz", "dataset/image_vqa.py VizWiz")
+VLMEVALKIT_2024 = family.vlmevalkit_2024("VizWiz")
 
 TASK = register_task(
     Task(
