@@ -35,6 +35,7 @@ __all__ = [
     "keyed_by_doc",
     "logged_disagreement",
     "logged_scores",
+    "results_predictions",
     "same_ids",
     "unique_rows",
     "unique_truth",
@@ -289,17 +290,21 @@ def join_truth(
     )
 
 
-def joinable_predictions(records: Records, inputs: TaskInputs) -> Predictions:
-    """A results file's predictions to join to a ground truth, under the user's
-    ``--id-field`` / ``--answer-field``; an empty one is an error unless ``--allow-missing``,
-    then left out for the join to count (:func:`drop_empty`)."""
-    preds = text_predictions(
+def results_predictions(records: Records, inputs: TaskInputs) -> Predictions:
+    """A results file's predictions under the user's ``--id-field`` / ``--answer-field``,
+    empty ones kept (``None``) for the caller's rule."""
+    return text_predictions(
         records,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
         allow_missing_answer=True,
     )
-    return drop_empty(preds, inputs.allow_missing)
+
+
+def joinable_predictions(records: Records, inputs: TaskInputs) -> Predictions:
+    """:func:`results_predictions` to join to a ground truth: an empty one is an error unless
+    ``--allow-missing``, then left out for the join to count (:func:`drop_empty`)."""
+    return drop_empty(results_predictions(records, inputs), inputs.allow_missing)
 
 
 def kept_rows(preds: Predictions, keep: Sequence[int]) -> Predictions:

@@ -24,8 +24,9 @@ from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
 from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
-from ._common import found_instead, read_vlmevalkit, reported_scores
+from ._common import read_vlmevalkit, reported_scores
 from ._lmms import has_docs, lmms_eval_items, no_doc_error
+from ._vqa_family import require_fields
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_vizwiz"]
 
@@ -58,13 +59,12 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], 
     items = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        for key in ("image", "answers"):
-            if key not in row:
-                hint = found_instead(row, key) if key == "answers" else ""
-                raise InputError(
-                    f"{where}: no {key!r} field{hint}; expected VizWiz's annotation list "
-                    "[{image, question, answers, answer_type, answerable}]"
-                )
+        require_fields(
+            row,
+            where,
+            ("image", "answers"),
+            "VizWiz's annotation list [{image, question, answers, answer_type, answerable}]",
+        )
         image = row["image"]
         if not isinstance(image, str):
             raise InputError(f"{where}: image is {type(image).__name__}, expected a file name")

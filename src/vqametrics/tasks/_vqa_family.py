@@ -8,7 +8,7 @@ where its answer stands, and the mean over the ten values is taken as each toolk
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -22,13 +22,14 @@ from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
 from ._base import TaskProfile
-from ._common import mean_aggregate, numpy_mean
+from ._common import found_instead, mean_aggregate, numpy_mean
 from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_explainer
 
 __all__ = [
     "lmms_eval",
     "lmms_eval_accuracy",
     "position_loo",
+    "require_fields",
     "vlm_process",
     "vlm_process_2024",
     "vlmevalkit",
@@ -104,6 +105,21 @@ def vlmevalkit_2024_accuracy(prediction: str, references: Sequence[str]) -> floa
     """VLMEvalKit before 2025-05-13: as :func:`vlmevalkit_accuracy` with the official period
     pattern (``2.`` → ``2``); the version behind most published VLMEvalKit numbers."""
     return _vlm_score(vlm_process_2024, prediction, references)
+
+
+def require_fields(
+    row: Mapping[str, Any], where: str, keys: Sequence[str], expected: str, no_answers: str = ""
+) -> None:
+    """An annotation row has each of *keys*, else one error naming the first one missing and
+    the layout *expected*; a missing ``answers`` says where the answers seem to be instead, or
+    *no_answers* (why a file may have none)."""
+    for key in keys:
+        if key in row:
+            continue
+        hint = found_instead(row, key) if key == "answers" else ""
+        if key == "answers" and not hint:
+            hint = no_answers
+        raise InputError(f"{where}: no {key!r} field{hint}; expected {expected}")
 
 
 # ---------------------------------------------------------------------------------- profiles

@@ -30,7 +30,14 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
-from ..readers.join import join_truth, keyed_by_doc, logged_disagreement, unique_rows, unique_truth
+from ..readers.join import (
+    join_truth,
+    keyed_by_doc,
+    logged_disagreement,
+    results_predictions,
+    unique_rows,
+    unique_truth,
+)
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
 from ..readers.toolkits import Layouts, docs_alone, read_by_layout
@@ -41,7 +48,6 @@ from ._common import (
     mean,
     numpy_mean,
     read_vlmevalkit,
-    text_predictions,
     vlmevalkit_breakdown,
 )
 from ._explain import Steps, per_reference, run_steps
@@ -444,12 +450,7 @@ def _check_single_answers(records: Records, inputs: TaskInputs) -> None:
 
 
 def _read_submission(records: Records, inputs: TaskInputs) -> TaskData:
-    preds = text_predictions(
-        records,
-        id_field=inputs.id_field,
-        answer_field=inputs.answer_field,
-        allow_missing_answer=True,
-    )
+    preds = results_predictions(records, inputs)
     truth = _carried_truth(records, preds)
     if inputs.annotations is None and truth is not None:
         return _read_own_truth(inputs, preds, truth)

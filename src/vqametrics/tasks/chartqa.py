@@ -27,7 +27,7 @@ from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.relaxed import relaxed_correctness, to_float
-from ..readers.join import disagreement_note
+from ..readers.join import disagreement_note, results_predictions
 from ..readers.layouts import Predictions
 from ..readers.records import Records, parse_list_cell, read_records
 from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
@@ -37,7 +37,6 @@ from ._common import (
     mean,
     numpy_mean,
     read_vlmevalkit,
-    text_predictions,
     vlmevalkit_breakdown,
 )
 from ._explain import per_reference
@@ -324,12 +323,7 @@ def _read_sheet(inputs: TaskInputs, records: Records | None) -> TaskData:
 
 
 def _no_ground_truth(records: Records, inputs: TaskInputs) -> TaskData:
-    preds = text_predictions(
-        records,
-        id_field=inputs.id_field,
-        answer_field=inputs.answer_field,
-        allow_missing_answer=True,
-    )
+    preds = results_predictions(records, inputs)
     raise InputError(
         f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
         "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"

@@ -18,11 +18,12 @@ from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..readers.join import results_predictions
 from ..readers.layouts import is_vlmevalkit
 from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import numpy_mean, read_vlmevalkit, text_predictions, vlmevalkit_breakdown
+from ._common import numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
 from ._explain import per_reference
 from ._lmms import is_lmms_eval
 
@@ -63,12 +64,7 @@ def _explain(item: Item) -> Mapping[str, Any]:
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     if not is_vlmevalkit(records):
-        preds = text_predictions(
-            records,
-            id_field=inputs.id_field,
-            answer_field=inputs.answer_field,
-            allow_missing_answer=True,
-        )
+        preds = results_predictions(records, inputs)
         if is_lmms_eval(preds):
             raise InputError(
                 f"{records.source}: an lmms-eval samples log, but lmms-eval has no OCR-VQA task "

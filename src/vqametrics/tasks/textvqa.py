@@ -39,7 +39,6 @@ from . import _vqa_family as family
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
-    found_instead,
     mean_aggregate,
     numpy_mean,
     read_vlmevalkit,
@@ -185,15 +184,13 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], 
     items = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        for key in ("question_id", "answers"):
-            if key not in row:
-                hint = found_instead(row, key) if key == "answers" else ""
-                if key == "answers" and not hint:
-                    hint = " (the test split has no answers)"
-                raise InputError(
-                    f"{where}: no {key!r} field{hint}; expected TextVQA's official layout "
-                    '{"data": [{question_id, question, image_id, answers}]}'
-                )
+        family.require_fields(
+            row,
+            where,
+            ("question_id", "answers"),
+            'TextVQA\'s official layout {"data": [{question_id, question, image_id, answers}]}',
+            no_answers=" (the test split has no answers)",
+        )
         answers = row["answers"]
         if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
             raise InputError(
