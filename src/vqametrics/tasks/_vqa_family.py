@@ -21,13 +21,14 @@ from ..normalize.mmf import evalai_answer_processor
 from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
-from ._base import TaskProfile
+from ._base import Item, TaskProfile
 from ._common import found_instead, mean_aggregate, numpy_mean
 from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_explainer
 
 __all__ = [
     "lmms_eval",
     "lmms_eval_accuracy",
+    "per_answer",
     "position_loo",
     "require_fields",
     "vlm_process",
@@ -120,6 +121,17 @@ def require_fields(
         if key == "answers" and not hint:
             hint = no_answers
         raise InputError(f"{where}: no {key!r} field{hint}; expected {expected}")
+
+
+def per_answer(score: Callable[[str, Sequence[str]], float]) -> Callable[[Item], Mapping[str, Any]]:
+    """The per-item output of a best-of-the-answers score: each answer's own score (the item's
+    score is their maximum); ANLS and ChartQA show it."""
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        assert item.prediction is not None
+        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
+
+    return detail
 
 
 # ---------------------------------------------------------------------------------- profiles

@@ -59,6 +59,7 @@ from ._lmms import (
     lmms_eval_items,
     positional_items,
 )
+from ._vqa_family import per_answer
 
 __all__ = ["TYPE_FIELDS", "UndefinedScoreError"]
 
@@ -96,16 +97,6 @@ class _Profile(TaskProfile):
             return super().score_item(item)
         except UndefinedScoreError as exc:
             raise UndefinedScoreError(f"question {item.id!r}: {exc}") from None
-
-
-def _per_answer(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
-    """Per-item output: each answer's own score (the item's score is their maximum)."""
-
-    def detail(item: Item) -> Mapping[str, Any]:
-        assert item.prediction is not None
-        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
-
-    return detail
 
 
 def _collapse(text: str) -> str:
@@ -347,7 +338,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
     )
     # each profile's per-answer detail and explanation come from its own scorer (row[4])
     return tuple(
-        _Profile(*row, detail=_per_answer(row[4]), explain=_explain_anls(row[4]))
+        _Profile(*row, detail=per_answer(row[4]), explain=_explain_anls(row[4]))
         for row in (first, *_TOOLKIT_PROFILES)
     )
 
@@ -572,27 +563,24 @@ DOCVQA = register_task(
     )
 )
 
+# the same RRC script and files as DocVQA's
 INFOGRAPHICVQA = register_task(
-    Task(
+    replace(
+        DOCVQA,
         name="infographicvqa",
-        kind="open",
-        references="many",
+        datasets=(),
         title="InfographicVQA",
         metric="infovqa-anls",
         description="ANLS on infographic questions (RRC script)",
-        profiles=_profiles(anls_official, RRC_TEXT, RRC_SOURCE),
-        read=_read,
-        layouts=LAYOUTS,
         aliases=("infovqa", "info-vqa", "infographicsvqa", "infographic-vqa"),
-        annotations_optional=True,
     )
 )
 
 STVQA = register_task(
-    Task(
+    replace(
+        DOCVQA,
         name="stvqa",
-        kind="open",
-        references="many",
+        datasets=(),
         title="ST-VQA",
         metric="stvqa-anls",
         description="ANLS on scene-text questions (2019 RRC form)",
@@ -601,10 +589,7 @@ STVQA = register_task(
             "ST-VQA 2019 (RRC ch=11): distance on .lower() only, raw .upper() length; 0.5 kept",
             "rrc-stvqa-2019 (ST-VQA baseline copy; the commented line of the DocVQA script)",
         ),
-        read=_read,
-        layouts=LAYOUTS,
         aliases=("st-vqa", "scene-text-vqa"),
-        annotations_optional=True,
         note="the RRC ST-VQA script itself is not public; its 2019 form is reconstructed "
         "(spec §13)",
     )

@@ -47,6 +47,7 @@ from ._lmms import (
     no_doc_error,
     with_record_docs,
 )
+from ._vqa_family import per_answer
 
 __all__ = [
     "relaxed_official",
@@ -170,29 +171,14 @@ def _qwen_vl_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggreg
     )
 
 
-def _profile(
-    name: str,
-    description: str,
-    reproduces: str,
-    toolkit: str,
-    score: ItemScorer,
-    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
-) -> TaskProfile:
-    def detail(item: Item) -> Mapping[str, Any]:
-        """Per-item output: 1.0/0.0 against each answer (the item's score is their maximum)."""
-        assert item.prediction is not None
-        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
+#: a profile as data: name, description, source, toolkit token, scorer, aggregation
+_Row = tuple[str, str, str, str, ItemScorer, Callable[[Sequence[Item], Sequence[float]], Aggregate]]
 
-    return TaskProfile(
-        name,
-        description,
-        reproduces,
-        toolkit,
-        score,
-        aggregate,
-        detail=detail,
-        explain=_explain_relaxed(score),
-    )
+
+def _profile(row: _Row) -> TaskProfile:
+    """The profile of *row*; its per-answer detail and explanation come from its scorer."""
+    score = row[4]
+    return TaskProfile(*row, detail=per_answer(score), explain=_explain_relaxed(score))
 
 
 def _explain_relaxed(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
@@ -232,8 +218,8 @@ def _explain_relaxed(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
     return hook
 
 
-PROFILES = (
-    _profile(
+_ROWS: tuple[_Row, ...] = (
+    (
         "official",
         "pix2struct relaxed_correctness(target, prediction): 5 % of the target; 100·Σ/N",
         "google-research/pix2struct@945f27e pix2struct/metrics.py relaxed_correctness",
@@ -241,7 +227,7 @@ PROFILES = (
         relaxed_official,
         _official_aggregate,
     ),
-    _profile(
+    (
         "lmms-eval",
         "lmms-eval chartqa: correct order on the stripped generation; mean per split",
         LMMS_EVAL_PIN.at("lmms_eval/tasks/chartqa/utils.py"),
@@ -249,7 +235,7 @@ PROFILES = (
         relaxed_stripped,
         _lmms_eval_aggregate,
     ),
-    _profile(
+    (
         "vlmevalkit",
         "VLMEvalKit since 677e30a (2025-09-01): (target, pred.strip()); np.mean × 100",
         VLMEVALKIT_PIN.at("vqa_eval.py process_line('relaxed_accuracy')"),
@@ -257,7 +243,7 @@ PROFILES = (
         relaxed_stripped,
         _vlmevalkit_aggregate,
     ),
-    _profile(
+    (
         "vlmevalkit-2024",
         "VLMEvalKit 2024-07 → 2025-09-01: (pred.strip(), target) swapped; np.mean × 100",
         "open-compass/VLMEvalKit before 677e30a (issue #584; fixed by PR #1204)",
@@ -265,7 +251,7 @@ PROFILES = (
         relaxed_swapped,
         _vlmevalkit_aggregate,
     ),
-    _profile(
+    (
         "qwen-vl",
         "Qwen-VL evaluate_relaxed_accuracy: (answer.strip(), annotation) swapped; Σ/N",
         QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
@@ -274,6 +260,7 @@ PROFILES = (
         _qwen_vl_aggregate,
     ),
 )
+PROFILES = tuple(_profile(row) for row in _ROWS)
 
 
 # --- reading -------------------------------------------------------------------------------
