@@ -252,7 +252,6 @@ def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
         headline="Overall",
         units="percent",
-        digits=2,
         breakdowns={field: vlmevalkit_breakdown(items, scores, field)},
     )
 
@@ -266,7 +265,6 @@ def _pix2struct_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         metrics={"anls": (100.0 * total) / len(scores) if scores else 0.0, "n": len(scores)},
         headline="anls",
         units="percent",
-        digits=2,
     )
 
 
@@ -549,7 +547,6 @@ LAYOUTS = (
 DOCVQA = register_task(
     Task(
         name="docvqa",
-        kind="open",
         references="many",
         datasets=("lmms-lab/DocVQA",),
         title="DocVQA",

@@ -125,7 +125,6 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
         metrics=metrics,
         headline="relaxed_accuracy",
         units="percent",
-        digits=2,
         breakdowns={"split": table} if table else {},
         notes=notes,
     )
@@ -148,7 +147,6 @@ def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
         headline="Overall",
         units="percent",
-        digits=2,
         breakdowns={"split": vlmevalkit_breakdown(items, scores, "split")},
     )
 
@@ -415,7 +413,6 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
 TASK = register_task(
     Task(
         name="chartqa",
-        kind="open",
         datasets=("lmms-lab/ChartQA", "ahmedmasryku/chartqa"),
         title="ChartQA",
         metric="chartqa-relaxed",

@@ -205,7 +205,6 @@ def _suite(
                 metrics={"accuracy": _avg(scores) * 100, "n": len(items)},
                 headline="accuracy",
                 units="percent",
-                digits=2,
             )
         preds = [
             it.prediction if front is None or it.prediction is None else front(it.prediction)
@@ -253,7 +252,6 @@ def _suite(
             metrics=ordered,
             headline="accuracy",
             units="percent",
-            digits=2,
             breakdowns=breakdowns,
             notes=tuple(notes),
         )
@@ -449,7 +447,6 @@ QWEN_VL = _toolkit_profile(
 TASK = register_task(
     Task(
         name="gqa",
-        kind="open",
         datasets=("lmms-lab/GQA",),
         title="GQA",
         metric="gqa-acc",

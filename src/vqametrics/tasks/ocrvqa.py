@@ -12,6 +12,7 @@ lmms-eval samples log given here is refused in one line rather than guessed at.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
@@ -85,20 +86,17 @@ VLMEVALKIT = TaskProfile(
     explain=_explain,
 )
 
-QWEN_VL = TaskProfile(
+QWEN_VL = replace(
+    VLMEVALKIT,
     name="qwen-vl",
     description="Qwen-VL evaluate_exact_match_accuracy: the same strip + lower exact match",
     reproduces=QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
     toolkit=QWEN_VL_PIN.token,
-    score=exact_match_stripped,
-    aggregate=_aggregate,
-    explain=_explain,
 )
 
 TASK = register_task(
     Task(
         name="ocrvqa",
-        kind="open",
         datasets=("howard-hou/OCR-VQA",),
         title="OCR-VQA",
         metric="ocrvqa-em",

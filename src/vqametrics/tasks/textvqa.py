@@ -476,7 +476,6 @@ QWEN_VL = TaskProfile(
 TASK = register_task(
     Task(
         name="textvqa",
-        kind="open",
         references="votes",
         datasets=("lmms-lab/textvqa", "facebook/textvqa"),
         title="TextVQA",

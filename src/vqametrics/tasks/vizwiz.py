@@ -174,7 +174,6 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
         metrics=metrics,
         headline="overall",
         units="percent",
-        digits=2,
         breakdowns={"perAnswerType": per_type} if per_type else {},
         notes=notes,
     )
@@ -221,7 +220,6 @@ VLMEVALKIT_2024 = family.vlmevalkit_2024("VizWiz")
 TASK = register_task(
     Task(
         name="vizwiz",
-        kind="open",
         references="votes",
         datasets=("lmms-lab/VizWiz-VQA",),
         title="VizWiz-VQA",
