@@ -328,7 +328,7 @@ def _logged(preds: Predictions) -> list[Item]:
     for row, qid in zip(preds.records.rows, preds.ids, strict=True):
         recorded = sample_score(row, LMMS_EVAL_METRICS)
         if recorded is not None:
-            logged.append(Item(qid, None, (), {TOOLKIT_SCORE: recorded}))
+            logged.append(Item(str(qid), None, (), {TOOLKIT_SCORE: recorded}))
     return logged
 
 
@@ -337,7 +337,7 @@ def _doc_disagreement(preds: Predictions, questions: Mapping[str, Any], qname: s
     answers are used)."""
     differ = []
     for row, qid in zip(preds.records.rows, preds.ids, strict=True):
-        q = questions.get(qid)  # type: ignore[call-overload]
+        q = questions.get(str(qid))
         if isinstance(q, Mapping) and row["doc"].get("answer") != q.get("answer"):
             differ.append(qid)
     return disagreement_note(differ, f"doc.answer(s) of {preds.source}", qname)
