@@ -31,7 +31,6 @@ __all__ = [
     "join_inputs",
     "join_truth",
     "joinable_predictions",
-    "kept_rows",
     "keyed_by_doc",
     "logged_disagreement",
     "logged_scores",
@@ -305,24 +304,6 @@ def joinable_predictions(records: Records, inputs: TaskInputs) -> Predictions:
     """:func:`results_predictions` to join to a ground truth: an empty one is an error unless
     ``--allow-missing``, then left out for the join to count (:func:`drop_empty`)."""
     return drop_empty(results_predictions(records, inputs), inputs.allow_missing)
-
-
-def kept_rows(preds: Predictions, keep: Sequence[int]) -> Predictions:
-    """*preds* reduced to the records at positions *keep* (in that order), their lines kept
-    for messages: what :func:`unique_rows` keeps of a log joined by position."""
-    lines = preds.records.lines
-    records = replace(
-        preds.records,
-        rows=[preds.records.rows[k] for k in keep],
-        lines=[lines[k] for k in keep] if lines is not None else None,
-    )
-    return replace(
-        preds,
-        ids=[preds.ids[k] for k in keep],
-        texts=[preds.texts[k] for k in keep],
-        wheres=[preds.wheres[k] for k in keep],
-        records=records,
-    )
 
 
 def keyed_by_doc(
