@@ -153,8 +153,9 @@ def test_ocrbench_log_repeated_doc_id_joined_to_annotations_kept_last(tmp_path: 
             for a in (["dog"], ["sun"])
         ],
     )
-    with pytest.raises(InputError, match="duplicate doc_id 0"):
+    with pytest.raises(InputError, match=r"duplicate prediction for doc_id 0 .*on.duplicate"):
         evaluate_task("ocrbench", _ocrbench_log(tmp_path), annotations=truth)
     ev = evaluate_task("ocrbench", _ocrbench_log(tmp_path), annotations=truth, on_duplicate="last")
+    # the annotations' answers by position: doc 0's last prediction "dog", doc 1's "sun"
     assert ev.metrics["correct"] == 2
-    assert any("1 repeated doc_id row(s)" in n for n in ev.notes), ev.notes
+    assert any("1 repeated prediction(s) for a doc_id" in n for n in ev.notes), ev.notes
