@@ -9,11 +9,15 @@ Ids written ``"12"`` in one file and ``12`` in the other are matched, and counte
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.exceptions import InputError, MissingPredictionError
+from .answers import text_predictions
+from .items import Item, TaskData
+from .lmms_eval import TOOLKIT_SCORE, drop_empty
+from .records import Records
 
 if TYPE_CHECKING:
     from .items import TaskInputs
@@ -25,8 +29,15 @@ __all__ = [
     "disagreement_note",
     "join_by_id",
     "join_inputs",
+    "join_truth",
+    "joinable_predictions",
+    "keyed_by_doc",
+    "logged_disagreement",
+    "logged_scores",
+    "results_predictions",
     "same_ids",
     "unique_rows",
+    "unique_truth",
 ]
 
 
@@ -214,3 +225,132 @@ def join_inputs(
         on_duplicate=inputs.on_duplicate,
         what=what,
     )
+
+
+def unique_truth(
+    items: Sequence[Item],
+    wheres: Sequence[str],
+    source: str,
+    *,
+    what: str = "question id",
+    on_duplicate: Literal["error", "last"] = "error",
+) -> tuple[list[Item], tuple[str, ...]]:
+    """A ground truth's items each once by the one rule for repeated ids (:func:`unique_rows`),
+    and the note naming *source* that counts the rows dropped under ``--on-duplicate last``."""
+    keep, note = unique_rows([it.id for it in items], wheres, what=what, on_duplicate=on_duplicate)
+    notes = (f"{source} (ground truth): {note}",) if note else ()
+    return [items[i] for i in keep], notes
+
+
+_KEPT = "{n} repeated prediction(s) for a {what}: the last of each was kept (--on-duplicate last)"
+
+
+def join_truth(
+    truth: Sequence[Item],
+    sources: Sequence[str],
+    preds: Predictions,
+    inputs: TaskInputs,
+    *,
+    layouts: Sequence[str],
+    ids: Sequence[Hashable] | None = None,
+    truth_ids: Sequence[Hashable] | None = None,
+    what: str = "question id",
+    notes: Sequence[str] = (),
+    missing: str = "{n} question(s) had no prediction and scored 0",
+    extra: str = "{n} prediction(s) for unknown questions were ignored",
+    reported: Any = None,
+) -> TaskData:
+    """The ground-truth items *truth* (read from *sources*) with the predictions of *preds*
+    joined by id (:func:`join_inputs`; by *ids* against *truth_ids* when the join key is not
+    the item id, as LLaVA's (image, question) pairs): the annotations' answers and fields,
+    *notes* first, then the counts of questions without a prediction (*missing*) and of
+    predictions for unknown ones (*extra*), each a template with ``{n}``, and of the repeated
+    predictions kept under ``--on-duplicate last``. The sources are the annotations',
+    then the results file."""
+    keys = [it.id for it in truth] if truth_ids is None else truth_ids
+    joined = join_inputs(keys, preds, inputs, ids=ids, what=what)
+    items = [
+        Item(it.id, p, it.references, it.fields)
+        for it, p in zip(truth, joined.predictions, strict=True)
+    ]
+    counts = [
+        (missing, len(joined.missing)),
+        (extra, len(joined.extra)),
+        (_KEPT, joined.duplicates),
+    ]
+    return TaskData(
+        items,
+        (*sources, preds.source),
+        tuple(layouts),
+        (*notes, *(template.format(n=n, what=what) for template, n in counts if n)),
+        reported,
+        n_missing=len(joined.missing),
+        n_extra_ignored=len(joined.extra),
+    )
+
+
+def results_predictions(records: Records, inputs: TaskInputs) -> Predictions:
+    """A results file's predictions under the user's ``--id-field`` / ``--answer-field``,
+    empty ones kept (``None``) for the caller's rule."""
+    return text_predictions(
+        records,
+        id_field=inputs.id_field,
+        answer_field=inputs.answer_field,
+        allow_missing_answer=True,
+    )
+
+
+def joinable_predictions(records: Records, inputs: TaskInputs) -> Predictions:
+    """:func:`results_predictions` to join to a ground truth: an empty one is an error unless
+    ``--allow-missing``, then left out for the join to count (:func:`drop_empty`)."""
+    return drop_empty(results_predictions(records, inputs), inputs.allow_missing)
+
+
+def keyed_by_doc(
+    preds: Predictions, key: Callable[[Mapping[str, Any], str], Hashable | None]
+) -> Predictions:
+    """An lmms-eval log's predictions keyed by the id its ``doc`` holds (``key(doc, where)``,
+    the annotations' id) instead of ``doc_id``, to be joined to annotations by id; a record
+    whose doc holds none (``None``) keeps its own id."""
+    ids: list[Hashable] = []
+    for row, own, where in zip(preds.records.rows, preds.ids, preds.wheres, strict=True):
+        found = key(row["doc"], where)
+        ids.append(own if found is None else found)
+    return replace(preds, ids=ids)
+
+
+def logged_scores(items: Sequence[Item], logged: Sequence[Item]) -> list[Item]:
+    """*items* (a log joined to annotations, the annotations winning) with the per-sample
+    score the toolkit logged for each (``fields["toolkit_score"]`` of the *logged* item of the
+    same id, ids compared by value), for the per-sample check."""
+    field = TOOLKIT_SCORE
+    recorded = {_by_value(it.id): it.fields[field] for it in logged if field in it.fields}
+    return [
+        replace(it, fields={**it.fields, field: recorded[_by_value(it.id)]})
+        if _by_value(it.id) in recorded
+        else it
+        for it in items
+    ]
+
+
+def logged_disagreement(
+    truth: Sequence[Item],
+    logged: Sequence[Item],
+    what: str,
+    truth_name: str = "the annotations",
+    compare: Callable[[Sequence[str]], Any] = tuple,
+) -> str | None:
+    """The note counting the items whose answers in a results file (*logged*: a log's docs, a
+    sheet's cells) differ from the annotations' (*truth*, which win), compared through
+    *compare* (a log that logs processed answers is compared after that processing)."""
+    own = {_by_value(it.id): compare(it.references) for it in logged}
+    differ = [
+        it.id
+        for it in truth
+        if _by_value(it.id) in own and own[_by_value(it.id)] != compare(it.references)
+    ]
+    return disagreement_note(differ, what, truth_name)
+
+
+def _by_value(key: Hashable) -> Hashable:
+    return _text(key) or key

@@ -22,15 +22,20 @@ from typing import Any
 
 from ..core.exceptions import InputError, MissingPredictionError
 from ..readers._json import parse_json_or_jsonl
-from ..readers.join import disagreement_note, join_by_id
+from ..readers.join import (
+    disagreement_note,
+    join_by_id,
+    joinable_predictions,
+    keyed_by_doc,
+    logged_scores,
+)
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_bytes_from
 from ..readers.toolkits import Layouts, LogLayout, docs_alone, read_by_layout
 from ._base import Item, TaskData, TaskInputs
-from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores, text_predictions
+from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores
 from ._lmms import (
     TOOLKIT_SCORE,
-    drop_empty,
     has_docs,
     lmms_eval_items,
     no_doc_error,
@@ -235,29 +240,22 @@ def _read_with_questions(
     questions, qname, balanced = _load_questions(qsource)
 
     notes: list[str] = []
-    toolkit: dict[str, float] = {}
+    logged: list[Item] = []  # the toolkit's per-sample scores, by question id
     if lmms is None:
-        preds = text_predictions(
-            records,
-            id_field=inputs.id_field,
-            answer_field=inputs.answer_field,
-            allow_missing_answer=True,
-        )
-        preds = drop_empty(preds, inputs.allow_missing)
+        preds = joinable_predictions(records, inputs)
     elif has_docs(lmms):
-        preds, note = _keyed_by_doc(lmms, questions, qname, toolkit)
+        preds = keyed_by_doc(lmms, _doc_question_id)
+        logged = _logged(preds)
+        note = _doc_disagreement(preds, questions, qname)
         if note:
             notes.append(note)
     else:
         # doc_id i = the i-th balanced question: lmms-eval's testdev_balanced rows
         truth = [Item(qid, None, (questions[qid]["answer"],)) for qid in balanced]
-        joined_items, note, _ = positional_items(
+        logged, note, _ = positional_items(
             lmms, truth, qname, sample_metrics=LMMS_EVAL_METRICS, allow_missing=inputs.allow_missing
         )
         notes.append(note)
-        for it in joined_items:
-            if TOOLKIT_SCORE in it.fields:
-                toolkit[str(it.id)] = it.fields[TOOLKIT_SCORE]
         ids: list[Hashable] = [balanced[row["doc_id"]] for row in lmms.records.rows]
         preds = replace(lmms, ids=ids)
     qids = list(questions)
@@ -303,13 +301,7 @@ def _read_with_questions(
         choices, _ = _read_choices(inputs.options["choices"], balanced)
 
     items = [_item(qname, qid, questions, by_qid, choices) for qid in balanced]
-    if toolkit:
-        items = [
-            replace(it, fields={**it.fields, TOOLKIT_SCORE: toolkit[it.id]})
-            if it.id in toolkit
-            else it
-            for it in items
-        ]
+    items = logged_scores(items, logged)
     return TaskData(
         items,
         (qname, records.source),
@@ -321,28 +313,34 @@ def _read_with_questions(
     )
 
 
-def _keyed_by_doc(
-    preds: Predictions, questions: Mapping[str, Any], qname: str, toolkit: dict[str, float]
-) -> tuple[Predictions, str | None]:
-    """*preds* keyed by each record's ``doc.id`` (the GQA question id, the key of the
-    questions file), the toolkit's scores collected into *toolkit*, and a note counting the
-    docs whose ``answer`` differs from the questions file's (whose answers are used)."""
-    ids: list[Hashable] = []
-    differ: list[str] = []
-    for row, where in zip(preds.records.rows, preds.wheres, strict=True):
-        doc = row["doc"]
-        qid = doc.get("id")
-        if not isinstance(qid, str) or not qid:
-            raise InputError(f"{where}: doc.id (the GQA question id) is missing or not text")
-        ids.append(qid)
-        q = questions.get(qid)
-        if isinstance(q, Mapping) and doc.get("answer") != q.get("answer"):
-            differ.append(qid)
+def _doc_question_id(doc: Mapping[str, Any], where: str) -> str:
+    """A record's ``doc.id``: the GQA question id, the key of the questions file."""
+    qid = doc.get("id")
+    if not isinstance(qid, str) or not qid:
+        raise InputError(f"{where}: doc.id (the GQA question id) is missing or not text")
+    return qid
+
+
+def _logged(preds: Predictions) -> list[Item]:
+    """The toolkit's own per-sample score of each record keyed by question id (no answers:
+    the questions file's are used), for the per-sample check."""
+    logged = []
+    for row, qid in zip(preds.records.rows, preds.ids, strict=True):
         recorded = sample_score(row, LMMS_EVAL_METRICS)
         if recorded is not None:
-            toolkit[qid] = recorded
-    note = disagreement_note(differ, f"doc.answer(s) of {preds.source}", qname)
-    return replace(preds, ids=ids), note
+            logged.append(Item(str(qid), None, (), {TOOLKIT_SCORE: recorded}))
+    return logged
+
+
+def _doc_disagreement(preds: Predictions, questions: Mapping[str, Any], qname: str) -> str | None:
+    """The note counting the docs whose ``answer`` differs from the questions file's (whose
+    answers are used)."""
+    differ = []
+    for row, qid in zip(preds.records.rows, preds.ids, strict=True):
+        q = questions.get(str(qid))
+        if isinstance(q, Mapping) and row["doc"].get("answer") != q.get("answer"):
+            differ.append(qid)
+    return disagreement_note(differ, f"doc.answer(s) of {preds.source}", qname)
 
 
 def _read_lmms_eval_alone(inputs: TaskInputs, preds: Predictions) -> TaskData:

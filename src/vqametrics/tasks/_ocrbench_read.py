@@ -10,17 +10,17 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..readers.join import check_unique, disagreement_note, unique_rows
+from ..readers.join import disagreement_note, join_truth, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, positional_data, read_by_layout
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores
 from ._lmms import (
+    TOOLKIT_SCORE,
     has_docs,
     lmms_eval_items,
     no_doc_error,
-    positional_items,
 )
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_ocrbench"]
@@ -132,6 +132,52 @@ def _read_ocrbench_json(records: Records, inputs: TaskInputs) -> TaskData:
     )
 
 
+def _join_by_doc_id(
+    preds: Predictions, inputs: TaskInputs, items: list[Item], truth: list[Item], truth_source: str
+) -> TaskData:
+    """A log with ``doc`` joined to ``--annotations OCRBench.json`` by ``doc_id`` position
+    (the rows carry no id; doc_id *i* = the *i*-th item) under the one join's rules: the
+    annotations' answers win, docs that disagree with them are counted in a note, and each
+    item keeps the toolkit's own score of its sample."""
+    by_doc = {int(it.id): it for it in items}  # the last of a repeated doc_id, as the join
+    differ = [
+        truth[i].id
+        for i in sorted(by_doc)
+        if i < len(truth) and _compared(by_doc[i]) != _compared(truth[i])
+    ]
+    source = preds.source
+    notes = [
+        f"{source} joined to {truth_source} by doc_id position (lmms-eval's OCRBench rows "
+        "carry no id; doc_id i = the i-th item); the annotations' answers were used"
+    ]
+    note = disagreement_note(differ, f"doc(s) of {source} (answer, dataset or type)", truth_source)
+    data = join_truth(
+        truth,
+        (truth_source,),
+        preds,
+        inputs,
+        layouts=(preds.layout,),
+        truth_ids=range(len(truth)),
+        what="doc_id",
+        notes=(*notes, *([note] if note else [])),
+        missing="{n} item(s) had no sample and counted 0",
+        extra="{n} sample(s) whose doc_id is past the annotations were ignored",
+        reported=reported_scores(inputs),
+    )
+    scored = [
+        replace(it, fields={**it.fields, TOOLKIT_SCORE: by_doc[i].fields[TOOLKIT_SCORE]})
+        if i in by_doc and TOOLKIT_SCORE in by_doc[i].fields
+        else it
+        for i, it in enumerate(data.items)
+    ]
+    return replace(data, items=scored)
+
+
+def _compared(item: Item) -> tuple[Any, ...]:
+    """What a doc and its annotation must agree on: the answers, the dataset and the type."""
+    return item.references, item.fields["dataset_name"], item.fields["category"]
+
+
 def _read_truth(source: Any) -> tuple[list[Item], str]:
     """``--annotations OCRBench.json`` (``predict`` not needed), in its order: lmms-eval's
     ``echo840/OCRBench`` rows are that file's items in order (``upload_ocrbench.py`` builds
@@ -175,46 +221,11 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             replace(it, fields={**it.fields, **_doc_fields(row["doc"], where)})
             for it, row, where in zip(own, preds.records.rows, preds.wheres, strict=True)
         ]
-        check_unique([it.id for it in items], preds.wheres, what="doc_id")
         if inputs.annotations is None:
-            return TaskData(items, (source,), (preds.layout,), (), reported_scores(inputs))
+            # ids are doc_ids: two different docs under one doc_id are two logs mixed
+            return docs_alone(preds, inputs, items, what="doc_id")
         truth, truth_source = _read_truth(inputs.annotations)
-        joined, _, n_absent = positional_items(
-            preds,
-            truth,
-            truth_source,
-            sample_metrics=LMMS_EVAL_METRICS,
-            allow_missing=inputs.allow_missing,
-        )
-        by_doc = {int(it.id): it for it in items}
-        differ = [
-            truth[i].id
-            for i in sorted(by_doc)
-            if (
-                by_doc[i].references,
-                by_doc[i].fields["dataset_name"],
-                by_doc[i].fields["category"],
-            )
-            != (truth[i].references, truth[i].fields["dataset_name"], truth[i].fields["category"])
-        ]
-        notes = [
-            f"{source} joined to {truth_source} by doc_id position (lmms-eval's OCRBench rows "
-            "carry no id; doc_id i = the i-th item); the annotations' answers were used"
-        ]
-        note = disagreement_note(
-            differ, f"doc(s) of {source} (answer, dataset or type)", truth_source
-        )
-        notes += [note] if note else []
-        if n_absent:
-            notes.append(f"{n_absent} item(s) had no sample and counted 0")
-        return TaskData(
-            joined,
-            (truth_source, source),
-            (preds.layout,),
-            tuple(notes),
-            reported_scores(inputs),
-            n_missing=n_absent,
-        )
+        return _join_by_doc_id(preds, inputs, items, truth, truth_source)
     if inputs.annotations is None:
         raise no_doc_error(
             source,

@@ -6,26 +6,27 @@ results, a VLMEvalKit sheet (ground truth inside), or an lmms-eval ``--log_sampl
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
 from ..normalize.mmf import evalai_answer_processor
 from ..readers.answers import require_answers
-from ..readers.join import check_unique, disagreement_note, join_inputs
+from ..readers.join import (
+    join_truth,
+    joinable_predictions,
+    logged_disagreement,
+    logged_scores,
+    unique_truth,
+)
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
 from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
-from ._common import found_instead, read_vlmevalkit, reported_scores, text_predictions
-from ._lmms import (
-    TOOLKIT_SCORE,
-    drop_empty,
-    has_docs,
-    lmms_eval_items,
-    no_doc_error,
-)
+from ._common import read_vlmevalkit, reported_scores
+from ._lmms import has_docs, lmms_eval_items, no_doc_error
+from ._vqa_family import require_fields
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_vizwiz"]
 
@@ -50,20 +51,20 @@ def _flag(value: Any, where: str, what: str) -> float:
     raise InputError(f"{where}: {what} is {value!r}, expected a number from 0 to 1")
 
 
-def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
+def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str, ...]]:
     """The official annotation list ``[{image, question, answers: [{answer,
-    answer_confidence}], answer_type, answerable}]``."""
+    answer_confidence}], answer_type, answerable}]``: its items, its name and the note
+    counting repeated images kept under ``--on-duplicate last``."""
     records = read_records(inputs.annotations, rows_key="annotations")
     items = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        for key in ("image", "answers"):
-            if key not in row:
-                hint = found_instead(row, key) if key == "answers" else ""
-                raise InputError(
-                    f"{where}: no {key!r} field{hint}; expected VizWiz's annotation list "
-                    "[{image, question, answers, answer_type, answerable}]"
-                )
+        require_fields(
+            row,
+            where,
+            ("image", "answers"),
+            "VizWiz's annotation list [{image, question, answers, answer_type, answerable}]",
+        )
         image = row["image"]
         if not isinstance(image, str):
             raise InputError(f"{where}: image is {type(image).__name__}, expected a file name")
@@ -75,10 +76,10 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
             fields["answerable"] = int(_flag(row["answerable"], where, "answerable"))
         items.append(Item(image, None, _answer_texts(row["answers"], where), fields))
     wheres = [records.where(i) for i in range(len(items))]
-    keep = check_unique(
-        [it.id for it in items], wheres, what="image", on_duplicate=inputs.on_duplicate
+    items, notes = unique_truth(
+        items, wheres, records.source, what="image", on_duplicate=inputs.on_duplicate
     )
-    return [items[i] for i in keep], (records.source,)
+    return items, (records.source,), notes
 
 
 def read_vizwiz(inputs: TaskInputs) -> TaskData:
@@ -124,55 +125,56 @@ def _read_official(
 ) -> TaskData:
     """The official annotation list joined by image to the official results list (or to
     *preds*, the results' predictions keyed by image when the caller has read them)."""
-    gt_items, gt_sources = _read_annotations(inputs)
+    gt_items, gt_sources, gt_notes = _read_annotations(inputs)
     if preds is None:
-        preds = text_predictions(
-            records,
-            id_field=inputs.id_field,
-            answer_field=inputs.answer_field,
-            allow_missing_answer=True,
-        )
-        preds = drop_empty(preds, inputs.allow_missing)
-    records = preds.records  # the rows the predictions were kept from
-    joined = join_inputs([it.id for it in gt_items], preds, inputs, what="image")
-    carried = [i for i, row in enumerate(records.rows) if "answerable" in row]
-    flags: dict[str, float] = {}
-    notes: list[str] = []
-    if carried and len(carried) != len(records.rows):
-        first = next(i for i, row in enumerate(records.rows) if "answerable" not in row)
+        preds = joinable_predictions(records, inputs)
+    data = join_truth(
+        gt_items,
+        gt_sources,
+        preds,
+        inputs,
+        layouts=("vizwiz-annotations", preds.layout),
+        what="image",
+        notes=gt_notes,
+        missing="{n} image(s) had no prediction and scored 0",
+        extra="{n} result(s) for unknown images were ignored",
+    )
+    flags = _answerable_flags(preds, gt_items, gt_sources[0])
+    if not flags:
+        return data
+    if data.n_missing:
+        note = "answerability not computed: some images have no result"
+        return replace(data, notes=(note, *data.notes))
+    items = [
+        replace(it, fields={**it.fields, "pred_answerable": flags[str(it.id)]}) for it in data.items
+    ]
+    return replace(data, items=items)
+
+
+def _answerable_flags(preds: Predictions, truth: list[Item], truth_source: str) -> dict[str, float]:
+    """Each result's ``answerable`` score by image, when the results carry one (then every
+    result and every annotation must have it: answerability needs them all); else empty."""
+    rows = preds.records.rows  # the rows the predictions were kept from
+    carried = [i for i, row in enumerate(rows) if "answerable" in row]
+    if not carried:
+        return {}
+    if len(carried) != len(rows):
+        first = next(i for i, row in enumerate(rows) if "answerable" not in row)
         raise InputError(
             f"{preds.wheres[first]}: no 'answerable' score, while {len(carried)} other "
             "result(s) carry one (answerability needs it on every result)"
         )
-    if carried:
-        for i, row in enumerate(records.rows):
-            flags[str(preds.ids[i])] = _flag(row["answerable"], preds.wheres[i], "answerable")
-        if any("answerable" not in it.fields for it in gt_items):
-            first_gt = next(it for it in gt_items if "answerable" not in it.fields)
-            raise InputError(
-                f"{gt_sources[0]}: image {first_gt.id!r} has no 'answerable' label, which "
-                "answerability needs"
-            )
-        if joined.missing:
-            notes.append("answerability not computed: some images have no result")
-    items = []
-    for it, p in zip(gt_items, joined.predictions, strict=True):
-        fields = dict(it.fields)
-        if carried and not joined.missing:
-            fields["pred_answerable"] = flags[str(it.id)]
-        items.append(Item(it.id, p, it.references, fields))
-    if joined.missing:
-        notes.append(f"{len(joined.missing)} image(s) had no prediction and scored 0")
-    if joined.extra:
-        notes.append(f"{len(joined.extra)} result(s) for unknown images were ignored")
-    return TaskData(
-        items,
-        (*gt_sources, records.source),
-        ("vizwiz-annotations", preds.layout),
-        tuple(notes),
-        n_missing=len(joined.missing),
-        n_extra_ignored=len(joined.extra),
-    )
+    flags = {
+        str(key): _flag(row["answerable"], where, "answerable")
+        for row, key, where in zip(rows, preds.ids, preds.wheres, strict=True)
+    }
+    unlabelled = next((it for it in truth if "answerable" not in it.fields), None)
+    if unlabelled is not None:
+        raise InputError(
+            f"{truth_source}: image {unlabelled.id!r} has no 'answerable' label, which "
+            "answerability needs"
+        )
+    return flags
 
 
 # ------------------------------------------------------------------------- lmms-eval logs
@@ -237,7 +239,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
                 "its i-th question)",
                 lacks="reference answers (only exact_match)",
             )
-        gt_items, gt_sources = _read_annotations(inputs)
+        gt_items, gt_sources, gt_notes = _read_annotations(inputs)
         # QUIRK unrendered-target: the logged target is the text "answer", never an answer;
         # it is left out so the positional join does not count it as a disagreement
         rows = [
@@ -245,7 +247,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             for row in preds.records.rows
         ]
         bare = replace(preds, records=replace(preds.records, rows=rows))
-        return positional_data(
+        data = positional_data(
             bare,
             inputs,
             gt_items,
@@ -256,6 +258,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             truth_first=True,
             absent_note="{n} image(s) had no prediction and scored 0",
         )
+        return replace(data, notes=(*gt_notes, *data.notes))
     own = lmms_eval_items(
         preds,
         id_keys=(),
@@ -278,28 +281,21 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             what="image (doc.question_id)",
             notes=(_PROCESSED_NOTE.format(source=source),),
         )
-    keyed = replace(preds, ids=list(images))
-    data = _read_official(inputs, preds.records, keyed)
-    by_image = {it.id: it for it in own}
-    items = []
-    differ = []
-    for it in data.items:
-        mine = by_image.get(it.id)
-        if mine is None:
-            items.append(it)
-            continue
-        # the doc's answers are processed (see _PROCESSED_NOTE): compared after processing
-        if [evalai_answer_processor(a) for a in it.references] != [
-            evalai_answer_processor(a) for a in mine.references
-        ]:
-            differ.append(it.id)
-        fields = dict(it.fields)
-        if TOOLKIT_SCORE in mine.fields:
-            fields[TOOLKIT_SCORE] = mine.fields[TOOLKIT_SCORE]
-        items.append(replace(it, fields=fields))
-    notes = list(data.notes)
-    differ_note = disagreement_note(
-        differ, f"doc.answers of {source} (after MMF's answer processing)", "the annotations"
+    data = _read_official(inputs, preds.records, replace(preds, ids=list(images)))
+    # the doc's answers are processed (see _PROCESSED_NOTE): compared after processing
+    differ = logged_disagreement(
+        data.items,
+        own,
+        f"doc.answers of {source} (after MMF's answer processing)",
+        compare=_processed,
     )
-    notes += [differ_note] if differ_note else []
-    return replace(data, items=items, notes=tuple(notes), reported=reported_scores(inputs))
+    return replace(
+        data,
+        items=logged_scores(data.items, own),
+        notes=(*data.notes, *([differ] if differ else [])),
+        reported=reported_scores(inputs),
+    )
+
+
+def _processed(answers: Sequence[str]) -> list[str]:
+    return [evalai_answer_processor(a) for a in answers]

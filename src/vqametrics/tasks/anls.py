@@ -30,7 +30,14 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
-from ..readers.join import disagreement_note, join_inputs, unique_rows
+from ..readers.join import (
+    join_truth,
+    keyed_by_doc,
+    logged_disagreement,
+    results_predictions,
+    unique_rows,
+    unique_truth,
+)
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
 from ..readers.toolkits import Layouts, docs_alone, read_by_layout
@@ -38,11 +45,9 @@ from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
     found_instead,
-    id_key,
     mean,
     numpy_mean,
     read_vlmevalkit,
-    text_predictions,
     vlmevalkit_breakdown,
 )
 from ._explain import Steps, per_reference, run_steps
@@ -54,6 +59,7 @@ from ._lmms import (
     lmms_eval_items,
     positional_items,
 )
+from ._vqa_family import per_answer
 
 __all__ = ["TYPE_FIELDS", "UndefinedScoreError"]
 
@@ -91,16 +97,6 @@ class _Profile(TaskProfile):
             return super().score_item(item)
         except UndefinedScoreError as exc:
             raise UndefinedScoreError(f"question {item.id!r}: {exc}") from None
-
-
-def _per_answer(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
-    """Per-item output: each answer's own score (the item's score is their maximum)."""
-
-    def detail(item: Item) -> Mapping[str, Any]:
-        assert item.prediction is not None
-        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
-
-    return detail
 
 
 def _collapse(text: str) -> str:
@@ -256,7 +252,6 @@ def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
         headline="Overall",
         units="percent",
-        digits=2,
         breakdowns={field: vlmevalkit_breakdown(items, scores, field)},
     )
 
@@ -270,7 +265,6 @@ def _pix2struct_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         metrics={"anls": (100.0 * total) / len(scores) if scores else 0.0, "n": len(scores)},
         headline="anls",
         units="percent",
-        digits=2,
     )
 
 
@@ -342,7 +336,7 @@ def _profiles(official: ItemScorer, official_text: str, official_src: str) -> tu
     )
     # each profile's per-answer detail and explanation come from its own scorer (row[4])
     return tuple(
-        _Profile(*row, detail=_per_answer(row[4]), explain=_explain_anls(row[4]))
+        _Profile(*row, detail=per_answer(row[4]), explain=_explain_anls(row[4]))
         for row in (first, *_TOOLKIT_PROFILES)
     )
 
@@ -399,10 +393,8 @@ def _read_gt(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str
         wheres.append(where)
     if not items:
         raise InputError(f"{records.source}: the ground truth has no questions")
-    keep, repeated = unique_rows([it.id for it in items], wheres, on_duplicate=inputs.on_duplicate)
-    if repeated is not None:
-        notes = (*notes, f"{records.source} (ground truth): {repeated}")
-    return [items[i] for i in keep], (records.source,), notes
+    items, repeated = unique_truth(items, wheres, records.source, on_duplicate=inputs.on_duplicate)
+    return items, (records.source,), (*notes, *repeated)
 
 
 def _lmms_refs(doc: dict[str, Any], where: str) -> tuple[str, ...]:
@@ -447,12 +439,7 @@ def _check_single_answers(records: Records, inputs: TaskInputs) -> None:
 
 
 def _read_submission(records: Records, inputs: TaskInputs) -> TaskData:
-    preds = text_predictions(
-        records,
-        id_field=inputs.id_field,
-        answer_field=inputs.answer_field,
-        allow_missing_answer=True,
-    )
+    preds = results_predictions(records, inputs)
     truth = _carried_truth(records, preds)
     if inputs.annotations is None and truth is not None:
         return _read_own_truth(inputs, preds, truth)
@@ -524,44 +511,30 @@ def _read_predictions(inputs: TaskInputs, records: Records, preds: Predictions) 
             (*gt_notes, note),
             n_missing=n_absent,
         )
-    ids = preds.ids
     notes = list(gt_notes)
     if has_docs(preds):  # join lmms-eval records by the doc's questionId, not doc_id
-        ids = [
-            next((row["doc"][k] for k in _ID_KEYS if k in row["doc"]), key)
-            for row, key in zip(records.rows, preds.ids, strict=True)
-        ]
+        logged = lmms_eval_items(preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS)
         # the annotations win; where the logged doc's answers differ, it is said
-        own = {
-            id_key(it.id): it.references
-            for it in lmms_eval_items(
-                preds, id_keys=_ID_KEYS, references=_lmms_refs, fields=_GT_FIELDS
-            )
-        }
-        differ = [
-            it.id for it in gt_items if id_key(it.id) in own and own[id_key(it.id)] != it.references
-        ]
-        differ_note = disagreement_note(
-            differ, f"ground truth(s) carried by {records.source}", "the annotations"
+        differ = logged_disagreement(
+            gt_items, logged, f"ground truth(s) carried by {records.source}"
         )
-        notes += [differ_note] if differ_note else []
-    joined = join_inputs([it.id for it in gt_items], preds, inputs, ids=ids)
-    items = [
-        Item(it.id, p, it.references, it.fields)
-        for it, p in zip(gt_items, joined.predictions, strict=True)
-    ]
-    if joined.missing:
-        notes.append(f"{len(joined.missing)} question(s) had no answer and scored 0")
-    if joined.extra:
-        notes.append(f"{len(joined.extra)} answer(s) for unknown questions were ignored")
-    return TaskData(
-        items,
-        (*gt_sources, records.source),
-        (preds.layout,),
-        tuple(notes),
-        n_missing=len(joined.missing),
-        n_extra_ignored=len(joined.extra),
+        notes += [differ] if differ else []
+        preds = keyed_by_doc(preds, _doc_question_id)
+    return join_truth(
+        gt_items,
+        gt_sources,
+        preds,
+        inputs,
+        layouts=(preds.layout,),
+        notes=notes,
+        missing="{n} question(s) had no answer and scored 0",
+        extra="{n} answer(s) for unknown questions were ignored",
     )
+
+
+def _doc_question_id(doc: Mapping[str, Any], where: str) -> Any:
+    """A logged doc's questionId (the ground truth's key); ``doc_id`` where it has none."""
+    return next((doc[k] for k in _ID_KEYS if k in doc), None)
 
 
 LAYOUTS = (
@@ -574,7 +547,6 @@ LAYOUTS = (
 DOCVQA = register_task(
     Task(
         name="docvqa",
-        kind="open",
         references="many",
         datasets=("lmms-lab/DocVQA",),
         title="DocVQA",
@@ -588,27 +560,24 @@ DOCVQA = register_task(
     )
 )
 
+# the same RRC script and files as DocVQA's
 INFOGRAPHICVQA = register_task(
-    Task(
+    replace(
+        DOCVQA,
         name="infographicvqa",
-        kind="open",
-        references="many",
+        datasets=(),
         title="InfographicVQA",
         metric="infovqa-anls",
         description="ANLS on infographic questions (RRC script)",
-        profiles=_profiles(anls_official, RRC_TEXT, RRC_SOURCE),
-        read=_read,
-        layouts=LAYOUTS,
         aliases=("infovqa", "info-vqa", "infographicsvqa", "infographic-vqa"),
-        annotations_optional=True,
     )
 )
 
 STVQA = register_task(
-    Task(
+    replace(
+        DOCVQA,
         name="stvqa",
-        kind="open",
-        references="many",
+        datasets=(),
         title="ST-VQA",
         metric="stvqa-anls",
         description="ANLS on scene-text questions (2019 RRC form)",
@@ -617,10 +586,7 @@ STVQA = register_task(
             "ST-VQA 2019 (RRC ch=11): distance on .lower() only, raw .upper() length; 0.5 kept",
             "rrc-stvqa-2019 (ST-VQA baseline copy; the commented line of the DocVQA script)",
         ),
-        read=_read,
-        layouts=LAYOUTS,
         aliases=("st-vqa", "scene-text-vqa"),
-        annotations_optional=True,
         note="the RRC ST-VQA script itself is not public; its 2019 form is reconstructed "
         "(spec §13)",
     )

@@ -27,18 +27,16 @@ from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.relaxed import relaxed_correctness, to_float
-from ..readers.join import disagreement_note
+from ..readers.join import disagreement_note, results_predictions
 from ..readers.layouts import Predictions
 from ..readers.records import Records, parse_list_cell, read_records
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, read_by_layout
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
     mean,
     numpy_mean,
     read_vlmevalkit,
-    reported_scores,
-    text_predictions,
     vlmevalkit_breakdown,
 )
 from ._explain import per_reference
@@ -47,9 +45,9 @@ from ._lmms import (
     has_docs,
     lmms_eval_items,
     no_doc_error,
-    positional_items,
     with_record_docs,
 )
+from ._vqa_family import per_answer
 
 __all__ = [
     "relaxed_official",
@@ -127,7 +125,6 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
         metrics=metrics,
         headline="relaxed_accuracy",
         units="percent",
-        digits=2,
         breakdowns={"split": table} if table else {},
         notes=notes,
     )
@@ -150,7 +147,6 @@ def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
         headline="Overall",
         units="percent",
-        digits=2,
         breakdowns={"split": vlmevalkit_breakdown(items, scores, "split")},
     )
 
@@ -173,29 +169,14 @@ def _qwen_vl_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggreg
     )
 
 
-def _profile(
-    name: str,
-    description: str,
-    reproduces: str,
-    toolkit: str,
-    score: ItemScorer,
-    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
-) -> TaskProfile:
-    def detail(item: Item) -> Mapping[str, Any]:
-        """Per-item output: 1.0/0.0 against each answer (the item's score is their maximum)."""
-        assert item.prediction is not None
-        return {"answer_scores": [score(item.prediction, [a]) for a in item.references]}
+#: a profile as data: name, description, source, toolkit token, scorer, aggregation
+_Row = tuple[str, str, str, str, ItemScorer, Callable[[Sequence[Item], Sequence[float]], Aggregate]]
 
-    return TaskProfile(
-        name,
-        description,
-        reproduces,
-        toolkit,
-        score,
-        aggregate,
-        detail=detail,
-        explain=_explain_relaxed(score),
-    )
+
+def _profile(row: _Row) -> TaskProfile:
+    """The profile of *row*; its per-answer detail and explanation come from its scorer."""
+    score = row[4]
+    return TaskProfile(*row, detail=per_answer(score), explain=_explain_relaxed(score))
 
 
 def _explain_relaxed(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
@@ -235,8 +216,8 @@ def _explain_relaxed(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
     return hook
 
 
-PROFILES = (
-    _profile(
+_ROWS: tuple[_Row, ...] = (
+    (
         "official",
         "pix2struct relaxed_correctness(target, prediction): 5 % of the target; 100·Σ/N",
         "google-research/pix2struct@945f27e pix2struct/metrics.py relaxed_correctness",
@@ -244,7 +225,7 @@ PROFILES = (
         relaxed_official,
         _official_aggregate,
     ),
-    _profile(
+    (
         "lmms-eval",
         "lmms-eval chartqa: correct order on the stripped generation; mean per split",
         LMMS_EVAL_PIN.at("lmms_eval/tasks/chartqa/utils.py"),
@@ -252,7 +233,7 @@ PROFILES = (
         relaxed_stripped,
         _lmms_eval_aggregate,
     ),
-    _profile(
+    (
         "vlmevalkit",
         "VLMEvalKit since 677e30a (2025-09-01): (target, pred.strip()); np.mean × 100",
         VLMEVALKIT_PIN.at("vqa_eval.py process_line('relaxed_accuracy')"),
@@ -260,7 +241,7 @@ PROFILES = (
         relaxed_stripped,
         _vlmevalkit_aggregate,
     ),
-    _profile(
+    (
         "vlmevalkit-2024",
         "VLMEvalKit 2024-07 → 2025-09-01: (pred.strip(), target) swapped; np.mean × 100",
         "open-compass/VLMEvalKit before 677e30a (issue #584; fixed by PR #1204)",
@@ -268,7 +249,7 @@ PROFILES = (
         relaxed_swapped,
         _vlmevalkit_aggregate,
     ),
-    _profile(
+    (
         "qwen-vl",
         "Qwen-VL evaluate_relaxed_accuracy: (answer.strip(), annotation) swapped; Σ/N",
         QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
@@ -277,6 +258,7 @@ PROFILES = (
         _qwen_vl_aggregate,
     ),
 )
+PROFILES = tuple(_profile(row) for row in _ROWS)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -326,12 +308,7 @@ def _read_sheet(inputs: TaskInputs, records: Records | None) -> TaskData:
 
 
 def _no_ground_truth(records: Records, inputs: TaskInputs) -> TaskData:
-    preds = text_predictions(
-        records,
-        id_field=inputs.id_field,
-        answer_field=inputs.answer_field,
-        allow_missing_answer=True,
-    )
+    preds = results_predictions(records, inputs)
     raise InputError(
         f"{records.source}: no ground truth in this file (it is {preds.layout}); chartqa reads "
         "VLMEvalKit files (index, answer, prediction, split) and lmms-eval samples logs"
@@ -400,8 +377,6 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
     ``answer``) it carries its ground truth. ``--annotations`` (ChartQA's test files) is
     joined by ``doc_id`` position — lmms-lab's rows carry no id — and wins; a logged answer
     that differs is counted in a note. Without ``doc`` the annotations are needed."""
-    metrics = TOOLKIT_LAYOUTS.log.metrics
-    reported = reported_scores(inputs)
     preds = with_record_docs(preds, _RECORD, inputs)
     if inputs.annotations is None:
         if not has_docs(preds):
@@ -416,37 +391,28 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             id_keys=(),
             references=_lmms_refs,
             fields=("type", "split", "question"),
-            sample_metrics=metrics,
+            sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
         )
         # ids are doc_ids: two different docs under one doc_id are two logs mixed
         return docs_alone(preds, inputs, items, what="doc_id")
     truth, truth_source = _read_annotations(inputs.annotations)
-    items, note, n_missing = positional_items(
-        preds, truth, truth_source, sample_metrics=metrics, allow_missing=inputs.allow_missing
+    data = positional_data(
+        preds, inputs, truth, (truth_source,), TOOLKIT_LAYOUTS.log, truth_layout="chartqa-json"
     )
-    notes = [note]
-    if has_docs(preds):
-        differ = [
-            row["doc_id"]
-            for row, where in zip(preds.records.rows, preds.wheres, strict=True)
-            if _lmms_refs(row["doc"], where) != truth[row["doc_id"]].references
-        ]
-        differ_note = disagreement_note(differ, f"logged answer(s) of {preds.source}", truth_source)
-        notes += [differ_note] if differ_note else []
-    return TaskData(
-        items,
-        (preds.source, truth_source),
-        (preds.layout, "chartqa-json"),
-        tuple(notes),
-        reported,
-        n_missing=n_missing,
-    )
+    if not has_docs(preds):
+        return data
+    differ = [
+        row["doc_id"]
+        for row, where in zip(preds.records.rows, preds.wheres, strict=True)
+        if _lmms_refs(row["doc"], where) != truth[row["doc_id"]].references
+    ]
+    differ_note = disagreement_note(differ, f"logged answer(s) of {preds.source}", truth_source)
+    return replace(data, notes=(*data.notes, *([differ_note] if differ_note else [])))
 
 
 TASK = register_task(
     Task(
         name="chartqa",
-        kind="open",
         datasets=("lmms-lab/ChartQA", "ahmedmasryku/chartqa"),
         title="ChartQA",
         metric="chartqa-relaxed",

@@ -30,7 +30,7 @@ from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._common import mean, numpy_mean, vlmevalkit_breakdown
-from ._explain import Steps, per_reference
+from ._explain import Steps, per_reference, run_steps
 from ._gqa_read import LMMS_EVAL_REPORTED, read_gqa
 
 __all__ = [
@@ -205,7 +205,6 @@ def _suite(
                 metrics={"accuracy": _avg(scores) * 100, "n": len(items)},
                 headline="accuracy",
                 units="percent",
-                digits=2,
             )
         preds = [
             it.prediction if front is None or it.prediction is None else front(it.prediction)
@@ -253,7 +252,6 @@ def _suite(
             metrics=ordered,
             headline="accuracy",
             units="percent",
-            digits=2,
             breakdowns=breakdowns,
             notes=tuple(notes),
         )
@@ -353,33 +351,44 @@ def _aggregate_vlmevalkit(items: Sequence[Item], scores: Sequence[float]) -> Agg
     return replace(base, breakdowns=breakdowns)
 
 
-def _detail_with(front: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:
-    def detail(item: Item) -> Mapping[str, Any]:
-        return {"compared": front(item.prediction or "")}
-
-    return detail
-
-
-def _explain_with(
-    score: Callable[[str, Sequence[str]], float],
-    steps: Steps,
-    reference: Callable[[str], str] | None,
-    rule: str,
-    combine: str = "max",
-) -> Callable[[Item], Mapping[str, Any]]:
-    def hook(item: Item) -> Mapping[str, Any]:
-        return per_reference(
-            item, score, prediction_steps=steps, reference=reference, rule=rule, combine=combine
-        )
-
-    return hook
-
-
 def _fold(text: str) -> str:
     return text.strip().lower()
 
 
 _EQUAL = "1 when the compared strings are equal, else 0"
+
+
+def _toolkit_profile(
+    name: str,
+    description: str,
+    reproduces: str,
+    toolkit: str,
+    score: Callable[[str, Sequence[str]], float],
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
+    steps: Steps,
+    reference: Callable[[str], str] | None = None,
+    combine: str = "max",
+) -> TaskProfile:
+    """A toolkit's profile whose match is ``==`` after *steps* on the prediction (and
+    *reference* on the answer): the per-item output shows the compared prediction, the
+    explanation each step and each answer."""
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        return {"compared": run_steps(item.prediction or "", steps)[0]}
+
+    def explain(item: Item) -> Mapping[str, Any]:
+        return per_reference(
+            item, score, prediction_steps=steps, reference=reference, rule=_EQUAL, combine=combine
+        )
+
+    return TaskProfile(
+        name, description, reproduces, toolkit, score, aggregate, detail=detail, explain=explain
+    )
+
+
+def _explain_official(item: Item) -> Mapping[str, Any]:
+    return per_reference(item, exact_match_official, rule="raw == (nothing normalized)")
+
 
 OFFICIAL = TaskProfile(
     name="official",
@@ -388,71 +397,56 @@ OFFICIAL = TaskProfile(
     toolkit="gqa-eval@1.1",
     score=exact_match_official,
     aggregate=_suite(None, patched=False),
-    explain=_explain_with(exact_match_official, (), None, "raw == (nothing normalized)"),
+    explain=_explain_official,
 )
 
-LLAVA = TaskProfile(
-    name="llava",
-    description="LLaVA: convert_gqa_for_eval.py (.rstrip('.').lower()), then its patched eval.py",
-    reproduces="haotian-liu/LLaVA@c121f04 scripts/convert_gqa_for_eval.py + patched eval.py",
-    toolkit="LLaVA@c121f04",
-    score=exact_match_llava,
-    aggregate=_suite(llava_convert, patched=True),
-    detail=_detail_with(llava_convert),
-    explain=_explain_with(
-        exact_match_llava, (("rstrip('.') + lower", llava_convert),), None, _EQUAL
-    ),
+LLAVA = _toolkit_profile(
+    "llava",
+    "LLaVA: convert_gqa_for_eval.py (.rstrip('.').lower()), then its patched eval.py",
+    "haotian-liu/LLaVA@c121f04 scripts/convert_gqa_for_eval.py + patched eval.py",
+    "LLaVA@c121f04",
+    exact_match_llava,
+    _suite(llava_convert, patched=True),
+    (("rstrip('.') + lower", llava_convert),),
 )
 
-LMMS_EVAL = TaskProfile(
-    name="lmms-eval",
-    description="lmms-eval gqa: strip, exact_match ignoring case and ASCII punctuation; mean",
-    reproduces=LMMS_EVAL_PIN.at("tasks/gqa/gqa.yaml + exact_match_hf_evaluate"),
-    toolkit=LMMS_EVAL_PIN.token,
-    score=exact_match_lmms_eval,
-    aggregate=_accuracy_only("exact_match", 1.0, mean, 4),
-    detail=_detail_with(lambda p: _lmms_clean(p.strip())),
-    explain=_explain_with(
-        exact_match_lmms_eval,
-        (("strip", str.strip), ("lower, delete ASCII punctuation", _lmms_clean)),
-        _lmms_clean,
-        _EQUAL,
-    ),
+LMMS_EVAL = _toolkit_profile(
+    "lmms-eval",
+    "lmms-eval gqa: strip, exact_match ignoring case and ASCII punctuation; mean",
+    LMMS_EVAL_PIN.at("tasks/gqa/gqa.yaml + exact_match_hf_evaluate"),
+    LMMS_EVAL_PIN.token,
+    exact_match_lmms_eval,
+    _accuracy_only("exact_match", 1.0, mean, 4),
+    (("strip", str.strip), ("lower, delete ASCII punctuation", _lmms_clean)),
+    _lmms_clean,
 )
 
-VLMEVALKIT = TaskProfile(
-    name="vlmevalkit",
-    description="VLMEvalKit GQA_TestDev_Balanced: strip + lower exact match, np.mean × 100",
-    reproduces=VLMEVALKIT_PIN.at("vqa_eval.py process_line(method='accuracy')"),
-    toolkit=VLMEVALKIT_PIN.token,
-    score=exact_match_vlmevalkit,
-    aggregate=_aggregate_vlmevalkit,
-    detail=_detail_with(lambda p: p.strip().lower()),
-    explain=_explain_with(
-        exact_match_vlmevalkit, (("strip + lower", _fold),), _fold, _EQUAL, combine="mean"
-    ),
+VLMEVALKIT = _toolkit_profile(
+    "vlmevalkit",
+    "VLMEvalKit GQA_TestDev_Balanced: strip + lower exact match, np.mean × 100",
+    VLMEVALKIT_PIN.at("vqa_eval.py process_line(method='accuracy')"),
+    VLMEVALKIT_PIN.token,
+    exact_match_vlmevalkit,
+    _aggregate_vlmevalkit,
+    (("strip + lower", _fold),),
+    _fold,
+    combine="mean",
 )
 
-QWEN_VL = TaskProfile(
-    name="qwen-vl",
-    description="Qwen-VL gqa_testdev: first clause, article/copula substring cuts, exact match",
-    reproduces=QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
-    toolkit=QWEN_VL_PIN.token,
-    score=exact_match_qwen_vl,
-    aggregate=_accuracy_only("accuracy", 1.0, mean, 4),
-    detail=_detail_with(qwen_vl_clean),
-    explain=_explain_with(
-        exact_match_qwen_vl,
-        (("Qwen-VL clean-up", qwen_vl_clean), ("strip + lower", _fold)),
-        _fold,
-        _EQUAL,
-    ),
+QWEN_VL = _toolkit_profile(
+    "qwen-vl",
+    "Qwen-VL gqa_testdev: first clause, article/copula substring cuts, exact match",
+    QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
+    QWEN_VL_PIN.token,
+    exact_match_qwen_vl,
+    _accuracy_only("accuracy", 1.0, mean, 4),
+    (("Qwen-VL clean-up", qwen_vl_clean), ("strip + lower", _fold)),
+    _fold,
 )
 
 TASK = register_task(
     Task(
         name="gqa",
-        kind="open",
         datasets=("lmms-lab/GQA",),
         title="GQA",
         metric="gqa-acc",

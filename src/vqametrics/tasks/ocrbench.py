@@ -405,7 +405,6 @@ VLMEVALKIT = _profile(
 TASK = register_task(
     Task(
         name="ocrbench",
-        kind="open",
         references="many",
         datasets=("echo840/OCRBench",),
         title="OCRBench",

@@ -12,17 +12,19 @@ lmms-eval samples log given here is refused in one line rather than guessed at.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..readers.join import results_predictions
 from ..readers.layouts import is_vlmevalkit
 from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import numpy_mean, read_vlmevalkit, text_predictions, vlmevalkit_breakdown
+from ._common import numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
 from ._explain import per_reference
 from ._lmms import is_lmms_eval
 
@@ -63,12 +65,7 @@ def _explain(item: Item) -> Mapping[str, Any]:
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     if not is_vlmevalkit(records):
-        preds = text_predictions(
-            records,
-            id_field=inputs.id_field,
-            answer_field=inputs.answer_field,
-            allow_missing_answer=True,
-        )
+        preds = results_predictions(records, inputs)
         if is_lmms_eval(preds):
             raise InputError(
                 f"{records.source}: an lmms-eval samples log, but lmms-eval has no OCR-VQA task "
@@ -89,20 +86,17 @@ VLMEVALKIT = TaskProfile(
     explain=_explain,
 )
 
-QWEN_VL = TaskProfile(
+QWEN_VL = replace(
+    VLMEVALKIT,
     name="qwen-vl",
     description="Qwen-VL evaluate_exact_match_accuracy: the same strip + lower exact match",
     reproduces=QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
     toolkit=QWEN_VL_PIN.token,
-    score=exact_match_stripped,
-    aggregate=_aggregate,
-    explain=_explain,
 )
 
 TASK = register_task(
     Task(
         name="ocrvqa",
-        kind="open",
         datasets=("howard-hou/OCR-VQA",),
         title="OCR-VQA",
         metric="ocrvqa-em",

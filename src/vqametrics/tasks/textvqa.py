@@ -23,30 +23,22 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from ..aggregate.formulas import naive_sum
 from ..core.exceptions import InputError
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
-from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.accuracy import vqa_accuracy
-from ..kernels.vqa import average, leave_one_out_values
 from ..normalize.mmf import evalai_answer_processor
-from ..normalize.official import clean, digits_articles
-from ..normalize.official import punctuation as official_punctuation
-from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.answers import require_answers
-from ..readers.join import check_unique, join_inputs, unique_rows
-from ..readers.layouts import is_lmms_eval_log
+from ..readers.join import join_truth, keyed_by_doc, logged_scores, unique_truth
+from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, positional_data
+from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
+from . import _vqa_family as family
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
-    found_instead,
-    id_key,
     mean_aggregate,
     numpy_mean,
     read_vlmevalkit,
@@ -54,18 +46,13 @@ from ._common import (
     text_predictions,
     vlmevalkit_breakdown,
 )
-from ._explain import (
-    MMF_STEPS,
-    VLM_2024_STEPS,
-    VLM_STEPS,
-    soft_explainer,
-    vqa_profile_explainer,
-)
-from ._lmms import (
-    clean_samples,
-    drop_empty,
-    has_docs,
-    lmms_eval_items,
+from ._explain import MMF_STEPS, soft_explainer, vqa_profile_explainer
+from ._lmms import drop_empty, has_docs, lmms_eval_items
+from ._vqa_family import (
+    lmms_eval_accuracy,
+    position_loo,
+    vlmevalkit_2024_accuracy,
+    vlmevalkit_accuracy,
 )
 
 __all__ = [
@@ -85,29 +72,6 @@ MMF_ANSWERS = 10
 
 class AnswerCountError(InputError):
     """A question has not exactly ten answers, which MMF's evaluator asserts."""
-
-
-def _position_loo(prediction: str, answers: Sequence[str], how: str) -> float:
-    """Mean of ``min(1, k_i/3)`` with annotator *i* left out by list position."""
-    matches = tuple(a == prediction for a in answers)
-    if how == "exact":
-        # statistics.mean does not depend on the order: only on m and N
-        return _exact_loo(sum(matches), len(matches))
-    return _ordered_loo(matches, how)
-
-
-@lru_cache(maxsize=4096)
-def _ordered_loo(matches: tuple[bool, ...], how: str) -> float:
-    """The left-to-right (``naive``) or pairwise (``numpy``) mean of the leave-one-out values;
-    its last bits depend on where the matches sit, so the cache key is the whole pattern."""
-    return average(leave_one_out_values(matches, None, "position"), how)
-
-
-@lru_cache(maxsize=1024)
-def _exact_loo(m: int, n: int) -> float:
-    """``statistics.mean`` of the N leave-one-out values when m answers match: m values
-    ``min(1, (m-1)/3)`` and N-m values ``min(1, m/3)``, summed exactly, rounded once."""
-    return average(leave_one_out_values([True] * m + [False] * (n - m), None, "position"), "exact")
 
 
 def mmf_accuracy(prediction: str, references: Sequence[str], question_id: object = None) -> float:
@@ -130,52 +94,7 @@ def mmf_accuracy(prediction: str, references: Sequence[str], question_id: object
         )
     p = evalai_answer_processor(prediction)
     answers = [evalai_answer_processor(a) for a in references]
-    return _position_loo(p, answers, "naive")
-
-
-def lmms_eval_accuracy(prediction: str, references: Sequence[str]) -> float:
-    """lmms-eval ``textvqa_process_results``: the MMF processor on both sides, position
-    leave-one-out, ``statistics.mean`` (exact rational mean, rounded once); no count assert."""
-    if not references:
-        raise InputError("a question with no answers (lmms-eval raises StatisticsError)")
-    p = evalai_answer_processor(prediction)
-    answers = [evalai_answer_processor(a) for a in references]
-    return _position_loo(p, answers, "exact")
-
-
-@lru_cache(maxsize=1 << 16)
-def _vlm_process(text: str) -> str:
-    # VLMEvalKit process_answer at HEAD: cleanup, PUNCT_vlm (real look-behind), DIGART
-    return digits_articles(punctuation_vlm(clean(text)))
-
-
-@lru_cache(maxsize=1 << 16)
-def _vlm_process_2024(text: str) -> str:
-    # VLMEvalKit process_answer before 928a95b (2025-05-13): the official period pattern
-    return digits_articles(official_punctuation(clean(text)))
-
-
-def _vlm_score(process: Callable[[str], str], prediction: str, refs: Sequence[str]) -> float:
-    if not refs:
-        return float("nan")  # np.mean([]) is nan
-    p = process(prediction)
-    return _position_loo(p, [process(a) for a in refs], "numpy")
-
-
-def vlmevalkit_accuracy(prediction: str, references: Sequence[str]) -> float:
-    """VLMEvalKit ``process_line(method='vqa_score')`` at e8e78f0: ``process_answer`` on both
-    sides (no lower/``,``/``?``/``'s`` prelude), position leave-one-out, ``np.mean``.
-
-    QUIRK corrected-period-rule (since 928a95b, 2025-05-13): ``2.`` keeps its period and scores 0
-    against ten ``2``.
-    """
-    return _vlm_score(_vlm_process, prediction, references)
-
-
-def vlmevalkit_2024_accuracy(prediction: str, references: Sequence[str]) -> float:
-    """VLMEvalKit before 2025-05-13: as :func:`vlmevalkit_accuracy` with the official period
-    pattern (``2.`` → ``2``); the version behind most published VLMEvalKit TextVQA numbers."""
-    return _vlm_score(_vlm_process_2024, prediction, references)
+    return position_loo(p, answers, "naive")
 
 
 def qwen_vl_accuracy(prediction: str, references: Sequence[str]) -> float:
@@ -197,8 +116,6 @@ def qwen_vl_accuracy(prediction: str, references: Sequence[str]) -> float:
 _official_aggregate = mean_aggregate("accuracy")
 # eval_textvqa.py: print('Accuracy: {:.2f}%'.format(100. * evaluator.eval_pred_list(...)))
 _llava_aggregate = mean_aggregate("accuracy", scale=100.0, units="percent", digits=2)
-# lmms-eval aggregation "mean": sum(arr) / len(arr), a fraction; its table shows 4 digits
-_lmms_aggregate = mean_aggregate("exact_match")
 
 
 def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -228,34 +145,30 @@ def _qwen_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     )
 
 
-def _mmf_detail(item: Item) -> Mapping[str, Any]:
-    assert item.prediction is not None
-    return {"normalized": evalai_answer_processor(item.prediction)}
+def _normalized_by(process: Callable[[str], str]) -> Callable[[Item], Mapping[str, Any]]:
+    """The per-item detail of a profile that normalizes the prediction with *process*."""
+
+    def detail(item: Item) -> Mapping[str, Any]:
+        assert item.prediction is not None
+        return {"normalized": process(item.prediction)}
+
+    return detail
 
 
-def _vlm_detail(item: Item) -> Mapping[str, Any]:
-    assert item.prediction is not None
-    return {"normalized": _vlm_process(item.prediction)}
-
-
-def _vlm_2024_detail(item: Item) -> Mapping[str, Any]:
-    assert item.prediction is not None
-    return {"normalized": _vlm_process_2024(item.prediction)}
+_mmf_detail = _normalized_by(evalai_answer_processor)
 
 
 # MMF: the processor on both sides, left-to-right sum / 10
 _explain_mmf = soft_explainer(MMF_STEPS, "naive")
-_explain_lmms = soft_explainer(MMF_STEPS, "exact")
-_explain_vlm = soft_explainer(VLM_STEPS, "numpy")
-_explain_vlm_2024 = soft_explainer(VLM_2024_STEPS, "numpy")
 
 
 # ----------------------------------------------------------------------------------- reading
 
 
-def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
+def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...], tuple[str, ...]]:
     """The official TextVQA file ``{"dataset_type", …, "data": [{question_id, question,
-    image_id, answers}]}`` (a plain list of such rows is accepted too)."""
+    image_id, answers}]}`` (a plain list of such rows is accepted too): its items, its name
+    and the note counting repeated questions kept under ``--on-duplicate last``."""
     source = inputs.annotations
     if isinstance(source, Mapping) and isinstance(source.get("data"), list):
         source = source["data"]  # the official layout, already loaded
@@ -271,15 +184,13 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
     items = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        for key in ("question_id", "answers"):
-            if key not in row:
-                hint = found_instead(row, key) if key == "answers" else ""
-                if key == "answers" and not hint:
-                    hint = " (the test split has no answers)"
-                raise InputError(
-                    f"{where}: no {key!r} field{hint}; expected TextVQA's official layout "
-                    '{"data": [{question_id, question, image_id, answers}]}'
-                )
+        family.require_fields(
+            row,
+            where,
+            ("question_id", "answers"),
+            'TextVQA\'s official layout {"data": [{question_id, question, image_id, answers}]}',
+            no_answers=" (the test split has no answers)",
+        )
         answers = row["answers"]
         if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
             raise InputError(
@@ -292,8 +203,8 @@ def _read_annotations(inputs: TaskInputs) -> tuple[list[Item], tuple[str, ...]]:
         fields["question_id"] = qid
         items.append(Item(qid, None, tuple(answers), fields))
     wheres = [records.where(i) for i in range(len(items))]
-    keep = check_unique([it.id for it in items], wheres, on_duplicate=inputs.on_duplicate)
-    return [items[i] for i in keep], (records.source,)
+    items, notes = unique_truth(items, wheres, records.source, on_duplicate=inputs.on_duplicate)
+    return items, (records.source,), notes
 
 
 #: ``prompt_processor`` of LLaVA's ``eval_textvqa.py`` for prompts that start with OCR tokens
@@ -339,22 +250,25 @@ def _is_llava(records: Records) -> bool:
     return {"question_id", "prompt", "text"} <= cols
 
 
-def _join_llava(
-    inputs: TaskInputs, records: Records, gt_items: list[Item], gt_sources: tuple[str, ...]
-) -> TaskData:
+def _join_llava(inputs: TaskInputs, records: Records) -> TaskData:
     """LLaVA's join (spec §15): key = (image id in ``question_id``, the question recovered
     from ``prompt``, lower-cased) against (``image_id``, ``question.lower()``)."""
+    if inputs.annotations is None:
+        raise InputError(
+            f"{records.source}: LLaVA answers need the ground truth: pass "
+            "--annotations TextVQA_0.5.1_val.json"
+        )
+    gt_items, gt_sources, gt_notes = _read_annotations(inputs)
     preds = text_predictions(
         records, id_field="question_id", answer_field="text", allow_missing_answer=True
     )
     preds = drop_empty(preds, inputs.allow_missing)
-    records = preds.records  # the rows the predictions were kept from
     keys: list[tuple[str, str]] = []
-    for i, row in enumerate(records.rows):
+    for row, key, where in zip(preds.records.rows, preds.ids, preds.wheres, strict=True):
         prompt = row.get("prompt")
         if not isinstance(prompt, str):
-            raise InputError(f"{preds.wheres[i]}: 'prompt' is not text")
-        keys.append((str(preds.ids[i]), llava_question(prompt, preds.wheres[i])))
+            raise InputError(f"{where}: 'prompt' is not text")
+        keys.append((str(key), llava_question(prompt, where)))
     gt_keys: list[tuple[str, str]] = []
     for it in gt_items:
         img, q = it.fields.get("image_id"), it.fields.get("question")
@@ -364,38 +278,30 @@ def _join_llava(
                 "LLaVA's join needs"
             )
         gt_keys.append((str(img), str(q).lower()))
+    _check_llava_keys(gt_items, gt_keys, gt_sources[0])
+    return join_truth(
+        gt_items,
+        gt_sources,
+        preds,
+        inputs,
+        layouts=("textvqa-json", f"llava-answers ({records.layout})"),
+        ids=keys,
+        truth_ids=gt_keys,
+        what="(image id, question)",
+        notes=gt_notes,
+    )
+
+
+def _check_llava_keys(items: list[Item], keys: list[tuple[str, str]], source: str) -> None:
+    """Two questions LLaVA's join cannot tell apart are an error naming both."""
     by_key: dict[tuple[str, str], Any] = {}
-    for it, key in zip(gt_items, gt_keys, strict=True):
+    for it, key in zip(items, keys, strict=True):
         if key in by_key:
             raise InputError(
-                f"{gt_sources[0]}: questions {by_key[key]!r} and {it.id!r} share image "
+                f"{source}: questions {by_key[key]!r} and {it.id!r} share image "
                 f"{key[0]!r} and question {key[1]!r}; LLaVA's join cannot tell them apart"
             )
         by_key[key] = it.id
-    joined = join_inputs(gt_keys, preds, inputs, ids=keys, what="(image id, question)")
-    items = [
-        Item(it.id, p, it.references, it.fields)
-        for it, p in zip(gt_items, joined.predictions, strict=True)
-    ]
-    return _data(items, gt_sources, records, f"llava-answers ({records.layout})", joined)
-
-
-def _data(
-    items: list[Item], gt_sources: tuple[str, ...], records: Records, layout: str, joined: Any
-) -> TaskData:
-    notes = []
-    if joined.missing:
-        notes.append(f"{len(joined.missing)} question(s) had no prediction and scored 0")
-    if joined.extra:
-        notes.append(f"{len(joined.extra)} prediction(s) for unknown questions were ignored")
-    return TaskData(
-        items,
-        (*gt_sources, records.source),
-        ("textvqa-json", layout),
-        tuple(notes),
-        n_missing=len(joined.missing),
-        n_extra_ignored=len(joined.extra),
-    )
 
 
 #: lmms-eval textvqa/utils.py process_results writes exact_match per sample
@@ -415,96 +321,65 @@ def _read(inputs: TaskInputs) -> TaskData:
             "textvqa: --questions is not used: the annotations carry the questions, and a "
             "LLaVA answers file carries its prompts (LLaVA's question file is not needed)"
         )
-    custom = bool(inputs.id_field or inputs.answer_field)
-    sheet: Records | None = None  # the rows read already, handed on (keeping their format)
-    if not _spreadsheet(inputs.results) and not custom:
-        # a LLaVA answers file is joined its own way; everything else by id (below)
-        records = read_records(inputs.results, format=inputs.format)
-        if _is_llava(records):
-            if inputs.annotations is None:
-                raise InputError(
-                    f"{records.source}: LLaVA answers need the ground truth: pass "
-                    "--annotations TextVQA_0.5.1_val.json"
-                )
-            gt_items, gt_sources = _read_annotations(inputs)
-            return require_answers(_join_llava(inputs, records, gt_items, gt_sources))
-        if isinstance(inputs.results, str) and inputs.results == "-":
-            # standard input can be read only once: hand on the rows already read (a forced
-            # layout still applies to them; a file format means nothing in memory)
-            inputs = replace(inputs, results=records.rows)
-        sheet = records
-        positional = _lmms_eval_by_position(inputs, records)
-        if positional is not None:
-            return require_answers(positional)
-        lmms = _lmms_eval_samples(inputs, records)
-        if lmms is not None:
-            if inputs.annotations is None:
-                return require_answers(lmms)
-            # joined to the annotations by the doc's question_id (the annotations win)
-            rows = [{"question_id": it.id, "answer": it.prediction} for it in lmms.items]
-            data = read_vlmevalkit(
-                replace(inputs, results=rows, format=None),
-                fields=("category", "split"),
-                annotations_reader=_read_annotations,
-            )
-            return require_answers(_keep_lmms_eval(data, lmms))
-    # official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index)
-    reader = _read_annotations if inputs.annotations is not None else None
-    data = read_vlmevalkit(
-        inputs, fields=("category", "split"), annotations_reader=reader, records=sheet
+    if _spreadsheet(inputs.results) or inputs.id_field or inputs.answer_field:
+        # a sheet, or fields named by the user: read by id, never as LLaVA answers or a log
+        return require_answers(_read_sheet(inputs, None))
+    data = read_by_layout(
+        inputs, TOOLKIT_LAYOUTS, sheet=_read_sheet, log=_read_lmms_eval, other=_read_other
     )
-    if reader is not None:
-        # name the annotations' layout too, as the LLaVA join does
-        data = replace(data, layouts=("textvqa-json", *data.layouts))
     return require_answers(data)
 
 
-def _keep_lmms_eval(data: TaskData, lmms: TaskData) -> TaskData:
-    """*data* (the log's predictions joined to the annotations) with what the log brought:
-    its layout's name, the toolkit's per-sample metric for the per-sample check, and the
-    numbers lmms-eval reported beside it."""
-    from ._lmms import TOOLKIT_SCORE
-
-    recorded = {
-        id_key(it.id): it.fields[TOOLKIT_SCORE] for it in lmms.items if TOOLKIT_SCORE in it.fields
-    }
-    items = [
-        replace(it, fields={**it.fields, TOOLKIT_SCORE: recorded[id_key(it.id)]})
-        if id_key(it.id) in recorded
-        else it
-        for it in data.items
-    ]
-    return replace(
-        data,
-        items=items,
-        sources=(*data.sources[:-1], *lmms.sources),
-        layouts=("textvqa-json", *lmms.layouts),
-        # the log's notes but the first (its processed answers: the annotations were used)
-        notes=(*data.notes, *lmms.notes[1:]),
-        reported=data.reported or lmms.reported,
-    )
+def _read_other(records: Records, inputs: TaskInputs) -> TaskData:
+    """A LLaVA answers file is joined its own way; official results by id."""
+    if _is_llava(records):
+        return _join_llava(inputs, records)
+    return _read_sheet(inputs, records)
 
 
-def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | None:
-    """An lmms-eval log without ``doc`` (newer releases log only ``doc_id``/``target``):
-    ``--annotations`` joined by position (``doc_id`` *i* = the *i*-th question), said in a
-    note; ``None`` for any other file."""
-    if not is_lmms_eval_log(records):
-        return None
-    preds = text_predictions(records, allow_missing_answer=True)
-    if has_docs(preds):
-        return None
-    preds, finish = clean_samples(preds, inputs, alone=False)
+def _read_sheet(inputs: TaskInputs, records: Records | None) -> TaskData:
+    """Official results, or a VLMEvalKit spreadsheet (ground truth inside, or joined by index
+    to ``--annotations``)."""
     if inputs.annotations is None:
-        raise InputError(
-            f"{records.source}: this lmms-eval log has no 'doc' (the dataset rows) and its "
-            "per-sample record holds no reference answers (only exact_match), so no ground "
-            "truth; pass --annotations TextVQA_0.5.1_val.json (joined by position: doc_id i = "
-            "its i-th question)"
-        )
-    gt_items, gt_sources = _read_annotations(inputs)
-    return finish(
-        positional_data(
+        return read_vlmevalkit(inputs, fields=("category", "split"), records=records)
+    gt_items, gt_sources, gt_notes = _read_annotations(inputs)
+    data = read_vlmevalkit(
+        inputs,
+        fields=("category", "split"),
+        annotations_reader=lambda _: (gt_items, gt_sources),
+        records=records,
+    )
+    # name the annotations' layout too, as the LLaVA join does
+    return replace(data, layouts=("textvqa-json", *data.layouts), notes=(*gt_notes, *data.notes))
+
+
+def _doc_answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    value = doc.get("answers")
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        raise InputError(f"{where}: doc.answers is not a list of answer strings")
+    return tuple(value)
+
+
+def _doc_question_id(doc: Mapping[str, Any], where: str) -> Any:
+    return doc.get("question_id")
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval ``--log_samples`` log. With ``doc`` (TextVQA's dataset row:
+    ``question_id``, ``question``, ``answers``) it carries its ground truth; given
+    ``--annotations`` it is joined to them by the doc's ``question_id`` (the annotations
+    win). Without ``doc`` (newer releases log only ``doc_id``/``target``) ``--annotations``
+    is joined by position (``doc_id`` *i* = the *i*-th question), said in a note."""
+    if not has_docs(preds):
+        if inputs.annotations is None:
+            raise InputError(
+                f"{preds.source}: this lmms-eval log has no 'doc' (the dataset rows) and its "
+                "per-sample record holds no reference answers (only exact_match), so no "
+                "ground truth; pass --annotations TextVQA_0.5.1_val.json (joined by position: "
+                "doc_id i = its i-th question)"
+            )
+        gt_items, gt_sources, gt_notes = _read_annotations(inputs)
+        data = positional_data(
             preds,
             inputs,
             gt_items,
@@ -514,53 +389,38 @@ def _lmms_eval_by_position(inputs: TaskInputs, records: Records) -> TaskData | N
             truth_layout="textvqa-json",
             truth_first=True,
         )
-    )
-
-
-def _lmms_eval_samples(inputs: TaskInputs, records: Records) -> TaskData | None:
-    """An lmms-eval ``--log_samples`` file whose records carry ``doc`` (TextVQA's dataset row:
-    ``question_id``, ``question``, ``answers``): its own ground truth; ``None`` otherwise."""
-    if not is_lmms_eval_log(records):
-        return None
-    preds = text_predictions(records, allow_missing_answer=True)
-    if not has_docs(preds):
-        return None
-    preds, finish = clean_samples(preds, inputs, alone=inputs.annotations is None)
-
-    def answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
-        value = doc.get("answers")
-        if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
-            raise InputError(f"{where}: doc.answers is not a list of answer strings")
-        return tuple(value)
-
-    items = lmms_eval_items(
+        return replace(data, notes=(*gt_notes, *data.notes))
+    logged = lmms_eval_items(
         preds,
         id_keys=("question_id",),
-        references=answers,
+        references=_doc_answers,
         fields=("question", "image_id"),
         sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
     )
-    keep, id_note = unique_rows(
-        [it.id for it in items], preds.wheres, what="question_id", on_duplicate=inputs.on_duplicate
-    )
-    items = [items[k] for k in keep]
+    if inputs.annotations is not None:
+        gt_items, gt_sources, gt_notes = _read_annotations(inputs)
+        keyed = keyed_by_doc(drop_empty(preds, inputs.allow_missing), _doc_question_id)
+        data = join_truth(
+            gt_items,
+            gt_sources,
+            keyed,
+            inputs,
+            layouts=("textvqa-json", preds.layout),
+            notes=gt_notes,
+            missing="{n} item(s) had no prediction and scored 0",
+            extra="{n} prediction(s) for unknown items were ignored",
+            reported=reported_scores(inputs),
+        )
+        return replace(data, items=logged_scores(data.items, logged))
     # QUIRK processed-doc: lmms-eval's textvqa_process_results rewrites doc["answers"] in
     # place with the EvalAI processor before the record is logged (evaluator.py saves the doc
     # afterwards): the answers here are processed ones, not TextVQA's
     processed = (
-        f"{records.source}: lmms-eval logs doc.answers AFTER its EvalAI answer processor "
+        f"{preds.source}: lmms-eval logs doc.answers AFTER its EvalAI answer processor "
         "rewrote them, so profiles other than lmms-eval score against processed answers; pass "
         "--annotations (TextVQA's own file) for the official number"
     )
-    # the first note must stay the processed-answers one (_keep_lmms_eval drops it)
-    data = TaskData(
-        items,
-        (records.source,),
-        (preds.layout,),
-        (processed, *([id_note] if id_note else [])),
-        reported_scores(inputs),
-    )
-    return finish(data)
+    return docs_alone(preds, inputs, logged, what="question_id", notes=(processed,))
 
 
 # ---------------------------------------------------------------------------------- profiles
@@ -578,53 +438,28 @@ OFFICIAL = TaskProfile(
     explain=_explain_mmf,
 )
 
-LLAVA = TaskProfile(
+LLAVA = replace(
+    OFFICIAL,
     name="llava",
     description="LLaVA eval_textvqa.py: MMF's evaluator verbatim, printed as 100·x with "
     "'{:.2f}'; its answers.jsonl joined by (image id, question from the prompt)",
     reproduces="haotian-liu/LLaVA@c121f04 llava/eval/eval_textvqa.py + m4c_evaluator.py",
     toolkit="LLaVA@c121f04",
-    score=mmf_accuracy,
     aggregate=_llava_aggregate,
-    context=("question_id",),
-    detail=_mmf_detail,
-    explain=_explain_mmf,
 )
-
-LMMS_EVAL = TaskProfile(
-    name="lmms-eval",
-    description="lmms-eval textvqa: the same processor, statistics.mean per question (exact), "
-    "no answer-count assert; metric exact_match, a fraction",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/textvqa/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    score=lmms_eval_accuracy,
-    aggregate=_lmms_aggregate,
-    detail=_mmf_detail,
-    explain=_explain_lmms,
-)
-
-VLMEVALKIT = TaskProfile(
-    name="vlmevalkit",
-    description="VLMEvalKit TextVQA_VAL at HEAD: process_answer on both sides (real "
-    "look-behind period rule), np.mean per question, Overall = np.mean × 100",
-    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/vqa_eval.py (401916c)"),
-    toolkit=VLMEVALKIT_PIN.token,
-    score=vlmevalkit_accuracy,
+LMMS_EVAL = family.lmms_eval("textvqa", ", no answer-count assert", detail=_mmf_detail)
+VLMEVALKIT = family.vlmevalkit(
+    "TextVQA_VAL",
+    "vlmeval/dataset/utils/vqa_eval.py (401916c)",
     aggregate=_vlm_aggregate,
-    detail=_vlm_detail,
-    explain=_explain_vlm,
+    detail=_normalized_by(family.vlm_process),
 )
-
-VLMEVALKIT_2024 = TaskProfile(
-    name="vlmevalkit-2024",
-    description="VLMEvalKit before 2025-05-13 (928a95b): as vlmevalkit with the official "
-    "period pattern (2. → 2); reproduces the published VILA-1.5-8B 60.162",
+VLMEVALKIT_2024 = family.vlmevalkit_2024(
+    "TextVQA_VAL",
+    "; reproduces the published VILA-1.5-8B 60.162",
     reproduces="open-compass/VLMEvalKit before 928a95b (2025-05-13), e.g. c03bc04",
-    toolkit="VLMEvalKit@pre-928a95b",
-    score=vlmevalkit_2024_accuracy,
     aggregate=_vlm_aggregate,
-    detail=_vlm_2024_detail,
-    explain=_explain_vlm_2024,
+    detail=_normalized_by(family.vlm_process_2024),
 )
 
 QWEN_VL = TaskProfile(
@@ -641,7 +476,6 @@ QWEN_VL = TaskProfile(
 TASK = register_task(
     Task(
         name="textvqa",
-        kind="open",
         references="votes",
         datasets=("lmms-lab/textvqa", "facebook/textvqa"),
         title="TextVQA",

@@ -26,20 +26,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.vqa import average, leave_one_out_values, pairwise_sum
 from ..normalize.vizwiz import prediction as vizwiz_prediction
+from . import _vqa_family as family
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
-from ._common import mean_aggregate, numpy_mean
-from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_accuracy, soft_explainer
+from ._explain import soft_accuracy
 from ._vizwiz_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_vizwiz
-from .textvqa import (
-    lmms_eval_accuracy,
-    vlmevalkit_2024_accuracy,
-    vlmevalkit_accuracy,
-)
+from ._vqa_family import lmms_eval_accuracy
 
 __all__ = [
     "LMMS_EVAL_METRICS",
@@ -180,16 +174,9 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
         metrics=metrics,
         headline="overall",
         units="percent",
-        digits=2,
         breakdowns={"perAnswerType": per_type} if per_type else {},
         notes=notes,
     )
-
-
-_lmms_aggregate = mean_aggregate("exact_match")
-_vlm_aggregate = mean_aggregate(
-    "Overall", average=numpy_mean, scale=100.0, units="percent", digits=2
-)
 
 
 def _official_detail(item: Item) -> Mapping[str, Any]:
@@ -210,11 +197,6 @@ def _explain_official(item: Item) -> Mapping[str, Any]:
     )
 
 
-_explain_lmms = soft_explainer(MMF_STEPS, "exact")
-_explain_vlm = soft_explainer(VLM_STEPS, "numpy")
-_explain_vlm_2024 = soft_explainer(VLM_2024_STEPS, "numpy")
-
-
 # ------------------------------------------------------------------------------------ profiles
 
 OFFICIAL = TaskProfile(
@@ -231,43 +213,13 @@ OFFICIAL = TaskProfile(
     explain=_explain_official,
 )
 
-LMMS_EVAL = TaskProfile(
-    name="lmms-eval",
-    description="lmms-eval vizwiz_vqa: MMF's answer processor on both sides, position "
-    "leave-one-out, statistics.mean; exact_match, a fraction; no answerability",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/vizwiz_vqa/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    score=lmms_eval_vizwiz_accuracy,
-    aggregate=_lmms_aggregate,
-    explain=_explain_lmms,
-)
-
-VLMEVALKIT = TaskProfile(
-    name="vlmevalkit",
-    description="VLMEvalKit VizWiz at HEAD: process_answer on both sides (real look-behind "
-    "period rule), np.mean per question, Overall = np.mean × 100",
-    reproduces=VLMEVALKIT_PIN.at("dataset/image_vqa.py VizWiz"),
-    toolkit=VLMEVALKIT_PIN.token,
-    score=vlmevalkit_accuracy,
-    aggregate=_vlm_aggregate,
-    explain=_explain_vlm,
-)
-
-VLMEVALKIT_2024 = TaskProfile(
-    name="vlmevalkit-2024",
-    description="VLMEvalKit VizWiz before 2025-05-13: as vlmevalkit with the official period "
-    "pattern (2. → 2)",
-    reproduces="open-compass/VLMEvalKit before 928a95b (2025-05-13)",
-    toolkit="VLMEvalKit@pre-928a95b",
-    score=vlmevalkit_2024_accuracy,
-    aggregate=_vlm_aggregate,
-    explain=_explain_vlm_2024,
-)
+LMMS_EVAL = family.lmms_eval("vizwiz_vqa", "; no answerability", score=lmms_eval_vizwiz_accuracy)
+VLMEVALKIT = family.vlmevalkit("VizWiz", "dataset/image_vqa.py VizWiz")
+VLMEVALKIT_2024 = family.vlmevalkit_2024("VizWiz")
 
 TASK = register_task(
     Task(
         name="vizwiz",
-        kind="open",
         references="votes",
         datasets=("lmms-lab/VizWiz-VQA",),
         title="VizWiz-VQA",
