@@ -279,6 +279,16 @@ class DocJoin:
         """The truth items no record named, by index."""
         return [k for k in range(n_truth) if k not in self.joined]
 
+    def extra_note(self, ignore_extra: bool, error: str, note: str) -> str | None:
+        """``None`` when every record named a truth item; else *note* with *ignore_extra*, or
+        an error at the first such record, *error* (both with ``{n}``, their count)."""
+        if not self.extra:
+            return None
+        n = str(len(self.extra))
+        if not ignore_extra:
+            raise InputError(f"{self.extra[0]}: " + error.replace("{n}", n))
+        return note.replace("{n}", n)
+
     def repeated_note(self, what: str = "record(s) of a question") -> str | None:
         """The note counting the repeated records, ``None`` when there are none."""
         if not self.repeated:

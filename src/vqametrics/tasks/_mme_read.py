@@ -460,7 +460,7 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
         ]
     )
     notes: list[str] = []
-    if join.extra:
+    if join.extra:  # find() raised at the first one unless --ignore-extra
         notes.append(
             f"{len(join.extra)} answer(s) to questions not in {ann} were left out "
             f"(--ignore-extra; first: {join.extra[0]})"
@@ -598,15 +598,13 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
         f"the ground truth of --annotations was used: {preds.source} was joined to {ann} by "
         "each doc's category, image (question_id) and question"
     ]
-    notes += filter(None, [join.repeated_note()])
-    if join.extra:
-        if not inputs.ignore_extra:
-            raise InputError(
-                f"{join.extra[0]}: {len(join.extra)} record(s) name a question that is in no "
-                f"<task>.txt of {ann} (joined by category, image and question); pass "
-                "--ignore-extra to leave them out"
-            )
-        notes.append(f"{len(join.extra)} record(s) for questions not in {ann} were ignored")
+    extra_note = join.extra_note(
+        inputs.ignore_extra,
+        f"{{n}} record(s) name a question that is in no <task>.txt of {ann} (joined by "
+        "category, image and question); pass --ignore-extra to leave them out",
+        f"{{n}} record(s) for questions not in {ann} were ignored",
+    )
+    notes += filter(None, [join.repeated_note(), extra_note])
     missing = join.absent(len(gt))
     if missing and not inputs.allow_missing:
         first = list(gt.values())[missing[0]][2]

@@ -520,17 +520,14 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
         f"the labels of --annotations were used: {preds.source} was joined to them by each "
         "doc's category (split) and question_id, and every question text checked"
     ]
-    notes += filter(None, [join.repeated_note()])
-    if join.extra:
-        if not inputs.ignore_extra:
-            raise InputError(
-                f"{join.extra[0]}: {len(join.extra)} record(s) name a question that is not in "
-                f"{' + '.join(sources)} (joined by the doc's category and question_id); pass "
-                "the label files of every split the log covers, or --ignore-extra"
-            )
-        notes.append(
-            f"{len(join.extra)} record(s) for questions not in the label files were ignored"
-        )
+    extra_note = join.extra_note(
+        inputs.ignore_extra,
+        f"{{n}} record(s) name a question that is not in {' + '.join(sources)} (joined by the "
+        "doc's category and question_id); pass the label files of every split the log covers, "
+        "or --ignore-extra",
+        "{n} record(s) for questions not in the label files were ignored",
+    )
+    notes += filter(None, [join.repeated_note(), extra_note])
     absent = join.absent(len(truth))
     if absent and not inputs.allow_missing:
         raise InputError(
