@@ -18,7 +18,7 @@ from typing import Any, Literal
 from ..core.exceptions import InputError
 from .answers import reported_scores
 from .items import Item, ItemId, TaskData, TaskInputs
-from .join import unique_rows
+from .join import disagreement_note, unique_rows
 from .layouts import Predictions, is_vlmevalkit
 from .lmms_eval import (
     TOOLKIT_SCORE,
@@ -288,6 +288,11 @@ class DocJoin:
         if not ignore_extra:
             raise InputError(f"{self.extra[0]}: " + error.replace("{n}", n))
         return note.replace("{n}", n)
+
+    def differ_note(self, source: str, truth: str) -> str | None:
+        """The note counting the docs of *source* whose own answer differs from *truth*'s,
+        which was used (:func:`disagreement_note`); ``None`` when none differs."""
+        return disagreement_note(self.differ, f"doc answer(s) of {source}", truth)
 
     def repeated_note(self, what: str = "record(s) of a question") -> str | None:
         """The note counting the repeated records, ``None`` when there are none."""

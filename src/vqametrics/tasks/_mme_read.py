@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..readers.join import disagreement_note, unique_rows
+from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_bytes_from
 from ..readers.toolkits import (
@@ -614,10 +614,7 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
         )
     if missing:
         notes.append(f"{len(missing)} question(s) without a record were left out")
-    notes += filter(
-        None,
-        [disagreement_note(join.differ, f"doc answer(s) of {preds.source}", "the Your_Results GT")],
-    )
+    notes += filter(None, [join.differ_note(preds.source, "the Your_Results GT")])
     return TaskData(
         list(join.joined.values()),
         (preds.source, os.fspath(ann)),

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
-from ..readers.join import disagreement_note, unique_rows
+from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_records
 from ..readers.toolkits import (
@@ -536,10 +536,7 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
         )
     if absent:
         notes.append(f"{len(absent)} label line(s) had no record and are scored wrong")
-    notes += filter(
-        None,
-        [disagreement_note(join.differ, f"doc answer(s) of {preds.source}", "the label files")],
-    )
+    notes += filter(None, [join.differ_note(preds.source, "the label files")])
     return TaskData(
         [join.joined.get(k, t) for k, t in enumerate(truth)],
         (preds.source, *sources),

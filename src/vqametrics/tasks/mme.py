@@ -27,7 +27,7 @@ so ``--annotations`` is optional; without ``doc`` they are joined to Your_Result
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -261,15 +261,21 @@ def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggre
     return _points(metrics, "task", per_task, notes)
 
 
+def _image_scores(
+    items: Sequence[Item], idx: Sequence[int], scores: Sequence[float]
+) -> dict[str, list[float]]:
+    """The scores of the items *idx* by their ``image`` (first-seen order): the toolkits'
+    acc+ pairs an image's questions by it, not by position."""
+    return group_by([str(items[i].fields.get("image")) for i in idx], [scores[i] for i in idx])
+
+
 def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """``mme_aggregate_results``: per category (first-seen order), per image ``acc_i + acc+_i``
     with ``acc_i = Σscores/2·100``, ``acc+_i = (Σscores == 2)·100``, averaged over images; the
     group score sums the categories in first-seen order."""
     per_cat: dict[str, dict[str, float | int]] = {}
     for cat, idx in _by_task(items).items():
-        images = group_by(
-            [str(items[i].fields.get("image")) for i in idx], [scores[i] for i in idx]
-        )
+        images = _image_scores(items, idx, scores)
         total = 0.0
         for image, sc in images.items():
             if len(sc) != 2:
@@ -297,9 +303,7 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     sorted order."""
     per_cat: dict[str, dict[str, float | int]] = {}
     for cat, idx in _by_task(items).items():
-        images: dict[Hashable, list[float]] = {}
-        for i in idx:
-            images.setdefault(str(items[i].fields.get("image")), []).append(scores[i])
+        images = _image_scores(items, idx, scores)
         flat = [s for sc in images.values() for s in sc]
         plus = []
         for image, sc in images.items():

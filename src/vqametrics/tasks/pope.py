@@ -313,10 +313,8 @@ def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
 
 def _vlm_f1(y_true: Sequence[bool], y_pred: Sequence[bool]) -> tuple[float, float, float]:
     """VLMEvalKit's ``cal_f1_score``: zero denominators give 0 instead of an error."""
-    tp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and p)
-    fp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if p and not t)
-    fn = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and not p)
-    precision, recall, f1 = precision_recall_f1(tp, fp, fn, zero=0.0)
+    c = pope_counts(y_pred, y_true)
+    precision, recall, f1 = precision_recall_f1(c["TP"], c["FP"], c["FN"], zero=0.0)
     return f1, precision, recall
 
 
