@@ -269,13 +269,13 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
     )
 
 
+def _line_fields(task: str, image: str, question: str) -> dict[str, Any]:
+    """An eval_tool line's fields: its task (``category``), image, question and group."""
+    return {"category": task, "image": image, "question": question, "group": GROUP_OF.get(task)}
+
+
 def _item(where: str, task: str, img: str, question: str, gt: str, resp: str | None) -> Item:
-    return Item(
-        where.rsplit("/", 1)[-1],
-        resp,
-        (gt,),
-        {"category": task, "image": img, "question": question, "group": GROUP_OF.get(task)},
-    )
+    return Item(where.rsplit("/", 1)[-1], resp, (gt,), _line_fields(task, img, question))
 
 
 def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
@@ -295,6 +295,8 @@ def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> Task
 
 
 def _sheet_item(item: Item, source: str) -> Item:
+    """A sheet row's item with its ``image`` (``image_path``); its task and image must be
+    there, as acc+ pairs by them."""
     for need in ("category", "image_path"):
         if need not in item.fields:
             raise MmeInputError(
@@ -354,8 +356,7 @@ def _truth(gt: Mapping[tuple[str, str, str], tuple[str, str, str]]) -> list[Item
     seen: dict[tuple[str, str], int] = {}
     for (task, _stem, question), (answer, img, _where) in gt.items():
         k = seen[(task, img)] = seen.get((task, img), 0) + 1
-        fields = {"category": task, "image": img, "question": question, "group": GROUP_OF.get(task)}
-        items.append(Item(f"{task}/{img}#{k}", None, (answer,), fields))
+        items.append(Item(f"{task}/{img}#{k}", None, (answer,), _line_fields(task, img, question)))
     return items
 
 
@@ -371,7 +372,7 @@ def _in_task_order(items: Sequence[Item]) -> list[Item]:
 
 def _llava_answers(records: Records, inputs: TaskInputs) -> list[tuple[Item, str]]:
     """Each answer of LLaVA's answers.jsonl with its place: id ``question_id#row``, the text
-    with the ``\n`` the converter writes after it (QUIRK newline-in-window), the task and image
+    with the ``\\n`` the converter writes after it (QUIRK newline-in-window), the task and image
     stem of its ``question_id`` and its ``prompt`` as fields. An empty answer is an error, or
     with ``--allow-missing`` left out (its question is then counted without an answer)."""
     cols = set(records.columns)
@@ -401,7 +402,7 @@ def _llava_answers(records: Records, inputs: TaskInputs) -> list[tuple[Item, str
                     f"{where}: empty answer ({text_col!r} is null or an empty cell); pass "
                     "--allow-missing to leave out such answers, as questions without one"
                 )
-            continue
+            continue  # its question has no answer: left out, and counted, by the join
         fields = {
             "category": qid.split("/")[0],
             "stem": qid.split("/")[-1].split(".")[0],
