@@ -23,9 +23,9 @@ from ..readers.toolkits import (
     yes_no_layouts,
 )
 from ._base import Item, TaskData, TaskInputs
-from ._common import not_text_error, reported_scores, typed
+from ._common import reported_scores
 from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error
-from ._yesno import read_yes_no_sheet, unused_notes
+from ._yesno import answer_cell, read_yes_no_sheet, unused_notes
 
 __all__ = [
     "COGNITION",
@@ -391,10 +391,7 @@ def _llava_answers(records: Records, inputs: TaskInputs) -> list[tuple[Item, str
         where = records.where(i)
         qid = cell_text(row.get(id_col), where, column=id_col)
         prompt = cell_text(row.get("prompt"), where, column="prompt")
-        raw = row.get(text_col)
-        if raw is not None and not isinstance(raw, str) and typed(records):
-            raise not_text_error(where, text_col, raw)
-        text = cell_text(raw, where, column=text_col, allow_missing=True)
+        text = answer_cell(records, i, text_col)
         assert qid is not None and prompt is not None
         if text is None:
             if not inputs.allow_missing:

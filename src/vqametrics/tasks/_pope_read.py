@@ -24,9 +24,9 @@ from ..readers.toolkits import (
     yes_no_layouts,
 )
 from ._base import Item, TaskData, TaskInputs
-from ._common import id_key, not_text_error, reported_scores, typed
+from ._common import id_key, reported_scores
 from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error
-from ._yesno import read_yes_no_sheet
+from ._yesno import answer_cell, read_yes_no_sheet
 
 __all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
 
@@ -333,11 +333,7 @@ def _answers(
     for i, row in enumerate(records.rows):
         if field not in row:
             raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
-        text = row[field]
-        if text is not None and not isinstance(text, str) and typed(records):
-            raise not_text_error(records.where(i), field, text)
-        if not isinstance(text, str):
-            text = cell_text(text, records.where(i), column=field, allow_missing=True)
+        text = answer_cell(records, i, field)
         qid = row.get("question_id")
         split: str | None = None
         qtext: str | None = None

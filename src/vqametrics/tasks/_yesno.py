@@ -16,14 +16,15 @@ from typing import Any
 
 from ..core.exceptions import InputError
 from ..normalize.vlmevalkit import punctuation_vlm
-from ..readers.records import Records
+from ..readers.records import Records, cell_text
 from ._base import Aggregator, Item, TaskData, TaskInputs, TaskProfile
-from ._common import read_vlmevalkit
+from ._common import not_text_error, read_vlmevalkit, typed
 from ._explain import yes_no
 
 __all__ = [
     "TO_YES_NO",
     "YesNoRule",
+    "answer_cell",
     "count_other",
     "parse_vlmevalkit",
     "read_yes_no_sheet",
@@ -122,6 +123,15 @@ def unused_notes(inputs: TaskInputs, **why: str) -> tuple[str, ...]:
         for option, reason in why.items()
         if getattr(inputs, option) is not None
     )
+
+
+def answer_cell(records: Records, i: int, column: str) -> str | None:
+    """Row *i*'s answer in *column* as text, ``None`` when empty: a JSON file's answer must be
+    a string (or null), a sheet's number is read as the text it shows."""
+    value = records.rows[i].get(column)
+    if value is not None and not isinstance(value, str) and typed(records):
+        raise not_text_error(records.where(i), column, value)
+    return cell_text(value, records.where(i), column=column, allow_missing=True)
 
 
 def read_yes_no_sheet(

@@ -37,7 +37,7 @@ from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData
+from ._base import Aggregate, Aggregator, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
 from ._mme_read import (
     COGNITION,
@@ -329,11 +329,15 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 _MME_NOTE = "acc counts each question; acc+ counts the image only when both its questions are right"
 
 
-OFFICIAL = yes_no_profile(
+def _mme_profile(rule: YesNoRule, aggregate: Aggregator, **profile: Any) -> TaskProfile:
+    """An MME profile (:func:`yes_no_profile`): explained without a confusion matrix (MME
+    counts no TP/FP), with how acc and acc+ count the answer."""
+    return yes_no_profile(rule, aggregate, confusion=False, note=_MME_NOTE, **profile)
+
+
+OFFICIAL = _mme_profile(
     _OFFICIAL_RULE,
     _aggregate_official,
-    confusion=False,
-    note=_MME_NOTE,
     name="official",
     description="MME eval_tool calculation.py: 4-character rule, acc + acc+ per task, points",
     reproduces="BradyFU/Awesome-Multimodal-Large-Language-Models@dd29509 (Evaluation) "
@@ -351,22 +355,18 @@ LLAVA = replace(
     toolkit="LLaVA@32cebc3",
 )
 
-LMMS_EVAL = yes_no_profile(
+LMMS_EVAL = _mme_profile(
     _LMMS_RULE,
     _aggregate_lmms,
-    confusion=False,
-    note=_MME_NOTE,
     name="lmms-eval",
     description="lmms-eval mme: strip + single-letter y/n parse, per-image acc + acc+ averaged",
     reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mme/utils.py"),
     toolkit=LMMS_EVAL_PIN.token,
 )
 
-VLMEVALKIT = yes_no_profile(
+VLMEVALKIT = _mme_profile(
     _VLM_RULE,
     _aggregate_vlm,
-    confusion=False,
-    note=_MME_NOTE,
     name="vlmevalkit",
     description="VLMEvalKit MME_rating: YOrN word membership, no judge; groups by image_path",
     reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py MME_rating"),
