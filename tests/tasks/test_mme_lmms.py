@@ -228,3 +228,33 @@ def test_log_on_standard_input(tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "vqametrics", "score", "mme", "--results", "-", "--json"]
     out = subprocess.run(argv, input=log.read_bytes(), capture_output=True, check=True)
     assert json.loads(out.stdout)["metrics"] == {"perception": 125.0}
+
+
+def test_doc_join_repeated_record_is_an_error_or_the_last_kept(tmp_path: Path) -> None:
+    """A fifth record asks line 3's question again (answering it right): an error naming the
+    first record, or with on_duplicate="last" the last kept at the first's place. By hand:
+    image b then has both right, so acc 4/4 and acc+ 2/2 → 200.0."""
+    ann = _your_results(tmp_path)
+    img, q, gt, _ = LINES[2]
+    rows = [json.loads(line) for line in _log(tmp_path / "s.jsonl").read_text().splitlines()]
+    rows.append(_record(4, "existence", img, q, gt, "Yes", True, None))
+    log = _write(tmp_path / "samples_mme.jsonl", rows)
+    with pytest.raises(InputError, match=r"line 5: a second record for the question of .*line 3 "):
+        evaluate_task("mme", log, annotations=ann)
+    r = evaluate_task("mme", log, annotations=ann, on_duplicate="last")
+    assert r.metrics["perception"] == 200.0
+    assert [it.prediction for it in r.data.items] == ["Yes", "No", "Yes", "No"]
+    assert "1 repeated record(s) of a question: the last of each was kept" in " ".join(r.notes)
+
+
+def test_doc_join_question_without_record(tmp_path: Path) -> None:
+    ann = _your_results(tmp_path)
+    rows = [json.loads(line) for line in _log(tmp_path / "s.jsonl").read_text().splitlines()]
+    log = _write(tmp_path / "samples_mme.jsonl", rows[:2])  # image b has no record
+    with pytest.raises(InputError, match=r"2 question\(s\) of .* have no record, e.g. .*line 3;"):
+        evaluate_task("mme", log, annotations=ann)
+    r = evaluate_task("mme", log, annotations=ann, allow_missing=True)
+    assert r.data.n_missing == 2
+    assert len(r.data.items) == 2  # left out, as LLaVA's converter leaves them out
+    assert r.metrics["perception"] == 200.0  # by hand: image a both right, 100 + 100
+    assert "2 question(s) without a record were left out" in r.notes

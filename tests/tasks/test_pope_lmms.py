@@ -266,3 +266,44 @@ def test_log_on_standard_input(tmp_path: Path) -> None:
     out = subprocess.run(argv, input=log.read_bytes(), capture_output=True, check=True)
     metrics = json.loads(out.stdout)["metrics"]
     assert metrics["TP"] == metrics["FP"] == 1 and metrics["f1"] == 0.5
+
+
+def _repeat_first(log: Path, answer: str) -> Path:
+    """The log with one more record, a new doc_id, for the first record's question."""
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    again = json.loads(json.dumps(rows[0]))
+    again["doc_id"] = len(rows)
+    again["filtered_resps"] = [answer]
+    return _write(log, [*rows, again])
+
+
+def test_doc_join_repeated_record_is_an_error_or_the_last_kept(tmp_path: Path) -> None:
+    answers, labels, _ = _case()
+    lab = _labels(tmp_path / "coco_pope_random.json", labels)
+    log = _repeat_first(_log(tmp_path / "samples_pope.jsonl", answers, labels), "Nope.")
+    last = len(answers) + 1
+    with pytest.raises(
+        InputError,
+        match=rf"line {last}: a second record for question 'random/1' \(first at .*line 1;",
+    ):
+        evaluate_task("pope", log, annotations=lab)
+    r = evaluate_task("pope", log, annotations=lab, on_duplicate="last")
+    assert len(r.data.items) == len(labels)
+    assert r.data.items[0].id == "random/1"
+    assert r.data.items[0].prediction == "Nope."  # the last record, at the first one's place
+    assert "1 repeated record(s) of a question: the last of each was kept" in " ".join(r.notes)
+
+
+def test_doc_join_label_line_without_record(tmp_path: Path) -> None:
+    answers, labels, _ = _case()
+    lab = _labels(tmp_path / "coco_pope_random.json", labels)
+    log = _log(tmp_path / "samples_pope.jsonl", answers[:-1], labels[:-1])
+    n = len(labels)
+    with pytest.raises(
+        InputError, match=rf"1 label line\(s\) have no record \(first: 'random/{n}'\)"
+    ):
+        evaluate_task("pope", log, annotations=lab)
+    r = evaluate_task("pope", log, annotations=lab, allow_missing=True)
+    assert r.data.n_missing == 1
+    assert r.data.items[-1].prediction is None  # kept, scored wrong, as the label file has it
+    assert "1 label line(s) had no record and are scored wrong" in r.notes

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from ..core.exceptions import InputError
 from .answers import reported_scores
-from .items import Item, TaskData, TaskInputs
-from .join import unique_rows
+from .items import Item, ItemId, TaskData, TaskInputs
+from .join import disagreement_note, unique_rows
 from .layouts import Predictions, is_vlmevalkit
 from .lmms_eval import (
+    TOOLKIT_SCORE,
     MetricRecord,
     clean_samples,
     has_docs,
@@ -32,11 +34,13 @@ from .records import Records, read_records
 
 __all__ = [
     "Detected",
+    "DocJoin",
     "Layouts",
     "LogLayout",
     "detect",
     "docs_alone",
     "is_sheet_path",
+    "join_docs",
     "open_log",
     "positional_data",
     "read_by_layout",
@@ -257,3 +261,87 @@ def read_yes_no(
         log=lambda preds, inp: without_questions(log(preds, inp), inp),
         other=other,
     )
+
+
+@dataclass(frozen=True)
+class DocJoin:
+    """Records matched to annotation items (:func:`join_docs`). ``joined``: a truth item's
+    index → its record's item, in the order the records first named them; ``extra``: where
+    the records are that name no truth item; ``repeated``: how many records named one already
+    matched (the last kept); ``differ``: the ids of records whose own answer differs."""
+
+    joined: dict[int, Item]
+    extra: list[str]
+    repeated: int
+    differ: list[ItemId]
+
+    def absent(self, n_truth: int) -> list[int]:
+        """The truth items no record named, by index."""
+        return [k for k in range(n_truth) if k not in self.joined]
+
+    def extra_note(self, ignore_extra: bool, error: str, note: str) -> str | None:
+        """``None`` when every record named a truth item; else *note* with *ignore_extra*, or
+        an error at the first such record, *error* (both with ``{n}``, their count)."""
+        if not self.extra:
+            return None
+        n = str(len(self.extra))
+        if not ignore_extra:
+            raise InputError(f"{self.extra[0]}: " + error.replace("{n}", n))
+        return note.replace("{n}", n)
+
+    def differ_note(self, source: str, truth: str) -> str | None:
+        """The note counting the docs of *source* whose own answer differs from *truth*'s,
+        which was used (:func:`disagreement_note`); ``None`` when none differs."""
+        return disagreement_note(self.differ, f"doc answer(s) of {source}", truth)
+
+    def repeated_note(self, what: str = "record(s) of a question") -> str | None:
+        """The note counting the repeated records, ``None`` when there are none."""
+        if not self.repeated:
+            return None
+        return f"{self.repeated} repeated {what}: the last of each was kept (--on-duplicate last)"
+
+
+def join_docs(
+    docs: Sequence[Item],
+    wheres: Sequence[str],
+    truth: Sequence[Item],
+    find: Callable[[Item, str], int | None],
+    on_duplicate: Literal["error", "last"],
+    *,
+    as_doc: Callable[[str], str] = str,
+    repeat_error: str = (
+        "a second record for question {id!r} (first at {first}; pass --on-duplicate last to "
+        "keep the last one)"
+    ),
+) -> DocJoin:
+    """Records carrying their own item (an lmms-eval doc, an answers row) joined to the
+    annotations' *truth* items: *find* gives the truth index a record names (``None``: none).
+    The truth's references and fields win, the toolkit's own score of the sample kept; a
+    record naming a matched item again is an error (*repeat_error*, with ``{id}`` and
+    ``{first}``) unless *on_duplicate* is ``last``, which keeps the last at the first's place;
+    a record whose own answer differs from the truth's read as the record reads it
+    (*as_doc*) is counted."""
+    joined: dict[int, Item] = {}
+    first_at: dict[int, str] = {}
+    extra: list[str] = []
+    differ: list[ItemId] = []
+    repeated = 0
+    for doc, where in zip(docs, wheres, strict=True):
+        k = find(doc, where)
+        if k is None:
+            extra.append(where)
+            continue
+        if k in joined:
+            if on_duplicate == "error":
+                message = repeat_error.format(id=doc.id, first=first_at[k])
+                raise InputError(f"{where}: {message}")
+            repeated += 1
+        first_at.setdefault(k, where)
+        base = truth[k]
+        if doc.references and doc.references[0] != as_doc(base.references[0]):
+            differ.append(doc.id)
+        fields = dict(base.fields)
+        if TOOLKIT_SCORE in doc.fields:
+            fields[TOOLKIT_SCORE] = doc.fields[TOOLKIT_SCORE]
+        joined[k] = Item(doc.id, doc.prediction, base.references, fields)
+    return DocJoin(joined, extra, repeated, differ)

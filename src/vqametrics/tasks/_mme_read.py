@@ -7,25 +7,25 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..readers.join import disagreement_note, unique_rows
+from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_bytes_from
-from ..readers.toolkits import LogLayout, positional_data, read_yes_no, yes_no_layouts
-from ._base import Item, TaskData, TaskInputs
-from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
-from ._lmms import (
-    TOOLKIT_SCORE,
-    MetricRecord,
-    has_docs,
-    lmms_eval_items,
-    no_doc_error,
+from ..readers.toolkits import (
+    LogLayout,
+    join_docs,
+    positional_data,
+    read_yes_no,
+    yes_no_layouts,
 )
+from ._base import Item, TaskData, TaskInputs
+from ._common import reported_scores
+from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error
+from ._yesno import answer_cell, read_yes_no_sheet, unused_notes
 
 __all__ = [
     "COGNITION",
@@ -255,10 +255,11 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
             f"{task}.txt: {n} of MME's {QUESTIONS[task]} questions, scored as calculation.py "
             f"scores the lines present ({absent} absent)"
         )
-    if inputs.annotations is not None:
-        notes.append("--annotations was not used: the results files carry their ground truth")
-    if inputs.questions is not None:
-        notes.append("--questions was not used: the results files carry their questions")
+    notes += unused_notes(
+        inputs,
+        annotations="the results files carry their ground truth",
+        questions="the results files carry their questions",
+    )
     return TaskData(
         items,
         (os.fspath(folder),),
@@ -268,44 +269,46 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
     )
 
 
+def _line_fields(task: str, image: str, question: str) -> dict[str, Any]:
+    """An eval_tool line's fields: its task (``category``), image, question and group."""
+    return {"category": task, "image": image, "question": question, "group": GROUP_OF.get(task)}
+
+
 def _item(where: str, task: str, img: str, question: str, gt: str, resp: str | None) -> Item:
-    return Item(
-        where.rsplit("/", 1)[-1],
-        resp,
-        (gt,),
-        {"category": task, "image": img, "question": question, "group": GROUP_OF.get(task)},
-    )
+    return Item(where.rsplit("/", 1)[-1], resp, (gt,), _line_fields(task, img, question))
 
 
 def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
-    data = read_vlmevalkit(
-        replace(inputs, annotations=None),
+    """A VLMEvalKit MME sheet: its ``answer`` (Yes/No) is the ground truth; ``image_path``
+    is the image acc+ pairs by."""
+    return read_yes_no_sheet(
+        inputs,
+        records,
         fields=("category", "image_path", "question"),
-        list_answers=False,
-        records=records,
+        unused={
+            "annotations": "the spreadsheet carries its own ground truth",
+            "questions": "the spreadsheet carries its questions",
+        },
+        error=MmeInputError,
+        item=_sheet_item,
     )
-    items = []
-    for item in data.items:
-        for need in ("category", "image_path"):
-            if need not in item.fields:
-                raise MmeInputError(
-                    f"{data.sources[0]}: index {item.id}: no {need!r} (VLMEvalKit's MME file "
-                    "names each row's task in 'category' and its image in 'image_path', which "
-                    "acc+ pairs by)"
-                )
-        fields = dict(item.fields)
-        fields["image"] = fields["image_path"]
-        if item.references[0].strip().lower() not in ("yes", "no"):
+
+
+def _sheet_item(item: Item, source: str) -> Item:
+    """A sheet row's item with its ``image`` (``image_path``); its task and image must be
+    there, as acc+ pairs by them."""
+    for need in ("category", "image_path"):
+        if need not in item.fields:
             raise MmeInputError(
-                f"{data.sources[0]}: index {item.id}: answer {item.references[0]!r} is not Yes/No"
+                f"{source}: index {item.id}: no {need!r} (VLMEvalKit's MME file names each "
+                "row's task in 'category' and its image in 'image_path', which acc+ pairs by)"
             )
-        items.append(Item(item.id, item.prediction, item.references, fields))
-    notes = data.notes
-    if inputs.annotations is not None:
-        notes += ("--annotations was not used: the spreadsheet carries its own ground truth",)
-    if inputs.questions is not None:
-        notes += ("--questions was not used: the spreadsheet carries its questions",)
-    return replace(data, items=items, notes=notes)
+    return Item(
+        item.id,
+        item.prediction,
+        item.references,
+        {**item.fields, "image": item.fields["image_path"]},
+    )
 
 
 def _llava_question(
@@ -346,16 +349,32 @@ def _your_results(
     return ann, gt
 
 
-def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
-    """LLaVA answers joined to ``Your_Results`` as ``convert_answer_to_mme.py`` does, then
-    written (in memory) as eval_tool lines ``stem.txt, question, GT, text + "\\n"``."""
-    if inputs.annotations is None:
-        raise InputError(
-            f"{records.source}: MME answers need --annotations: the eval_tool Your_Results folder "
-            "(<task>.txt with image, question, GT); only eval_tool result folders, VLMEvalKit "
-            "spreadsheets and lmms-eval logs with 'doc' carry their ground truth"
-        )
-    ann, gt = _your_results(inputs.annotations)
+def _truth(gt: Mapping[tuple[str, str, str], tuple[str, str, str]]) -> list[Item]:
+    """The Your_Results lines as items without a prediction, in their order: id
+    ``<task>/<image>#<k>`` (the *k*-th question of the image)."""
+    items = []
+    seen: dict[tuple[str, str], int] = {}
+    for (task, _stem, question), (answer, img, _where) in gt.items():
+        k = seen[(task, img)] = seen.get((task, img), 0) + 1
+        items.append(Item(f"{task}/{img}#{k}", None, (answer,), _line_fields(task, img, question)))
+    return items
+
+
+def _in_task_order(items: Sequence[Item]) -> list[Item]:
+    """*items* by task, in the official task order (``TASKS``), then any other task in the
+    order it first appears; each task's items in their order."""
+    by_task: dict[str, list[Item]] = {}
+    for it in items:
+        by_task.setdefault(str(it.fields["category"]), []).append(it)
+    order = [t for t in TASKS if t in by_task] + [t for t in by_task if t not in GROUP_OF]
+    return [it for t in order for it in by_task[t]]
+
+
+def _llava_answers(records: Records, inputs: TaskInputs) -> list[tuple[Item, str]]:
+    """Each answer of LLaVA's answers.jsonl with its place: id ``question_id#row``, the text
+    with the ``\\n`` the converter writes after it (QUIRK newline-in-window), the task and image
+    stem of its ``question_id`` and its ``prompt`` as fields. An empty answer is an error, or
+    with ``--allow-missing`` left out (its question is then counted without an answer)."""
     cols = set(records.columns)
     # --id-field / --answer-field name the columns that hold LLaVA's question_id and text
     id_col = inputs.id_field or "question_id"
@@ -367,18 +386,12 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
                 "(question_id, prompt, text), an eval_tool results folder or a VLMEvalKit "
                 "spreadsheet"
             )
-    by_task: dict[str, dict[tuple[str, str, str], Item]] = {}
-    seen: dict[tuple[str, str, str], str] = {}
-    extra: list[str] = []
-    repeated = 0
+    answers = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
         qid = cell_text(row.get(id_col), where, column=id_col)
         prompt = cell_text(row.get("prompt"), where, column="prompt")
-        raw = row.get(text_col)
-        if raw is not None and not isinstance(raw, str) and typed(records):
-            raise not_text_error(where, text_col, raw)
-        text = cell_text(raw, where, column=text_col, allow_missing=True)
+        text = answer_cell(records, i, text_col)
         assert qid is not None and prompt is not None
         if text is None:
             if not inputs.allow_missing:
@@ -386,61 +399,74 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
                     f"{where}: empty answer ({text_col!r} is null or an empty cell); pass "
                     "--allow-missing to leave out such answers, as questions without one"
                 )
-            continue  # its question has no answer: left out, and counted, below
-        task = qid.split("/")[0]
-        stem = qid.split("/")[-1].split(".")[0]
-        question = _llava_question(prompt, (task, stem), gt)
-        key = (task, stem, question)
-        if key not in gt:
+            continue  # its question has no answer: left out, and counted, by the join
+        fields = {
+            "category": qid.split("/")[0],
+            "stem": qid.split("/")[-1].split(".")[0],
+            "prompt": prompt,
+        }
+        answers.append((Item(qid + "#" + str(i + 1), text + "\n", (), fields), where))
+    return answers
+
+
+def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
+    """LLaVA answers joined to ``Your_Results`` as ``convert_answer_to_mme.py`` does, then
+    written (in memory) as eval_tool lines ``stem.txt, question, GT, text + "\\n"``."""
+    if inputs.annotations is None:
+        raise InputError(
+            f"{records.source}: MME answers need --annotations: the eval_tool Your_Results folder "
+            "(<task>.txt with image, question, GT); only eval_tool result folders, VLMEvalKit "
+            "spreadsheets and lmms-eval logs with 'doc' carry their ground truth"
+        )
+    ann, gt = _your_results(inputs.annotations)
+    keys = list(gt)
+    index = {key: k for k, key in enumerate(keys)}
+    answers = _llava_answers(records, inputs)
+
+    def find(answer: Item, where: str) -> int | None:
+        task, stem = str(answer.fields["category"]), str(answer.fields["stem"])
+        question = _llava_question(str(answer.fields["prompt"]), (task, stem), gt)
+        if (task, stem, question) not in index:
             if not inputs.ignore_extra:
                 raise InputError(
                     f"{where}: no line of {task}.txt in {ann} has image {stem} and question "
                     f"{question!r} (convert_answer_to_mme.py's lookup); pass --ignore-extra "
                     "to leave out the answers to questions the ground truth lacks"
                 )
-            extra.append(where)
-            continue
-        if key in seen:
-            if inputs.on_duplicate == "error":
-                raise InputError(
-                    f"{where}: a second answer to the question answered at {seen[key]} (pass "
-                    "--on-duplicate last to keep the last one)"
-                )
-            repeated += 1
-        seen.setdefault(key, where)
-        if "\t" in text or "\n" in text or "\r" in text:
+            return None
+        if any(c in (answer.prediction or "")[:-1] for c in "\t\n\r"):
             raise MmeInputError(
                 f"{where}: the answer contains a tab or line break; written into the eval_tool "
                 "file it would break calculation.py's one-line, four-field format"
             )
-        answer, _img, _gt_where = gt[key]
-        # QUIRK newline-in-window: the converter writes text + "\n" and calculation.py reads it
-        # a repeated answer replaces the first, at its place (dicts keep insertion order)
-        by_task.setdefault(task, {})[key] = Item(
-            qid + "#" + str(i + 1),
-            text + "\n",
-            (answer,),
-            {
-                "category": task,
-                "image": stem + ".txt",
-                "question": question,
-                "group": GROUP_OF.get(task),
-            },
-        )
-    missing = [k for k in gt if k not in seen]
+        return index[(task, stem, question)]
+
+    join = join_docs(
+        [a for a, _ in answers],
+        [where for _, where in answers],
+        _truth(gt),
+        find,
+        inputs.on_duplicate,
+        repeat_error="a second answer to the question answered at {first} (pass "
+        "--on-duplicate last to keep the last one)",
+    )
+    # the converter names each line's image by the answer's stem, as a .txt
+    items = _in_task_order(
+        [
+            Item(it.id, it.prediction, it.references, {**it.fields, "image": keys[k][1] + ".txt"})
+            for k, it in join.joined.items()
+        ]
+    )
     notes: list[str] = []
-    if extra:
+    if join.extra:  # find() raised at the first one unless --ignore-extra
         notes.append(
-            f"{len(extra)} answer(s) to questions not in {ann} were left out (--ignore-extra; "
-            f"first: {extra[0]})"
+            f"{len(join.extra)} answer(s) to questions not in {ann} were left out "
+            f"(--ignore-extra; first: {join.extra[0]})"
         )
-    if repeated:
-        notes.append(
-            f"{repeated} repeated answer(s) to a question: the last of each was kept "
-            "(--on-duplicate last)"
-        )
+    notes += filter(None, [join.repeated_note("answer(s) to a question")])
+    missing = [keys[k] for k in join.absent(len(keys))]
     if missing and not inputs.allow_missing:
-        task, stem, question = missing[0]
+        _task, stem, question = missing[0]
         raise InputError(
             f"{records.source}: {len(missing)} question(s) of {ann} have no answer, e.g. "
             f"{gt[missing[0]][2]} ({stem}: {question!r}); pass --allow-missing to leave them "
@@ -451,17 +477,14 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
             f"{len(missing)} question(s) without an answer were left out, as "
             "convert_answer_to_mme.py does (the task files are shorter)"
         )
-    items = [it for t in TASKS for it in by_task.get(t, {}).values()]
-    items += [it for t, its in by_task.items() if t not in GROUP_OF for it in its.values()]
-    if inputs.questions is not None:
-        notes.append("--questions was not used: the join goes through the Your_Results files")
+    notes += unused_notes(inputs, questions="the join goes through the Your_Results files")
     return TaskData(
         items,
         (records.source, os.fspath(ann)),
         (f"llava-answers ({records.layout})", "mme-your-results"),
         tuple(notes),
         n_missing=len(missing),
-        n_extra_ignored=len(extra),
+        n_extra_ignored=len(join.extra),
     )
 
 
@@ -489,22 +512,10 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             "= its i-th line, tasks in calculation.py's order)",
         )
     ann, gt = _your_results(inputs.annotations)
-    truth = []
-    seen: dict[tuple[str, str], int] = {}
-    for (task, _stem, question), (answer, img, _where) in gt.items():
-        k = seen[(task, img)] = seen.get((task, img), 0) + 1
-        truth.append(
-            Item(
-                f"{task}/{img}#{k}",
-                None,
-                (answer,),
-                {"category": task, "image": img, "question": question, "group": GROUP_OF.get(task)},
-            )
-        )
     return positional_data(
         preds,
         inputs,
-        truth,
+        _truth(gt),
         (os.fspath(ann),),
         TOOLKIT_LAYOUTS.log,
         truth_name=f"{ann} (tasks in calculation.py's order)",
@@ -561,71 +572,53 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
     ``convert_answer_to_mme.py`` — whose GT wins; docs whose answer differs are counted in a
     note, and Your_Results lines without a record are left out (as the converter does)."""
     ann, gt = _your_results(inputs.annotations)
-    joined: dict[tuple[str, str, str], Item] = {}
-    used: dict[tuple[str, str, str], str] = {}
-    repeated = 0
-    extra: list[str] = []
-    differ: list[str | int] = []
-    for doc, where in zip(docs, preds.wheres, strict=True):
+    index = {key: k for k, key in enumerate(gt)}
+
+    def find(doc: Item, where: str) -> int | None:
         task = str(doc.fields["category"])
         stem = str(doc.fields["image"]).split("/")[-1].split(".")[0]
         question = str(doc.fields.get("question", ""))
-        key = (task, stem, question)
-        if key not in gt:
-            key = (task, stem, _llava_question(question, (task, stem), gt))
-        if key not in gt:
-            extra.append(where)
-            continue
-        if key in used:
-            if inputs.on_duplicate == "error":
-                raise InputError(
-                    f"{where}: a second record for the question of {used[key]} (pass "
-                    "--on-duplicate last to keep the last one)"
-                )
-            repeated += 1
-        used.setdefault(key, where)
-        answer, img, _gt_where = gt[key]
-        if doc.references[0] != answer.lower():
-            differ.append(doc.id)
-        fields = {"category": task, "image": img, "question": key[2], "group": GROUP_OF.get(task)}
-        if TOOLKIT_SCORE in doc.fields:
-            fields[TOOLKIT_SCORE] = doc.fields[TOOLKIT_SCORE]
-        # a repeated record replaces the first, at its place (dicts keep insertion order)
-        joined[key] = Item(doc.id, doc.prediction, (answer,), fields)
-    items = list(joined.values())
+        if (task, stem, question) not in index:
+            question = _llava_question(question, (task, stem), gt)
+        return index.get((task, stem, question))
+
+    join = join_docs(
+        docs,
+        preds.wheres,
+        _truth(gt),
+        find,
+        inputs.on_duplicate,
+        as_doc=str.lower,
+        repeat_error="a second record for the question of {first} (pass --on-duplicate last "
+        "to keep the last one)",
+    )
     notes = [
         f"the ground truth of --annotations was used: {preds.source} was joined to {ann} by "
         "each doc's category, image (question_id) and question"
     ]
-    if repeated:
-        notes.append(
-            f"{repeated} repeated record(s) of a question: the last of each was kept "
-            "(--on-duplicate last)"
-        )
-    if extra:
-        if not inputs.ignore_extra:
-            raise InputError(
-                f"{extra[0]}: {len(extra)} record(s) name a question that is in no <task>.txt "
-                f"of {ann} (joined by category, image and question); pass --ignore-extra to "
-                "leave them out"
-            )
-        notes.append(f"{len(extra)} record(s) for questions not in {ann} were ignored")
-    missing = [k for k in gt if k not in used]
+    extra_note = join.extra_note(
+        inputs.ignore_extra,
+        f"{{n}} record(s) name a question that is in no <task>.txt of {ann} (joined by "
+        "category, image and question); pass --ignore-extra to leave them out",
+        f"{{n}} record(s) for questions not in {ann} were ignored",
+    )
+    notes += filter(None, [join.repeated_note(), extra_note])
+    missing = join.absent(len(gt))
     if missing and not inputs.allow_missing:
+        first = list(gt.values())[missing[0]][2]
         raise InputError(
             f"{preds.source}: {len(missing)} question(s) of {ann} have no record, e.g. "
-            f"{gt[missing[0]][2]}; pass --allow-missing to leave them out"
+            f"{first}; pass --allow-missing to leave them out"
         )
     if missing:
         notes.append(f"{len(missing)} question(s) without a record were left out")
-    note = disagreement_note(differ, f"doc answer(s) of {preds.source}", "the Your_Results GT")
-    notes += [note] if note else []
+    notes += filter(None, [join.differ_note(preds.source, "the Your_Results GT")])
     return TaskData(
-        items,
+        list(join.joined.values()),
         (preds.source, os.fspath(ann)),
         (preds.layout, "mme-your-results"),
         tuple(notes),
         reported_scores(inputs),
         n_missing=len(missing),
-        n_extra_ignored=len(extra),
+        n_extra_ignored=len(join.extra),
     )

@@ -8,30 +8,25 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
-from ..readers.join import disagreement_note, unique_rows
+from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_records
 from ..readers.toolkits import (
     LogLayout,
     docs_alone,
+    join_docs,
     positional_data,
     read_yes_no,
     yes_no_layouts,
 )
 from ._base import Item, TaskData, TaskInputs
-from ._common import id_key, not_text_error, read_vlmevalkit, reported_scores, typed
-from ._lmms import (
-    TOOLKIT_SCORE,
-    MetricRecord,
-    has_docs,
-    lmms_eval_items,
-    no_doc_error,
-)
+from ._common import id_key, reported_scores
+from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error
+from ._yesno import answer_cell, read_yes_no_sheet
 
 __all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
 
@@ -117,21 +112,51 @@ def _label_files(annotations: Any) -> list[tuple[str | None, Any]]:
     return [(split, path)]
 
 
-def _read_labels(source: Any) -> tuple[Records, list[str], str]:
+class _LabelFile(NamedTuple):
+    """One label file as read: an item per label line (no prediction yet), in file order."""
+
+    split: str | None
+    records: Records
+    items: list[Item]
+    #: (commit, split, lines) when the file is a known version (``KNOWN_LABELS``)
+    known: tuple[str, str, int] | None
+    #: the version token of the signature: the commit, or ``custom-<fingerprint>``
+    version: str
+
+
+def _read_labels(split: str | None, source: Any) -> _LabelFile:
+    """A label file's lines as items: id ``<split>/<question_id>`` (the line number when it has
+    none), the label, and the line number, split, question and image as fields."""
     fmt = "jsonl" if isinstance(source, str | os.PathLike) else None
     records = read_records(source, format=fmt)
-    labels = []
+    items = []
     for i, row in enumerate(records.rows):
         if "label" not in row:
             raise InputError(
                 f"{records.where(i)}: no 'label' field (fields: {', '.join(row)}); "
                 "is this a POPE label file?"
             )
-        value = row["label"]
-        if not isinstance(value, str):
-            value = str(cell_text(value, records.where(i), column="label"))
-        labels.append(value)
-    return records, labels, _fingerprint(records.rows)
+        label = row["label"]
+        if not isinstance(label, str):
+            label = str(cell_text(label, records.where(i), column="label"))
+        fields: dict[str, Any] = {"label_line": i + 1}
+        if split is not None:
+            fields["split"] = split
+        if "text" in row:
+            fields["question"] = row["text"]
+        if "image" in row:
+            fields["image"] = row["image"]
+        qid = row.get("question_id", i + 1)
+        item_id = f"{split}/{qid}" if split is not None else qid
+        items.append(Item(item_id, None, (label,), fields))
+    fp = _fingerprint(records.rows)
+    known = KNOWN_LABELS.get(fp)
+    return _LabelFile(split, records, items, known, known[0] if known else f"custom-{fp[:8]}")
+
+
+def _labels_extra(files: Sequence[_LabelFile]) -> dict[str, Any]:
+    """The signature's ``labels``: the versions of the label files, each once."""
+    return {"labels": "+".join(dict.fromkeys(f.version for f in files))}
 
 
 def _question_text(value: Any) -> str:
@@ -196,26 +221,19 @@ def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:
 
 
 def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
-    data = read_vlmevalkit(
-        replace(inputs, annotations=None),
+    """A VLMEvalKit POPE sheet: its ``answer`` (Yes/No) is the label, lower-cased."""
+    return read_yes_no_sheet(
+        inputs,
+        records,
         fields=("category", "question", "image_path"),
-        list_answers=False,
-        records=records,
+        unused={
+            "annotations": "the VLMEvalKit file carries its own labels",
+            "questions": "the VLMEvalKit file names each row's splits",
+        },
+        item=lambda it, _source: Item(
+            it.id, it.prediction, (it.references[0].strip().lower(),), it.fields
+        ),
     )
-    items = []
-    for item in data.items:
-        label = item.references[0].strip()
-        if label.lower() not in ("yes", "no"):
-            raise InputError(
-                f"{data.sources[0]}: index {item.id}: answer {item.references[0]!r} is not Yes/No"
-            )
-        items.append(Item(item.id, item.prediction, (label.lower(),), item.fields))
-    notes = data.notes
-    if inputs.annotations is not None:
-        notes += ("--annotations was not used: the VLMEvalKit file carries its own labels",)
-    if inputs.questions is not None:
-        notes += ("--questions was not used: the VLMEvalKit file names each row's splits",)
-    return replace(data, items=items, notes=notes)
 
 
 def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
@@ -251,15 +269,12 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         )
 
     items: list[Item] = []
-    versions: list[str] = []
+    files: list[_LabelFile] = []
     notes: list[str] = [dup_note] if dup_note else []
-    sources = [records.source]
     used: set[int] = set()
     for split, source in label_files:
-        label_records, labels, fp = _read_labels(source)
-        sources.append(label_records.source)
-        known = KNOWN_LABELS.get(fp)
-        versions.append(known[0] if known else f"custom-{fp[:8]}")
+        labels = _read_labels(split, source)
+        files.append(labels)
         if not folder and (questions is None or split is None):
             mine = answers  # one label file: every answer, in order
         else:
@@ -267,14 +282,18 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         used.update(a.row for a in mine)
         if not mine:
             if inputs.allow_missing:
-                notes.append(f"{label_records.source}: no answers for split {split}; left out")
+                notes.append(f"{labels.records.source}: no answers for split {split}; left out")
                 continue
             raise InputError(
                 f"{records.source}: no answers for split {split!r} "
-                f"(label file {label_records.source}); pass --allow-missing to leave it out"
+                f"(label file {labels.records.source}); pass --allow-missing to leave it out"
             )
-        _check_pairing(mine, label_records, labels, records, split, known)
-        items.extend(_paired_items(mine, label_records, labels, split))
+        _check_pairing(mine, labels, records)
+        # QUIRK positional-pairing: answer i with label line i (the counts are checked)
+        items.extend(
+            Item(ans.key, ans.text, line.references, line.fields)
+            for ans, line in zip(mine, labels.items, strict=True)
+        )
 
     if questions is not None or folder:
         extra = [a for a in answers if a.row not in used]
@@ -292,11 +311,11 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         notes.append(f"{n_empty} empty answer(s) scored wrong (--allow-missing)")
     return TaskData(
         items,
-        tuple(sources),
+        (records.source, *(f.records.source for f in files)),
         (f"{layout} ({records.layout})", "pope-labels"),
         tuple(notes),
-        extra={"labels": "+".join(dict.fromkeys(versions))},
-        n_missing=sum(1 for it in items if it.prediction is None),
+        extra=_labels_extra(files),
+        n_missing=n_empty,
         n_extra_ignored=len(answers) - len(items),
     )
 
@@ -314,11 +333,7 @@ def _answers(
     for i, row in enumerate(records.rows):
         if field not in row:
             raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
-        text = row[field]
-        if text is not None and not isinstance(text, str) and typed(records):
-            raise not_text_error(records.where(i), field, text)
-        if not isinstance(text, str):
-            text = cell_text(text, records.where(i), column=field, allow_missing=True)
+        text = answer_cell(records, i, field)
         qid = row.get("question_id")
         split: str | None = None
         qtext: str | None = None
@@ -344,57 +359,32 @@ def _answers(
     return answers
 
 
-def _paired_items(
-    answers: Sequence[_Answer], label_records: Records, labels: Sequence[str], split: str | None
-) -> list[Item]:
-    """Answer *i* with label line *i* (QUIRK positional-pairing; counts already checked)."""
-    items = []
-    for pos, (ans, label) in enumerate(zip(answers, labels, strict=True)):
-        row = label_records.rows[pos]
-        fields: dict[str, Any] = {"label_line": pos + 1}
-        if split is not None:
-            fields["split"] = split
-        if "text" in row:
-            fields["question"] = row["text"]
-        if "image" in row:
-            fields["image"] = row["image"]
-        items.append(Item(ans.key, ans.text, (label,), fields))
-    return items
-
-
-def _check_pairing(
-    answers: Sequence[_Answer],
-    label_records: Records,
-    labels: Sequence[str],
-    results: Records,
-    split: str | None,
-    known: tuple[str, str, int] | None,
-) -> None:
+def _check_pairing(answers: Sequence[_Answer], labels: _LabelFile, results: Records) -> None:
     """Count check, then text check: positional pairing with another label version would
     silently misalign in the official script."""
+    known, split = labels.known, labels.split
     version = f" (POPE labels @ {known[0]}, {known[1]})" if known else ""
     what = f"split {split}" if split else "the answers"
-    if len(answers) != len(labels):
+    if len(answers) != len(labels.items):
         hint = ""
         if split == "random" and len(answers) == 2910:
             hint = "; 2,910 random answers were made for the e3e3926 labels LLaVA-1.5 used"
         elif split == "random" and len(answers) == 3000:
             hint = "; 3,000 random answers were made for the current (3df3ba1) labels"
         raise InputError(
-            f"{results.source}: {len(answers)} answers for {what} but {label_records.source} has "
-            f"{len(labels)} labels{version}: answers and labels are paired by position, so "
-            f"this would misalign (--allow-missing cannot place absent answers){hint}"
+            f"{results.source}: {len(answers)} answers for {what} but {labels.records.source} "
+            f"has {len(labels.items)} labels{version}: answers and labels are paired by "
+            f"position, so this would misalign (--allow-missing cannot place absent "
+            f"answers){hint}"
         )
-    for pos, ans in enumerate(answers):
-        qtext = ans.question
-        row = label_records.rows[pos]
-        if qtext is None or "text" not in row:
+    for pos, (ans, line) in enumerate(zip(answers, labels.items, strict=True)):
+        ltext = line.fields.get("question")
+        if ans.question is None or ltext is None:
             continue
-        ltext = _question_text(row["text"])
-        if qtext != ltext:
+        if ans.question != _question_text(ltext):
             raise InputError(
-                f"{results.where(ans.row)}: question {qtext!r} but "
-                f"{label_records.where(pos)} asks {ltext!r}"
+                f"{results.where(ans.row)}: question {ans.question!r} but "
+                f"{labels.records.where(pos)} asks {_question_text(ltext)!r}"
                 f"{version}: the answers were made for another version of the label file "
                 "(pairing is by position)"
             )
@@ -421,15 +411,15 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             "(or the folder of the three for 'pope'; joined by position: doc_id i = its i-th "
             "label line)",
         )
-    truth, sources, versions = _label_items(inputs)
+    files = [_read_labels(split, source) for split, source in _label_files(inputs.annotations)]
     return positional_data(
         preds,
         inputs,
-        truth,
-        sources,
+        [line for f in files for line in f.items],
+        [f.records.source for f in files],
         TOOLKIT_LAYOUTS.log,
         truth_layout="pope-labels",
-        extra={"labels": "+".join(dict.fromkeys(versions))},
+        extra=_labels_extra(files),
     )
 
 
@@ -471,47 +461,20 @@ def _doc_items(preds: Predictions) -> list[Item]:
     return items
 
 
-def _label_items(inputs: TaskInputs) -> tuple[list[Item], list[str], list[str]]:
-    """Every label line of ``--annotations`` as an item without a prediction, in the label
-    files' order (a folder's files sorted by name: adversarial, popular, random); with the
-    sources and the label versions."""
-    items: list[Item] = []
-    sources: list[str] = []
-    versions: list[str] = []
-    for split, source in _label_files(inputs.annotations):
-        label_records, labels, fp = _read_labels(source)
-        sources.append(label_records.source)
-        known = KNOWN_LABELS.get(fp)
-        versions.append(known[0] if known else f"custom-{fp[:8]}")
-        for pos, label in enumerate(labels):
-            row = label_records.rows[pos]
-            qid = row.get("question_id", pos + 1)
-            fields: dict[str, Any] = {"label_line": pos + 1}
-            if split is not None:
-                fields["split"] = split
-            if "text" in row:
-                fields["question"] = row["text"]
-            if "image" in row:
-                fields["image"] = row["image"]
-            item_id = f"{split}/{qid}" if split is not None else qid
-            items.append(Item(item_id, None, (label,), fields))
-    return items, sources, versions
-
-
 def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> TaskData:
     """Docs joined to the label files by (split, ``question_id``): the labels win; the
     question texts must agree (else the ids do not name the same questions), and docs whose
-    answer differs from the label are counted in a note."""
-    truth, sources, versions = _label_items(inputs)
+    answer differs from the label are counted in a note. The label lines in the label files'
+    order (a folder's files sorted by name: adversarial, popular, random), those without a
+    record scored wrong."""
+    files = [_read_labels(split, source) for split, source in _label_files(inputs.annotations)]
+    sources = [f.records.source for f in files]
+    truth = [line for f in files for line in f.items]
     by_qid: dict[str, list[int]] = {}
     for k, t in enumerate(truth):
         by_qid.setdefault(str(t.id).rsplit("/", 1)[-1], []).append(k)
-    joined: dict[int, Item] = {}
-    first_at: dict[int, str] = {}
-    repeated = 0
-    extra: list[str] = []
-    differ: list[str | int] = []
-    for doc, where in zip(docs, preds.wheres, strict=True):
+
+    def find(doc: Item, where: str) -> int | None:
         split = doc.fields.get("split")
         qid = str(doc.id).rsplit("/", 1)[-1]
         fits = [
@@ -525,18 +488,8 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
                 "split ('category'); pass the label file of the split that was run"
             )
         if not fits:
-            extra.append(where)
-            continue
-        k = fits[0]
-        if k in joined:
-            if inputs.on_duplicate == "error":
-                raise InputError(
-                    f"{where}: a second record for question {doc.id!r} (first at {first_at[k]}; "
-                    "pass --on-duplicate last to keep the last one)"
-                )
-            repeated += 1
-        first_at.setdefault(k, where)
-        base = truth[k]
+            return None
+        base = truth[fits[0]]
         ltext, dtext = base.fields.get("question"), doc.fields.get("question")
         if (
             isinstance(ltext, str)
@@ -549,30 +502,29 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
                 "doc's question_id does not name that label line (another label version?); "
                 "score the log without --annotations"
             )
-        if doc.references[0] != base.references[0].lower().strip():
-            differ.append(doc.id)
-        fields = dict(base.fields)
-        if TOOLKIT_SCORE in doc.fields:
-            fields[TOOLKIT_SCORE] = doc.fields[TOOLKIT_SCORE]
-        joined[k] = Item(doc.id, doc.prediction, base.references, fields)
+        return fits[0]
+
+    join = join_docs(
+        docs,
+        preds.wheres,
+        truth,
+        find,
+        inputs.on_duplicate,
+        as_doc=lambda label: label.lower().strip(),
+    )
     notes = [
         f"the labels of --annotations were used: {preds.source} was joined to them by each "
         "doc's category (split) and question_id, and every question text checked"
     ]
-    if repeated:
-        notes.append(
-            f"{repeated} repeated record(s) of a question: the last of each was kept "
-            "(--on-duplicate last)"
-        )
-    if extra:
-        if not inputs.ignore_extra:
-            raise InputError(
-                f"{extra[0]}: {len(extra)} record(s) name a question that is not in "
-                f"{' + '.join(sources)} (joined by the doc's category and question_id); pass "
-                "the label files of every split the log covers, or --ignore-extra"
-            )
-        notes.append(f"{len(extra)} record(s) for questions not in the label files were ignored")
-    absent = [k for k in range(len(truth)) if k not in joined]
+    extra_note = join.extra_note(
+        inputs.ignore_extra,
+        f"{{n}} record(s) name a question that is not in {' + '.join(sources)} (joined by the "
+        "doc's category and question_id); pass the label files of every split the log covers, "
+        "or --ignore-extra",
+        "{n} record(s) for questions not in the label files were ignored",
+    )
+    notes += filter(None, [join.repeated_note(), extra_note])
+    absent = join.absent(len(truth))
     if absent and not inputs.allow_missing:
         raise InputError(
             f"{preds.source}: {len(absent)} label line(s) have no record (first: "
@@ -580,16 +532,14 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
         )
     if absent:
         notes.append(f"{len(absent)} label line(s) had no record and are scored wrong")
-    note = disagreement_note(differ, f"doc answer(s) of {preds.source}", "the label files")
-    notes += [note] if note else []
-    items = [joined.get(k, truth[k]) for k in range(len(truth))]
+    notes += filter(None, [join.differ_note(preds.source, "the label files")])
     return TaskData(
-        items,
+        [join.joined.get(k, t) for k, t in enumerate(truth)],
         (preds.source, *sources),
         (preds.layout, "pope-labels"),
         tuple(notes),
         reported_scores(inputs),
-        extra={"labels": "+".join(dict.fromkeys(versions))},
+        extra=_labels_extra(files),
         n_missing=len(absent),
-        n_extra_ignored=len(extra),
+        n_extra_ignored=len(join.extra),
     )

@@ -1,4 +1,5 @@
-"""Yes/no extraction shared by POPE and MME: VLMEvalKit's word-membership rule.
+"""What POPE and MME share: VLMEvalKit's yes/no rule, a yes/no profile built from how a toolkit
+reads the answer and the label, and the reading steps of their VLMEvalKit sheets.
 
 VLMEvalKit (``vlmeval/dataset/utils/yorn.py`` ``YOrN_Extraction`` @ e8e78f0) lower-cases the
 response, runs its punctuation step and splits on whitespace: ``yes`` without ``no`` is
@@ -8,11 +9,29 @@ judge when one is configured, and otherwise stays ``Unknown`` and is scored wron
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
+from ..core.exceptions import InputError
 from ..normalize.vlmevalkit import punctuation_vlm
+from ..readers.records import Records, cell_text
+from ._base import Aggregator, Item, TaskData, TaskInputs, TaskProfile
+from ._common import not_text_error, read_vlmevalkit, typed
+from ._explain import yes_no
 
-__all__ = ["TO_YES_NO", "parse_vlmevalkit", "yorn_extraction"]
+__all__ = [
+    "TO_YES_NO",
+    "YesNoRule",
+    "answer_cell",
+    "count_other",
+    "parse_vlmevalkit",
+    "read_yes_no_sheet",
+    "unused_notes",
+    "yes_no_profile",
+    "yorn_extraction",
+]
 
 #: ``Yes``/``No``/``Unknown`` → the ``yes``/``no``/``other`` of
 #: :func:`vqametrics.tasks.parse_yes_no`
@@ -39,3 +58,102 @@ def yorn_extraction(text: str) -> str:
 def parse_vlmevalkit(text: str) -> str:
     """VLMEvalKit's ``YOrN_Extraction`` as ``yes``/``no``/``other`` (``Unknown`` → other)."""
     return TO_YES_NO[yorn_extraction(text)]
+
+
+def count_other(items: Sequence[Item], parse: Callable[[str], str] = parse_vlmevalkit) -> int:
+    """How many given answers *parse* reads as neither yes nor no (VLMEvalKit's judge cases)."""
+    return sum(1 for it in items if it.prediction is not None and parse(it.prediction) == "other")
+
+
+# ---------------------------------------------------------------------------- profiles
+
+
+@dataclass(frozen=True)
+class YesNoRule:
+    """How one toolkit reads a yes/no answer (``parse``: ``yes``/``no``/``other``) and its
+    label (``truth``), with the words that say so in an explanation: an answer is right when
+    the two agree, in every POPE and MME profile."""
+
+    parse: Callable[[str], str]
+    truth: Callable[[str], str]
+    how_parse: str
+    how_truth: str
+
+    def score(self, prediction: str, references: Sequence[str]) -> float:
+        """1.0 when the parsed answer equals the label as the toolkit reads it."""
+        return 1.0 if self.parse(prediction) == self.truth(references[0]) else 0.0
+
+
+def yes_no_profile(
+    rule: YesNoRule,
+    aggregate: Aggregator,
+    *,
+    confusion: bool = True,
+    note: str = "",
+    **profile: Any,
+) -> TaskProfile:
+    """A yes/no profile: scored, parsed and explained by *rule* (the explanation with the
+    confusion-matrix cell when *confusion*, and *note* at its end), aggregated by *aggregate*;
+    *profile* gives the rest (name, description, reproduces, toolkit, …)."""
+
+    def explain(item: Item) -> Mapping[str, Any]:
+        return yes_no(
+            item,
+            rule.parse,
+            rule.truth,
+            rule.how_parse,
+            rule.how_truth,
+            confusion=confusion,
+            note=note,
+        )
+
+    return TaskProfile(
+        score=rule.score, aggregate=aggregate, parse=rule.parse, explain=explain, **profile
+    )
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def unused_notes(inputs: TaskInputs, **why: str) -> tuple[str, ...]:
+    """A note for each option of *why* (``annotations=``, ``questions=``) the user gave but the
+    layout does not need, saying why."""
+    return tuple(
+        f"--{option} was not used: {reason}"
+        for option, reason in why.items()
+        if getattr(inputs, option) is not None
+    )
+
+
+def answer_cell(records: Records, i: int, column: str) -> str | None:
+    """Row *i*'s answer in *column* as text, ``None`` when empty: a JSON file's answer must be
+    a string (or null), a sheet's number is read as the text it shows."""
+    value = records.rows[i].get(column)
+    if value is not None and not isinstance(value, str) and typed(records):
+        raise not_text_error(records.where(i), column, value)
+    return cell_text(value, records.where(i), column=column, allow_missing=True)
+
+
+def read_yes_no_sheet(
+    inputs: TaskInputs,
+    records: Records | None,
+    *,
+    fields: Sequence[str],
+    unused: Mapping[str, str],
+    error: type[InputError] = InputError,
+    item: Callable[[Item, str], Item] | None = None,
+) -> TaskData:
+    """A VLMEvalKit sheet scored against the labels it carries (``answer``, which must be
+    Yes/No: else *error*), keeping *fields* of each row; *item* (given the sheet's name)
+    shapes each item after the check; *unused* words the notes for options not used."""
+    data = read_vlmevalkit(
+        replace(inputs, annotations=None), fields=fields, list_answers=False, records=records
+    )
+    items = []
+    for it in data.items:
+        if it.references[0].strip().lower() not in ("yes", "no"):
+            raise error(
+                f"{data.sources[0]}: index {it.id}: answer {it.references[0]!r} is not Yes/No"
+            )
+        items.append(it if item is None else item(it, data.sources[0]))
+    return replace(data, items=items, notes=data.notes + unused_notes(inputs, **unused))

@@ -27,7 +27,7 @@ so ``--annotations`` is optional; without ``doc`` they are joined to Your_Result
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -37,9 +37,8 @@ from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData, TaskProfile
+from ._base import Aggregate, Aggregator, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
-from ._explain import yes_no
 from ._mme_read import (
     COGNITION,
     GROUP_OF,
@@ -51,7 +50,7 @@ from ._mme_read import (
     read_mme,
     read_task_file,
 )
-from ._yesno import parse_vlmevalkit
+from ._yesno import YesNoRule, count_other, parse_vlmevalkit, yes_no_profile
 
 __all__ = [
     "COGNITION",
@@ -84,12 +83,7 @@ def parse_official(text: str) -> str:
     pred = text.lower()
     if pred in ("yes", "no"):
         return pred
-    head = pred[:4]
-    if "yes" in head:
-        return "yes"
-    if "no" in head:
-        return "no"
-    return "other"
+    return _four_characters(pred)
 
 
 @lru_cache(maxsize=65536)
@@ -101,6 +95,12 @@ def parse_lmms_eval(text: str) -> str:
         return pred
     if len(pred) == 1:
         return {"y": "yes", "n": "no"}.get(pred, "other")
+    return _four_characters(pred)
+
+
+def _four_characters(pred: str) -> str:
+    """The 4-character rule both parsers end with: ``yes`` if ``"yes"`` is in the first 4
+    characters, else ``no`` if ``"no"`` is, else ``other``."""
     head = pred[:4]
     if "yes" in head:
         return "yes"
@@ -112,20 +112,36 @@ def parse_lmms_eval(text: str) -> str:
 # ---------------------------------------------------------------------------- per item
 
 
-def _score_official(prediction: str, references: Sequence[str]) -> float:
-    """1.0 when the parsed response equals the lower-cased GT (``other`` is wrong)."""
-    return 1.0 if parse_official(prediction) == references[0].lower() else 0.0
+def _lmms_truth(gt: str) -> str:
+    """The GT as lmms-eval reads it: lower-cased, stripped, ``.`` deleted."""
+    return gt.lower().strip().replace(".", "")
 
 
-def _score_lmms(prediction: str, references: Sequence[str]) -> float:
-    """1.0 when lmms-eval's parse equals the GT lower-cased, stripped, without ``.``."""
-    gt = references[0].lower().strip().replace(".", "")
-    return 1.0 if parse_lmms_eval(prediction) == gt else 0.0
+def _vlm_truth(gt: str) -> str:
+    """The GT as VLMEvalKit reads it: stripped, lower-cased."""
+    return gt.strip().lower()
 
 
-def _score_vlm(prediction: str, references: Sequence[str]) -> float:
-    """1.0 when ``YOrN_Extraction`` equals the GT (``Unknown`` is wrong without a judge)."""
-    return 1.0 if parse_vlmevalkit(prediction) == references[0].strip().lower() else 0.0
+#: how each toolkit reads a response and a GT; a response is right when the two agree
+#: (``other`` is never right)
+_OFFICIAL_RULE = YesNoRule(
+    parse_official,
+    str.lower,
+    "lower; yes/no as is, else 'yes' or 'no' found in the first 4 characters",
+    "lower",
+)
+_LMMS_RULE = YesNoRule(
+    parse_lmms_eval,
+    _lmms_truth,
+    "lower, strip, delete '.'; y/n; else the 4-character rule",
+    "lower, strip, delete '.'",
+)
+_VLM_RULE = YesNoRule(
+    parse_vlmevalkit,
+    _vlm_truth,
+    "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
+    "strip + lower",
+)
 
 
 # ---------------------------------------------------------------------------- aggregation
@@ -191,6 +207,24 @@ def _totals(
     return metrics, notes
 
 
+def _points(
+    metrics: dict[str, float | int],
+    by: str,
+    per: dict[str, dict[str, float | int]],
+    notes: Sequence[str] = (),
+) -> Aggregate:
+    """An MME aggregate: the group totals in points (perception the headline when it is
+    there, else the first), the numbers of each task or category in the breakdown *by*."""
+    return Aggregate(
+        metrics=metrics,
+        headline="perception" if "perception" in metrics else next(iter(metrics), "perception"),
+        units="points",
+        digits=2,
+        breakdowns={by: per},
+        notes=tuple(notes),
+    )
+
+
 def _split_pairs(items: Sequence[Item], groups: Mapping[str, list[int]]) -> list[str]:
     """A note per task whose consecutive line pairs name two images: QUIRK pairs-by-position
     pairs them anyway, so acc+ is not per image there (lines out of order, or one question of
@@ -224,14 +258,15 @@ def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggre
     unknown = [t for t in per_task if t not in GROUP_OF]
     if unknown:
         notes.append(f"task(s) {', '.join(unknown)} are in no MME group and in no total")
-    return Aggregate(
-        metrics=metrics,
-        headline="perception" if "perception" in metrics else next(iter(metrics), "perception"),
-        units="points",
-        digits=2,
-        breakdowns={"task": per_task},
-        notes=tuple(notes),
-    )
+    return _points(metrics, "task", per_task, notes)
+
+
+def _image_scores(
+    items: Sequence[Item], idx: Sequence[int], scores: Sequence[float]
+) -> dict[str, list[float]]:
+    """The scores of the items *idx* by their ``image`` (first-seen order): the toolkits'
+    acc+ pairs an image's questions by it, not by position."""
+    return group_by([str(items[i].fields.get("image")) for i in idx], [scores[i] for i in idx])
 
 
 def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -240,9 +275,7 @@ def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     group score sums the categories in first-seen order."""
     per_cat: dict[str, dict[str, float | int]] = {}
     for cat, idx in _by_task(items).items():
-        images = group_by(
-            [str(items[i].fields.get("image")) for i in idx], [scores[i] for i in idx]
-        )
+        images = _image_scores(items, idx, scores)
         total = 0.0
         for image, sc in images.items():
             if len(sc) != 2:
@@ -254,21 +287,10 @@ def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
             plus = (s == 2) * 100.0
             total += plus + acc
         per_cat[cat] = {"score": total / len(images), "n": len(idx)}
-    metrics: dict[str, float | int] = {}
-    for name, tasks in GROUPS:
-        present = [c for c in per_cat if c in tasks]
-        if present:
-            acc_sum: float = 0
-            for c in present:
-                acc_sum += per_cat[c]["score"]
-            metrics[name] = acc_sum
-    return Aggregate(
-        metrics=metrics,
-        headline="perception" if "perception" in metrics else next(iter(metrics), "perception"),
-        units="points",
-        digits=2,
-        breakdowns={"category": per_cat},
-    )
+    # the group sums the categories in first-seen order, not in the official list's
+    groups = [(name, [c for c in per_cat if c in tasks]) for name, tasks in GROUPS]
+    metrics, _ = _totals({c: float(v["score"]) for c, v in per_cat.items()}, groups)
+    return _points(metrics, "category", per_cat)
 
 
 #: VLMEvalKit's ``MME_rating`` super-categories; it sums them in this (sorted) order
@@ -281,9 +303,7 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     sorted order."""
     per_cat: dict[str, dict[str, float | int]] = {}
     for cat, idx in _by_task(items).items():
-        images: dict[Hashable, list[float]] = {}
-        for i in idx:
-            images.setdefault(str(items[i].fields.get("image")), []).append(scores[i])
+        images = _image_scores(items, idx, scores)
         flat = [s for sc in images.values() for s in sc]
         plus = []
         for image, sc in images.items():
@@ -296,72 +316,33 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
         per_cat[cat] = {"score": numpy_mean(flat) * 100 + numpy_mean(plus) * 100, "n": len(idx)}
     per_cat = {c: per_cat[c] for c in sorted(per_cat)}
     metrics, notes = _totals({c: float(v["score"]) for c, v in per_cat.items()}, _VLM_GROUPS)
-    unknown = sum(
-        1
-        for it in items
-        if it.prediction is not None and parse_vlmevalkit(it.prediction) == "other"
-    )
+    unknown = count_other(items)
     if unknown:
         notes.append(
             f"{unknown} response(s) are neither yes nor no to YOrN_Extraction: VLMEvalKit asks an "
             "LLM judge about them; without one (as here) they are wrong"
         )
-    return Aggregate(
-        metrics=metrics,
-        headline="perception" if "perception" in metrics else next(iter(metrics), "perception"),
-        units="points",
-        digits=2,
-        breakdowns={"category": per_cat},
-        notes=tuple(notes),
-    )
+    return _points(metrics, "category", per_cat, notes)
 
 
 #: how one answer counts in MME's numbers
 _MME_NOTE = "acc counts each question; acc+ counts the image only when both its questions are right"
 
 
-def _explainer(
-    parse: Callable[[str], str], truth: Callable[[str], str], how_parse: str, how_truth: str
-) -> Callable[[Item], Mapping[str, Any]]:
-    """A profile's explainer: the response through *parse*, the ground truth through *truth*
-    (*how_parse*, *how_truth* say what they do), with MME's note and no confusion matrix."""
-
-    def explain(item: Item) -> Mapping[str, Any]:
-        return yes_no(item, parse, truth, how_parse, how_truth, confusion=False, note=_MME_NOTE)
-
-    return explain
+def _mme_profile(rule: YesNoRule, aggregate: Aggregator, **profile: Any) -> TaskProfile:
+    """An MME profile (:func:`yes_no_profile`): explained without a confusion matrix (MME
+    counts no TP/FP), with how acc and acc+ count the answer."""
+    return yes_no_profile(rule, aggregate, confusion=False, note=_MME_NOTE, **profile)
 
 
-_explain_official = _explainer(
-    parse_official,
-    str.lower,
-    "lower; yes/no as is, else 'yes' or 'no' found in the first 4 characters",
-    "lower",
-)
-_explain_lmms = _explainer(
-    parse_lmms_eval,
-    lambda gt: gt.lower().strip().replace(".", ""),
-    "lower, strip, delete '.'; y/n; else the 4-character rule",
-    "lower, strip, delete '.'",
-)
-_explain_vlm = _explainer(
-    parse_vlmevalkit,
-    lambda gt: gt.strip().lower(),
-    "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
-    "strip + lower",
-)
-
-
-OFFICIAL = TaskProfile(
+OFFICIAL = _mme_profile(
+    _OFFICIAL_RULE,
+    _aggregate_official,
     name="official",
     description="MME eval_tool calculation.py: 4-character rule, acc + acc+ per task, points",
     reproduces="BradyFU/Awesome-Multimodal-Large-Language-Models@dd29509 (Evaluation) "
     "eval_tool/calculation.py",
     toolkit="MME-eval_tool@dd29509",
-    score=_score_official,
-    aggregate=_aggregate_official,
-    parse=parse_official,
-    explain=_explain_official,
 )
 
 # LLaVA's join feeds the official calculation.py: the official profile but for its source
@@ -374,26 +355,22 @@ LLAVA = replace(
     toolkit="LLaVA@32cebc3",
 )
 
-LMMS_EVAL = TaskProfile(
+LMMS_EVAL = _mme_profile(
+    _LMMS_RULE,
+    _aggregate_lmms,
     name="lmms-eval",
     description="lmms-eval mme: strip + single-letter y/n parse, per-image acc + acc+ averaged",
     reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/mme/utils.py"),
     toolkit=LMMS_EVAL_PIN.token,
-    score=_score_lmms,
-    aggregate=_aggregate_lmms,
-    parse=parse_lmms_eval,
-    explain=_explain_lmms,
 )
 
-VLMEVALKIT = TaskProfile(
+VLMEVALKIT = _mme_profile(
+    _VLM_RULE,
+    _aggregate_vlm,
     name="vlmevalkit",
     description="VLMEvalKit MME_rating: YOrN word membership, no judge; groups by image_path",
     reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py MME_rating"),
     toolkit=VLMEVALKIT_PIN.token,
-    score=_score_vlm,
-    aggregate=_aggregate_vlm,
-    parse=parse_vlmevalkit,
-    explain=_explain_vlm,
 )
 
 

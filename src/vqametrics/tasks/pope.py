@@ -27,6 +27,7 @@ optional; without ``doc`` they are joined to the label files by position.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -35,11 +36,10 @@ from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData, TaskProfile
+from ._base import Aggregate, Item, Task, TaskData
 from ._common import numpy_mean
-from ._explain import yes_no
 from ._pope_read import LMMS_EVAL_REPORTED, read_pope
-from ._yesno import parse_vlmevalkit
+from ._yesno import YesNoRule, count_other, parse_vlmevalkit, yes_no_profile
 
 __all__ = [
     "PopeScoreError",
@@ -84,17 +84,14 @@ def parse_lmms_eval(text: str) -> str:
     return token if token in ("yes", "no") else "other"
 
 
+def _label_polarity(label: str) -> str:
+    """QUIRK label-not-no-is-yes: ``"no"`` when the label is exactly ``no``, else ``"yes"``."""
+    return "no" if label == "no" else "yes"
+
+
 def _label_positive(label: str) -> bool:
-    """QUIRK label-not-no-is-yes: ``label == 'no'`` is negative, anything else positive."""
-    return label != "no"
-
-
-# ---------------------------------------------------------------------------- per item
-
-
-def _score_official(prediction: str, references: Sequence[str]) -> float:
-    """1.0 when the official parse agrees with the label's polarity."""
-    return 1.0 if (parse_official(prediction) != "no") == _label_positive(references[0]) else 0.0
+    """Whether the label counts as a true "yes" (:func:`_label_polarity`)."""
+    return _label_polarity(label) == "yes"
 
 
 def _lmms_gt(label: str) -> str:
@@ -104,14 +101,27 @@ def _lmms_gt(label: str) -> str:
     return gt
 
 
-def _score_lmms(prediction: str, references: Sequence[str]) -> float:
-    """1.0 when the lower-cased, stripped answer equals the label exactly."""
-    return 1.0 if lmms_eval_token(prediction) == _lmms_gt(references[0]) else 0.0
+# ---------------------------------------------------------------------------- per item
 
-
-def _score_vlm(prediction: str, references: Sequence[str]) -> float:
-    """1.0 when ``YOrN_Extraction`` equals the label (``Unknown`` is wrong without a judge)."""
-    return 1.0 if parse_vlmevalkit(prediction) == references[0].lower() else 0.0
+#: how each toolkit reads an answer and a label; an answer is right when the two agree
+_OFFICIAL_RULE = YesNoRule(
+    parse_official,
+    _label_polarity,
+    "first sentence; 'no' if No/no/not is a token, else 'yes'",
+    "anything but exactly 'no' is 'yes' (QUIRK label-not-no-is-yes)",
+)
+_LMMS_RULE = YesNoRule(
+    parse_lmms_eval,
+    _lmms_gt,
+    "lower + strip, exactly 'yes' or 'no' (else 'other')",
+    "lower + strip",
+)
+_VLM_RULE = YesNoRule(
+    parse_vlmevalkit,
+    str.lower,
+    "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
+    "lower",
+)
 
 
 # ---------------------------------------------------------------------------- aggregation
@@ -303,10 +313,8 @@ def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
 
 def _vlm_f1(y_true: Sequence[bool], y_pred: Sequence[bool]) -> tuple[float, float, float]:
     """VLMEvalKit's ``cal_f1_score``: zero denominators give 0 instead of an error."""
-    tp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and p)
-    fp = sum(1 for t, p in zip(y_true, y_pred, strict=True) if p and not t)
-    fn = sum(1 for t, p in zip(y_true, y_pred, strict=True) if t and not p)
-    precision, recall, f1 = precision_recall_f1(tp, fp, fn, zero=0.0)
+    c = pope_counts(y_pred, y_true)
+    precision, recall, f1 = precision_recall_f1(c["TP"], c["FP"], c["FN"], zero=0.0)
     return f1, precision, recall
 
 
@@ -341,11 +349,7 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     for c in seen:
         splits[c] = numbers([x for x in rows if x[0] == c])
     notes: list[str] = []
-    unknown = sum(
-        1
-        for it in items
-        if it.prediction is not None and parse_vlmevalkit(it.prediction) == "other"
-    )
+    unknown = count_other(items)
     if unknown:
         notes.append(
             f"{unknown} answer(s) are neither yes nor no to YOrN_Extraction: VLMEvalKit asks an "
@@ -366,85 +370,48 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     )
 
 
-def _explain_official(item: Item) -> Mapping[str, Any]:
-    return yes_no(
-        item,
-        parse_official,
-        lambda label: "no" if label == "no" else "yes",
-        "first sentence; 'no' if No/no/not is a token, else 'yes'",
-        "anything but exactly 'no' is 'yes' (QUIRK label-not-no-is-yes)",
-    )
-
-
-def _explain_lmms(item: Item) -> Mapping[str, Any]:
-    return yes_no(
-        item,
-        parse_lmms_eval,
-        _lmms_gt,
-        "lower + strip, exactly 'yes' or 'no' (else 'other')",
-        "lower + strip",
-    )
-
-
-def _explain_vlm(item: Item) -> Mapping[str, Any]:
-    return yes_no(
-        item,
-        parse_vlmevalkit,
-        str.lower,
-        "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
-        "lower",
-    )
-
-
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     labels = data.extra.get("labels")
     splits = sorted(s for s in _by_split(data.items) if s is not None)
     return (("labels", labels), ("splits", ",".join(splits) if splits else None))
 
 
-OFFICIAL = TaskProfile(
+OFFICIAL = yes_no_profile(
+    _OFFICIAL_RULE,
+    _aggregate_official,
     name="official",
     description="POPE evaluate.py: first-sentence parse, positional pairing, P/R/F1 of 'yes'",
     reproduces="AoiDragon/POPE@08d957b evaluate.py",
     toolkit="POPE@08d957b",
-    score=_score_official,
-    aggregate=_aggregate_official,
-    parse=parse_official,
-    explain=_explain_official,
 )
 
-LLAVA = TaskProfile(
+# LLaVA's eval_pope.py is the official rule on 'text', with its own rounding
+LLAVA = replace(
+    OFFICIAL,
     name="llava",
     description="LLaVA eval_pope.py: the official rule on 'text', per split; mean F1 over splits",
     reproduces="haotian-liu/LLaVA@32cebc3 llava/eval/eval_pope.py",
     toolkit="LLaVA@32cebc3",
-    score=_score_official,
     aggregate=_aggregate_llava,
-    parse=parse_official,
-    explain=_explain_official,
 )
 
-LMMS_EVAL = TaskProfile(
+LMMS_EVAL = yes_no_profile(
+    _LMMS_RULE,
+    _aggregate_lmms,
     name="lmms-eval",
     description="lmms-eval pope: exact 'yes'/'no' token; yes-ratio over the ground truth (bug)",
     reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/pope/utils.py"),
     toolkit=LMMS_EVAL_PIN.token,
-    score=_score_lmms,
-    aggregate=_aggregate_lmms,
-    parse=parse_lmms_eval,
-    explain=_explain_lmms,
     reads_free_text=False,  # an exact token: "Yes, there is." scores 0, so say it looks verbose
 )
 
-VLMEVALKIT = TaskProfile(
+VLMEVALKIT = yes_no_profile(
+    _VLM_RULE,
+    _aggregate_vlm,
     name="vlmevalkit",
     description="VLMEvalKit POPE_rating: YOrN word membership, no judge; F1 of pooled P/R × 100",
     reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py POPE_rating"),
     toolkit=VLMEVALKIT_PIN.token,
-    score=_score_vlm,
-    aggregate=_aggregate_vlm,
-    parse=parse_vlmevalkit,
-    explain=_explain_vlm,
 )
 
 TASK = register_task(
