@@ -75,6 +75,9 @@ class Records:
     @property
     def columns(self) -> list[str]:
         """Every column name that occurs, in first-seen order."""
+        first = list(self.rows[0]) if self.rows else []
+        if len(set().union(*self.rows)) == len(first):
+            return first  # the usual case, every row with the first row's columns: in C
         seen: dict[str, None] = {}
         for row in self.rows:
             for key in row:
