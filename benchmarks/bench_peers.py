@@ -125,7 +125,7 @@ def chartqa_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     return ["score", "chartqa", "--results", str(log), "--profile", "lmms-eval"], [str(log)]
 
 
-def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+def timed_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall, CPU) seconds of *cmd* in a fresh process; fails loudly on a non-zero exit."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
@@ -159,8 +159,8 @@ def main() -> int:
             if before is not None:
                 cmds.append(([*cli, *ours], before))
             for cmd, e in cmds:
-                timed(cmd, e)  # warm the file cache and the bytecode
-            runs = [[timed(cmd, e) for cmd, e in cmds] for _ in range(args.runs)]
+                timed_process(cmd, e)  # warm the file cache and the bytecode
+            runs = [[timed_process(cmd, e) for cmd, e in cmds] for _ in range(args.runs)]
             labels = [name, f"{name} (before)"] if before is not None else [name]
             for label, k in zip(labels, (0, 2), strict=False):
                 wall_ratio = statistics.median(r[k][0] / r[1][0] for r in runs)

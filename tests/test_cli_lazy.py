@@ -223,4 +223,5 @@ def test_a_small_score_imports_no_numpy_and_no_vqa_pipeline(tmp_path: Path) -> N
     assert "vqametrics.tasks.pope" in mods  # it did run
     unneeded = {"numpy", "shutil", "tempfile", "zipfile", "importlib.resources"}
     unneeded |= {"vqametrics.pipeline.vqa", "vqametrics.views.explanation"}
+    unneeded |= {"vqametrics.extract.answer", "vqametrics.extract.peers"}  # no --extract given
     assert unneeded & mods == set()

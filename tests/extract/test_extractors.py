@@ -6,13 +6,21 @@ what that code returns, derived by hand from it.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import vqametrics
 from vqametrics.core.exceptions import UnknownNameError
 from vqametrics.extract import (
     ANSWER_RULES,
+    BUILTIN_EXTRACTORS,
+    answer_extractor_names,
     apply_extractor,
     extract_answer,
     get_answer_extractor,
@@ -126,6 +134,41 @@ def test_registry() -> None:
         get_answer_extractor("nope")
     # the MMBench choice extractors are a separate registry with the same names
     assert "vlmevalkit" in [e.name for e in list_mmbench_extractors()]
+
+
+def test_the_names_listed_without_loading_are_the_registrys() -> None:
+    # --extract's choices come from BUILTIN_EXTRACTORS before any extractor is imported
+    assert list(BUILTIN_EXTRACTORS) == [e.name for e in list_answer_extractors()]
+    assert answer_extractor_names() == list(BUILTIN_EXTRACTORS)
+
+
+def test_a_run_with_extract_loads_the_extractors(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "from vqametrics.extract import answer_extractor_names, apply_extractor\n"
+        "names = answer_extractor_names()\n"
+        "before = 'vqametrics.extract.answer' in sys.modules\n"
+        "run = apply_extractor('answer', ['The answer is 2.'])\n"
+        "print(names, before, run.texts)\n"
+    )
+    src = str(Path(vqametrics.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=tmp_path,
+    ).stdout
+    assert out.split() == [
+        "['answer',",
+        "'lmms-eval',",
+        "'vlmevalkit',",
+        "'evalscope']",
+        "False",
+        "['2']",
+    ]
 
 
 def test_apply_and_counts() -> None:

@@ -131,8 +131,8 @@ def _print_and_exit(text: str) -> None:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser: with *command*, that command in full and every other one listed by
-    name and help line only (its module is not imported); without, every command in full."""
+    """The argument parser: with *command*, that command alone, in full (no other module is
+    imported); without, every command in full."""
     from ._parser import build_parser as build
 
     return build(command)

@@ -22,9 +22,9 @@ __all__ = [
 
 def add_extract_option(parser: argparse.ArgumentParser) -> None:
     """``--extract NAME``: a traced answer-extraction stage before normalization."""
-    from ..extract import list_answer_extractors
+    from ..extract import answer_extractor_names  # the extractors themselves load when used
 
-    names = [e.name for e in list_answer_extractors()]
+    names = answer_extractor_names()
     parser.add_argument(
         "--extract",
         choices=names,

@@ -54,8 +54,9 @@ class _Only:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser: with *command*, that command in full and every other one listed by
-    name and help line only (its module is not imported); without, every command in full."""
+    """The argument parser: with *command*, that command alone, in full (no other module is
+    imported); with ``""``, every command listed by name and help line only; without, every
+    command in full."""
     parser = argparse.ArgumentParser(
         prog="vqametrics",
         description=DESCRIPTION,
@@ -66,6 +67,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     imported: set[str] = set()
     for name, (module_name, help_line) in _COMMANDS.items():
+        if command and name != command:
+            continue  # a command that runs needs no parser for the others (issue 23)
         if command is not None and name != command:
             sub.add_parser(name, help=help_line, formatter_class=_Formatter)  # listed only
             continue

@@ -14,29 +14,25 @@ milliseconds, not seconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from . import answer as _answer  # registers "answer" first
-from . import peers as _peers  # registers the toolkits' extractors
-from ._base import (
-    MAX_SCAN_CHARS,
-    AnswerExtractor,
-    Extraction,
-    ExtractionRun,
-    get_answer_extractor,
-    list_answer_extractors,
-    register_answer_extractor,
-)
-from .answer import ANSWER_RULES, extract_answer
+from . import _base
+from ._base import BUILTIN_EXTRACTORS, MAX_SCAN_CHARS, AnswerExtractor, Extraction, ExtractionRun
 from .diagnose import REASONS, Diagnostics, diagnose, verbose_reasons, word_limit
+
+if TYPE_CHECKING:
+    from .answer import ANSWER_RULES, extract_answer
 
 __all__ = [
     "ANSWER_RULES",
+    "BUILTIN_EXTRACTORS",
     "MAX_SCAN_CHARS",
     "REASONS",
     "AnswerExtractor",
     "Diagnostics",
     "Extraction",
     "ExtractionRun",
+    "answer_extractor_names",
     "apply_extractor",
     "diagnose",
     "extract_answer",
@@ -48,7 +44,56 @@ __all__ = [
     "word_limit",
 ]
 
-del _answer, _peers
+_builtins_loaded = False
+
+
+def _load_builtins() -> None:
+    """Import the modules that register this package's extractors, once, on first use of the
+    registry: their patterns are compiled only by a run that extracts (issue 23)."""
+    global _builtins_loaded
+    if not _builtins_loaded:
+        from . import answer, peers  # noqa: F401 - imported for their registrations
+
+        _builtins_loaded = True
+
+
+def answer_extractor_names() -> list[str]:
+    """The registered extractors' names, in listing order, without importing the built-in
+    ones while nothing else is registered (what the command line offers as choices)."""
+    if not _base._REGISTRY:
+        return list(BUILTIN_EXTRACTORS)
+    _load_builtins()
+    return [e.name for e in _base.list_answer_extractors()]
+
+
+def list_answer_extractors() -> list[AnswerExtractor]:
+    """The registered answer extractors: ``answer`` (ours) first, then the toolkits'."""
+    _load_builtins()
+    return _base.list_answer_extractors()
+
+
+def get_answer_extractor(name: str | AnswerExtractor) -> AnswerExtractor:
+    """The extractor named *name* (an ``UnknownNameError`` listing the names if none is)."""
+    _load_builtins()
+    return _base.get_answer_extractor(name)
+
+
+def register_answer_extractor(extractor: AnswerExtractor) -> AnswerExtractor:
+    """Add *extractor* to the registry (a name is registered once, ours first)."""
+    _load_builtins()
+    return _base.register_answer_extractor(extractor)
+
+
+#: names read from the ``answer`` module on first use: its patterns are compiled only then
+_FROM_ANSWER = ("ANSWER_RULES", "extract_answer")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_ANSWER:
+        from . import answer
+
+        return getattr(answer, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def apply_extractor(

@@ -11,6 +11,7 @@ from typing import Any
 from ..core.exceptions import UnknownNameError
 
 __all__ = [
+    "BUILTIN_EXTRACTORS",
     "MAX_SCAN_CHARS",
     "AnswerExtractor",
     "Extraction",
@@ -181,6 +182,11 @@ class ExtractionRun:
 
 _REGISTRY: dict[str, AnswerExtractor] = {}
 
+#: the names of the extractors this package brings, in listing order (``answer`` first, then
+#: the toolkits'); ``--extract``'s choices are listed from it without importing (and compiling
+#: the patterns of) any of them: a test holds it equal to the registry
+BUILTIN_EXTRACTORS = ("answer", "lmms-eval", "vlmevalkit", "evalscope")
+
 
 def register_answer_extractor(extractor: AnswerExtractor) -> AnswerExtractor:
     """Add *extractor* to the registry (a name is registered once)."""
@@ -191,8 +197,10 @@ def register_answer_extractor(extractor: AnswerExtractor) -> AnswerExtractor:
 
 
 def list_answer_extractors() -> list[AnswerExtractor]:
-    """The registered answer extractors: ``answer`` (ours) first, then the toolkits'."""
-    return list(_REGISTRY.values())
+    """The registered answer extractors: ``answer`` (ours) first, then the toolkits', then any
+    registered by the user, whatever order their modules were imported in."""
+    ours = [_REGISTRY[name] for name in BUILTIN_EXTRACTORS if name in _REGISTRY]
+    return ours + [e for name, e in _REGISTRY.items() if name not in BUILTIN_EXTRACTORS]
 
 
 def get_answer_extractor(name: str | AnswerExtractor) -> AnswerExtractor:
@@ -208,5 +216,5 @@ def get_answer_extractor(name: str | AnswerExtractor) -> AnswerExtractor:
     try:
         return _REGISTRY[name]
     except KeyError:
-        valid = ", ".join(_REGISTRY)
+        valid = ", ".join(e.name for e in list_answer_extractors())
         raise UnknownNameError(f"unknown answer extractor {name!r}; valid: {valid}") from None

@@ -106,16 +106,28 @@ def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[
                 raise InputError(
                     f"{name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
                 ) from None
-    values, lines = [], []
-    for lineno, line in _lines(data):
+    raw = data.split(b"\n")
+    if all(map(bytes.strip, raw[:-1])):  # no blank line but maybe the last: numbers by position
+        kept = raw if raw[-1].strip() else raw[:-1]
+        lines = list(range(1, len(kept) + 1))
+    else:
+        pairs = [(n, line) for n, line in enumerate(raw, 1) if line.strip()]
+        lines = [n for n, _ in pairs]
+        kept = [line for _, line in pairs]
+    try:
+        # each line parsed on its own, as below, in one C-level loop (no joined document: a
+        # line that is not JSON by itself must stay an error)
+        return list(map(orjson.loads, kept)), lines
+    except orjson.JSONDecodeError:
+        pass
+    for lineno, line in zip(lines, kept, strict=True):  # the first bad line, worded
         try:
-            values.append(orjson.loads(line))
+            orjson.loads(line)
         except orjson.JSONDecodeError as exc:
             raise InputError(
                 f"{name}: line {lineno}: invalid JSON at column {exc.colno}: {exc.msg}"
             ) from None
-        lines.append(lineno)
-    return values, lines
+    raise AssertionError("unreachable: a line failed once and parsed the second time")
 
 
 def object_pairs(data: bytes) -> list[tuple[str, Any]]:
@@ -146,12 +158,6 @@ def _looks_like_jsonl(data: bytes, exc: orjson.JSONDecodeError) -> bool:
         return isinstance(orjson.loads(first), dict)
     except orjson.JSONDecodeError:
         return False
-
-
-def _lines(data: bytes) -> Iterator[tuple[int, bytes]]:
-    for lineno, line in enumerate(data.split(b"\n"), 1):
-        if line.strip():
-            yield lineno, line
 
 
 def decode_typed(data: bytes | mmap.mmap, spec: Any, *, check_utf8: bool = True) -> Any:

@@ -93,9 +93,13 @@ def reported_scores(inputs: TaskInputs) -> dict[str, Any] | None:
     return locate_reported(inputs.results, inputs.reported)
 
 
+#: a tuple, not ``str | int``: the union is built anew at every call of a hot function
+_ID_TYPES = (str, int)
+
+
 def id_key(key: Any) -> Any:
     """An id as compared across files and formats: ``12`` and ``"12"`` are one id."""
-    if isinstance(key, str | int) and not isinstance(key, bool):
+    if isinstance(key, _ID_TYPES) and not isinstance(key, bool):
         return str(key).strip()
     return key
 

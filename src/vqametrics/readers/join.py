@@ -199,8 +199,12 @@ def same_ids(a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
     )
 
 
+#: a tuple, not ``int | str``: the union is built anew at every call of a hot function
+_ID_TYPES = (int, str)
+
+
 def _text(key: Hashable) -> str:
-    return str(key).strip() if isinstance(key, int | str) and not isinstance(key, bool) else ""
+    return str(key).strip() if isinstance(key, _ID_TYPES) and not isinstance(key, bool) else ""
 
 
 def join_inputs(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -81,6 +82,10 @@ def lmms_eval_predictions(
     return preds if is_lmms_eval(preds) else None
 
 
+#: a tuple, not ``str | int``: the union is built anew at every call
+_ID_TYPES = (str, int)
+
+
 def unique_samples(
     preds: Predictions, on_duplicate: Literal["error", "last"] = "error"
 ) -> tuple[Predictions, str | None]:
@@ -95,17 +100,24 @@ def unique_samples(
     """
     first: dict[Hashable, int] = {}
     last: dict[int, int] = {}
+    doc_ids = []
     for i, row in enumerate(preds.records.rows):
         doc_id = row.get("doc_id", preds.ids[i])
-        if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
+        if not isinstance(doc_id, _ID_TYPES) or isinstance(doc_id, bool):
             doc_id = preds.ids[i]
+        doc_ids.append(doc_id)
+    keys = [str(doc_id).strip() for doc_id in doc_ids]
+    # the doc's fingerprint tells apart records of an id met more than once, so only those
+    # are serialized (an id met once cannot repeat a record whatever its doc)
+    repeated = {key for key, n in Counter(keys).items() if n > 1}
+    for i, (row, doc_id, key) in enumerate(zip(preds.records.rows, doc_ids, keys, strict=True)):
         doc = row.get("doc")
         fingerprint = (
             json.dumps(doc, sort_keys=True, ensure_ascii=False, default=repr)
-            if isinstance(doc, dict)
+            if key in repeated and isinstance(doc, dict)
             else ""
         )
-        j = first.setdefault((str(doc_id).strip(), fingerprint), i)
+        j = first.setdefault((key, fingerprint), i)
         if j == i:
             continue
         if on_duplicate == "error":
