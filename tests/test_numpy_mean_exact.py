@@ -1,5 +1,5 @@
-"""``numpy_mean`` skips numpy for lists of hits and misses (issue 23: a small run starts
-without importing it); the float it returns must stay numpy's own, bit for bit."""
+"""``numpy_mean`` adds in numpy's pairwise order without importing numpy (issue 23: a small run
+starts without it); the float it returns must stay numpy's own, bit for bit."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vqametrics.tasks._common import numpy_mean
 
@@ -36,3 +38,20 @@ def test_every_other_list_is_numpys_too(values: list[float]) -> None:
 
 def test_no_values_is_nan() -> None:
     assert math.isnan(numpy_mean([]))
+
+
+@pytest.mark.parametrize("n", [3, 8, 100, 128, 129, 1000, 8191, 8192, 8193, 20011])
+def test_the_mean_of_fractions_is_numpys(n: int) -> None:
+    # soft accuracies (thirds), ANLS values and random floats: the pairwise order matters here
+    rng = random.Random(n)
+    for _ in range(5):
+        values = [rng.choice((0.0, 1 / 3, 2 / 3, 1.0, 0.3, rng.random())) for _ in range(n)]
+        assert numpy_mean(values) == _numpys(values)
+
+
+@given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), max_size=600))
+def test_any_finite_floats_give_numpys_mean(values: list[float]) -> None:
+    if not values:
+        return
+    ours, theirs = numpy_mean(values), _numpys(values)
+    assert ours == theirs and math.copysign(1, ours) == math.copysign(1, theirs)

@@ -19,6 +19,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
+from ..core.sums import pairwise_sum
+
 __all__ = [
     "Average",
     "exact_mean",
@@ -57,15 +59,16 @@ def naive_mean(values: Sequence[float], empty: float = float("nan")) -> float:
 def numpy_mean(values: Sequence[float]) -> float:
     """``np.mean`` of a float64 array (QUIRK pairwise-sum), as VLMEvalKit averages;
     ``nan`` for no values, as ``np.mean([])``."""
-    if values and all(v == 0 or v == 1 for v in values) and (hits := sum(values)) > 0:
-        # hits and misses: every partial sum is an exact integer, so numpy's pairwise order
-        # gives this same float, and a small run need not import numpy (issue 23); an
-        # all-zero list still goes to numpy for the sign of a -0.0
-        return hits / len(values)
-    import numpy as np
-
     if not values:
         return float("nan")
+    total = pairwise_sum(values)
+    if total != 0:
+        # numpy's own summation order (np.add.reduce on a contiguous float64 array), divided
+        # by the count as np.mean does: the same float without importing numpy (issue 23)
+        return total / len(values)
+    # a zero sum goes to numpy itself for the sign of a -0.0 (the short loop starts at +0.0)
+    import numpy as np
+
     return float(np.mean(np.asarray(values, dtype=np.float64)))
 
 

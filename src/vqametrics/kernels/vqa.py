@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core.sums import pairwise_sum
 from ..profiles import Profile
 
 __all__ = [
@@ -73,30 +74,6 @@ def average(values: Sequence[float], mean: str) -> float:
     if mean == "numpy":
         return pairwise_sum(values) / n
     raise ValueError(f"unknown mean {mean!r}")
-
-
-def pairwise_sum(values: Sequence[float]) -> float:
-    """numpy's pairwise summation (``np.add.reduce`` on a contiguous float64 array)."""
-    n = len(values)
-    if n < 8:
-        total = 0.0
-        for v in values:
-            total += v
-        return total
-    if n <= 128:
-        r = list(values[:8])
-        i = 8
-        while i < n - n % 8:
-            for j in range(8):
-                r[j] += values[i + j]
-            i += 8
-        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for v in values[i:]:
-            total += v
-        return total
-    half = n // 2
-    half -= half % 8
-    return pairwise_sum(values[:half]) + pairwise_sum(values[half:])
 
 
 def annotator_values(

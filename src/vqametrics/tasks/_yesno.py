@@ -19,7 +19,6 @@ from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.records import Records, cell_text
 from ._base import Aggregator, Item, TaskData, TaskInputs, TaskProfile
 from ._common import not_text_error, read_vlmevalkit, typed
-from ._explain import yes_no
 
 __all__ = [
     "TO_YES_NO",
@@ -97,6 +96,8 @@ def yes_no_profile(
     *profile* gives the rest (name, description, reproduces, toolkit, …)."""
 
     def explain(item: Item) -> Mapping[str, Any]:
+        from ._explain import yes_no  # only when explaining: a score run need not import it
+
         return yes_no(
             item,
             rule.parse,

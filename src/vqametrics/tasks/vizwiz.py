@@ -26,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..kernels.vqa import average, leave_one_out_values, pairwise_sum
+from ..core.sums import pairwise_sum
+from ..kernels.vqa import average, leave_one_out_values
 from ..normalize.vizwiz import prediction as vizwiz_prediction
 from . import _vqa_family as family
 from . import register_task
