@@ -109,7 +109,7 @@ class SystemsTable:
                     row += [_headline_delta(r, self.rows[0]), None, None, None]
             rows.append(tuple(row))
         notes = [*self.notes, self.signature.format()]
-        if paired:
+        if any(r.vs_first is not None for r in self.rows):
             s = self.settings
             notes.insert(
                 0,
@@ -117,6 +117,8 @@ class SystemsTable:
                 f"({s['n_bootstrap']} replicates) and sign-flip p-value, resampling "
                 f"{s['resampled']}, seed {s['seed']} (as vqametrics diff)",
             )
+        elif paired:  # no paired test was run: Δ is the difference of the headlines alone
+            notes.insert(0, f"Δ = system − {first}, in the headline's units")
         p_digits = {len(header) - 1: max(digits, 4)} if paired else {}
         return Table(
             tuple(header), tuple(rows), notes=tuple(notes), digits=digits, column_digits=p_digits
@@ -202,7 +204,8 @@ def _build(
         "seed": sd,
         "resampled": resampled,
     }
-    sig = signature.with_fields(bootstrap=nb, seed=sd) if (ci or len(rows) > 1) else signature
+    resampled_at_all = paired_ok and (ci or len(rows) > 1)
+    sig = signature.with_fields(bootstrap=nb, seed=sd) if resampled_at_all else signature
     return SystemsTable(metric, tuple(rows), sig, settings, tuple(notes))
 
 
