@@ -319,6 +319,12 @@ def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[st
     return {k: percent(v, None) for k, v in group_by(keys, scores).items()}
 
 
+def _number(value: Any) -> float:
+    """A metric as a table cell: a count of items stays an integer (printed without the
+    accuracy's decimals), anything else becomes a float."""
+    return value if isinstance(value, int) else float(value)
+
+
 def _is_item_mean(ev: TaskEvaluation) -> bool:
     """Whether the task's headline is 100 × the mean of its per-item scores (then a paired
     test of the items is a test of the headline)."""
@@ -359,7 +365,7 @@ def compare_task_systems(
     paired_ok = all(_is_item_mean(ev) for ev in evaluations)
     headline = first.aggregate.headline
     columns = [
-        {k: float(v) for k, v in ev.metrics.items() if k not in (headline, "n")}
+        {k: _number(v) for k, v in ev.metrics.items() if k not in (headline, "n")}
         for ev in evaluations
     ]
     notes: list[str] = []
