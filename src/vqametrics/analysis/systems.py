@@ -21,14 +21,12 @@ from ..views.tables import Table, short_names
 if TYPE_CHECKING:
     from ..aggregate.stats import Difference, Interval, ResultsDiff
     from ..core.signature import Signature
-    from ..mmbench import MMBenchResult
     from ..pipeline.vqa import VQAEvaluation
     from ..tasks._run import TaskEvaluation
 
 __all__ = [
     "SystemRow",
     "SystemsTable",
-    "compare_mmbench_systems",
     "compare_task_systems",
     "compare_vqa_systems",
     "short_names",
@@ -153,22 +151,33 @@ class SystemsTable:
         }
 
 
+@dataclass(frozen=True)
+class _Resampling:
+    """What a caller asked of the resampling: ``ci`` gives each row its own interval; a
+    ``None`` count or seed is the default of ``vqametrics diff``."""
+
+    ci: bool
+    n_bootstrap: int | None
+    n_permutations: int | None
+    seed: int | None
+
+
 def _build(
     metric: str,
     names: Sequence[str],
-    scores: Sequence[Sequence[float]],
+    evaluations: Sequence[VQAEvaluation | TaskEvaluation],
     headlines: Sequence[float],
     columns: Sequence[Mapping[str, float | None]],
-    signature: Signature,
+    resampling: _Resampling,
     *,
     paired_ok: bool,
     clusters: Sequence[Any] | None,
-    ci: bool,
-    n_bootstrap: int | None,
-    n_permutations: int | None,
-    seed: int | None,
+    detail_keys: Sequence[str],
     notes: Sequence[str] = (),
 ) -> SystemsTable:
+    """The table of *evaluations* (the first one is the baseline): rows with their paired
+    comparisons when *paired_ok*, each system's details, and every file's notes after
+    *notes*."""
     from ..aggregate.stats import (
         DEFAULT_BOOTSTRAP,
         DEFAULT_PERMUTATIONS,
@@ -178,25 +187,31 @@ def _build(
         require_numpy,
     )
 
-    if len(names) != len(scores):
-        raise InputError(f"{len(names)} --name for {len(scores)} results files")
-    nb = DEFAULT_BOOTSTRAP if n_bootstrap is None else n_bootstrap
-    npm = DEFAULT_PERMUTATIONS if n_permutations is None else n_permutations
-    sd = DEFAULT_SEED if seed is None else seed
-    if len(scores) > 1 or ci:
+    if len(names) != len(evaluations):
+        raise InputError(f"{len(names)} --name for {len(evaluations)} results files")
+    ci = resampling.ci
+    nb = DEFAULT_BOOTSTRAP if resampling.n_bootstrap is None else resampling.n_bootstrap
+    npm = DEFAULT_PERMUTATIONS if resampling.n_permutations is None else resampling.n_permutations
+    sd = DEFAULT_SEED if resampling.seed is None else resampling.seed
+    if len(evaluations) > 1 or ci:
         require_numpy()
     rows = []
     resampled = "images" if clusters is not None else "questions"
-    for k, (name, sc, head, cols) in enumerate(zip(names, scores, headlines, columns, strict=True)):
+    first = evaluations[0].scores
+    for k, (name, ev, head, cols) in enumerate(
+        zip(names, evaluations, headlines, columns, strict=True)
+    ):
+        sc = ev.scores
         interval = None
         if ci and paired_ok:
             interval = bootstrap_ci(sc, clusters=clusters, n_bootstrap=nb, seed=sd).overall
         diff = None
         if k > 0 and paired_ok:
             diff = paired_test(
-                sc, scores[0], clusters=clusters, n_bootstrap=nb, n_permutations=npm, seed=sd
+                sc, first, clusters=clusters, n_bootstrap=nb, n_permutations=npm, seed=sd
             ).overall
-        rows.append(SystemRow(name, head, len(sc), dict(cols), interval, diff))
+        details = _details(ev.as_dict(), detail_keys)
+        rows.append(SystemRow(name, head, len(sc), dict(cols), interval, diff, details))
     settings = {
         "method": "percentile",
         "n_bootstrap": nb,
@@ -205,8 +220,10 @@ def _build(
         "resampled": resampled,
     }
     resampled_at_all = paired_ok and (ci or len(rows) > 1)
-    sig = signature.with_fields(bootstrap=nb, seed=sd) if resampled_at_all else signature
-    return SystemsTable(metric, tuple(rows), sig, settings, tuple(notes))
+    sig = evaluations[0].signature
+    sig = sig.with_fields(bootstrap=nb, seed=sd) if resampled_at_all else sig
+    notes = (*notes, *_system_notes(names, [ev.notes for ev in evaluations]))
+    return SystemsTable(metric, tuple(rows), sig, settings, notes)
 
 
 def compare_vqa_systems(
@@ -254,25 +271,17 @@ def compare_vqa_systems(
     table = _build(
         "VQA acc",
         names,
-        [ev.scores for ev in evaluations],
+        evaluations,
         [percent(ev.scores, None) for ev in evaluations],
         columns,
-        first.signature,
+        _Resampling(ci, n_bootstrap, n_permutations, seed),
         paired_ok=True,
         clusters=_images(first),
-        ci=ci,
-        n_bootstrap=n_bootstrap,
-        n_permutations=n_permutations,
-        seed=seed,
+        detail_keys=("input_layout",),
     )
     groups = tuple(k for k in columns[0] if k not in ("EM", "EM-any"))
-    rows = tuple(
-        replace(row, details=_details(ev.as_dict(), ("input_layout",)))
-        for row, ev in zip(table.rows, evaluations, strict=True)
-    )
-    notes = _system_notes(names, [ev.notes for ev in evaluations])
-    notes += _reported_notes(names, evaluations)
-    return replace(table, rows=rows, keys=VQA_JSON_KEYS, groups=groups, notes=notes)
+    notes = table.notes + _reported_notes(names, evaluations)
+    return replace(table, keys=VQA_JSON_KEYS, groups=groups, notes=notes)
 
 
 def _reported_notes(names: Sequence[str], evaluations: Sequence[VQAEvaluation]) -> tuple[str, ...]:
@@ -377,25 +386,16 @@ def compare_task_systems(
     table = _build(
         headline,
         names,
-        [ev.scores for ev in evaluations],
+        evaluations,
         [float(ev.headline) for ev in evaluations],
         columns,
-        first.signature,
+        _Resampling(ci, n_bootstrap, n_permutations, seed),
         paired_ok=paired_ok,
         clusters=_task_images(first),
-        ci=ci,
-        n_bootstrap=n_bootstrap,
-        n_permutations=n_permutations,
-        seed=seed,
+        detail_keys=("layouts",),
         notes=notes,
     )
-    rows = tuple(
-        replace(row, details=_details(ev.as_dict(), ("layouts",)))
-        for row, ev in zip(table.rows, evaluations, strict=True)
-    )
-    notes += _system_notes(names, [ev.notes for ev in evaluations])
-    notes += _task_reported_notes(names, evaluations)
-    return replace(table, rows=rows, notes=tuple(notes))
+    return replace(table, notes=table.notes + _task_reported_notes(names, evaluations))
 
 
 def _task_reported_notes(
@@ -481,62 +481,3 @@ def diff_table(
         diff.signature.format(),
     )
     return Table(header, tuple(rows), notes=notes, digits=digits, column_digits={7: max(4, digits)})
-
-
-def compare_mmbench_systems(
-    results: Sequence[MMBenchResult],
-    names: Sequence[str],
-    *,
-    ci: bool = False,
-    n_bootstrap: int | None = None,
-    n_permutations: int | None = None,
-    seed: int | None = None,
-) -> SystemsTable:
-    """One row per MMBench result: the headline accuracy (circular, or vanilla pass 0) in
-    percent, the overall accuracy of each split, and the paired comparison with the first
-    (per-question hits; the same questions in the same order are required)."""
-    from ..mmbench.model import CIRCULAR_STRIDE
-
-    if not results:
-        raise InputError("no results to compare")
-
-    def headline_questions(r: MMBenchResult) -> list[Any]:
-        if r.mode == "circular":
-            return list(r.questions)
-        return [q for q in r.questions if q.index < CIRCULAR_STRIDE]
-
-    first = headline_questions(results[0])
-    for r in results[1:]:
-        if [q.index for q in headline_questions(r)] != [q.index for q in first]:
-            raise InputError(
-                f"{r.predictions_source}: not the same questions as "
-                f"{results[0].predictions_source} (give every system a prediction for every "
-                "question, or compare without --reference-compatible)"
-            )
-        if (r.mode, r.extractor) != (results[0].mode, results[0].extractor):
-            raise InputError("the results were scored with different modes or extractors")
-    columns = [
-        {
-            f"{row['split']} Overall": None
-            if row.get("Overall") is None
-            else 100 * float(row["Overall"])  # type: ignore[arg-type]
-            for row in r.tables[r.headline]
-        }
-        for r in results
-    ]
-    scores = [[float(q.hit) for q in headline_questions(r)] for r in results]
-    table = _build(
-        "MMBench acc",
-        names,
-        scores,
-        [100 * r.score for r in results],
-        columns,
-        results[0].signature_object,
-        paired_ok=True,
-        clusters=None,
-        ci=ci,
-        n_bootstrap=n_bootstrap,
-        n_permutations=n_permutations,
-        seed=seed,
-    )
-    return replace(table, keys={"MMBench acc": "accuracy"})

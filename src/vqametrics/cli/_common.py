@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -37,6 +37,7 @@ __all__ = [
     "replicates",
     "seed_int",
     "task_input_args",
+    "vqa_reading_args",
 ]
 
 
@@ -232,6 +233,27 @@ def task_input_args(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: the options of how a VQA results file is read and matched with its annotations, under the
+#: keyword ``evaluate_vqa`` and ``build_report`` take them by
+_VQA_READING = (
+    "allow_missing",
+    "ignore_extra",
+    "on_duplicate",
+    "input_format",
+    "id_field",
+    "answer_field",
+    "extract",
+)
+
+
+def vqa_reading_args(
+    args: argparse.Namespace, names: Sequence[str] = _VQA_READING
+) -> dict[str, Any]:
+    """The options *names* that the command declared, by keyword (options it did not declare
+    keep the library's defaults)."""
+    return {name: getattr(args, name) for name in names if hasattr(args, name)}
+
+
 def evaluate_from_args(
     args: argparse.Namespace,
     results: str | None = None,
@@ -241,22 +263,7 @@ def evaluate_from_args(
     (options it did not declare keep the library's defaults)."""
     from ..tasks.vqav2 import evaluate_vqa
 
-    options: dict[str, Any] = {
-        name: getattr(args, name)
-        for name in (
-            "profile",
-            "allow_missing",
-            "ignore_extra",
-            "on_duplicate",
-            "digits",
-            "input_format",
-            "id_field",
-            "answer_field",
-            "reported",
-            "extract",
-        )
-        if hasattr(args, name)
-    }
+    options = vqa_reading_args(args, (*_VQA_READING, "profile", "digits", "reported"))
     if annotations is None:
         options["questions"] = getattr(args, "questions", None)
     path = results if results is not None else args.results

@@ -8,7 +8,13 @@ import time
 from typing import Any, TextIO
 
 from ._chat import add_extract_option, warn_verbose
-from ._common import add_matching_options, add_reader_options, nonnegative_int, task_input_args
+from ._common import (
+    add_matching_options,
+    add_reader_options,
+    nonnegative_int,
+    task_input_args,
+    vqa_reading_args,
+)
 
 __all__ = ["ProgressBar", "register"]
 
@@ -140,17 +146,11 @@ def run(args: argparse.Namespace) -> int:
             args.annotations,
             args.results,
             questions=args.questions,
-            allow_missing=args.allow_missing,
-            ignore_extra=args.ignore_extra,
-            on_duplicate=args.on_duplicate,
+            profile=args.profile or "official",
+            names=args.name,
             n_cards=args.cards,
             progress=bar,
-            input_format=args.input_format,
-            id_field=args.id_field,
-            answer_field=args.answer_field,
-            extract=args.extract,
-            names=args.name,
-            profile=args.profile or "official",
+            **vqa_reading_args(args),
         )
         text = render_report(model)
     finally:
