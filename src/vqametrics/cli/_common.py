@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INPUT_FORMATS",
+    "add_command",
     "add_digits_option",
     "add_input_format_option",
     "add_json_flag",
@@ -44,6 +45,17 @@ __all__ = [
 #: the single names ``--input-format`` takes: toolkit layouts and file formats (a layout and a
 #: file format may also be joined by a comma: ``vlmevalkit,csv``)
 INPUT_FORMATS = INPUT_FORMAT_CHOICES
+
+
+def add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, **kwargs: Any
+) -> argparse.ArgumentParser:
+    """The parser of command *name*: its help line from the command table (``_table.py``, the
+    one ``--help`` lists) and its description from ``_help.py``; *kwargs* as argparse's."""
+    from ._help import DESCRIPTIONS
+    from ._table import COMMANDS
+
+    return sub.add_parser(name, help=COMMANDS[name][1], description=DESCRIPTIONS[name], **kwargs)
 
 
 def input_format_type(layouts: tuple[str, ...] = tuple(LAYOUTS)) -> Callable[[str], str]:

@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from ._chat import add_extract_option, warn_verbose
 from ._common import (
+    add_command,
     add_matching_options,
     add_reader_options,
     nonnegative_int,
@@ -26,19 +27,7 @@ def _install_hint() -> str:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "report",
-        help="write one self-contained HTML report (charts inline, no network needed)",
-        description="Score one or more results files on the same annotations and write one "
-        "HTML file: headline VQA accuracy, EM and EM-any; the distribution of per-question "
-        "scores; per answer and question type; what each normalization rule changed; the "
-        "results under every profile; 'why this score' cards for the lowest-scoring "
-        "questions; and, with two or more results files, a comparison of the models. "
-        "With --task TASK (any benchmark: textvqa, pope, mme, …): one results file, with the "
-        "task's headline and signature, its splits and categories, the distribution of "
-        "per-item scores, the toolkit's reported numbers beside ours, and the lowest-scoring "
-        "items with their explanation.",
-    )
+    p = add_command(sub, "report")
     p.add_argument(
         "--task",
         metavar="TASK",

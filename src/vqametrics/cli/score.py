@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import (
     MAX_DIGITS,
+    add_command,
     add_input_format_option,
     add_json_flag,
     add_matching_options,
@@ -67,13 +68,7 @@ class _ScoreParser(argparse.ArgumentParser):
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "score",
-        help="score a results file of any benchmark (TextVQA, POPE, MME, …)",
-        description="Score predictions of one benchmark exactly as its official scorer does "
-        "(or as a toolkit profile does).",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "score", formatter_class=argparse.RawDescriptionHelpFormatter)
     p.__class__ = _ScoreParser  # the same parser, with the help above
     p.add_argument("task", metavar="TASK", help="the benchmark (see the list of tasks below)")
     p.add_argument(

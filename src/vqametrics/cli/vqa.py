@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ._chat import add_extract_option, add_judge_options, judge_from_args
 from ._common import (
     MAX_REPLICATES,
+    add_command,
     add_digits_option,
     add_json_flag,
     add_matching_options,
@@ -59,12 +60,7 @@ def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> 
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "vqa",
-        help="score VQA predictions (official-exact soft accuracy)",
-        description="Score predictions against the 10 human answers per question, exactly as "
-        "the official VQA evaluation script does (or as another profile does).",
-    )
+    p = add_command(sub, "vqa")
     add_input_options(p)
     p.add_argument(
         "-o",
