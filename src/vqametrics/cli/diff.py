@@ -9,6 +9,7 @@ from ..core.exceptions import AnswerCountWarning, LeaveOneOutWarning
 from ._common import (
     MAX_REPLICATES,
     add_command,
+    add_input_options,
     add_json_flag,
     evaluate_from_args,
     nonnegative_int,
@@ -18,7 +19,6 @@ from ._common import (
 )
 from ._output import add_name_option, check_stdin_once, names_for
 from ._systems import run_vqa_systems
-from .vqa import add_input_options
 
 __all__ = ["register"]
 
