@@ -13,14 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..core.exceptions import UnknownNameError
-
-__all__ = [
-    "Profile",
-    "Step",
-    "get_profile",
-    "list_profiles",
-    "register_profile",
-]
+from ..core.registry import register_once
 
 LeaveOneOut = Literal["records", "position", "none"]
 Mean = Literal["naive", "exact", "numpy"]
@@ -148,10 +141,7 @@ _REGISTRY: dict[str, Profile] = {}
 
 def register_profile(profile: Profile) -> Profile:
     """Add *profile* to the registry (a name can be registered once)."""
-    if profile.name in _REGISTRY:
-        raise ValueError(f"profile {profile.name!r} is already registered")
-    _REGISTRY[profile.name] = profile
-    return profile
+    return register_once(_REGISTRY, profile.name, profile, "profile")
 
 
 def get_profile(name: str | Profile) -> Profile:
