@@ -147,12 +147,8 @@ class Disagreement:
     examples: tuple[QuestionComparison, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "description": self.description,
-            "count": self.count,
-            "examples": [e.as_dict() for e in self.examples],
-        }
+        out: dict[str, Any] = {k: getattr(self, k) for k in ("key", "description", "count")}
+        return {**out, "examples": [e.as_dict() for e in self.examples]}
 
 
 @dataclass(frozen=True, eq=False)

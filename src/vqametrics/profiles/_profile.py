@@ -51,6 +51,10 @@ def _identity(text: str) -> str:
     return text
 
 
+#: the profile's scoring rules beside its steps, as :meth:`Profile.as_dict` lists them
+_RULES = ("unanimity_rule", "leave_one_out", "mean", "empty_prediction_scores_zero")
+
+
 @dataclass(frozen=True)
 class Profile:
     """How one toolkit scores a VQA answer; ``vqametrics.profiles.register_profile`` adds one.
@@ -115,20 +119,13 @@ class Profile:
 
     def as_dict(self) -> dict[str, object]:
         """What the profile does, as JSON-ready data (``profiles --list --json``, the demo)."""
+        steps = (*self.prediction_steps, *self.answer_steps)
         return {
-            "name": self.name,
-            "description": self.description,
-            "reproduces": self.reproduces,
-            "toolkit": self.toolkit,
+            **{k: getattr(self, k) for k in ("name", "description", "reproduces", "toolkit")},
             "prediction_steps": [s.name for s in self.prediction_steps],
             "answer_steps": [s.name for s in self.answer_steps],
-            "conditional_steps": sorted(
-                {s.name for s in (*self.prediction_steps, *self.answer_steps) if s.conditional}
-            ),
-            "unanimity_rule": self.unanimity_rule,
-            "leave_one_out": self.leave_one_out,
-            "mean": self.mean,
-            "empty_prediction_scores_zero": self.empty_prediction_scores_zero,
+            "conditional_steps": sorted({s.name for s in steps if s.conditional}),
+            **{k: getattr(self, k) for k in _RULES},
         }
 
     def signature_fields(self) -> tuple[tuple[str, str], ...]:
