@@ -3,6 +3,8 @@ the random fallback and the judge hook through evaluate_mmbench."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -190,3 +192,23 @@ def test_cli_extractor_choices_match_registry() -> None:
     from vqametrics.cli import mmbench as cli_mmbench
 
     assert tuple(e.name for e in list_extractors()) == cli_mmbench._EXTRACTORS
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "csv"])
+def test_cli_table_counts_are_integers(
+    data_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """The table's count columns (unparsed and judged items) are numbers of items: printed as
+    integers, never with the accuracy's decimals."""
+    preds = tmp_path / "p.tsv"
+    preds.write_text("index\tprediction\n1\tA\n1000001\tno idea\n", encoding="utf-8")
+    cmd = ["mmbench", "--data", str(data_path), "--results", str(preds), "--format", fmt]
+    assert main(cmd) == 0
+    out = capsys.readouterr().out
+    if fmt == "csv":
+        row = next(csv.DictReader(io.StringIO(out)))
+    else:  # the header, the rule, then the row
+        header, _, first = (line.strip("|").split("|") for line in out.splitlines()[:3])
+        row = dict(zip((h.strip() for h in header), (c.strip() for c in first), strict=True))
+    # question 1's copy is unparsed (one item), nothing went to a judge
+    assert (row["n"], row["unparsed"], row["judged"]) == ("1", "1", "0")

@@ -232,3 +232,20 @@ def test_mmbench_two_systems_delta(tmp_path: Path, capsys: pytest.CaptureFixture
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     # Δ = wrong − right = −100% of the 20 groups, in the table's units (fractions)
     assert float(table[1]["Δ (row − right)"]) == -1.0
+
+
+def test_unpaired_systems_claim_no_bootstrap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MMBench's headline is a fraction, not 100 × the mean of per-item scores: no paired test
+    is run, so neither the notes nor the signature may speak of a paired bootstrap."""
+    data, right, wrong = _mmbench_right_and_wrong(tmp_path, capsys)
+    cmd = ["mmbench", "--data", str(data), "--results", str(right), "--results", str(wrong)]
+    assert main([*cmd, "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "no paired interval or p-value" in out
+    assert "Δ = system − right in points" not in out  # fractions, and no test to describe
+    assert "bootstrap" not in out
+    assert main([*cmd, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert "bootstrap" not in payload["signature"]

@@ -14,11 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import Breakdown, official_outputs
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray = npt.NDArray[np.int64]
-    FloatArray = npt.NDArray[np.float64]
+    from .stats import FloatArray, IntArray
 
 __all__ = [
     "GroupCache",

@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..core.arguments import ArgumentTypeError, check
 from ..core.exceptions import InputError, MissingDependencyError
@@ -157,8 +157,31 @@ class _Spread:
         """``(low, high)``."""
         return (self.low, self.high)
 
-    def _spread(self) -> dict[str, Any]:
-        return {"ci95": [_num(self.low), _num(self.high)], "se": _num(self.se)}
+    def as_dict(self) -> dict[str, Any]:
+        """The fields in their order, the bounds as ``ci95``; NaN as None (JSON has no NaN)."""
+        out: dict[str, Any] = {}
+        # every subclass is a dataclass
+        for f in fields(self):  # type: ignore[arg-type]
+            if f.name == "low":
+                out["ci95"] = [_num(self.low), _num(self.high)]
+            elif f.name == "se":
+                out["se"] = _num(self.se)
+            elif f.name != "high":
+                out[f.name] = getattr(self, f.name)
+        return out
+
+
+class _Replicates:
+    """What a bootstrap and a paired result share: the replicates' settings."""
+
+    overall: Interval | Difference
+    #: the attributes :meth:`settings` lists, in order (the overall's clusters follow)
+    _SETTINGS: ClassVar[tuple[str, ...]]
+
+    def settings(self) -> dict[str, Any]:
+        """How the intervals were made."""
+        out = {name: getattr(self, name) for name in self._SETTINGS}
+        return {**out, "clusters": self.overall.clusters}
 
 
 @dataclass(frozen=True)
@@ -182,14 +205,6 @@ class Interval(_Spread):
             f"n={self.n})"
         )
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "estimate": self.estimate,
-            **self._spread(),
-            "n": self.n,
-            "clusters": self.clusters,
-        }
-
 
 class _AttrDict(dict[str, Any]):
     """A dict that returns itself when called: ``ci95`` and ``se`` became attributes, and the
@@ -200,12 +215,14 @@ class _AttrDict(dict[str, Any]):
 
 
 @dataclass(frozen=True)
-class BootstrapResult:
+class BootstrapResult(_Replicates):
     """Intervals for an overall accuracy and for each breakdown, from one set of replicates.
 
     ``groups`` maps a breakdown name (``"perAnswerType"``, ``"perQuestionType"``) to
     ``{key: Interval}``, keys in first-seen order, as in the official ``accuracy`` dict.
     """
+
+    _SETTINGS = ("method", "n_bootstrap", "seed", "confidence", "resampled")
 
     overall: Interval
     groups: Mapping[str, Mapping[str, Interval]]
@@ -241,17 +258,6 @@ class BootstrapResult:
             f"{self.n_bootstrap} replicates over {self.resampled}, seed {self.seed})"
         )
 
-    def settings(self) -> dict[str, Any]:
-        """How the intervals were made."""
-        return {
-            "method": self.method,
-            "n_bootstrap": self.n_bootstrap,
-            "seed": self.seed,
-            "confidence": self.confidence,
-            "resampled": self.resampled,
-            "clusters": self.overall.clusters,
-        }
-
     def as_dict(self) -> dict[str, Any]:
         return {
             "overall": self.overall.as_dict(),
@@ -280,20 +286,20 @@ class Difference(_Spread):
             f"p={self.p_value:.4g}, n={self.n})"
         )
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "delta": self.delta,
-            **self._spread(),
-            "p_value": self.p_value,
-            "n": self.n,
-            "clusters": self.clusters,
-            "n_differ": self.n_differ,
-        }
-
 
 @dataclass(frozen=True)
-class PairedResult:
+class PairedResult(_Replicates):
     """The paired comparison of two systems: overall and per breakdown."""
+
+    _SETTINGS = (
+        "method",
+        "n_bootstrap",
+        "n_permutations",
+        "permutation",
+        "seed",
+        "confidence",
+        "resampled",
+    )
 
     overall: Difference
     groups: Mapping[str, Mapping[str, Difference]]
@@ -308,18 +314,6 @@ class PairedResult:
 
     def __repr__(self) -> str:
         return f"PairedResult({self.overall!r}, {self.n_bootstrap} replicates, seed {self.seed})"
-
-    def settings(self) -> dict[str, Any]:
-        return {
-            "method": self.method,
-            "n_bootstrap": self.n_bootstrap,
-            "n_permutations": self.n_permutations,
-            "permutation": self.permutation,
-            "seed": self.seed,
-            "confidence": self.confidence,
-            "resampled": self.resampled,
-            "clusters": self.overall.clusters,
-        }
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..aggregate import percent
@@ -147,12 +147,8 @@ class Disagreement:
     examples: tuple[QuestionComparison, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "description": self.description,
-            "count": self.count,
-            "examples": [e.as_dict() for e in self.examples],
-        }
+        out: dict[str, Any] = {k: getattr(self, k) for k in ("key", "description", "count")}
+        return {**out, "examples": [e.as_dict() for e in self.examples]}
 
 
 @dataclass(frozen=True, eq=False)
@@ -576,14 +572,8 @@ def compare_aokvqa(
         elif has_rotations:
             incomplete += 1
         new_rows.append(
-            QuestionComparison(
-                question_id=row.question_id,
-                prediction=row.prediction,
-                answers=row.answers,
-                reference=row.reference,
-                vqa=row.vqa,
-                em=row.em,
-                em_any=row.em_any,
+            replace(
+                row,
                 choices=it.choices,
                 correct_choice=it.correct_choice_idx,
                 mc_choice=choice,

@@ -21,14 +21,12 @@ from ..views.tables import Table, short_names
 if TYPE_CHECKING:
     from ..aggregate.stats import Difference, Interval, ResultsDiff
     from ..core.signature import Signature
-    from ..mmbench import MMBenchResult
     from ..pipeline.vqa import VQAEvaluation
     from ..tasks._run import TaskEvaluation
 
 __all__ = [
     "SystemRow",
     "SystemsTable",
-    "compare_mmbench_systems",
     "compare_task_systems",
     "compare_vqa_systems",
     "short_names",
@@ -109,7 +107,7 @@ class SystemsTable:
                     row += [_headline_delta(r, self.rows[0]), None, None, None]
             rows.append(tuple(row))
         notes = [*self.notes, self.signature.format()]
-        if paired:
+        if any(r.vs_first is not None for r in self.rows):
             s = self.settings
             notes.insert(
                 0,
@@ -117,6 +115,8 @@ class SystemsTable:
                 f"({s['n_bootstrap']} replicates) and sign-flip p-value, resampling "
                 f"{s['resampled']}, seed {s['seed']} (as vqametrics diff)",
             )
+        elif paired:  # no paired test was run: Δ is the difference of the headlines alone
+            notes.insert(0, f"Δ = system − {first}, in the headline's units")
         p_digits = {len(header) - 1: max(digits, 4)} if paired else {}
         return Table(
             tuple(header), tuple(rows), notes=tuple(notes), digits=digits, column_digits=p_digits
@@ -151,22 +151,33 @@ class SystemsTable:
         }
 
 
+@dataclass(frozen=True)
+class _Resampling:
+    """What a caller asked of the resampling: ``ci`` gives each row its own interval; a
+    ``None`` count or seed is the default of ``vqametrics diff``."""
+
+    ci: bool
+    n_bootstrap: int | None
+    n_permutations: int | None
+    seed: int | None
+
+
 def _build(
     metric: str,
     names: Sequence[str],
-    scores: Sequence[Sequence[float]],
+    evaluations: Sequence[VQAEvaluation | TaskEvaluation],
     headlines: Sequence[float],
     columns: Sequence[Mapping[str, float | None]],
-    signature: Signature,
+    resampling: _Resampling,
     *,
     paired_ok: bool,
     clusters: Sequence[Any] | None,
-    ci: bool,
-    n_bootstrap: int | None,
-    n_permutations: int | None,
-    seed: int | None,
+    detail_keys: Sequence[str],
     notes: Sequence[str] = (),
 ) -> SystemsTable:
+    """The table of *evaluations* (the first one is the baseline): rows with their paired
+    comparisons when *paired_ok*, each system's details, and every file's notes after
+    *notes*."""
     from ..aggregate.stats import (
         DEFAULT_BOOTSTRAP,
         DEFAULT_PERMUTATIONS,
@@ -176,25 +187,31 @@ def _build(
         require_numpy,
     )
 
-    if len(names) != len(scores):
-        raise InputError(f"{len(names)} --name for {len(scores)} results files")
-    nb = DEFAULT_BOOTSTRAP if n_bootstrap is None else n_bootstrap
-    npm = DEFAULT_PERMUTATIONS if n_permutations is None else n_permutations
-    sd = DEFAULT_SEED if seed is None else seed
-    if len(scores) > 1 or ci:
+    if len(names) != len(evaluations):
+        raise InputError(f"{len(names)} --name for {len(evaluations)} results files")
+    ci = resampling.ci
+    nb = DEFAULT_BOOTSTRAP if resampling.n_bootstrap is None else resampling.n_bootstrap
+    npm = DEFAULT_PERMUTATIONS if resampling.n_permutations is None else resampling.n_permutations
+    sd = DEFAULT_SEED if resampling.seed is None else resampling.seed
+    if len(evaluations) > 1 or ci:
         require_numpy()
     rows = []
     resampled = "images" if clusters is not None else "questions"
-    for k, (name, sc, head, cols) in enumerate(zip(names, scores, headlines, columns, strict=True)):
+    first = evaluations[0].scores
+    for k, (name, ev, head, cols) in enumerate(
+        zip(names, evaluations, headlines, columns, strict=True)
+    ):
+        sc = ev.scores
         interval = None
         if ci and paired_ok:
             interval = bootstrap_ci(sc, clusters=clusters, n_bootstrap=nb, seed=sd).overall
         diff = None
         if k > 0 and paired_ok:
             diff = paired_test(
-                sc, scores[0], clusters=clusters, n_bootstrap=nb, n_permutations=npm, seed=sd
+                sc, first, clusters=clusters, n_bootstrap=nb, n_permutations=npm, seed=sd
             ).overall
-        rows.append(SystemRow(name, head, len(sc), dict(cols), interval, diff))
+        details = _details(ev.as_dict(), detail_keys)
+        rows.append(SystemRow(name, head, len(sc), dict(cols), interval, diff, details))
     settings = {
         "method": "percentile",
         "n_bootstrap": nb,
@@ -202,8 +219,11 @@ def _build(
         "seed": sd,
         "resampled": resampled,
     }
-    sig = signature.with_fields(bootstrap=nb, seed=sd) if (ci or len(rows) > 1) else signature
-    return SystemsTable(metric, tuple(rows), sig, settings, tuple(notes))
+    resampled_at_all = paired_ok and (ci or len(rows) > 1)
+    sig = evaluations[0].signature
+    sig = sig.with_fields(bootstrap=nb, seed=sd) if resampled_at_all else sig
+    notes = (*notes, *_system_notes(names, [ev.notes for ev in evaluations]))
+    return SystemsTable(metric, tuple(rows), sig, settings, notes)
 
 
 def compare_vqa_systems(
@@ -251,25 +271,17 @@ def compare_vqa_systems(
     table = _build(
         "VQA acc",
         names,
-        [ev.scores for ev in evaluations],
+        evaluations,
         [percent(ev.scores, None) for ev in evaluations],
         columns,
-        first.signature,
+        _Resampling(ci, n_bootstrap, n_permutations, seed),
         paired_ok=True,
         clusters=_images(first),
-        ci=ci,
-        n_bootstrap=n_bootstrap,
-        n_permutations=n_permutations,
-        seed=seed,
+        detail_keys=("input_layout",),
     )
     groups = tuple(k for k in columns[0] if k not in ("EM", "EM-any"))
-    rows = tuple(
-        replace(row, details=_details(ev.as_dict(), ("input_layout",)))
-        for row, ev in zip(table.rows, evaluations, strict=True)
-    )
-    notes = _system_notes(names, [ev.notes for ev in evaluations])
-    notes += _reported_notes(names, evaluations)
-    return replace(table, rows=rows, keys=VQA_JSON_KEYS, groups=groups, notes=notes)
+    notes = table.notes + _reported_notes(names, evaluations)
+    return replace(table, keys=VQA_JSON_KEYS, groups=groups, notes=notes)
 
 
 def _reported_notes(names: Sequence[str], evaluations: Sequence[VQAEvaluation]) -> tuple[str, ...]:
@@ -316,6 +328,12 @@ def _group_means(scores: Sequence[float], keys: Sequence[str | None]) -> dict[st
     return {k: percent(v, None) for k, v in group_by(keys, scores).items()}
 
 
+def _number(value: Any) -> float:
+    """A metric as a table cell: a count of items stays an integer (printed without the
+    accuracy's decimals), anything else becomes a float."""
+    return value if isinstance(value, int) else float(value)
+
+
 def _is_item_mean(ev: TaskEvaluation) -> bool:
     """Whether the task's headline is 100 × the mean of its per-item scores (then a paired
     test of the items is a test of the headline)."""
@@ -356,7 +374,7 @@ def compare_task_systems(
     paired_ok = all(_is_item_mean(ev) for ev in evaluations)
     headline = first.aggregate.headline
     columns = [
-        {k: float(v) for k, v in ev.metrics.items() if k not in (headline, "n")}
+        {k: _number(v) for k, v in ev.metrics.items() if k not in (headline, "n")}
         for ev in evaluations
     ]
     notes: list[str] = []
@@ -368,25 +386,16 @@ def compare_task_systems(
     table = _build(
         headline,
         names,
-        [ev.scores for ev in evaluations],
+        evaluations,
         [float(ev.headline) for ev in evaluations],
         columns,
-        first.signature,
+        _Resampling(ci, n_bootstrap, n_permutations, seed),
         paired_ok=paired_ok,
         clusters=_task_images(first),
-        ci=ci,
-        n_bootstrap=n_bootstrap,
-        n_permutations=n_permutations,
-        seed=seed,
+        detail_keys=("layouts",),
         notes=notes,
     )
-    rows = tuple(
-        replace(row, details=_details(ev.as_dict(), ("layouts",)))
-        for row, ev in zip(table.rows, evaluations, strict=True)
-    )
-    notes += _system_notes(names, [ev.notes for ev in evaluations])
-    notes += _task_reported_notes(names, evaluations)
-    return replace(table, rows=rows, notes=tuple(notes))
+    return replace(table, notes=table.notes + _task_reported_notes(names, evaluations))
 
 
 def _task_reported_notes(
@@ -472,62 +481,3 @@ def diff_table(
         diff.signature.format(),
     )
     return Table(header, tuple(rows), notes=notes, digits=digits, column_digits={7: max(4, digits)})
-
-
-def compare_mmbench_systems(
-    results: Sequence[MMBenchResult],
-    names: Sequence[str],
-    *,
-    ci: bool = False,
-    n_bootstrap: int | None = None,
-    n_permutations: int | None = None,
-    seed: int | None = None,
-) -> SystemsTable:
-    """One row per MMBench result: the headline accuracy (circular, or vanilla pass 0) in
-    percent, the overall accuracy of each split, and the paired comparison with the first
-    (per-question hits; the same questions in the same order are required)."""
-    from ..mmbench.model import CIRCULAR_STRIDE
-
-    if not results:
-        raise InputError("no results to compare")
-
-    def headline_questions(r: MMBenchResult) -> list[Any]:
-        if r.mode == "circular":
-            return list(r.questions)
-        return [q for q in r.questions if q.index < CIRCULAR_STRIDE]
-
-    first = headline_questions(results[0])
-    for r in results[1:]:
-        if [q.index for q in headline_questions(r)] != [q.index for q in first]:
-            raise InputError(
-                f"{r.predictions_source}: not the same questions as "
-                f"{results[0].predictions_source} (give every system a prediction for every "
-                "question, or compare without --reference-compatible)"
-            )
-        if (r.mode, r.extractor) != (results[0].mode, results[0].extractor):
-            raise InputError("the results were scored with different modes or extractors")
-    columns = [
-        {
-            f"{row['split']} Overall": None
-            if row.get("Overall") is None
-            else 100 * float(row["Overall"])  # type: ignore[arg-type]
-            for row in r.tables[r.headline]
-        }
-        for r in results
-    ]
-    scores = [[float(q.hit) for q in headline_questions(r)] for r in results]
-    table = _build(
-        "MMBench acc",
-        names,
-        scores,
-        [100 * r.score for r in results],
-        columns,
-        results[0].signature_object,
-        paired_ok=True,
-        clusters=None,
-        ci=ci,
-        n_bootstrap=n_bootstrap,
-        n_permutations=n_permutations,
-        seed=seed,
-    )
-    return replace(table, keys={"MMBench acc": "accuracy"})

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -21,8 +21,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INPUT_FORMATS",
+    "add_ci_options",
+    "add_command",
     "add_digits_option",
     "add_input_format_option",
+    "add_input_options",
     "add_json_flag",
     "add_matching_options",
     "add_profile_option",
@@ -37,12 +40,24 @@ __all__ = [
     "replicates",
     "seed_int",
     "task_input_args",
+    "vqa_reading_args",
 ]
 
 
 #: the single names ``--input-format`` takes: toolkit layouts and file formats (a layout and a
 #: file format may also be joined by a comma: ``vlmevalkit,csv``)
 INPUT_FORMATS = INPUT_FORMAT_CHOICES
+
+
+def add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, **kwargs: Any
+) -> argparse.ArgumentParser:
+    """The parser of command *name*: its help line from the command table (``_table.py``, the
+    one ``--help`` lists) and its description from ``_help.py``; *kwargs* as argparse's."""
+    from ._help import DESCRIPTIONS
+    from ._table import COMMANDS
+
+    return sub.add_parser(name, help=COMMANDS[name][1], description=DESCRIPTIONS[name], **kwargs)
 
 
 def input_format_type(layouts: tuple[str, ...] = tuple(LAYOUTS)) -> Callable[[str], str]:
@@ -215,6 +230,66 @@ def positive_int(text: str) -> int:
     return value
 
 
+def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> None:
+    """The input options shared by the commands that score a results file."""
+    parser.add_argument(
+        "--annotations",
+        metavar="A",
+        help="annotations: official JSON, or a list/JSONL of {question_id, answers}; optional "
+        "when the results carry their ground truth (VLMEvalKit sheet, lmms-eval samples)",
+    )
+    if results:
+        parser.add_argument(
+            "--results",
+            required=True,
+            action="append",
+            metavar="R",
+            help="predictions: official list of {question_id, answer}, JSONL, {qid: answer}, "
+            "CSV/TSV/XLSX, gzip of any, - for stdin, LLaVA answers.jsonl, a VLMEvalKit sheet, "
+            "lmms-eval samples (recognized by content); repeat to score several systems in one "
+            "table",
+        )
+    parser.add_argument(
+        "--questions", metavar="Q", help="official questions file (validated; optional)"
+    )
+    add_reader_options(parser)
+    add_profile_option(parser)
+    add_matching_options(parser)
+
+
+def add_ci_options(parser: argparse.ArgumentParser) -> None:
+    """``--ci``, ``--bootstrap N`` and ``--seed S``."""
+    from ..aggregate.defaults import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+
+    group = parser.add_argument_group("confidence intervals")
+    group.add_argument(
+        "--ci",
+        action="store_true",
+        help="add a 95%% percentile bootstrap interval and the analytic standard error to the "
+        "overall score and every breakdown (whole images are resampled when known)",
+    )
+    group.add_argument(
+        "--bootstrap",
+        type=replicates,
+        metavar="N",
+        help=f"bootstrap replicates, at most {MAX_REPLICATES:,} (default {DEFAULT_BOOTSTRAP}; "
+        "implies --ci)",
+    )
+    group.add_argument(
+        "--seed",
+        type=seed_int,
+        metavar="S",
+        help=f"random seed, 0 <= S < 2**64 (default {DEFAULT_SEED}; implies --ci)",
+    )
+    group.add_argument(
+        "--permutations",
+        type=replicates,
+        metavar="N",
+        help="sign-flip permutations of the comparisons with the first of several --results "
+        f"(default 10000, at most {MAX_REPLICATES:,})",
+    )
+
+
 def task_input_args(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of ``evaluate_task`` that every task command reads from its
     options (inputs, profile, layout, the missing/extra/duplicate rule, the extractor)."""
@@ -232,6 +307,27 @@ def task_input_args(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: the options of how a VQA results file is read and matched with its annotations, under the
+#: keyword ``evaluate_vqa`` and ``build_report`` take them by
+_VQA_READING = (
+    "allow_missing",
+    "ignore_extra",
+    "on_duplicate",
+    "input_format",
+    "id_field",
+    "answer_field",
+    "extract",
+)
+
+
+def vqa_reading_args(
+    args: argparse.Namespace, names: Sequence[str] = _VQA_READING
+) -> dict[str, Any]:
+    """The options *names* that the command declared, by keyword (options it did not declare
+    keep the library's defaults)."""
+    return {name: getattr(args, name) for name in names if hasattr(args, name)}
+
+
 def evaluate_from_args(
     args: argparse.Namespace,
     results: str | None = None,
@@ -241,22 +337,7 @@ def evaluate_from_args(
     (options it did not declare keep the library's defaults)."""
     from ..tasks.vqav2 import evaluate_vqa
 
-    options: dict[str, Any] = {
-        name: getattr(args, name)
-        for name in (
-            "profile",
-            "allow_missing",
-            "ignore_extra",
-            "on_duplicate",
-            "digits",
-            "input_format",
-            "id_field",
-            "answer_field",
-            "reported",
-            "extract",
-        )
-        if hasattr(args, name)
-    }
+    options = vqa_reading_args(args, (*_VQA_READING, "profile", "digits", "reported"))
     if annotations is None:
         options["questions"] = getattr(args, "questions", None)
     path = results if results is not None else args.results

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ._common import (
+    add_command,
     add_digits_option,
     add_json_flag,
     add_matching_options,
@@ -23,26 +24,9 @@ from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
 
-_DESCRIPTION = """\
-Score one set of predictions with VQA accuracy, Exact Match and EM-any side by side (and, for
-A-OKVQA, multiple-choice accuracy: vanilla and circular, with their chance baselines), then list
-the questions where the metrics disagree, with examples.
-
-VQA-format data:  --annotations A --results R
-A-OKVQA (original schema, direct_answers + choices):  --aokvqa FILE --results R
-  R is a list of {question_id, answer, multiple_choice?, multiple_choice_rotations?} or the
-  allenai/aokvqa mapping {question_id: {direct_answer, multiple_choice}}. Without
-  multiple_choice, the MC answer is the option equal to the free-text answer after
-  normalization (none: scored wrong). CircularEval needs multiple_choice_rotations."""
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "compare",
-        help="VQA accuracy vs EM vs EM-any (vs multiple choice), with disagreements",
-        description=_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "compare", formatter_class=argparse.RawDescriptionHelpFormatter)
     data = p.add_mutually_exclusive_group()
     data.add_argument(
         "--annotations", metavar="A", help="VQA annotations: official JSON or list/JSONL"

@@ -8,6 +8,8 @@ import os
 import socket
 import sys
 
+from ._common import add_command
+
 __all__ = ["register"]
 
 
@@ -18,13 +20,7 @@ def _install_hint() -> str:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "demo",
-        help="open the local web demo: how a VQA answer is scored, step by step",
-        description="Serve the explainable-scoring demo on a local port and open it in the "
-        "browser. Every number on the page comes from the library. Needs the demo extra: "
-        "pip install 'vqametrics[demo]'.",
-    )
+    p = add_command(sub, "demo")
     p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")

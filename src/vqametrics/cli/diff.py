@@ -8,6 +8,8 @@ import warnings
 from ..core.exceptions import AnswerCountWarning, LeaveOneOutWarning
 from ._common import (
     MAX_REPLICATES,
+    add_command,
+    add_input_options,
     add_json_flag,
     evaluate_from_args,
     nonnegative_int,
@@ -17,7 +19,6 @@ from ._common import (
 )
 from ._output import add_name_option, check_stdin_once, names_for
 from ._systems import run_vqa_systems
-from .vqa import add_input_options
 
 __all__ = ["register"]
 
@@ -25,15 +26,7 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..aggregate.stats import DEFAULT_BOOTSTRAP, DEFAULT_PERMUTATIONS, DEFAULT_SEED
 
-    p = sub.add_parser(
-        "diff",
-        help="paired comparison of two results files: A − B, interval, p-value, changed questions",
-        description="Score two results files on the same annotations and report the difference "
-        "of their accuracies (A − B, percentage points, unrounded), a paired bootstrap 95% "
-        "interval, a sign-flip permutation p-value (whole images are resampled and flipped when "
-        "image ids are known), the same per answer type and question type, and the questions "
-        "whose score changed.",
-    )
+    p = add_command(sub, "diff")
     add_input_options(p, results=False)
     p.add_argument(
         "--results",

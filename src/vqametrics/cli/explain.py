@@ -6,7 +6,13 @@ import argparse
 from typing import Any
 
 from ._chat import add_extract_option
-from ._common import add_input_format_option, add_matching_options, print_json, task_input_args
+from ._common import (
+    add_command,
+    add_input_format_option,
+    add_matching_options,
+    print_json,
+    task_input_args,
+)
 from ._output import add_format_options
 
 __all__ = ["register"]
@@ -16,15 +22,9 @@ _VQA_TASKS = ("vqav2",)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "explain",
-        help="explain how one prediction scores against its answers (any task), or one item "
-        "of a run",
-        description="Show every step of one score: the prediction and each answer through the "
-        "profile's normalization, what matched, and the final score. Without --task: VQA v2 "
-        "(the leave-one-out table). With --task TASK: that benchmark's own steps (ANLS per "
-        "reference, the yes/no parse, relaxed tolerance, the extracted letter …). With "
-        "--results and --id: one item of a run, as it was scored.",
         epilog="examples:\n"
         "  vqametrics explain Crab! --answers crab crab crab lobster\n"
         "  vqametrics explain --task textvqa Dakota --answers dakota dakota 'dakota digital'\n"

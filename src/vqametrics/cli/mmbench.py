@@ -12,7 +12,7 @@ from ._chat import (
     add_judge_options,
     judge_from_args,
 )
-from ._common import add_input_format_option, add_json_flag, print_json, seed_int
+from ._common import add_command, add_input_format_option, add_json_flag, print_json, seed_int
 from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
@@ -44,12 +44,9 @@ exit codes: 0 success, 1 runtime failure, 2 usage error or bad input."""
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``mmbench`` and ``mmbench-circular`` subcommands."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "mmbench",
-        help="score MMBench predictions (CircularEval / VanillaEval)",
-        description="Score multiple-choice predictions the way the MMBench reference does: "
-        "`score mmbench` with these options (--data is --annotations, --extractor is "
-        "--profile), the same output and signature.",
         epilog=_MMBENCH_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -131,14 +128,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.set_defaults(func=_run_mmbench)
 
-    c = subparsers.add_parser(
-        "mmbench-circular",
-        help="build the circular copies of a multiple-choice TSV",
-        description=(
-            "Write one row per rotation of the options (index + k*1000000; options rotated "
-            "left by k; answer letter moved accordingly), as VLMEvalKit's CIRCULAR tool does."
-        ),
-    )
+    c = add_command(subparsers, "mmbench-circular")
     c.add_argument("input", metavar="IN.tsv", help="plain multiple-choice TSV (pass-0 rows)")
     c.add_argument("output", metavar="OUT.tsv", help="TSV with the circular copies")
     c.add_argument(

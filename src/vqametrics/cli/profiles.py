@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ._common import (
+    add_command,
     add_digits_option,
     add_json_flag,
     add_matching_options,
@@ -19,14 +20,7 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "profiles",
-        help="list the scoring profiles, or show why they score a results file differently",
-        description="Without inputs (or with --list): every registered profile with its "
-        "one-line description and the toolkit version it reproduces. With --annotations and "
-        "--results: the score under every profile, and the questions whose score differs "
-        "between profiles, grouped by the rule that caused it.",
-    )
+    p = add_command(sub, "profiles")
     p.add_argument("--list", action="store_true", help="list the profiles (the default)")
     p.add_argument(
         "--task",

@@ -8,7 +8,14 @@ import time
 from typing import Any, TextIO
 
 from ._chat import add_extract_option, warn_verbose
-from ._common import add_matching_options, add_reader_options, nonnegative_int, task_input_args
+from ._common import (
+    add_command,
+    add_matching_options,
+    add_reader_options,
+    nonnegative_int,
+    task_input_args,
+    vqa_reading_args,
+)
 
 __all__ = ["ProgressBar", "register"]
 
@@ -20,19 +27,7 @@ def _install_hint() -> str:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "report",
-        help="write one self-contained HTML report (charts inline, no network needed)",
-        description="Score one or more results files on the same annotations and write one "
-        "HTML file: headline VQA accuracy, EM and EM-any; the distribution of per-question "
-        "scores; per answer and question type; what each normalization rule changed; the "
-        "results under every profile; 'why this score' cards for the lowest-scoring "
-        "questions; and, with two or more results files, a comparison of the models. "
-        "With --task TASK (any benchmark: textvqa, pope, mme, …): one results file, with the "
-        "task's headline and signature, its splits and categories, the distribution of "
-        "per-item scores, the toolkit's reported numbers beside ours, and the lowest-scoring "
-        "items with their explanation.",
-    )
+    p = add_command(sub, "report")
     p.add_argument(
         "--task",
         metavar="TASK",
@@ -140,17 +135,11 @@ def run(args: argparse.Namespace) -> int:
             args.annotations,
             args.results,
             questions=args.questions,
-            allow_missing=args.allow_missing,
-            ignore_extra=args.ignore_extra,
-            on_duplicate=args.on_duplicate,
+            profile=args.profile or "official",
+            names=args.name,
             n_cards=args.cards,
             progress=bar,
-            input_format=args.input_format,
-            id_field=args.id_field,
-            answer_field=args.answer_field,
-            extract=args.extract,
-            names=args.name,
-            profile=args.profile or "official",
+            **vqa_reading_args(args),
         )
         text = render_report(model)
     finally:

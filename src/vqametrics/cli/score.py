@@ -9,16 +9,17 @@ from typing import TYPE_CHECKING, Any
 from ._chat import add_extract_option, add_judge_options, judge_from_args, warn_verbose
 from ._common import (
     MAX_DIGITS,
-    add_input_format_option,
+    add_ci_options,
+    add_command,
     add_json_flag,
     add_matching_options,
+    add_reader_options,
     int_in_range,
     named_warnings,
     print_json,
     task_input_args,
 )
 from ._output import add_name_option, emit_systems, names_for, wants_table
-from .vqa import add_ci_options
 
 if TYPE_CHECKING:
     from ..tasks import Task
@@ -67,13 +68,7 @@ class _ScoreParser(argparse.ArgumentParser):
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "score",
-        help="score a results file of any benchmark (TextVQA, POPE, MME, …)",
-        description="Score predictions of one benchmark exactly as its official scorer does "
-        "(or as a toolkit profile does).",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "score", formatter_class=argparse.RawDescriptionHelpFormatter)
     p.__class__ = _ScoreParser  # the same parser, with the help above
     p.add_argument("task", metavar="TASK", help="the benchmark (see the list of tasks below)")
     p.add_argument(
@@ -86,15 +81,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--annotations", action=_Once, metavar="A", help="ground truth (file or folder)")
     p.add_argument("--questions", action=_Once, metavar="Q", help="question file, where needed")
     p.add_argument("--profile", metavar="NAME", help="toolkit profile (default: the official one)")
-    add_input_format_option(p)
-    p.add_argument("--id-field", metavar="F", help="the results' id column, when unusual")
-    p.add_argument("--answer-field", metavar="F", help="the results' answer column, when unusual")
-    p.add_argument(
-        "--reported",
-        metavar="FILE",
-        help="the toolkit's own scores (VLMEvalKit _acc.csv/_score.csv, lmms-eval "
-        "results.json); by default looked for beside the results file",
-    )
+    add_reader_options(p)
     add_matching_options(p)
     add_extract_option(p)
     add_judge_options(p, JUDGE_HELP)

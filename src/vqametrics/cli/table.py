@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import MAX_DIGITS, int_in_range
+from ._common import MAX_DIGITS, add_command, int_in_range
 
 __all__ = ["register"]
 
@@ -22,16 +22,7 @@ _OUT_FILES = {
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "table",
-        help="a paper's table from toolkit output folders, each number re-scored",
-        description="Read VLMEvalKit output folders (<model>/<model>_<DATASET>.xlsx with their "
-        "_acc.csv/_score.csv/_score.json) and lmms-eval ones (<date>_samples_<task>.jsonl with "
-        "<date>_results.json), score every run with the benchmark's official scorer (or "
-        "--profile), and print one row per model: each number beside the toolkit's own, a "
-        "mark where they differ and, under the table, the profile that reproduces the "
-        "toolkit's number, every column's signature and every file not recognized.",
-    )
+    p = add_command(sub, "table")
     p.add_argument("paths", nargs="+", metavar="PATH", help="output folders or single files")
     p.add_argument(
         "--task",

@@ -9,15 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from ._chat import add_extract_option, add_judge_options, judge_from_args
 from ._common import (
-    MAX_REPLICATES,
+    add_ci_options,
+    add_command,
     add_digits_option,
+    add_input_options,
     add_json_flag,
-    add_matching_options,
-    add_profile_option,
-    add_reader_options,
     evaluate_from_args,
-    replicates,
-    seed_int,
 )
 from ._output import add_name_option, wants_table
 from ._systems import run_vqa_systems
@@ -31,40 +28,8 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
-def add_input_options(parser: argparse.ArgumentParser, results: bool = True) -> None:
-    """The input options shared by the commands that score a results file."""
-    parser.add_argument(
-        "--annotations",
-        metavar="A",
-        help="annotations: official JSON, or a list/JSONL of {question_id, answers}; optional "
-        "when the results carry their ground truth (VLMEvalKit sheet, lmms-eval samples)",
-    )
-    if results:
-        parser.add_argument(
-            "--results",
-            required=True,
-            action="append",
-            metavar="R",
-            help="predictions: official list of {question_id, answer}, JSONL, {qid: answer}, "
-            "CSV/TSV/XLSX, gzip of any, - for stdin, LLaVA answers.jsonl, a VLMEvalKit sheet, "
-            "lmms-eval samples (recognized by content); repeat to score several systems in one "
-            "table",
-        )
-    parser.add_argument(
-        "--questions", metavar="Q", help="official questions file (validated; optional)"
-    )
-    add_reader_options(parser)
-    add_profile_option(parser)
-    add_matching_options(parser)
-
-
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "vqa",
-        help="score VQA predictions (official-exact soft accuracy)",
-        description="Score predictions against the 10 human answers per question, exactly as "
-        "the official VQA evaluation script does (or as another profile does).",
-    )
+    p = add_command(sub, "vqa")
     add_input_options(p)
     p.add_argument(
         "-o",
@@ -90,39 +55,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_json_flag(p)
     add_name_option(p)
     p.set_defaults(func=run)
-
-
-def add_ci_options(parser: argparse.ArgumentParser) -> None:
-    """``--ci``, ``--bootstrap N`` and ``--seed S``."""
-    from ..aggregate.defaults import DEFAULT_BOOTSTRAP, DEFAULT_SEED
-
-    group = parser.add_argument_group("confidence intervals")
-    group.add_argument(
-        "--ci",
-        action="store_true",
-        help="add a 95%% percentile bootstrap interval and the analytic standard error to the "
-        "overall score and every breakdown (whole images are resampled when known)",
-    )
-    group.add_argument(
-        "--bootstrap",
-        type=replicates,
-        metavar="N",
-        help=f"bootstrap replicates, at most {MAX_REPLICATES:,} (default {DEFAULT_BOOTSTRAP}; "
-        "implies --ci)",
-    )
-    group.add_argument(
-        "--seed",
-        type=seed_int,
-        metavar="S",
-        help=f"random seed, 0 <= S < 2**64 (default {DEFAULT_SEED}; implies --ci)",
-    )
-    group.add_argument(
-        "--permutations",
-        type=replicates,
-        metavar="N",
-        help="sign-flip permutations of the comparisons with the first of several --results "
-        f"(default 10000, at most {MAX_REPLICATES:,})",
-    )
 
 
 def run(args: argparse.Namespace) -> int:

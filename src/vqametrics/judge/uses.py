@@ -156,13 +156,9 @@ class JudgeStats:
         return s
 
     def as_dict(self) -> dict[str, Any]:
+        names = ("model", "judged", "judge_calls", "cache_hits", "unjudged", "unjudged_examples")
         return {
-            "model": self.model,
-            "judged": self.judged,
-            "judge_calls": self.judge_calls,
-            "cache_hits": self.cache_hits,
-            "unjudged": self.unjudged,
-            "unjudged_examples": self.unjudged_examples,
+            **{k: getattr(self, k) for k in names},
             "failed": self.failed,
             "failures": dict(self.failures),
         }

@@ -22,7 +22,7 @@ imported lazily: ``import vqametrics`` stays light.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -227,28 +227,26 @@ def _normalize_side(
     prep = np.empty(len(strings), dtype=np.int64)
     skip_bits = np.zeros(len(strings), dtype=np.int64)
     for k, text in enumerate(strings):
-        b = 0
-        for fn, flag in first:
-            new = fn(text)
-            if new != text:
-                b |= flag
-            text = new
+        text, skip_bits[k] = _traced(text, first)
         prep[k] = intern(text)
-        skip_bits[k] = b
     used = np.unique(prep).tolist()
     fin = np.full(len(intern.strings), -1, dtype=np.int64)
     fin_bits = np.zeros(len(intern.strings), dtype=np.int64)
     for u in used:
-        text = intern.strings[u]
-        b = 0
-        for fn, flag in then:
-            new = fn(text)
-            if new != text:
-                b |= flag
-            text = new
+        text, fin_bits[u] = _traced(intern.strings[u], then)
         fin[u] = intern(text)
-        fin_bits[u] = b
     return prep, fin, (skip_bits, skip_bits | fin_bits[prep])
+
+
+def _traced(text: str, steps: tuple[tuple[Callable[[str], str], int], ...]) -> tuple[str, int]:
+    """*text* through *steps* ``(fn, bit)``, and the bits of the steps that changed it."""
+    bits = 0
+    for fn, flag in steps:
+        new = fn(text)
+        if new != text:
+            bits |= flag
+        text = new
+    return text, bits
 
 
 # --- aggregates -------------------------------------------------------------------------------

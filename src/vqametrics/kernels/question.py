@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..profiles import Profile
 
@@ -28,26 +28,22 @@ class QuestionNormalizer:
         """Return ``(prediction, answers, skipped)`` normalized; *skipped* is true when the
         unanimity rule left the conditional steps out."""
         p = self.profile
-        prep_ans = self._prep_ans
-        ans = []
-        for a in answers:
-            v = prep_ans.get(a)
-            if v is None:
-                v = prep_ans[a] = p.prepare_answer(a)
-            ans.append(v)
-        pred = self._prep_pred.get(prediction)
-        if pred is None:
-            pred = self._prep_pred[prediction] = p.prepare_prediction(prediction)
+        ans = _through(self._prep_ans, p.prepare_answer, answers)
+        pred = _through(self._prep_pred, p.prepare_prediction, (prediction,))[0]
         if p.unanimity_rule and ans and ans.count(ans[0]) == len(ans):
             return pred, ans, True
-        fin_ans = self._fin_ans
-        out = []
-        for a in ans:
-            v = fin_ans.get(a)
-            if v is None:
-                v = fin_ans[a] = p.finish_answer(a)
-            out.append(v)
-        fin = self._fin_pred.get(pred)
-        if fin is None:
-            fin = self._fin_pred[pred] = p.finish_prediction(pred)
+        out = _through(self._fin_ans, p.finish_answer, ans)
+        fin = _through(self._fin_pred, p.finish_prediction, (pred,))[0]
         return fin, out, False
+
+
+def _through(cache: dict[str, str], fn: Callable[[str], str], texts: Iterable[str]) -> list[str]:
+    """``[fn(t) for t in texts]``, each text computed once per normalizer (*cache* keeps them:
+    the same answers recur across the questions)."""
+    out = []
+    for text in texts:
+        value = cache.get(text)
+        if value is None:
+            value = cache[text] = fn(text)
+        out.append(value)
+    return out

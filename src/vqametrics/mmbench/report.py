@@ -45,14 +45,8 @@ class PassRecord:
     judge_reply: str | None = None
 
     def as_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "index": self.index,
-            "prediction": self.prediction,
-            "letter": self.letter,
-            "stage": self.stage,
-            "answer": self.answer,
-            "judge_calls": self.judge_calls,
-        }
+        names = ("index", "prediction", "letter", "stage", "answer", "judge_calls")
+        out: dict[str, object] = {k: getattr(self, k) for k in names}
         if self.judge_calls:
             out["judge"] = {
                 "prompt": self.judge_prompt,
@@ -75,12 +69,9 @@ class QuestionRecord:
     passes: tuple[PassRecord, ...]
 
     def as_dict(self) -> dict[str, object]:
+        out = {k: getattr(self, k) for k in ("index", "hit", "complete", "split", "category")}
         return {
-            "index": self.index,
-            "hit": self.hit,
-            "complete": self.complete,
-            "split": self.split,
-            "category": self.category,
+            **out,
             "l2-category": self.l2_category,
             "passes": [p.as_dict() for p in self.passes],
         }

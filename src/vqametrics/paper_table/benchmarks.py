@@ -56,6 +56,9 @@ class Benchmark:
 
 
 _ACC = (Measure("acc", ""),)
+#: the judged math and MM-Vet sheets: the overall accuracy under ``all/Overall`` or, in the
+#: per-category score file, ``Overall/acc``
+_JUDGED_ACC = (Measure("acc", "", ("",), ("all/Overall", "Overall/acc")),)
 _MCQ = 100.0  # VLMEvalKit's multiple-choice _acc.csv: fractions
 
 #: every benchmark, in the order a table prints them
@@ -130,32 +133,10 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         ),
         opencompass="hallusionbench",
     ),
-    Benchmark(
-        "MathVista_MINI",
-        "MathVista",
-        "mathvista",
-        (Measure("acc", "", ("",), ("all/Overall", "Overall/acc")),),
-        opencompass="mathvista",
-    ),
-    Benchmark(
-        "MathVision_MINI",
-        "MathVision (mini)",
-        "mathvision",
-        (Measure("acc", "", ("",), ("all/Overall", "Overall/acc")),),
-    ),
-    Benchmark(
-        "MathVision",
-        "MathVision",
-        "mathvision",
-        (Measure("acc", "", ("",), ("all/Overall", "Overall/acc")),),
-    ),
-    Benchmark(
-        "MMVet",
-        "MM-Vet",
-        "mmvet",
-        (Measure("acc", "", ("",), ("all/Overall", "Overall/acc")),),
-        opencompass="mmvet",
-    ),
+    Benchmark("MathVista_MINI", "MathVista", "mathvista", _JUDGED_ACC, opencompass="mathvista"),
+    Benchmark("MathVision_MINI", "MathVision (mini)", "mathvision", _JUDGED_ACC),
+    Benchmark("MathVision", "MathVision", "mathvision", _JUDGED_ACC),
+    Benchmark("MMVet", "MM-Vet", "mmvet", _JUDGED_ACC, opencompass="mmvet"),
     Benchmark("MMVP", "MMVP", "mmvp", _ACC, _MCQ),
     Benchmark("BLINK", "BLINK", "blink", _ACC, _MCQ),
     Benchmark("CV-Bench-2D", "CV-Bench 2D", "cvbench", _ACC, _MCQ),

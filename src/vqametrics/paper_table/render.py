@@ -9,6 +9,7 @@ import os
 from typing import Any
 
 from .._version import __version__
+from ..views.tables import latex_escape, markdown_escape
 
 # the table and its cells are typed Any here: build.py imports this module to render, and
 # the layers test forbids an import back (even for type checking)
@@ -133,36 +134,14 @@ def text(table: PaperTable, *, reported: bool = True) -> str:
     return "\n".join([*out, "", *legend(table)])
 
 
-def _md_escape(s: str) -> str:
-    return s.replace("|", "\\|")
-
-
 def markdown(table: PaperTable, *, reported: bool = True) -> str:
     header, rows = _rows(table, reported, mark="\\*")
-    out = ["| " + " | ".join(_md_escape(h) for h in header) + " |"]
+    out = ["| " + " | ".join(markdown_escape(h) for h in header) + " |"]
     out.append("|" + "|".join([":---", *(["---:"] * (len(header) - 1))]) + "|")
-    out += ["| " + " | ".join(_md_escape(v) for v in r) + " |" for r in rows]
+    out += ["| " + " | ".join(markdown_escape(v) for v in r) + " |" for r in rows]
     out.append("")
-    out += [f"- {_md_escape(line.strip())}" for line in legend(table)]
+    out += [f"- {markdown_escape(line.strip())}" for line in legend(table)]
     return "\n".join(out)
-
-
-_LATEX = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def _tex(s: str) -> str:
-    return "".join(_LATEX.get(ch, ch) for ch in s)
 
 
 def latex(table: PaperTable, *, reported: bool = True) -> str:
@@ -171,10 +150,10 @@ def latex(table: PaperTable, *, reported: bool = True) -> str:
     header, rows = _rows(table, reported, mark="\x00")
     spec = "l" + "r" * (len(header) - 1)
     out = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
-    out.append(" & ".join(_tex(h) for h in header) + " \\\\")
+    out.append(" & ".join(latex_escape(h) for h in header) + " \\\\")
     out.append("\\midrule")
     for r in rows:
-        cells = [_tex(v).replace("\x00", "$^\\dagger$") for v in r]
+        cells = [latex_escape(v).replace("\x00", "$^\\dagger$") for v in r]
         out.append(" & ".join(cells) + " \\\\")
     out += ["\\bottomrule", "\\end{tabular}"]
     out += [f"% {line.strip()}".replace(_MARK + " ours", "\\dagger ours") for line in legend(table)]

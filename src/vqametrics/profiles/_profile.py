@@ -13,14 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..core.exceptions import UnknownNameError
-
-__all__ = [
-    "Profile",
-    "Step",
-    "get_profile",
-    "list_profiles",
-    "register_profile",
-]
+from ..core.registry import register_once
 
 LeaveOneOut = Literal["records", "position", "none"]
 Mean = Literal["naive", "exact", "numpy"]
@@ -56,6 +49,10 @@ def _compose(steps: Iterable[Step]) -> Callable[[str], str]:
 
 def _identity(text: str) -> str:
     return text
+
+
+#: the profile's scoring rules beside its steps, as :meth:`Profile.as_dict` lists them
+_RULES = ("unanimity_rule", "leave_one_out", "mean", "empty_prediction_scores_zero")
 
 
 @dataclass(frozen=True)
@@ -122,20 +119,13 @@ class Profile:
 
     def as_dict(self) -> dict[str, object]:
         """What the profile does, as JSON-ready data (``profiles --list --json``, the demo)."""
+        steps = (*self.prediction_steps, *self.answer_steps)
         return {
-            "name": self.name,
-            "description": self.description,
-            "reproduces": self.reproduces,
-            "toolkit": self.toolkit,
+            **{k: getattr(self, k) for k in ("name", "description", "reproduces", "toolkit")},
             "prediction_steps": [s.name for s in self.prediction_steps],
             "answer_steps": [s.name for s in self.answer_steps],
-            "conditional_steps": sorted(
-                {s.name for s in (*self.prediction_steps, *self.answer_steps) if s.conditional}
-            ),
-            "unanimity_rule": self.unanimity_rule,
-            "leave_one_out": self.leave_one_out,
-            "mean": self.mean,
-            "empty_prediction_scores_zero": self.empty_prediction_scores_zero,
+            "conditional_steps": sorted({s.name for s in steps if s.conditional}),
+            **{k: getattr(self, k) for k in _RULES},
         }
 
     def signature_fields(self) -> tuple[tuple[str, str], ...]:
@@ -148,10 +138,7 @@ _REGISTRY: dict[str, Profile] = {}
 
 def register_profile(profile: Profile) -> Profile:
     """Add *profile* to the registry (a name can be registered once)."""
-    if profile.name in _REGISTRY:
-        raise ValueError(f"profile {profile.name!r} is already registered")
-    _REGISTRY[profile.name] = profile
-    return profile
+    return register_once(_REGISTRY, profile.name, profile, "profile")
 
 
 def get_profile(name: str | Profile) -> Profile:

@@ -25,7 +25,7 @@ from ..normalize import evalscope as _es
 from ..normalize import lmms_eval as _lmms
 from ..normalize import official as _off
 from ..normalize import vlmevalkit as _vlm
-from ._profile import Profile, Step, register_profile
+from ._profile import LeaveOneOut, Mean, Profile, Step, register_profile
 
 __all__ = [
     "ES_EXTRACT_STEP",
@@ -68,23 +68,47 @@ EVALAI_2017 = register_profile(
     )
 )
 
+
+def _same_steps_both_sides(
+    name: str,
+    description: str,
+    reproduces: str,
+    toolkit: str,
+    steps: tuple[Step, ...],
+    *,
+    leave_one_out: LeaveOneOut,
+    mean: Mean,
+) -> Profile:
+    """A toolkit that runs the same steps, always, on the prediction and on every answer (no
+    unanimity rule), registered."""
+    return register_profile(
+        Profile(
+            name=name,
+            description=description,
+            reproduces=reproduces,
+            toolkit=toolkit,
+            prediction_steps=steps,
+            answer_steps=steps,
+            unanimity_rule=False,
+            leave_one_out=leave_one_out,
+            mean=mean,
+        )
+    )
+
+
 #: ``PUNCT_lmms`` as a step.
 PUNCT_LMMS_STEP = Step("punctuation", _lmms.punctuation_lmms)
-_LMMS_VQAV2_STEPS = (_CLEAN, PUNCT_LMMS_STEP, *_DIGART)
+_LMMS_EVAL = f"lmms-eval {LMMS_EVAL_PIN.release} ({LMMS_EVAL_PIN.at()})"
 
-LMMS_EVAL_VQAV2 = register_profile(
-    Profile(
-        name="lmms-eval-vqav2",
-        description="lmms-eval's VQAv2 task: official steps always on both sides (no unanimity "
-        "rule), leave-one-out by record inequality, exact mean.",
-        reproduces=f"lmms-eval {LMMS_EVAL_PIN.release} ({LMMS_EVAL_PIN.at()})",
-        toolkit=LMMS_EVAL_PIN.token,
-        prediction_steps=_LMMS_VQAV2_STEPS,
-        answer_steps=_LMMS_VQAV2_STEPS,
-        unanimity_rule=False,
-        leave_one_out="records",
-        mean="exact",
-    )
+LMMS_EVAL_VQAV2 = _same_steps_both_sides(
+    "lmms-eval-vqav2",
+    "lmms-eval's VQAv2 task: official steps always on both sides (no unanimity rule), "
+    "leave-one-out by record inequality, exact mean.",
+    _LMMS_EVAL,
+    LMMS_EVAL_PIN.token,
+    (_CLEAN, PUNCT_LMMS_STEP, *_DIGART),
+    leave_one_out="records",
+    mean="exact",
 )
 
 #: ``EVALAI_PREP`` as four traced steps.
@@ -94,41 +118,31 @@ EVALAI_PREP_STEPS = (
     Step("possessive 's", _lmms.split_possessive),
     Step("cleanup", _lmms.prep_cleanup),
 )
-_LMMS_TEXTVQA_STEPS = (*EVALAI_PREP_STEPS, PUNCT_LMMS_STEP, *_DIGART)
 
-LMMS_EVAL_TEXTVQA = register_profile(
-    Profile(
-        name="lmms-eval-textvqa",
-        description="lmms-eval's TextVQA, VizWiz and OK-VQA tasks: the EvalAI answer processor "
-        "(lowercase, drop , and ?, split 's) then official steps on both sides; leave-one-out "
-        "by position, exact mean.",
-        reproduces=f"lmms-eval {LMMS_EVAL_PIN.release} ({LMMS_EVAL_PIN.at()})",
-        toolkit=LMMS_EVAL_PIN.token,
-        prediction_steps=_LMMS_TEXTVQA_STEPS,
-        answer_steps=_LMMS_TEXTVQA_STEPS,
-        unanimity_rule=False,
-        leave_one_out="position",
-        mean="exact",
-    )
+LMMS_EVAL_TEXTVQA = _same_steps_both_sides(
+    "lmms-eval-textvqa",
+    "lmms-eval's TextVQA, VizWiz and OK-VQA tasks: the EvalAI answer processor (lowercase, "
+    "drop , and ?, split 's) then official steps on both sides; leave-one-out by position, "
+    "exact mean.",
+    _LMMS_EVAL,
+    LMMS_EVAL_PIN.token,
+    (*EVALAI_PREP_STEPS, PUNCT_LMMS_STEP, *_DIGART),
+    leave_one_out="position",
+    mean="exact",
 )
 
 #: ``PUNCT_vlm`` as a step.
 PUNCT_VLM_STEP = Step("punctuation", _vlm.punctuation_vlm)
-_VLM_STEPS = (_CLEAN, PUNCT_VLM_STEP, *_DIGART)
 
-VLMEVALKIT = register_profile(
-    Profile(
-        name="vlmevalkit",
-        description="VLMEvalKit's VQA heuristic: official steps always on both sides with a "
-        "corrected period rule (2. keeps its period); leave-one-out by position, numpy mean.",
-        reproduces=f"VLMEvalKit ({VLMEVALKIT_PIN.at()}, 2025)",
-        toolkit=VLMEVALKIT_PIN.token,
-        prediction_steps=_VLM_STEPS,
-        answer_steps=_VLM_STEPS,
-        unanimity_rule=False,
-        leave_one_out="position",
-        mean="numpy",
-    )
+VLMEVALKIT = _same_steps_both_sides(
+    "vlmevalkit",
+    "VLMEvalKit's VQA heuristic: official steps always on both sides with a corrected period "
+    "rule (2. keeps its period); leave-one-out by position, numpy mean.",
+    f"VLMEvalKit ({VLMEVALKIT_PIN.at()}, 2025)",
+    VLMEVALKIT_PIN.token,
+    (_CLEAN, PUNCT_VLM_STEP, *_DIGART),
+    leave_one_out="position",
+    mean="numpy",
 )
 
 #: ``ES_NORM`` as five traced steps.

@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["FORMATS", "Table", "render", "short_names"]
+__all__ = ["FORMATS", "Table", "latex_escape", "markdown_escape", "render", "short_names"]
 
 #: The output formats of every scoring command (``--format``).
 FORMATS = ("text", "json", "csv", "markdown", "latex")
@@ -90,17 +90,18 @@ def _csv(t: Table) -> str:
     return buf.getvalue()
 
 
-def _md_escape(text: str) -> str:
+def markdown_escape(text: str) -> str:
+    """*text* as one Markdown table cell: ``|`` escaped, on one line."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 
 def _markdown(t: Table) -> str:
-    head = "| " + " | ".join(_md_escape(h) for h in t.header) + " |"
+    head = "| " + " | ".join(markdown_escape(h) for h in t.header) + " |"
     rule = "|" + "|".join(":---" if j in t.text_columns else "---:" for j in range(len(t.header)))
-    out = [f"**{_md_escape(t.title)}**", ""] if t.title else []
+    out = [f"**{markdown_escape(t.title)}**", ""] if t.title else []
     out += [head, rule + "|"]
     for row in t.rows:
-        cells = (_md_escape(_cell(v, t.digits_of(j), "—")) for j, v in enumerate(row))
+        cells = (markdown_escape(_cell(v, t.digits_of(j), "—")) for j, v in enumerate(row))
         out.append("| " + " | ".join(cells) + " |")
     if t.notes:
         out.append("")
@@ -126,7 +127,8 @@ _LATEX_SPECIAL = {
 }
 
 
-def _latex_escape(text: str) -> str:
+def latex_escape(text: str) -> str:
+    """*text* as one LaTeX table cell: the special characters escaped, on one line."""
     # a line break inside a cell would end the row's paragraph (a blank line is \par, an
     # error inside a tabular): one line, as in Markdown
     return "".join(_LATEX_SPECIAL.get(c, c) for c in " ".join(text.split("\n")))
@@ -138,11 +140,11 @@ def _latex(t: Table) -> str:
         "% vqametrics table (booktabs)" + (f": {_one_line(t.title)}" if t.title else ""),
         f"\\begin{{tabular}}{{{spec}}}",
         "\\toprule",
-        " & ".join(_latex_escape(h) for h in t.header) + r" \\",
+        " & ".join(latex_escape(h) for h in t.header) + r" \\",
         "\\midrule",
     ]
     for row in t.rows:
-        cells = (_latex_escape(_cell(v, t.digits_of(j), "—")) for j, v in enumerate(row))
+        cells = (latex_escape(_cell(v, t.digits_of(j), "—")) for j, v in enumerate(row))
         out.append(" & ".join(cells) + r" \\")
     out += ["\\bottomrule", "\\end{tabular}"]
     out += [f"% {_one_line(n)}" for n in t.notes]  # every line of a note stays a comment

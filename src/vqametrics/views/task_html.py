@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 from .._version import __version__
 from .explanation import ItemExplanation, explain_item
 from .html import _CSS, _PALETTE, _barh, _e, _figure, _figure_html, _svg, _table
-from .task_text import _difference, _distinct, reported_comparable, reported_pairs
+from .task_text import (
+    _difference,
+    _distinct,
+    breakdown_columns,
+    breakdowns,
+    reported_comparable,
+    reported_pairs,
+)
 
 if TYPE_CHECKING:
     from ..tasks._run import TaskEvaluation
@@ -104,12 +111,8 @@ def _groups(ev: TaskEvaluation) -> str:
     the table of all its metrics."""
     agg = ev.aggregate
     out = []
-    for name, groups in agg.breakdowns.items():
-        if not groups:
-            continue
-        keys: list[str] = []
-        for metrics in groups.values():
-            keys.extend(k for k in metrics if k not in keys)
+    for name, groups in breakdowns(agg):
+        keys = breakdown_columns(groups)
         main = next((k for k in keys if k != "n"), None)
         labels = [str(g) for g in groups]
         if main is not None:

@@ -9,6 +9,7 @@ from ..readers.layouts import reported_numbers
 from .text import table
 
 if TYPE_CHECKING:
+    from ..tasks._base import Aggregate
     from ..tasks._run import TaskEvaluation
 
 __all__ = ["task_text"]
@@ -23,12 +24,8 @@ def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
     lines = [f"{result.task.title} — profile {result.profile.name}{unit}"]
     rows = [[k, v] for k, v in agg.metrics.items()]
     lines.append(table(rows, ["metric", "value"], d))
-    for name, groups in agg.breakdowns.items():
-        if not groups:
-            continue
-        keys: list[str] = []
-        for metrics in groups.values():
-            keys.extend(k for k in metrics if k not in keys)
+    for name, groups in breakdowns(agg):
+        keys = breakdown_columns(groups)
         grows = [[g, *(m.get(k, "") for k in keys)] for g, m in groups.items()]
         lines.append("")
         lines.append(table(grows, [name, *keys], d))
@@ -43,6 +40,19 @@ def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
     lines.append(f"read: {', '.join(result.data.layouts)}")
     lines.append(result.signature.format())
     return "\n".join(lines)
+
+
+def breakdowns(agg: Aggregate) -> list[tuple[str, Mapping[Any, Mapping[str, Any]]]]:
+    """The breakdowns that have groups, in order: ``(name, {group: metrics})``."""
+    return [(name, groups) for name, groups in agg.breakdowns.items() if groups]
+
+
+def breakdown_columns(groups: Mapping[Any, Mapping[str, Any]]) -> list[str]:
+    """The metric names of a breakdown's groups, first seen first (a group may lack some)."""
+    keys: list[str] = []
+    for metrics in groups.values():
+        keys.extend(k for k in metrics if k not in keys)
+    return keys
 
 
 def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: int) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ...core.exceptions import InputError
+from ...core.registry import register_once
 
 __all__ = [
     "RANDOM",
@@ -83,10 +84,7 @@ _LINEAGES: dict[str, Lineage] = {}
 
 def register_lineage(lineage: Lineage) -> Lineage:
     """Add *lineage* to the registry (its name must be new); returns it."""
-    if lineage.name in _LINEAGES:
-        raise ValueError(f"choice lineage {lineage.name!r} is already registered")
-    _LINEAGES[lineage.name] = lineage
-    return lineage
+    return register_once(_LINEAGES, lineage.name, lineage, "choice lineage")
 
 
 def check_choices(choices: Mapping[str, str]) -> None:
