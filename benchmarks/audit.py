@@ -344,13 +344,6 @@ class Builder:
             self.add(
                 "same-data", "as xlsx (numbers as numbers)", "same", self.files(".xlsx", xlsx(rows))
             )
-            self.add(
-                "same-data",
-                "as jsonl",
-                "either",
-                self.files(".jsonl", jsonl(rows)),
-                same_if_scored=True,
-            )
         else:
             self.add(
                 "same-data",
@@ -359,14 +352,10 @@ class Builder:
                 self.files(".json", json.dumps(rows).encode()),
             )
         flipped = [r | {self.idc: _flip_id(r[self.idc])} for r in rows]
-        if self.fx.format == "tsv":
-            self.add(
-                "same-data",
-                "ids of the other type (jsonl)",
-                "either",
-                self.files(".jsonl", jsonl(flipped)),
-                same_if_scored=True,
-            )
+        if self.fx.format == "tsv":  # JSON of a sheet: read the same if it is read at all
+            for label, body in (("as jsonl", rows), ("ids of the other type (jsonl)", flipped)):
+                made = self.files(".jsonl", jsonl(body))
+                self.add("same-data", label, "either", made, same_if_scored=True)
         else:
             self.rows_case("same-data", "ids of the other type", "same", flipped)
         renamed = [{("zz_pred" if k == self.pc else k): v for k, v in r.items()} for r in rows]
@@ -617,25 +606,12 @@ class Builder:
                 self.with_(0, **{self.pc: text}),
                 n_delta=0,
             )
-        suffix = ".jsonl"
-        line = json.dumps(self.rows[0])
+        rest = jsonl(self.rows[1:]).decode()
         for token in ("NaN", "Infinity"):
-            rows_text = jsonl(self.rows[1:]).decode()
-            bad_pred = _json_with_token(self.rows[0], self.pc, token)
-            self.add(
-                "nan-inf",
-                f"prediction {token} (json)",
-                "reject",
-                self.files(suffix, (bad_pred + "\n" + rows_text).encode()),
-            )
-            bad_id = _json_with_token(self.rows[0], self.idc, token)
-            self.add(
-                "nan-inf",
-                f"id {token} (json)",
-                "reject",
-                self.files(suffix, (bad_id + "\n" + rows_text).encode()),
-            )
-        del line
+            for what, column in (("prediction", self.pc), ("id", self.idc)):
+                body = _json_with_token(self.rows[0], column, token) + "\n" + rest
+                made = self.files(".jsonl", body.encode())
+                self.add("nan-inf", f"{what} {token} (json)", "reject", made)
         for column in _numeric_columns(self.rows, exclude={self.idc, self.pc}):
             for text in ("nan", "inf", "1e999"):
                 self.rows_case(
@@ -885,7 +861,7 @@ def api_cases(task: str) -> list[Case]:
         add(
             f"compute_score(task, 'a', {v!r:.20})",
             lambda v=v: compute_score(task, "a", v),
-            "reject",
+            "either" if isinstance(v, bytes) else "reject",  # bytes: a parquet cell, decoded
         )
         add(
             f"compute_score(task, 'a', refs, {v!r:.20})",
@@ -906,6 +882,7 @@ def api_cases(task: str) -> list[Case]:
                 lambda v=v, o=option: vqametrics.evaluate(task, [{}], **{o: v}),
                 "reject",
             )
+    add("compute_score(task, 'a', b'\\xff')", lambda: compute_score(task, "a", b"\xff"), "reject")
     return cases
 
 
