@@ -39,6 +39,8 @@ FORMATS = FILE_FORMATS
 Source = str | os.PathLike[str] | Sequence[Mapping[str, Any]] | Mapping[Any, Any] | Any
 
 _ZIP_MAGIC = b"PK\x03\x04"
+#: a UTF-8 byte order mark, which Windows tools write at the start of text files
+_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -229,7 +231,7 @@ def _sniff(name: str, data: bytes) -> str:
     """The layout of *data*: by content first, then by extension."""
     if data[:4] == _ZIP_MAGIC:
         return "xlsx"
-    head = data.lstrip()[:1]
+    head = data.removeprefix(_BOM).lstrip()[:1]
     if head in (b"[", b"{"):
         return "json"
     lower = name.lower()
@@ -256,7 +258,8 @@ def _sniff(name: str, data: bytes) -> str:
 
 def _parse_json(name: str, data: bytes, suffix: str, rows_key: str, jsonl: bool = False) -> Records:
     jsonl = jsonl or suffix.lower().endswith((".jsonl", ".ndjson"))
-    value, lines = parse_json_or_jsonl(name, data, jsonl)
+    # a leading byte order mark is read as the CSV/TSV reader reads it (utf-8-sig): not text
+    value, lines = parse_json_or_jsonl(name, data.removeprefix(_BOM), jsonl)
     if lines is not None:
         for i, row in enumerate(value):
             if not isinstance(row, dict):
