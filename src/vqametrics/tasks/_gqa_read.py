@@ -22,10 +22,10 @@ from typing import Any
 
 from ..core.exceptions import InputError, MissingPredictionError
 from ..readers._json import parse_json_or_jsonl
+from ..readers.detect import Layouts, LogLayout, docs_alone, read_by_layout
 from ..readers.join import disagreement_note, join_by_id
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_bytes_from
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (

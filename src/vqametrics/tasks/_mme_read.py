@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
+from ..readers.detect import LogLayout, positional_data, read_yes_no, yes_no_layouts
 from ..readers.join import disagreement_note, unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_bytes_from
-from ..readers.toolkits import LogLayout, positional_data, read_yes_no, yes_no_layouts
 from ._base import Item, TaskData, TaskInputs
 from ._common import not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (

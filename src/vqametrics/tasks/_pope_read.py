@@ -13,16 +13,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
-from ..readers.join import disagreement_note, unique_rows
-from ..readers.layouts import Predictions
-from ..readers.records import Records, cell_text, read_records
-from ..readers.toolkits import (
+from ..readers.detect import (
     LogLayout,
     docs_alone,
     positional_data,
     read_yes_no,
     yes_no_layouts,
 )
+from ..readers.join import disagreement_note, unique_rows
+from ..readers.layouts import Predictions
+from ..readers.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import id_key, not_text_error, read_vlmevalkit, reported_scores, typed
 from ._lmms import (

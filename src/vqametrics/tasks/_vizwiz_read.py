@@ -13,10 +13,10 @@ from typing import Any
 from ..core.exceptions import InputError
 from ..normalize.mmf import evalai_answer_processor
 from ..readers.answers import require_answers
+from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ..readers.join import check_unique, disagreement_note, join_inputs
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores, text_predictions
 from ._lmms import (

@@ -30,10 +30,10 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
+from ..readers.detect import Layouts, docs_alone, read_by_layout
 from ..readers.join import disagreement_note, join_inputs, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
-from ..readers.toolkits import Layouts, docs_alone, read_by_layout
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (

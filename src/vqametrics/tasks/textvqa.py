@@ -38,10 +38,10 @@ from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.answers import require_answers
+from ..readers.detect import Layouts, LogLayout, positional_data
 from ..readers.join import check_unique, join_inputs, unique_rows
 from ..readers.layouts import is_lmms_eval_log
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, positional_data
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (

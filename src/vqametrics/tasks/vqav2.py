@@ -281,7 +281,7 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
     """EM / EM-any (``metrics=``) and the toolkit check, as :func:`evaluation_to_task`."""
     from dataclasses import replace
 
-    from ..analysis.toolkit_check import check_toolkit
+    from ..pipeline.toolkit_check import check_toolkit
 
     metrics = _metric_names(str(inputs.options.get("metrics") or "vqa"))
     wanted = [m for m in ("em", "em-any") if m in metrics]
@@ -313,7 +313,7 @@ def evaluation_to_task(
     every breakdown group, unrounded percent, with their own signatures); *judge_summary* is
     the open-ended judge's summary (``vqa --judge-url``), beside the score.
     """
-    from ..analysis.toolkit_check import check_toolkit
+    from ..pipeline.toolkit_check import check_toolkit
     from ._run import TaskEvaluation
 
     r = VQARead(
@@ -380,8 +380,8 @@ def _explain(evaluation: Any, i: int) -> Any:
 
 def _write_outputs(evaluation: Any, out_dir: Any, *, inputs: Sequence[Any] = ()) -> Any:
     """The official ``accuracy``/``evalQA``/``evalQuesType``/``evalAnsType`` files, with
-    ``per_question.jsonl`` and ``signature.txt`` (``views/files.py``), in bulk."""
-    from ..views.files import write_vqa_outputs
+    ``per_question.jsonl`` and ``signature.txt`` (``pipeline/vqa_outputs.py``), in bulk."""
+    from ..pipeline.vqa_outputs import write_vqa_outputs
 
     return write_vqa_outputs(vqa_view(evaluation), out_dir, inputs=inputs)
 
