@@ -81,12 +81,8 @@ class ToolkitCheck:
         if self.hint is not None:
             out["hint"] = self.hint
         if self.sample_metric is not None:
-            out["per_sample"] = {
-                "metric": self.sample_metric,
-                "n_compared": self.n_compared,
-                "n_disagree": self.n_disagree,
-                "by_rule": self.groups,
-            }
+            counts = {"n_compared": self.n_compared, "n_disagree": self.n_disagree}
+            out["per_sample"] = {"metric": self.sample_metric, **counts, "by_rule": self.groups}
         return out
 
     def format(self, digits: int = 2) -> str:
