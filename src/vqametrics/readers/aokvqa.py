@@ -117,13 +117,8 @@ def load_aokvqa_predictions(
     ``multiple_choice`` is the chosen option's text or its letter (``"B"``);
     ``multiple_choice_rotations[k]`` is the answer given when the options were rotated left by
     *k* (see :func:`vqametrics.mmbench.circular.rotate_options`), so its letters refer to the
-    rotated order. See
-    :func:`match_choice` for how each is mapped to a choice.
-
-    Raises
-    ------
-    InputError
-        One line naming the file and the question id.
+    rotated order. See :func:`match_choice` for how each is mapped to a choice. Bad input
+    raises ``InputError`` as :func:`load_aokvqa` does.
     """
     name = display_name(path)
     data, lines = read_json_or_jsonl(path)

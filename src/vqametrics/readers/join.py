@@ -216,8 +216,6 @@ def join_inputs(
         preds.texts,
         source=preds.source,
         wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
         what=what,
+        **inputs.join_rules,
     )

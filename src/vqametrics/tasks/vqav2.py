@@ -213,13 +213,11 @@ def _read(inputs: TaskInputs, own: Profile | None = None) -> TaskData:
         inputs.annotations,
         inputs.results,
         questions=inputs.questions,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
         input_format=inputs.format,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
         reported=inputs.reported,
+        **inputs.join_rules,
     )
     prof = own if own is not None else get_profile(inputs.profile or "official")
     return _data(r, r.predictions, r.all_notes(prof), own)
@@ -548,21 +546,16 @@ VQAV2 = register_task(
     )
 )
 
+#: OK-VQA: VQA v2's task (reader, profiles, hooks) on OK-VQA's own annotations
 OKVQA = register_task(
-    Task(
+    replace(
+        VQAV2,
         name="okvqa",
-        kind="open",
-        references="votes",
         datasets=("HuggingFaceM4/ok_vqa", "lmms-lab/ok-vqa"),
         title="OK-VQA",
-        metric="vqa-acc",
         description="VQA soft accuracy on OK-VQA's answers (the official VQA script)",
-        profiles=vqa_task_profiles(),
-        read=_read,
         layouts=(*_LAYOUTS, "annotations: official VQA format or the LAVIS flat list"),
         aliases=("ok-vqa",),
-        annotations_optional=True,
         note="OK-VQA is scored with the official VQA v2 script",
-        **_HOOKS,
     )
 )
