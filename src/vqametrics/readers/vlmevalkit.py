@@ -169,9 +169,13 @@ def sheet_items(
 def sheet_id(key: Hashable, layout: str = "") -> str | int:
     """An item id of a sheet's row: the same value whatever format the sheet was saved in —
     a CSV/TSV cell (or an XLSX text cell) ``"12"`` is the id ``12`` a number cell or pandas
-    gives (leading zeros and signs keep it text; surrounding spaces are dropped)."""
-    if isinstance(key, str) and layout.split("+")[0] in ("csv", "tsv", "xlsx"):
-        k = key.strip()
-        if k.isascii() and k.isdecimal() and (k == "0" or not k.startswith("0")):
-            return int(k)
+    gives (leading zeros, signs and spaces keep it text)."""
+    if (
+        isinstance(key, str)
+        and layout.split("+")[0] in ("csv", "tsv", "xlsx")
+        and key.isascii()
+        and key.isdecimal()
+        and (key == "0" or not key.startswith("0"))
+    ):
+        return int(key)
     return key if isinstance(key, str | int) else str(key)
