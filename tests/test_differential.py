@@ -25,11 +25,11 @@ from vqametrics.aggregate import breakdown, official_outputs
 from vqametrics.kernels import _fast
 from vqametrics.kernels.question import QuestionNormalizer
 from vqametrics.pipeline.vqa import score_dataset
+from vqametrics.pipeline.vqa_outputs import write_vqa_outputs
 from vqametrics.profiles import get_profile, list_profiles
 from vqametrics.readers import _bulk
 from vqametrics.readers.vqa import as_dataset, load_annotations, load_results
 from vqametrics.tasks.vqav2 import evaluate_vqa
-from vqametrics.views.files import write_vqa_outputs
 
 # Pieces that exercise every rule of spec §3: punctuation (spaced or not), the comma trigger,
 # periods around digits, number words, articles, contractions, case, whitespace, non-ASCII.

@@ -1,4 +1,4 @@
-"""Output files (``views/output.py``): published whole with a manifest, never over an input,
+"""Output files (``core/output.py``): published whole with a manifest, never over an input,
 never through a symlink, and no temporaries or partial folders left behind (issue 14)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 
 from vqametrics import InputError
 from vqametrics.cli import main
-from vqametrics.views import output
-from vqametrics.views.output import (
+from vqametrics.core import output
+from vqametrics.core.output import (
     MANIFEST,
     check_not_input,
     publish_dir,

@@ -14,9 +14,9 @@ import pytest
 
 from vqametrics.cli import main
 from vqametrics.kernels import _fast
+from vqametrics.pipeline import vqa_outputs as files
 from vqametrics.readers import _fork
 from vqametrics.readers._fork import Forked
-from vqametrics.views import files
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from vqametrics.cli import main
+from vqametrics.pipeline.vqa_outputs import write_vqa_outputs
 from vqametrics.tasks.vqav2 import evaluate_vqa
-from vqametrics.views.files import write_vqa_outputs
 
 from .chat_templates import wrap
 

@@ -69,7 +69,19 @@ def test_missing_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_duplicate_index_in_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = data_file(tmp_path, GOOD_ROWS + "1\tWhat?\t\tred\tgreen\t\t\tA\tc1\tl2\tdev\n")
     err = run_error(score(tmp_path, data, "index\tprediction\n1\tA\n"), capsys)
-    assert f"{data}: line 4 (index 1): duplicate index, first seen at line 2" in err
+    # the one rule and message for a repeated ground-truth id (readers.join.check_unique)
+    assert f"{data}: line 4: duplicate index 1 (first at {data}: line 2; pass --on-duplicate" in err
+
+
+def test_duplicate_index_in_data_last_keeps_the_last_row(tmp_path: Path) -> None:
+    """``--on-duplicate last`` is the one escape for a repeated data index too: the last row of
+    index 1 (answer B, green) is kept, at the place of the first, and a warning counts it."""
+    data = data_file(tmp_path, GOOD_ROWS + "1\tWhat?\t\tred\tgreen\t\t\tB\tc1\tl2\tdev\n")
+    with pytest.raises(InputError, match="duplicate index 1"):
+        load_mmbench_tsv(data)
+    with pytest.warns(UserWarning, match="1 repeated index row"):
+        rows = load_mmbench_tsv(data, on_duplicate="last").rows
+    assert [(r.index, r.answer) for r in rows] == [(1, "B"), (1000001, "B")]
 
 
 def test_duplicate_index_in_predictions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -146,7 +146,7 @@ def test_okvqa_official_and_work(shared_data: Path, monkeypatch: pytest.MonkeyPa
         data / "coco14_promptC_gpt3_VinVLTag_n16_repeat5_47.934998_CLIPImagequestion.json",
     )
     evaluate = importlib.import_module("vqametrics.pipeline.vqa")
-    diff = importlib.import_module("vqametrics.analysis.profile_diff")
+    diff = importlib.import_module("vqametrics.pipeline.profile_diff")
     whole: list[object] = []
     subsets: list[int] = []
     score_dataset, score_subset = evaluate.score_dataset, diff._score_subset

@@ -282,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _discard_staged_outputs() -> None:
     """Remove the staged output folders of an interrupted run (when the run wrote any)."""
-    output = sys.modules.get("vqametrics.views.output")
+    output = sys.modules.get("vqametrics.core.output")
     if output is not None:
         output.discard_unpublished()
 

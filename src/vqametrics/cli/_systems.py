@@ -45,7 +45,7 @@ def run_vqa_systems(args: argparse.Namespace, paths: Sequence[str], metrics: Seq
                 warnings.simplefilter("ignore", AnswerCountWarning)
             evaluations.append(evaluate_from_args(args, path, annotations=dataset))
     if out:  # one file: its official outputs, and the table on stdout
-        from ..views.files import start_vqa_outputs
+        from ..pipeline.vqa_outputs import start_vqa_outputs
 
         with start_vqa_outputs(evaluations[0], out) as writing:
             writing.wait()

@@ -98,11 +98,9 @@ def _compare(args: argparse.Namespace, path: str) -> Comparison:
 
         if args.questions is not None:
             raise InputError("--questions applies to VQA-format data, not to --aokvqa")
-        if args.on_duplicate != "error":
-            raise InputError("--on-duplicate applies to VQA-format data, not to --aokvqa")
         result = compare_aokvqa(
-            load_aokvqa(args.aokvqa),
-            load_aokvqa_predictions(path),
+            load_aokvqa(args.aokvqa, on_duplicate=args.on_duplicate),
+            load_aokvqa_predictions(path, on_duplicate=args.on_duplicate),
             profile=args.profile,
             examples=args.examples,
             digits=args.digits,

@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     inputs = (args.annotations, *args.results, args.questions)
     if args.out:
-        from ..views.files import VQA_OUTPUTS
+        from ..pipeline.vqa_outputs import VQA_OUTPUTS
         from ..views.output import check_out_dir
 
         check_out_dir(args.out, VQA_OUTPUTS, inputs)  # before any work
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             result, signature=result.signature.with_fields(bootstrap=n_bootstrap, seed=seed)
         )
     if args.out:
-        from ..views.files import start_vqa_outputs
+        from ..pipeline.vqa_outputs import start_vqa_outputs
 
         # a large per_question.jsonl is written by a child process meanwhile (report/files.py)
         with start_vqa_outputs(result, args.out, inputs=inputs, extra=judge_files) as writing:

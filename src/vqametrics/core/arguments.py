@@ -7,7 +7,7 @@ a ``TypeError`` from deep inside (issue 22's audit: 142 of 502 misuses raised th
 >>> check("vqa_accuracy", "prediction", None, "str")
 Traceback (most recent call last):
     ...
-vqametrics.core.arguments.ArgumentTypeError: vqa_accuracy: prediction must be a string, got None
+vqametrics.core.exceptions.ArgumentTypeError: vqa_accuracy: prediction must be a string, got None
 """
 
 from __future__ import annotations
@@ -16,15 +16,9 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 
-from .exceptions import InputError
+from .exceptions import ArgumentTypeError, InputError
 
 __all__ = ["KINDS", "ArgumentTypeError", "check", "check_choice"]
-
-
-class ArgumentTypeError(InputError, TypeError):
-    """A public function was given an argument of the wrong type; the message names the
-    function and the argument. Also a ``TypeError`` (what Python raises for a wrong type) and,
-    as every bad input, an :class:`~vqametrics.errors.InputError`."""
 
 
 def _is_int(value: object) -> bool:

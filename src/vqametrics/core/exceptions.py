@@ -4,7 +4,8 @@
 
     VqaMetricsError (Exception)
     ├── InputError (+ ValueError)      bad input data: names the file, line or question id
-    │   └── MissingPredictionError      a question has no prediction
+    │   ├── MissingPredictionError      a question has no prediction
+    │   └── ArgumentTypeError (+ TypeError)  a public function given an argument of a wrong type
     ├── UnknownNameError (+ ValueError) an unknown profile, extractor or metric name
     └── MissingDependencyError (+ ImportError)  an optional extra is not installed
 
@@ -21,8 +22,10 @@ import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 
+#: the public error tree (re-exported whole by :mod:`vqametrics.errors`)
 __all__ = [
     "AnswerCountWarning",
+    "ArgumentTypeError",
     "IdTypeWarning",
     "InputError",
     "LeaveOneOutWarning",
@@ -31,7 +34,6 @@ __all__ = [
     "UnknownNameError",
     "VqaMetricsError",
     "VqaMetricsWarning",
-    "command_line_spelling",
 ]
 
 #: True while the command line runs: messages then name options as ``--allow-missing``; a
@@ -80,6 +82,12 @@ class InputError(VqaMetricsError, ValueError):
 
 class MissingPredictionError(InputError):
     """A question of the annotations has no prediction."""
+
+
+class ArgumentTypeError(InputError, TypeError):
+    """A public function was given an argument of the wrong type; the message names the
+    function and the argument (:mod:`vqametrics.core.arguments`). Also a ``TypeError`` (what
+    Python raises for a wrong type) and, as every bad input, an :class:`InputError`."""
 
 
 class UnknownNameError(VqaMetricsError, ValueError):

@@ -20,11 +20,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 import orjson
 
 from ..core.exceptions import InputError
+from ..readers.join import check_unique
 from .model import MMBenchData, MMBenchRow, Predictions
 
 __all__ = [
@@ -318,11 +319,15 @@ def _parse_index(value: str | None, where: str) -> int:
     return index
 
 
-def rows_from_table(table: Table) -> MMBenchData:
+def rows_from_table(
+    table: Table, *, on_duplicate: Literal["error", "last"] = "error"
+) -> MMBenchData:
     """Validate an MMBench table and turn it into rows.
 
-    Every row needs an integer ``index`` (unique), a ``question`` column, at least two
-    non-empty options among the single-letter columns and an ``answer`` that is one of them.
+    Every row needs an integer ``index``, a ``question`` column, at least two non-empty
+    options among the single-letter columns and an ``answer`` that is one of them. An index
+    given twice is an error naming both lines, unless *on_duplicate* is ``"last"`` (the one
+    rule for repeated rows, :func:`~vqametrics.readers.join.check_unique`).
 
     Raises
     ------
@@ -333,15 +338,11 @@ def rows_from_table(table: Table) -> MMBenchData:
     _require(table, _DATA_COLUMNS)
     letters = [c for c in _OPTION_LETTERS if c in table.header]
     n_columns = sum(1 for c in "ABCD" if c in table.header)
-    seen: dict[int, str] = {}
     rows: list[MMBenchRow] = []
     for cells, where, line in zip(table.rows, table.where, table.lines, strict=True):
         loc = f"{table.source}: {where}"
         index = _parse_index(cells.get("index"), loc)
         loc = f"{loc} (index {index})"
-        if index in seen:
-            raise InputError(f"{loc}: duplicate index, first seen at {seen[index]}")
-        seen[index] = where
         options = {c: v for c in letters if (v := cells.get(c)) is not None}
         if len(options) < 2:
             raise InputError(f"{loc}: needs at least 2 non-empty options, found {len(options)}")
@@ -366,10 +367,16 @@ def rows_from_table(table: Table) -> MMBenchData:
         )
     if not rows:
         raise InputError(f"{table.source}: no data rows")
-    return MMBenchData(tuple(rows), table.source)
+    places = [f"{table.source}: {where}" for where in table.where]
+    keep = check_unique(
+        [r.index for r in rows], places, what="index", on_duplicate=on_duplicate, warn=True
+    )
+    return MMBenchData(tuple(rows[k] for k in keep), table.source)
 
 
-def load_mmbench_tsv(path: str | Path) -> MMBenchData:
+def load_mmbench_tsv(
+    path: str | Path, *, on_duplicate: Literal["error", "last"] = "error"
+) -> MMBenchData:
     """Load an MMBench data file in the official TSV layout (circular copies included).
 
     Columns used: ``index``, ``question``, ``hint``, ``A``.. (options), ``answer``,
@@ -396,7 +403,7 @@ def load_mmbench_tsv(path: str | Path) -> MMBenchData:
     An empty cell is an absent value, as pandas reads it (NaN): an empty option is no option.
     pandas' other NaN spellings (``NA``, ``None``, ``null`` …) are read as text here.
     """
-    return rows_from_table(read_table(path))
+    return rows_from_table(read_table(path), on_duplicate=on_duplicate)
 
 
 def load_predictions(

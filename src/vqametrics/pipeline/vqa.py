@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 #: The files of ``vqametrics vqa --out`` / ``score vqav2 --out`` (besides ``manifest.json``),
-#: in the order written (by :mod:`vqametrics.views.files`).
+#: in the order written (by :mod:`vqametrics.pipeline.vqa_outputs`).
 VQA_OUTPUTS = (
     "accuracy.json",
     "evalQA.json",

@@ -6,10 +6,11 @@ A-OKVQA has no verified data licence: vqametrics reads it, never bundles it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeGuard
+from typing import Literal, TypeGuard
 
 from ..core.exceptions import InputError
 from ._json import PathLike, display_name, object_pairs, read_bytes, read_json_or_jsonl
+from .join import check_unique
 
 __all__ = ["AOKVQAItem", "AOKVQAPrediction", "load_aokvqa", "load_aokvqa_predictions"]
 
@@ -36,11 +37,15 @@ class AOKVQAPrediction:
     rotations: tuple[str, ...] | None = None
 
 
-def load_aokvqa(path: PathLike) -> list[AOKVQAItem]:
+def load_aokvqa(
+    path: PathLike, *, on_duplicate: Literal["error", "last"] = "error"
+) -> list[AOKVQAItem]:
     """Load A-OKVQA in its original schema (``aokvqa_v1p0_<split>.json``).
 
     Each record needs ``question_id`` (str), ``direct_answers`` (non-empty list of str),
-    ``choices`` (at least 2 str) and ``correct_choice_idx`` (an index into ``choices``).
+    ``choices`` (at least 2 str) and ``correct_choice_idx`` (an index into ``choices``). A
+    question id given twice is an error naming both records, unless *on_duplicate* is
+    ``"last"`` (the one rule for repeated rows, :func:`~vqametrics.readers.join.check_unique`).
 
     Raises
     ------
@@ -55,16 +60,14 @@ def load_aokvqa(path: PathLike) -> list[AOKVQAItem]:
             "(question_id, direct_answers, choices, correct_choice_idx)"
         )
     items = []
-    seen: set[str] = set()
+    places = []
     for i, rec in enumerate(data):
-        where = f"{name}: line {lines[i]}" if lines else f"{name}: entry {i + 1}"
+        place = f"{name}: line {lines[i]}" if lines else f"{name}: entry {i + 1}"
         if not isinstance(rec, dict) or not isinstance(rec.get("question_id"), str):
-            raise InputError(f"{where}: expected an object with a string 'question_id'")
+            raise InputError(f"{place}: expected an object with a string 'question_id'")
         qid = rec["question_id"]
         where = f"{name}: question {qid!r}"
-        if qid in seen:
-            raise InputError(f"{where}: duplicate question id")
-        seen.add(qid)
+        places.append(place)
         das = rec.get("direct_answers")
         if not _str_list(das, 1):
             raise InputError(f"{where}: 'direct_answers' must be a non-empty list of strings")
@@ -85,7 +88,10 @@ def load_aokvqa(path: PathLike) -> list[AOKVQAItem]:
                 qid, tuple(choices), idx, tuple(das), bool(rec.get("difficult_direct_answer"))
             )
         )
-    return items
+    keep = check_unique(
+        [it.question_id for it in items], places, on_duplicate=on_duplicate, warn=True
+    )
+    return [items[k] for k in keep]
 
 
 def _str_list(value: object, minimum: int) -> TypeGuard[list[str]]:
@@ -94,8 +100,11 @@ def _str_list(value: object, minimum: int) -> TypeGuard[list[str]]:
     )
 
 
-def load_aokvqa_predictions(path: PathLike) -> dict[str, AOKVQAPrediction]:
-    """Load predictions for :func:`compare_aokvqa`.
+def load_aokvqa_predictions(
+    path: PathLike, *, on_duplicate: Literal["error", "last"] = "error"
+) -> dict[str, AOKVQAPrediction]:
+    """Load predictions for :func:`compare_aokvqa`; a question given twice is an error unless
+    *on_duplicate* is ``"last"`` (the last one is kept, as for VQA predictions).
 
     Accepted layouts (JSON or JSONL):
 
@@ -108,13 +117,8 @@ def load_aokvqa_predictions(path: PathLike) -> dict[str, AOKVQAPrediction]:
     ``multiple_choice`` is the chosen option's text or its letter (``"B"``);
     ``multiple_choice_rotations[k]`` is the answer given when the options were rotated left by
     *k* (see :func:`vqametrics.mmbench.circular.rotate_options`), so its letters refer to the
-    rotated order. See
-    :func:`match_choice` for how each is mapped to a choice.
-
-    Raises
-    ------
-    InputError
-        One line naming the file and the question id.
+    rotated order. See :func:`match_choice` for how each is mapped to a choice. Bad input
+    raises ``InputError`` as :func:`load_aokvqa` does.
     """
     name = display_name(path)
     data, lines = read_json_or_jsonl(path)
@@ -140,8 +144,10 @@ def load_aokvqa_predictions(path: PathLike) -> dict[str, AOKVQAPrediction]:
         raise InputError(f"{name}: contains no predictions")
     out: dict[str, AOKVQAPrediction] = {}
     for qid, value, where in entries:
-        if qid in out:
-            raise InputError(f"{where}: duplicate prediction")
+        if qid in out and on_duplicate == "error":
+            raise InputError(
+                f"{where}: duplicate prediction; pass --on-duplicate last to keep the last one"
+            )
         out[qid] = _aokvqa_prediction(value, where)
     return out
 

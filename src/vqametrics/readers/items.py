@@ -130,6 +130,16 @@ class TaskInputs:
     #: decide their letters, random draws included, in ``read``)
     profile: str | None = None
 
+    @property
+    def join_rules(self) -> dict[str, Any]:
+        """The options of every join to the ground truth (missing, extra and repeated items),
+        as keyword arguments: ``join_by_id(..., **inputs.join_rules)``."""
+        return {
+            "allow_missing": self.allow_missing,
+            "ignore_extra": self.ignore_extra,
+            "on_duplicate": self.on_duplicate,
+        }
+
 
 @dataclass(frozen=True)
 class TaskData:

@@ -58,12 +58,19 @@ def check_unique(
     *,
     what: str = "question id",
     on_duplicate: Literal["error", "last"] = "error",
+    warn: bool = False,
 ) -> list[int]:
     """The rows to keep of a ground truth: a repeated id is an error naming both places, the
     same rule as for predictions, with the same one escape (``on_duplicate="last"`` keeps the
     last row of each id, at the place of the first; :func:`unique_rows`, which also gives the
-    note)."""
-    keep, _ = unique_rows(ids, wheres, what=what, on_duplicate=on_duplicate)
+    note). *warn*: the note becomes a warning, for a loader that returns no notes."""
+    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=on_duplicate)
+    if warn and note is not None:
+        import warnings
+
+        from ..core.exceptions import VqaMetricsWarning
+
+        warnings.warn(note, VqaMetricsWarning, stacklevel=3)
     return keep
 
 
@@ -224,10 +231,8 @@ def join_inputs(
         preds.texts,
         source=preds.source,
         wheres=preds.wheres,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
         what=what,
+        **inputs.join_rules,
     )
 
 

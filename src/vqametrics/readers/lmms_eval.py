@@ -19,7 +19,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ..core.exceptions import InputError
 from .answers import text_predictions
@@ -28,6 +28,7 @@ from .layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
 from .records import Records
 
 __all__ = [
+    "LOGGED_FIELDS",
     "TOOLKIT_SCORE",
     "MetricRecord",
     "clean_samples",
@@ -37,6 +38,7 @@ __all__ = [
     "is_lmms_eval",
     "lmms_eval_items",
     "lmms_eval_predictions",
+    "logged_metrics",
     "no_doc_error",
     "positional_items",
     "record_docs",
@@ -46,6 +48,8 @@ __all__ = [
     "with_record_docs",
     "without_questions",
 ]
+
+K = TypeVar("K", bound=Hashable)
 
 #: the item field holding the per-sample score the toolkit itself recorded
 TOOLKIT_SCORE = "toolkit_score"
@@ -266,22 +270,25 @@ def lmms_eval_items(
     references: Callable[[dict[str, Any], str], tuple[str, ...]],
     fields: Sequence[str] = (),
     sample_metrics: Sequence[str] = (),
+    id_required: bool = False,
 ) -> list[Item]:
     """One item per log record: id = the first of *id_keys* found in ``doc`` (else
-    ``doc_id``), references = ``references(doc, where)``, *fields* copied from ``doc``, and
-    the toolkit's own per-sample score (the first of *sample_metrics* found) as
-    ``fields["toolkit_score"]``."""
+    ``doc_id``, unless *id_required*: then a doc without one is an error naming the record),
+    references = ``references(doc, where)``, *fields* copied from ``doc``, and the toolkit's
+    own per-sample score (the first of *sample_metrics* found) as ``fields["toolkit_score"]``."""
     items = []
     for row, key, text, where in zip(
         preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
     ):
         doc = row["doc"]
-        item_id: str | int = key if isinstance(key, str | int) else str(key)
-        for k in id_keys:
-            v = doc.get(k)
-            if isinstance(v, str | int) and not isinstance(v, bool):
-                item_id = v
-                break
+        item_id = _doc_id(doc, id_keys, where) if id_required else None
+        if item_id is None:
+            item_id = key if isinstance(key, str | int) else str(key)
+            for k in id_keys:
+                v = doc.get(k)
+                if isinstance(v, str | int) and not isinstance(v, bool):
+                    item_id = v
+                    break
         refs = references(doc, where)
         if not refs:
             raise InputError(f"{where}: the doc has no ground-truth answer")
@@ -291,6 +298,58 @@ def lmms_eval_items(
             extra[TOOLKIT_SCORE] = recorded
         items.append(Item(item_id, text, refs, extra))
     return items
+
+
+def _doc_id(doc: Mapping[str, Any], id_keys: Sequence[str], where: str) -> str | int:
+    """The first of *id_keys* in *doc*, which must hold one as an id (a string or integer)."""
+    for k in id_keys:
+        if k in doc:
+            v = doc[k]
+            if isinstance(v, bool) or not isinstance(v, str | int):
+                raise InputError(f"{where}: doc.{k} is {v!r:.40}, expected an id")
+            return v
+    raise InputError(
+        f"{where}: the logged doc has no {'/'.join(map(repr, id_keys))} (fields: {', '.join(doc)})"
+    )
+
+
+#: the fields of a logged sample that are lmms-eval's own, not a per-sample metric
+LOGGED_FIELDS = frozenset(
+    (
+        "doc_id",
+        "doc",
+        "target",
+        "arguments",
+        "resps",
+        "filtered_resps",
+        "doc_hash",
+        "prompt_hash",
+        "target_hash",
+        "input",
+        "filter",
+        "metrics",
+    )
+)
+
+
+def logged_metrics(records: Records, ids: Sequence[K]) -> dict[str, dict[K, float]]:
+    """Every numeric field of the samples (by *ids*, one per record) that lmms-eval wrote as
+    a per-sample metric: name → ``{id: value}``; a field that is not a number in every
+    record is none."""
+    out: dict[str, dict[K, float]] = {}
+    for key in records.columns:
+        if key in LOGGED_FIELDS:
+            continue
+        values: dict[K, float] = {}
+        for row, item_id in zip(records.rows, ids, strict=True):
+            v = row.get(key)
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                values = {}
+                break
+            values[item_id] = float(v)
+        if values:
+            out[key] = values
+    return out
 
 
 def positional_items(

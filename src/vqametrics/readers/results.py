@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from .join import disagreement_note
 from .vqa import ReadAhead, Results, load_results, results_from_bytes
 
 if TYPE_CHECKING:
+    from .items import Item
     from .layouts import Predictions
     from .records import Records
 
@@ -38,24 +39,6 @@ __all__ = [
     "read_results",
     "resolve_positions",
 ]
-
-#: lmms-eval sample fields that are not a per-sample metric
-_LMMS_FIELDS = frozenset(
-    (
-        "doc_id",
-        "doc",
-        "target",
-        "arguments",
-        "resps",
-        "filtered_resps",
-        "doc_hash",
-        "prompt_hash",
-        "target_hash",
-        "input",
-        "filter",
-        "metrics",
-    )
-)
 
 #: what the notes call each recognized layout
 LAYOUT_TITLES = {
@@ -232,26 +215,39 @@ def _read_official(path: Any, ahead: ReadAhead | None) -> Results | None:
 
 
 def _from_records(records: Records, id_field: str | None, answer_field: str | None) -> ResultsFile:
+    """Predictions in any other layout, the toolkit decided once (:func:`~.detect.detect`), and
+    the ground truth a VLMEvalKit sheet or an lmms-eval log with ``doc`` carries, read by
+    the one reader of each (:mod:`.vlmevalkit`, :mod:`.lmms_eval`)."""
+    from .detect import detect
+    from .items import TaskInputs
     from .layouts import nan_note, predictions_from
 
-    preds = predictions_from(
+    found = detect(TaskInputs(None, id_field=id_field, answer_field=answer_field), records)
+    preds = found.log or predictions_from(
         records, id_field=id_field, answer_field=answer_field, allow_missing_answer=True
     )
-    kind = preds.layout.split(" ", 1)[0]
     notes: list[str] = []
     nan = nan_note(preds)
     if nan is not None:
         notes.append(nan)
-    texts = preds.texts  # an empty cell stays None: a missing prediction (match_predictions)
-    ids = [_spreadsheet_id(k, records.layout) for k in preds.ids]
+    from .vlmevalkit import sheet_id
+
+    # an empty cell stays None: a missing prediction (match_predictions)
+    ids: list[QuestionId] = [sheet_id(k, records.layout) for k in preds.ids]
     ground_truth: list[dict[str, Any]] | None = None
     positional = False
-    metrics: dict[str, dict[QuestionId, float]] = {}
-    if kind == "lmms-eval-samples":
-        ids, ground_truth, positional = _lmms_ground_truth(records, preds, ids)
-        metrics = _lmms_metrics(records, ids)
-    elif kind == "vlmevalkit" and "answer" in records.columns:
-        ground_truth = _vlmevalkit_ground_truth(records, preds, ids)
+    metrics: Mapping[str, Mapping[QuestionId, float]] = {}
+    if found.kind == "lmms-eval":
+        ground_truth = _log_ground_truth(preds)
+        positional = ground_truth is None
+        if ground_truth is not None:
+            ids = [rec["question_id"] for rec in ground_truth]
+        from .lmms_eval import logged_metrics
+
+        metrics = logged_metrics(records, ids)
+    elif found.kind == "vlmevalkit" and "answer" in records.columns:
+        ground_truth = _sheet_ground_truth(records, preds)
+    kind = preds.layout.split(" ", 1)[0]
     title = LAYOUT_TITLES.get(kind, kind)
     if kind != "custom":  # a renamed column replaces the layout's own: the note says which
         renamed = [
@@ -262,7 +258,7 @@ def _from_records(records: Records, id_field: str | None, answer_field: str | No
         if renamed:
             title += f", with {' and '.join(renamed)}"
     notes.insert(0, f"read {records.source} as {title} [{preds.layout}]")
-    pairs = list(zip(ids, texts, strict=True))
+    pairs = list(zip(ids, preds.texts, strict=True))
     return ResultsFile(
         Results(records.source, pairs),
         preds.layout,
@@ -274,87 +270,57 @@ def _from_records(records: Records, id_field: str | None, answer_field: str | No
     )
 
 
-def _spreadsheet_id(key: Hashable, layout: str) -> QuestionId:
-    """Ids in CSV/TSV/XLSX are text: ``"12"`` is the integer id 12 (JSON keeps its types)."""
-    if isinstance(key, str) and layout.split("+")[0] in ("csv", "tsv", "xlsx"):
-        k = key.strip()
-        if k.isascii() and k.isdecimal() and (k == "0" or not k.startswith("0")):
-            return int(k)
-        return key
-    assert isinstance(key, int | str)
-    return key
+def _annotation(item: Item, keep: Callable[[Any], bool]) -> dict[str, Any]:
+    """An item read by a toolkit reader as an annotation record ``{question_id, answers, …}``
+    (its fields that *keep* accepts), for :func:`~.vqa.as_dataset`."""
+    rec: dict[str, Any] = {"question_id": item.id, "answers": list(item.references)}
+    rec.update((k, v) for k, v in item.fields.items() if keep(v))
+    return rec
 
 
-def _vlmevalkit_ground_truth(
-    records: Records, preds: Predictions, ids: list[QuestionId]
-) -> list[dict[str, Any]]:
-    from .vlmevalkit import sheet_answer
+def _sheet_ground_truth(records: Records, preds: Predictions) -> list[dict[str, Any]]:
+    """A VLMEvalKit sheet's ground truth (its ``answer`` cells; a blank one is an error)."""
+    from .vlmevalkit import sheet_items
 
-    out = []
-    for row, qid, where in zip(records.rows, ids, preds.wheres, strict=True):
-        answers = list(sheet_answer(row, where, blank_is_empty=True))
-        rec: dict[str, Any] = {"question_id": qid, "answers": answers}
-        for key in ("question_type", "answer_type"):
-            if isinstance(row.get(key), str):
-                rec[key] = row[key]
-        out.append(rec)
-    return out
+    items = sheet_items(
+        records, preds, fields=("question_type", "answer_type"), blank_is_empty=True
+    )
+    return [_annotation(it, lambda v: isinstance(v, str)) for it in items]
 
 
-def _lmms_ground_truth(
-    records: Records, preds: Predictions, ids: list[QuestionId]
-) -> tuple[list[QuestionId], list[dict[str, Any]] | None, bool]:
+def _log_ground_truth(preds: Predictions) -> list[dict[str, Any]] | None:
     """With ``doc`` (the dataset row) in every record: its ``question_id`` and ``answers`` are
-    the id and the ground truth. Without: ``doc_id`` is a position (:func:`resolve_positions`)."""
-    docs = [row.get("doc") for row in records.rows]
-    if not all(isinstance(d, dict) for d in docs):
-        if any(isinstance(d, dict) for d in docs):
-            i = next(i for i, d in enumerate(docs) if not isinstance(d, dict))
+    the id and the ground truth (lmms-eval's VQA v2 docs keep the answer records). Without:
+    ``None``, and ``doc_id`` is a position (:func:`resolve_positions`)."""
+    from .lmms_eval import has_docs, lmms_eval_items
+
+    if not has_docs(preds):
+        docs = [isinstance(row.get("doc"), dict) for row in preds.records.rows]
+        if any(docs):
+            i = docs.index(False)
             raise InputError(f"{preds.wheres[i]}: no 'doc' object, unlike other samples")
-        return ids, None, True
-    new_ids: list[QuestionId] = []
-    truth: list[dict[str, Any]] = []
-    for doc, where in zip(docs, preds.wheres, strict=True):
-        assert isinstance(doc, dict)
-        if "question_id" not in doc:
-            raise InputError(
-                f"{where}: the logged doc has no 'question_id' (fields: {', '.join(doc)})"
-            )
-        qid = doc["question_id"]
-        if isinstance(qid, bool) or not isinstance(qid, int | str):
-            raise InputError(f"{where}: doc.question_id is {qid!r:.40}, expected an id")
-        answers = doc.get("answers", doc.get("answer"))
-        if answers is None:
-            raise InputError(f"{where}: the logged doc has no 'answers' (fields: {', '.join(doc)})")
-        if not isinstance(answers, list):
-            from .records import parse_list_cell
-
-            answers = parse_list_cell(answers, where)
-        rec: dict[str, Any] = {"question_id": qid, "answers": answers}
-        for key in ("question_type", "answer_type", "image_id"):
-            if key in doc:
-                rec[key] = doc[key]
-        new_ids.append(qid)
-        truth.append(rec)
-    return new_ids, truth, False
+        return None
+    items = lmms_eval_items(
+        preds,
+        id_keys=("question_id",),
+        references=_doc_answers,
+        fields=("question_type", "answer_type", "image_id"),
+        id_required=True,
+    )
+    return [_annotation(it, lambda v: True) for it in items]
 
 
-def _lmms_metrics(records: Records, ids: list[QuestionId]) -> dict[str, dict[QuestionId, float]]:
-    """Every numeric field of the samples that lmms-eval wrote as a per-sample metric."""
-    out: dict[str, dict[QuestionId, float]] = {}
-    for key in records.columns:
-        if key in _LMMS_FIELDS:
-            continue
-        values: dict[QuestionId, float] = {}
-        for row, qid in zip(records.rows, ids, strict=True):
-            v = row.get(key)
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                values = {}
-                break
-            values[qid] = float(v)
-        if values:
-            out[key] = values
-    return out
+def _doc_answers(doc: dict[str, Any], where: str) -> tuple[Any, ...]:
+    """A logged doc's ``answers`` (or ``answer``): the answer records or texts as logged, a
+    list literal in a text cell parsed."""
+    answers = doc.get("answers", doc.get("answer"))
+    if answers is None:
+        raise InputError(f"{where}: the logged doc has no 'answers' (fields: {', '.join(doc)})")
+    if not isinstance(answers, list):
+        from .records import parse_list_cell
+
+        answers = parse_list_cell(answers, where)
+    return tuple(answers)
 
 
 def resolve_positions(results: ResultsFile, question_ids: Sequence[QuestionId]) -> ResultsFile:

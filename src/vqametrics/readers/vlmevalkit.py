@@ -12,10 +12,10 @@ from ..core.exceptions import InputError
 from .answers import NoGroundTruthError, id_key, reported_scores, text_predictions
 from .items import Item, TaskData, TaskInputs
 from .join import disagreement_note, join_inputs, unique_rows
-from .layouts import is_vlmevalkit, nan_note
+from .layouts import Predictions, is_vlmevalkit, nan_note
 from .records import Records, cell_text, parse_list_cell, read_records
 
-__all__ = ["read_vlmevalkit", "sheet_answer"]
+__all__ = ["read_vlmevalkit", "sheet_answer", "sheet_id", "sheet_items"]
 
 
 def read_vlmevalkit(
@@ -64,7 +64,7 @@ def read_vlmevalkit(
                 f"{records.source}: no ground truth in this file (it is {preds.layout}); "
                 "pass --annotations"
             )
-        items = _own_items(records, preds.ids, preds.texts, preds.wheres, fields, list_answers)
+        items = sheet_items(records, preds, fields=fields, list_answers=list_answers)
         keep, dup_note = unique_rows(
             [it.id for it in items], preds.wheres, what="index", on_duplicate=inputs.on_duplicate
         )
@@ -107,9 +107,7 @@ def read_vlmevalkit(
     if is_vlmevalkit(records) and "answer" in records.columns:
         own = {
             id_key(it.id): it.references
-            for it in _own_items(
-                records, preds.ids, preds.texts, preds.wheres, fields, list_answers
-            )
+            for it in sheet_items(records, preds, fields=fields, list_answers=list_answers)
         }
         differ = [
             it.id for it in gt_items if id_key(it.id) in own and own[id_key(it.id)] != it.references
@@ -147,31 +145,36 @@ def sheet_answer(
     return (str(cell_text(cell, where, column="answer")),)
 
 
-def _own_items(
+def sheet_items(
     records: Records,
-    ids: Sequence[Hashable],
-    texts: Sequence[str | None],
-    wheres: Sequence[str],
-    fields: Sequence[str],
-    list_answers: bool,
+    preds: Predictions,
+    *,
+    fields: Sequence[str] = (),
+    list_answers: bool = True,
+    blank_is_empty: bool = False,
 ) -> list[Item]:
+    """One item per sheet row, its ground truth read from ``answer`` (:func:`sheet_answer`),
+    *fields* copied where present: the one reading of a sheet's own items, for the task
+    readers and the VQA results reader."""
     items = []
-    for row, key, text, where in zip(records.rows, ids, texts, wheres, strict=True):
-        refs = sheet_answer(row, where, list_answers=list_answers)
+    for row, key, text, where in zip(
+        records.rows, preds.ids, preds.texts, preds.wheres, strict=True
+    ):
+        refs = sheet_answer(row, where, list_answers=list_answers, blank_is_empty=blank_is_empty)
         extra = {f: row[f] for f in fields if f in row and row[f] is not None}
-        items.append(Item(_hashable_id(key, records.layout), text, refs, extra))
+        items.append(Item(sheet_id(key, records.layout), text, refs, extra))
     return items
 
 
-def _hashable_id(key: Hashable, layout: str = "") -> str | int:
+def sheet_id(key: Hashable, layout: str = "") -> str | int:
     """An item id of a sheet's row: the same value whatever format the sheet was saved in —
-    a CSV/TSV cell ``"12"`` is the id ``12`` an XLSX cell or pandas gives (leading zeros,
-    signs and spaces keep it text)."""
+    a CSV/TSV cell (or an XLSX text cell) ``"12"`` is the id ``12`` a number cell or pandas
+    gives (leading zeros, signs and spaces keep it text)."""
     if (
         isinstance(key, str)
-        and layout.startswith(("csv", "tsv"))
+        and layout.split("+")[0] in ("csv", "tsv", "xlsx")
         and key.isascii()
-        and key.isdigit()
+        and key.isdecimal()
         and (key == "0" or not key.startswith("0"))
     ):
         return int(key)

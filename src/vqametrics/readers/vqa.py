@@ -105,14 +105,18 @@ def load_annotations(
         data = data["annotations"]
         if not isinstance(data, list):
             raise InputError(f"{name}: 'annotations' must be a list, got {type(data).__name__}")
-    elif not isinstance(data, list):
-        raise InputError(
-            f"{name}: expected a list of questions or the official layout, "
-            f"got a JSON {type(data).__name__}"
-        )
-    if not data:
-        raise InputError(f"{name}: contains no questions")
+    data = _nonempty_list(data, name, "a list of questions or the official layout", "questions")
     return _dataset_from_records(name, data, lines, on_duplicate)
+
+
+def _nonempty_list(data: Any, name: str, expected: str, what: str) -> list[Any]:
+    """*data* when it is a non-empty JSON list; else the one-line error saying what was
+    *expected* of the file, or that it holds no *what*."""
+    if not isinstance(data, list):
+        raise InputError(f"{name}: expected {expected}, got a JSON {type(data).__name__}")
+    if not data:
+        raise InputError(f"{name}: contains no {what}")
+    return data
 
 
 def _dataset_from_records(
@@ -261,13 +265,8 @@ def results_from_bytes(name: str, raw: bytes, jsonl: bool) -> Results:
         if not pairs:
             raise InputError(f"{name}: contains no predictions")
         return Results(name, pairs)
-    if not isinstance(data, list):
-        raise InputError(
-            f"{name}: expected a list of {{question_id, answer}} or a {{question_id: answer}} "
-            f"object, got a JSON {type(data).__name__}"
-        )
-    if not data:
-        raise InputError(f"{name}: contains no predictions")
+    expected = "a list of {question_id, answer} or a {question_id: answer} object"
+    data = _nonempty_list(data, name, expected, "predictions")
     pairs = []
     for i, rec in enumerate(data):
         if not isinstance(rec, dict):

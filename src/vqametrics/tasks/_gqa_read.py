@@ -22,6 +22,7 @@ from typing import Any
 
 from ..core.exceptions import InputError, MissingPredictionError
 from ..readers._json import parse_json_or_jsonl
+from ..readers.detect import Layouts, LogLayout, docs_alone, read_by_layout
 from ..readers.join import (
     disagreement_note,
     join_by_id,
@@ -31,7 +32,6 @@ from ..readers.join import (
 )
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_bytes_from
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import NoGroundTruthError, read_vlmevalkit, reported_scores
 from ._lmms import (

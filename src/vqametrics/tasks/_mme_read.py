@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..readers.join import unique_rows
-from ..readers.layouts import Predictions
-from ..readers.records import Records, cell_text, read_bytes_from
-from ..readers.toolkits import (
+from ..readers.detect import (
     LogLayout,
     join_docs,
     positional_data,
     read_yes_no,
     yes_no_layouts,
 )
+from ..readers.join import unique_rows
+from ..readers.layouts import Predictions
+from ..readers.records import Records, cell_text, read_bytes_from
 from ._base import Item, TaskData, TaskInputs
 from ._common import reported_scores
 from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error

@@ -10,10 +10,10 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
+from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ..readers.join import disagreement_note, join_truth, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores
 from ._lmms import (

@@ -12,10 +12,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
-from ..readers.join import unique_rows
-from ..readers.layouts import Predictions
-from ..readers.records import Records, cell_text, read_records
-from ..readers.toolkits import (
+from ..readers.detect import (
     LogLayout,
     docs_alone,
     join_docs,
@@ -23,6 +20,9 @@ from ..readers.toolkits import (
     read_yes_no,
     yes_no_layouts,
 )
+from ..readers.join import unique_rows
+from ..readers.layouts import Predictions
+from ..readers.records import Records, cell_text, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import id_key, reported_scores
 from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error

@@ -13,6 +13,7 @@ from typing import Any
 from ..core.exceptions import InputError
 from ..normalize.mmf import evalai_answer_processor
 from ..readers.answers import require_answers
+from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ..readers.join import (
     join_truth,
     joinable_predictions,
@@ -22,7 +23,6 @@ from ..readers.join import (
 )
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ._base import Item, TaskData, TaskInputs
 from ._common import read_vlmevalkit, reported_scores
 from ._lmms import has_docs, lmms_eval_items, no_doc_error

@@ -30,6 +30,7 @@ from ..kernels.anls import (
     anls_vlmevalkit,
     levenshtein,
 )
+from ..readers.detect import Layouts, docs_alone, read_by_layout
 from ..readers.join import (
     join_truth,
     keyed_by_doc,
@@ -40,7 +41,6 @@ from ..readers.join import (
 )
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, parse_list_cell, read_records
-from ..readers.toolkits import Layouts, docs_alone, read_by_layout
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (

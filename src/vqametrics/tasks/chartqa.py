@@ -27,10 +27,10 @@ from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.relaxed import relaxed_correctness, to_float
+from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ..readers.join import disagreement_note, results_predictions
 from ..readers.layouts import Predictions
 from ..readers.records import Records, parse_list_cell, read_records
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (

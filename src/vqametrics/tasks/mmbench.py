@@ -348,13 +348,13 @@ def _benchmark(inputs: TaskInputs, notes: list[str]) -> MMBenchData:
     if ann is not None and not isinstance(ann, str | os.PathLike):
         return MMBenchData(tuple(ann), "<data>")
     if ann is not None:
-        return load_mmbench_tsv(os.fspath(ann))
+        return load_mmbench_tsv(os.fspath(ann), on_duplicate=inputs.on_duplicate)
     # a VLMEvalKit result sheet carries the benchmark (question, options, answer) beside its
     # predictions: it is its own data file, as for every other task
     if not isinstance(inputs.results, str | os.PathLike) or os.fspath(inputs.results) == "-":
         raise InputError("score mmbench: --annotations (the benchmark TSV) is required")
     try:
-        data = load_mmbench_tsv(os.fspath(inputs.results))
+        data = load_mmbench_tsv(os.fspath(inputs.results), on_duplicate=inputs.on_duplicate)
     except InputError as exc:
         raise InputError(
             f"score mmbench: --annotations (the benchmark TSV) is required: the results "

@@ -31,10 +31,10 @@ from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..kernels.accuracy import vqa_accuracy
 from ..normalize.mmf import evalai_answer_processor
 from ..readers.answers import require_answers
+from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ..readers.join import join_truth, keyed_by_doc, logged_scores, unique_truth
 from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
-from ..readers.toolkits import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from . import _vqa_family as family
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile

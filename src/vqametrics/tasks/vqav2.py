@@ -213,13 +213,11 @@ def _read(inputs: TaskInputs, own: Profile | None = None) -> TaskData:
         inputs.annotations,
         inputs.results,
         questions=inputs.questions,
-        allow_missing=inputs.allow_missing,
-        ignore_extra=inputs.ignore_extra,
-        on_duplicate=inputs.on_duplicate,
         input_format=inputs.format,
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
         reported=inputs.reported,
+        **inputs.join_rules,
     )
     prof = own if own is not None else get_profile(inputs.profile or "official")
     return _data(r, r.predictions, r.all_notes(prof), own)
@@ -281,7 +279,7 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
     """EM / EM-any (``metrics=``) and the toolkit check, as :func:`evaluation_to_task`."""
     from dataclasses import replace
 
-    from ..analysis.toolkit_check import check_toolkit
+    from ..pipeline.toolkit_check import check_toolkit
 
     metrics = _metric_names(str(inputs.options.get("metrics") or "vqa"))
     wanted = [m for m in ("em", "em-any") if m in metrics]
@@ -313,7 +311,7 @@ def evaluation_to_task(
     every breakdown group, unrounded percent, with their own signatures); *judge_summary* is
     the open-ended judge's summary (``vqa --judge-url``), beside the score.
     """
-    from ..analysis.toolkit_check import check_toolkit
+    from ..pipeline.toolkit_check import check_toolkit
     from ._run import TaskEvaluation
 
     r = VQARead(
@@ -380,8 +378,8 @@ def _explain(evaluation: Any, i: int) -> Any:
 
 def _write_outputs(evaluation: Any, out_dir: Any, *, inputs: Sequence[Any] = ()) -> Any:
     """The official ``accuracy``/``evalQA``/``evalQuesType``/``evalAnsType`` files, with
-    ``per_question.jsonl`` and ``signature.txt`` (``views/files.py``), in bulk."""
-    from ..views.files import write_vqa_outputs
+    ``per_question.jsonl`` and ``signature.txt`` (``pipeline/vqa_outputs.py``), in bulk."""
+    from ..pipeline.vqa_outputs import write_vqa_outputs
 
     return write_vqa_outputs(vqa_view(evaluation), out_dir, inputs=inputs)
 
@@ -548,21 +546,16 @@ VQAV2 = register_task(
     )
 )
 
+#: OK-VQA: VQA v2's task (reader, profiles, hooks) on OK-VQA's own annotations
 OKVQA = register_task(
-    Task(
+    replace(
+        VQAV2,
         name="okvqa",
-        kind="open",
-        references="votes",
         datasets=("HuggingFaceM4/ok_vqa", "lmms-lab/ok-vqa"),
         title="OK-VQA",
-        metric="vqa-acc",
         description="VQA soft accuracy on OK-VQA's answers (the official VQA script)",
-        profiles=vqa_task_profiles(),
-        read=_read,
         layouts=(*_LAYOUTS, "annotations: official VQA format or the LAVIS flat list"),
         aliases=("ok-vqa",),
-        annotations_optional=True,
         note="OK-VQA is scored with the official VQA v2 script",
-        **_HOOKS,
     )
 )

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..aggregate._bulk import fast_breakdown, type_groups
 from ..core.answers import N_ANSWERS
-from ..pipeline.vqa import steps_changed
+from .vqa import steps_changed
 
 if TYPE_CHECKING:
     from ..kernels._fast import FastScores
-    from ..pipeline.vqa import VQAEvaluation
+    from .vqa import VQAEvaluation
 
 __all__ = ["jsonl_chunks", "official_files"]
 

@@ -1,6 +1,6 @@
 """Write an evaluation's files: the official four, ``per_question.jsonl``, ``signature.txt``.
 
-They are published together, with ``manifest.json``, through :mod:`vqametrics.views.output`:
+They are published together, with ``manifest.json``, through :mod:`vqametrics.core.output`:
 an interrupted run leaves the previous complete folder or the new one, never a mix.
 """
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import orjson
 
-from ..pipeline.vqa import VQA_OUTPUTS, VQAEvaluation, _gc_paused
+from ..core.output import FileDigest, StagedDir, write_chunks
 from ..readers._fork import Forked, fork_worthwhile
-from .output import FileDigest, StagedDir, write_chunks
+from .vqa import VQA_OUTPUTS, VQAEvaluation, _gc_paused
 
 __all__ = ["VQA_OUTPUTS", "PendingOutputs", "start_vqa_outputs", "write_vqa_outputs"]
 
@@ -113,7 +113,7 @@ def _write_official(result: VQAEvaluation, staged: StagedDir) -> None:
         files = None
         if result._fast is not None:
             # the same bytes, assembled in bulk (score/_fast.py)
-            from ._bulk import official_files
+            from ._vqa_bulk import official_files
 
             files = official_files(result, result._fast)
         if files is None:
@@ -131,7 +131,7 @@ def _write_jsonl(result: VQAEvaluation, path: Path) -> FileDigest:
 
 def _jsonl_chunks(result: VQAEvaluation) -> Iterator[bytes]:
     if result._fast is not None:
-        from ._bulk import jsonl_chunks
+        from ._vqa_bulk import jsonl_chunks
 
         yield from jsonl_chunks(result, result._fast)
     else:
