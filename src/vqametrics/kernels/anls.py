@@ -184,6 +184,23 @@ def _rrc_nl(det_norm: str, det_len: int, answer: str, norm: str, threshold: floa
     return float(d) / float(length)
 
 
+def _rrc_similarity(
+    prediction: str, references: Sequence[str], norm: Callable[[str], str], threshold: float
+) -> float:
+    """``1 - min_a NL(norm(p), norm(a))`` with the raw ``.upper()`` lengths, zeroed below
+    *threshold*: the RRC scripts, which differ only in *norm*."""
+    det = norm(prediction)
+    norms = [norm(a) for a in references]
+    if det in norms:  # an NL of 0 is the minimum: skip the other answers' DPs
+        return 1.0
+    det_len = len(prediction.upper())
+    best = min(
+        _rrc_nl(det, det_len, a, n, threshold) for a, n in zip(references, norms, strict=True)
+    )
+    result = 1 - best
+    return 0.0 if result < threshold else result
+
+
 def anls_official(prediction: str, references: Sequence[str], threshold: float = 0.5) -> float:
     r"""The DocVQA / InfographicVQA RRC script: :math:`1 - \min_a \mathrm{NL}`, zeroed when
     below *threshold*.
@@ -201,16 +218,7 @@ def anls_official(prediction: str, references: Sequence[str], threshold: float =
     0.8
     """
     _need(prediction, references)
-    det_norm = _collapse(prediction)
-    norms = [_collapse(a) for a in references]
-    if det_norm in norms:  # an NL of 0 is the minimum: skip the other answers' DPs
-        return 1.0
-    det_len = len(prediction.upper())
-    best = min(
-        _rrc_nl(det_norm, det_len, a, n, threshold) for a, n in zip(references, norms, strict=True)
-    )
-    result = 1 - best
-    return 0.0 if result < threshold else result
+    return _rrc_similarity(prediction, references, _collapse, threshold)
 
 
 def anls_stvqa_2019(prediction: str, references: Sequence[str], threshold: float = 0.5) -> float:
@@ -220,16 +228,7 @@ def anls_stvqa_2019(prediction: str, references: Sequence[str], threshold: float
     Quirk kept: surrounding spaces count as edits (``"42"`` vs ``" 42 "`` → 0.5).
     """
     _need(prediction, references)
-    det = prediction.lower()
-    lowered = [a.lower() for a in references]
-    if det in lowered:
-        return 1.0
-    det_len = len(prediction.upper())
-    best = min(
-        _rrc_nl(det, det_len, a, n, threshold) for a, n in zip(references, lowered, strict=True)
-    )
-    result = 1 - best
-    return 0.0 if result < threshold else result
+    return _rrc_similarity(prediction, references, str.lower, threshold)
 
 
 def anls_lmms_eval(prediction: str, references: Sequence[str], threshold: float = 0.5) -> float:
