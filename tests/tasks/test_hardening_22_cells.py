@@ -63,15 +63,18 @@ def test_a_non_string_prediction_is_an_error_naming_the_line(
         evaluate(task, str(path), **options)
 
 
-def test_mmmu_pro_an_object_response_is_scored_as_the_script_does_and_said(
+def test_mmmu_pro_an_object_response_is_an_error_unless_the_scripts_reading_is_asked_for(
     tmp_path: Path,
 ) -> None:
     # QUIRK dict-response: evaluate.py reads it as ''; the audit saw it scored without a word
     path, options = _write("mmmu-pro", tmp_path, {"response": {"a": "b"}})
-    result = evaluate("mmmu-pro", str(path), **options)
+    with pytest.raises(InputError, match=rf"{path.name}: line 2: 'response' is a JSON object"):
+        evaluate("mmmu-pro", str(path), **options)
+    result = evaluate("mmmu-pro", str(path), allow_missing=True, **options)
     assert len(result.scores) == 4
     said = [n for n in result.notes if "JSON objects" in n]
     assert said and f"{path.name}: line 2" in said[0]
+    assert "missing:1" in result.signature.format()
 
 
 @pytest.mark.parametrize("value", BAD_IDS, ids=repr)

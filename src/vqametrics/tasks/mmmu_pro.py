@@ -257,8 +257,13 @@ def _read(inputs: TaskInputs) -> TaskData:
         key_id = row_id(row.get("id"), where, "id")
         response = row.get("response")
         if isinstance(response, dict):
-            # QUIRK dict-response: evaluate.py reads a dict response as '' (kept for parity,
-            # and said in a note: an object is no model's answer)
+            # QUIRK dict-response: evaluate.py reads a dict response (what a failed API call
+            # left) as ''; an object is no model's answer, so it is the missing answer rule's
+            if not inputs.allow_missing:
+                raise InputError(
+                    f"{where}: 'response' is a JSON object, not the model's answer (evaluate.py "
+                    "reads it as ''); pass --allow-missing to score it so"
+                )
             response = ""
             objects.append(where)
         if not isinstance(response, str):
@@ -280,7 +285,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     if objects:
         notes.append(
             f"{len(objects)} response(s) are JSON objects (first at {objects[0]}): read as the "
-            "empty answer '', as evaluate.py reads them"
+            "empty answer '', as evaluate.py reads them (--allow-missing)"
         )
     if len(items) != EXPECTED_ROWS:
         notes.append(
@@ -302,6 +307,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         tuple(notes),
         reported_scores(inputs),
         extra=extra,
+        n_missing=len(objects),
     )
 
 
