@@ -45,18 +45,7 @@ CLASSES = {
 
 #: (task, class, case) -> what is not yet so, and where it is to be mended; strict: a case that
 #: ends well must be removed here (the full list is the report of ``benchmarks/audit.py``)
-KNOWN: dict[tuple[str, str, str], str] = {
-    (
-        "mmbench",
-        "non-string",
-        "prediction = an int",
-    ): "mmbench.load_predictions casts a JSON number to text",
-    (
-        "mmbench",
-        "extra",
-        "a prediction for an unknown id",
-    ): "mmbench drops an unknown circular index silently",
-}
+KNOWN: dict[tuple[str, str, str], str] = {}
 
 
 @pytest.fixture(scope="module")

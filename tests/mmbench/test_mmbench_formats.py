@@ -12,6 +12,7 @@ import pytest
 
 from vqametrics import evaluate_mmbench
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
 from vqametrics.mmbench import (
     MMBenchRow,
     list_extractors,
@@ -68,9 +69,13 @@ def test_empty_cells_read_as_none_and_numbers_as_text(tmp_path: Path) -> None:
     (tmp_path / "p.tsv").write_text("index\tprediction\n1\t\n2\t3\n", encoding="utf-8")
     assert dict(load_predictions(tmp_path / "p.tsv").values) == {1: None, 2: "3"}
     (tmp_path / "p.jsonl").write_text(
-        '{"index": 1, "prediction": null}\n{"index": 2, "prediction": 3}\n', "utf-8"
+        '{"index": 1, "prediction": null}\n{"index": 2, "prediction": "3"}\n', "utf-8"
     )
     assert dict(load_predictions(tmp_path / "p.jsonl").values) == {1: None, 2: "3"}
+    # JSON says what a value is: its number 3 is not the answer text "3" (issue 22)
+    (tmp_path / "n.jsonl").write_text('{"index": 2, "prediction": 3}\n', "utf-8")
+    with pytest.raises(InputError, match=r"n\.jsonl: line 1: 'prediction' is int 3"):
+        load_predictions(tmp_path / "n.jsonl")
 
 
 def test_data_loader_fields(data_path: Path) -> None:

@@ -123,7 +123,11 @@ def test_capability_without_items_is_vlmevalkits_division_by_zero() -> None:
 def test_nan_grade_is_flagged() -> None:
     rows = _sheet(GRADES)
     rows[0]["score"] = float("nan")
-    r = evaluate_task("mmvet", rows, profile="official")
+    # issue 22: a NaN total is no number to report: an error naming the row, unless the
+    # toolkits' NaN is asked for with --allow-missing
+    with pytest.raises(InputError, match=r"item 1: no judge grade"):
+        evaluate_task("mmvet", rows, profile="official")
+    r = evaluate_task("mmvet", rows, profile="official", allow_missing=True)
     assert math.isnan(r.metrics["total"])
     assert any("NaN" in n for n in r.notes)
 
@@ -270,7 +274,9 @@ def test_an_empty_score_cell_of_a_sheet_is_nan_as_pandas_reads_it(tmp_path: Path
     rows[1]["score"] = None
     path = tmp_path / "m_MMVet_gpt-4-turbo.xlsx"
     pd.DataFrame(rows).to_excel(path, index=False)
-    r = evaluate_task("mmvet", path, profile="vlmevalkit")
+    with pytest.raises(InputError, match=r"row 3: no judge grade"):
+        evaluate_task("mmvet", path, profile="vlmevalkit")
+    r = evaluate_task("mmvet", path, profile="vlmevalkit", allow_missing=True)
     assert math.isnan(r.metrics["Overall"])
     assert not math.isnan(r.aggregate.breakdowns["capability"]["rec"]["acc"])  # no ocr-only item
     assert any("NaN" in n for n in r.notes)

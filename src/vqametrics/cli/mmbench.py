@@ -12,7 +12,14 @@ from ._chat import (
     add_judge_options,
     judge_from_args,
 )
-from ._common import add_command, add_input_format_option, add_json_flag, print_json, seed_int
+from ._common import (
+    add_command,
+    add_input_format_option,
+    add_json_flag,
+    add_matching_options,
+    print_json,
+    seed_int,
+)
 from ._output import add_name_option, emit_table, names_for, wants_table
 
 __all__ = ["register"]
@@ -112,6 +119,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         help="write metrics.json, per_item.jsonl, signature.txt and manifest.json here",
     )
+    add_matching_options(p)
     add_extract_option(p)
     add_judge_options(
         p,

@@ -436,6 +436,7 @@ def load_predictions(
         Unreadable file, invalid line, missing columns, a bad or duplicate index; the message
         names the file and line.
     """
+    from ..readers.answers import not_text_error, typed
     from ..readers.formats import parse_input_format
     from ..readers.records import read_records
 
@@ -455,6 +456,7 @@ def load_predictions(
         raise InputError(
             f"{records.source}: missing column(s) {', '.join(missing)} (found: {found}){hint}"
         )
+    json_rows = typed(records)
     values: dict[int, str | None] = {}
     seen: dict[int, str] = {}
     duplicates = 0
@@ -473,6 +475,10 @@ def load_predictions(
         if ansc not in cells:
             raise InputError(f"{loc} (index {index}): no {ansc!r} field")
         values[index] = _cell(cells[ansc], loc, ansc)
+        if json_rows and isinstance(cells[ansc], int | float):
+            # JSON says what a value is: a number or a boolean where the answer text belongs
+            # is not an answer (a sheet's number cell is the text it shows)
+            raise not_text_error(loc, ansc, cells[ansc])
     if not values:
         raise InputError(f"{records.source}: no prediction rows")
     return Predictions(MappingProxyType(values), records.source, duplicates)

@@ -12,6 +12,7 @@ from typing import Any
 from ..core.exceptions import InputError
 from ..readers.records import Records
 from ._base import Item, TaskData, TaskInputs
+from ._cells import row_id
 from ._common import reported_scores
 
 __all__ = ["judge_sheet_data", "read_score_file", "sheet_index"]
@@ -32,12 +33,12 @@ def judge_sheet_data(
 
 
 def sheet_index(row: Mapping[str, Any], where: str) -> str | int:
-    """A VLMEvalKit sheet row's ``index`` (a float cell read as its integer); an empty cell is
-    an error naming the row."""
+    """A VLMEvalKit sheet row's ``index`` (a float cell ``12.0`` read as its integer); an empty
+    cell, a fraction, a boolean, a list or an object is an error naming the row."""
     index = row.get("index")
     if index is None:
         raise InputError(f"{where}: no 'index'")
-    return int(index) if isinstance(index, float) else index
+    return row_id(index, where, "index")
 
 
 def read_score_file(

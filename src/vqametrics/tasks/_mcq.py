@@ -38,6 +38,7 @@ from ..readers.join import unique_rows
 from ..readers.layouts import find_reported, locate_reported
 from ..readers.records import Records, cell_text, read_records
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
+from ._cells import group_text, json_answer, row_id
 from ._common import numpy_mean
 
 if TYPE_CHECKING:
@@ -358,6 +359,7 @@ def read_mcq_sheet(
             n_nan_pred += 1
             text = "nan"
         else:
+            pred = json_answer(records, pred, where, "prediction")
             text = pred if isinstance(pred, str) else str(pred)
         gold = cell_text(row.get("answer"), where, column="answer")
         assert gold is not None
@@ -367,7 +369,7 @@ def read_mcq_sheet(
         extra: dict[str, Any] = {"options": options}
         for f in fields:
             if row.get(f) is not None:
-                extra[f] = row[f] if isinstance(row[f], str) else str(row[f])
+                extra[f] = group_text(row[f], where, f)
         if record is not None and key in record:
             extra["judge_log"], extra["recorded_hit"] = record[key]
         items.append(Item(key, text, (gold,), extra))
@@ -400,16 +402,12 @@ def read_mcq_sheet(
 
 
 def _item_id(value: Any, where: str) -> str | int:
-    if value is None:
-        raise InputError(f"{where}: the 'index' cell is empty")
-    if isinstance(value, bool):
-        raise InputError(f"{where}: the 'index' cell holds {value!r}")
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    # a CSV/TSV index is text: '12' is VLMEvalKit's 12 (pandas reads it as a number)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    return value if isinstance(value, str | int) else str(value)
+    """A sheet's ``index``: a string or an integer (:func:`row_id`); a CSV/TSV index is text,
+    and ``'12'`` is VLMEvalKit's 12 (pandas reads it as a number)."""
+    key = row_id(value, where, "index")
+    if isinstance(key, str) and key.strip().lstrip("-").isdigit():
+        return int(key.strip())
+    return key
 
 
 # --- VLMEvalKit decisions -----------------------------------------------------------------------

@@ -53,6 +53,7 @@ from ..readers.layouts import is_vlmevalkit, locate_reported
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._cells import group_text, json_answer, row_id
 from ._common import numpy_mean, read_vlmevalkit
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 from ._yesno import parse_vlmevalkit, yorn_extraction
@@ -110,6 +111,8 @@ def _official_fields(
 ) -> dict[str, Any]:
     """The fields of an official / lmms-eval record, as text."""
     out: dict[str, Any] = {}
+    for k in _ID_FIELDS:
+        group_text(row.get(k), where, k)  # a list or a boolean is no part of a question's id
     for k in (*_ID_FIELDS, "visual_input", "gt_answer", "question", "gt_answer_details"):
         v = _text(row.get(k))
         if v is not None:
@@ -209,7 +212,9 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
                 "keep the last one)"
             )
         seen.setdefault(key, where)
-        text = _text(row.get(answer))
+        if "index" in row:  # a converted sheet's own id, carried along: it must be one
+            row_id(row["index"], where, "index")
+        text = _text(json_answer(records, row.get(answer), where, answer))
         if text is None:
             if answer not in row and not inputs.allow_missing:
                 raise InputError(

@@ -43,6 +43,7 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._cells import json_answer, row_id
 from ._common import unique_items, vlmevalkit_judge_rows
 from ._math_read import judge_sheet_data, read_score_file, sheet_index
 
@@ -220,13 +221,13 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         where = records.where(i)
         if row.get("id") is None:
             raise InputError(f"{where}: no 'id' (official MathVision outputs carry one per line)")
-        pid = str(row["id"])
+        pid = str(row_id(row["id"], where, "id"))
+        response = json_answer(records, row.get("response"), where, "response")
         if gt and pid not in gt:
             raise InputError(f"{where}: id {pid!r} is not in {sources[0]}")
         problem = {**row, **gt[pid]} if gt else row
         where = f"{records.source}: id {pid!r}"
         answer, fields = _problem(problem, where, "options")
-        response = row.get("response")
         if response is None:
             if not inputs.allow_missing:
                 raise InputError(

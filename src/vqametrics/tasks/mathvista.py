@@ -49,6 +49,7 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._cells import json_answer, row_id
 from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
 from ._math_read import judge_sheet_data, read_score_file, sheet_index
@@ -338,16 +339,17 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
     nulls = 0
     for i, row in enumerate(records.rows):
         where = records.where(i)
-        pid = row.get("pid", row.get("question_id"))
+        column = "pid" if "pid" in row else "question_id"
+        pid = row.get(column)
         if pid is None:
             raise InputError(f"{where}: no 'pid' (an official MathVista output is keyed by pid)")
-        pid = str(pid)
+        pid = str(row_id(pid, where, column))
+        extraction = json_answer(records, row.get("extraction"), where, "extraction")
         where = f"{records.source}: pid {pid!r}"
         # the file's own fields win, as calculate_score.py reads the dataset only for a
         # missing answer
         problem = {**gt.get(pid, {}), **row}
         fields = _problem_fields(problem, where)
-        extraction = row.get("extraction")
         if "extraction" not in row:
             fields.update(_pending_fields(row, "response"))
         if isinstance(row.get("true_false"), bool):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.arguments import ArgumentTypeError, check
-from ..core.exceptions import InputError, UnknownNameError
+from ..core.exceptions import InputError, MissingPredictionError, UnknownNameError
 from ..core.signature import Signature
 from ..kernels.choice import get_lineage
 from ..kernels.choice.heuristics import DEFAULT_EXTRACTOR, get_extractor
@@ -404,6 +404,45 @@ def _seed(value: Any) -> int | None:
     return seed
 
 
+def _coverage(
+    preds: Predictions,
+    by_index: Mapping[int, MMBenchRow],
+    matched: Mapping[int, str | None],
+    inputs: TaskInputs,
+    data_source: str,
+) -> list[str]:
+    """The one rule of incomplete input: a data row without a prediction is an error unless
+    ``--allow-missing``, a prediction for an index the data does not have (a circular copy of
+    a question that does not exist) unless ``--ignore-extra``; allowed, each is said."""
+    notes = []
+    absent = [i for i in sorted(by_index) if i not in matched]
+    if absent:
+        more = f" and {len(absent) - 1} more" if len(absent) > 1 else ""
+        if not inputs.allow_missing:
+            raise MissingPredictionError(
+                f"{preds.source}: no prediction for index {absent[0]}{more} of {data_source} "
+                "(pass --allow-missing to score them as the reference does)"
+            )
+        notes.append(
+            f"{len(absent)} row(s) of {data_source} have no prediction in {preds.source} "
+            f"(e.g. index {absent[0]}): their questions are incomplete (--allow-missing)"
+        )
+    extra = [i for i in sorted(preds.values) if i not in by_index]
+    if extra:
+        more = f" and {len(extra) - 1} more" if len(extra) > 1 else ""
+        if not inputs.ignore_extra:
+            raise InputError(
+                f"{preds.source}: prediction for unknown index {extra[0]}{more} (not in "
+                f"{data_source}; pass --ignore-extra to skip them)"
+            )
+        notes.append(
+            f"{len(extra)} prediction(s) of {preds.source} are for indices not in "
+            f"{data_source} (e.g. {extra[0]}): ignored (--ignore-extra), as VLMEvalKit keeps "
+            "only the data's rows"
+        )
+    return notes
+
+
 def _read(inputs: TaskInputs) -> TaskData:
     """The benchmark and the predictions joined by ``index``, one item per row to score.
 
@@ -495,6 +534,7 @@ def _read(inputs: TaskInputs) -> TaskData:
                 items.append(_item(row, row.index, None, True))
                 counts["incomplete"] += 1
                 incomplete.add(row.index)
+    notes += _coverage(preds, by_index, matched, inputs, data_source)
     if not _heads(items):
         raise InputError(
             f"{pred_source}: no question can be scored against {data_source} "
@@ -817,6 +857,10 @@ def evaluate_mmbench(
         choice_judge=judge,
         judge_name=judge_name,
         random_fallback=random_fallback,
+        # this entry point's documented contract: missing rows are counted incomplete and
+        # unknown indices ignored and counted (``counts``), not refused
+        allow_missing=True,
+        ignore_extra=True,
     )
     return MMBenchResult.from_evaluation(evaluation)
 

@@ -49,6 +49,7 @@ from ..readers.join import unique_rows
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
+from ._cells import row_id
 from ._common import reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions
 from ._mcq import ChoiceTask, decided_scorer, draw_fields, fallback_letter, with_decisions
@@ -250,11 +251,21 @@ def _read(inputs: TaskInputs) -> TaskData:
             "(records of id, options, answer, response)"
         )
     items = []
+    objects: list[str] = []
     for i, row in enumerate(records.rows):
         where = records.where(i)
+        key_id = row_id(row.get("id"), where, "id")
         response = row.get("response")
         if isinstance(response, dict):
-            response = ""  # evaluate.py: a dict response is read as ''
+            # QUIRK dict-response: evaluate.py reads a dict response (what a failed API call
+            # left) as ''; an object is no model's answer, so it is the missing answer rule's
+            if not inputs.allow_missing:
+                raise InputError(
+                    f"{where}: 'response' is a JSON object, not the model's answer (evaluate.py "
+                    "reads it as ''); pass --allow-missing to score it so"
+                )
+            response = ""
+            objects.append(where)
         if not isinstance(response, str):
             raise InputError(f"{where}: 'response' must be text, got {type(response).__name__}")
         answer = row.get("answer")
@@ -264,7 +275,6 @@ def _read(inputs: TaskInputs) -> TaskData:
         for key in ("pred_indexs", "if_right"):
             if key in row:
                 fields[key] = row[key]
-        key_id = row.get("id")
         items.append(Item(str(key_id), response, (answer,), fields))
     wheres = [records.where(i) for i in range(len(records.rows))]
     keep, repeated = unique_rows(
@@ -272,6 +282,11 @@ def _read(inputs: TaskInputs) -> TaskData:
     )
     items = [items[i] for i in keep]
     notes = [repeated] if repeated else []
+    if objects:
+        notes.append(
+            f"{len(objects)} response(s) are JSON objects (first at {objects[0]}): read as the "
+            "empty answer '', as evaluate.py reads them (--allow-missing)"
+        )
     if len(items) != EXPECTED_ROWS:
         notes.append(
             f"{len(items)} rows: evaluate.py skips a file without exactly {EXPECTED_ROWS} "
@@ -292,6 +307,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         tuple(notes),
         reported_scores(inputs),
         extra=extra,
+        n_missing=len(objects),
     )
 
 

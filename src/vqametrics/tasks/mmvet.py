@@ -17,6 +17,7 @@ substring of the ``category`` string, rows rec … math, Overall; lmms-eval — 
 from __future__ import annotations
 
 import csv
+import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -95,9 +96,23 @@ def _grade(value: Any, where: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise InputError(f"{where}: the judge grade {value!r} is not a number")
     try:
-        return float(value)
+        grade = float(value)
     except ValueError:
         raise InputError(f"{where}: the judge grade {value!r} is not a number") from None
+    if grade in (math.inf, -math.inf):
+        raise InputError(f"{where}: the judge grade {value!r} is not finite (a grade is 0 to 1)")
+    return grade
+
+
+def _nan_grade(where: str, value: Any, allow_missing: bool) -> None:
+    """A grade that is NaN (the text ``nan``, an empty sheet cell, a JSON ``null``) is an
+    error naming the row unless ``--allow-missing``: then it is scored as the toolkits do
+    (NaN, which every mean it enters becomes; a note says so)."""
+    if not allow_missing:
+        raise InputError(
+            f"{where}: no judge grade (score {value!r}): the toolkits read it as NaN, which "
+            "makes every mean it enters NaN; pass --allow-missing to score it so"
+        )
 
 
 def _replies(value: Any) -> tuple[str, ...] | None:
@@ -108,19 +123,25 @@ def _replies(value: Any) -> tuple[str, ...] | None:
     return (str(value),)
 
 
-def _with_grades(item: Item, row: Mapping[str, Any], where: str) -> Item:
+def _with_grades(
+    item: Item, row: Mapping[str, Any], where: str, allow_missing: bool = False
+) -> Item:
     """*item* with its recorded grade(s) (``score``: a number, or the official per-run list)
-    and judge replies (``judge_reply``) in its fields."""
+    and judge replies (``judge_reply``) in its fields; a NaN grade is :func:`_nan_grade`'s."""
     fields = dict(item.fields)
     score = row.get("score")
     if isinstance(score, list):
         runs = tuple(_grade(s, where) for s in score)
         if runs and all(r is not None for r in runs):
+            if any(r != r for r in runs):
+                _nan_grade(where, score, allow_missing)
             fields["grades"] = runs
             fields["grade"] = runs[0]
     else:
         g = _grade(score, where)
         if g is not None:
+            if g != g:
+                _nan_grade(where, score, allow_missing)
             fields["grade"] = g
     replies = _replies(row.get("judge_reply"))
     if replies is not None:
@@ -145,9 +166,10 @@ def _read_vlmevalkit_sheet(inputs: TaskInputs, records: Any) -> TaskData:
     items = []
     for item in data.items:
         row, where = rows.get(str(item.id), ({}, records.source))
-        item = _with_grades(item, row, where)
+        item = _with_grades(item, row, where, inputs.allow_missing)
         fields = dict(item.fields)
         if "score" in row and row["score"] is None and "grade" not in fields:
+            _nan_grade(where, None, inputs.allow_missing)
             # an empty cell: what a NaN grade (a 'nan' reply) becomes in the sheet, and what
             # pandas reads back as NaN for MMVet_acc
             fields["grade"] = float("nan")
@@ -209,7 +231,7 @@ def _read_grade_file(inputs: TaskInputs, records: Any) -> TaskData:
             "graded_by": "official",
         }
         item = Item(key, "", (str(m["answer"]),), fields)
-        items.append(_with_grades(item, row, where))
+        items.append(_with_grades(item, row, where, inputs.allow_missing))
     absent = [k for k in meta if k not in seen]
     if absent and not inputs.allow_missing:
         raise InputError(
@@ -299,7 +321,8 @@ def _read_lmms(inputs: TaskInputs, records: Any) -> TaskData | None:
             "graded_by": "lmms-eval",
         }
         item = Item(str(key), text, (str(doc.get("answer", "")),), fields)
-        items.append(_with_grades(item, rec if isinstance(rec, dict) else row, where))
+        graded = rec if isinstance(rec, dict) else row
+        items.append(_with_grades(item, graded, where, inputs.allow_missing))
     data = TaskData(items, (records.source,), (preds.layout,), (), _percent(inputs))
     return without_questions(data, inputs)
 
@@ -320,7 +343,7 @@ def _read_records(inputs: TaskInputs, records: Any) -> TaskData:
         pred = row.get("prediction", "")
         gt = row.get("gt_answer", row.get("answer", ""))
         item = Item(str(key), str(pred), (str(gt),), fields)
-        items.append(_with_grades(item, row, where))
+        items.append(_with_grades(item, row, where, inputs.allow_missing))
     rep = locate_reported(inputs.results, inputs.reported)
     return TaskData(items, (records.source,), (f"records ({records.layout})",), (), rep)
 
@@ -362,6 +385,13 @@ def _read_official_results(inputs: TaskInputs, records: Any) -> TaskData:
 
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
+    data = _read_layout(inputs, records)
+    if not data.items:
+        raise InputError(f"{records.source}: no items to score (an empty {records.layout} file)")
+    return data
+
+
+def _read_layout(inputs: TaskInputs, records: Any) -> TaskData:
     if is_vlmevalkit(records):
         return _read_vlmevalkit_sheet(inputs, records)
     lmms = _read_lmms(inputs, records)

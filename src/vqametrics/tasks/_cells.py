@@ -1,0 +1,54 @@
+"""The type rules of a results row's cells, shared by the task readers that read their own
+layouts (MCQ sheets, MMMU-Pro, MathVista, MathVision, HallusionBench): an id, an answer and a
+breakdown key (``category``, ``split``) of the wrong JSON type is an error naming the row,
+never text made from it (issue 22: ``str(2.5)`` as an id, ``str(["A"])`` as an answer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.exceptions import InputError
+from ..readers.answers import not_text_error, typed
+from ..readers.records import Records
+
+__all__ = ["group_text", "json_answer", "row_id"]
+
+
+def row_id(value: Any, where: str, column: str) -> str | int:
+    """An item id: a string or an integer (a spreadsheet's ``12.0`` is ``12``), as
+    :func:`~vqametrics.readers.layouts.predictions_from` takes it; an empty cell, a blank
+    string, a boolean, a fraction, a list or an object is an error naming the row."""
+    if value is None:
+        raise InputError(f"{where}: the {column!r} cell is empty")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise InputError(
+            f"{where}: {column} is {type(value).__name__} ({str(value)[:40]}), expected a "
+            "string or integer"
+        )
+    if isinstance(value, str) and not value.strip():
+        raise InputError(f"{where}: the {column!r} cell is blank")
+    return value
+
+
+def json_answer(records: Records, value: Any, where: str, column: str) -> Any:
+    """*value* unchanged, unless *records* came from JSON and it is neither a string nor null:
+    JSON says what a value is, and a number or a list where the answer text belongs is not an
+    answer (a sheet's number cell is the text it shows, and stays the reader's to cast)."""
+    if typed(records) and value is not None and not isinstance(value, str):
+        raise not_text_error(where, column, value)
+    return value
+
+
+def group_text(value: Any, where: str, column: str) -> str | None:
+    """A breakdown key (``category``, ``split``): text, a number as ``str()`` of it (as the
+    readers always cast it), or ``None`` when absent; a boolean, a list or an object is an
+    error naming the row (its ``str()`` would be a group of its own, in Python's spelling)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise InputError(
+        f"{where}: {column} is {type(value).__name__} ({str(value)[:40]}), expected text"
+    )
