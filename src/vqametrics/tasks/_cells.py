@@ -5,13 +5,59 @@ never text made from it (issue 22: ``str(2.5)`` as an id, ``str(["A"])`` as an a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
 from ..readers.answers import not_text_error, typed
 from ..readers.records import Records
 
-__all__ = ["group_text", "json_answer", "row_id"]
+__all__ = ["group_text", "json_answer", "named_columns", "row_id", "unused_fields"]
+
+
+def named_columns(
+    records: Records,
+    id_field: str | None,
+    answer_field: str | None,
+    *,
+    id_column: str,
+    answer_column: str,
+) -> Records:
+    """*records* with the user's ``--id-field`` / ``--answer-field`` columns under the names
+    the layout reads (*id_column*, *answer_column*): a named column always wins, and a
+    recognized column of the layout's name (any case) is dropped (issue 22); a named column
+    the file lacks is an error naming the columns it has."""
+    renames: dict[str, str] = {}
+    for given, native, option in (
+        (id_field, id_column, "--id-field"),
+        (answer_field, answer_column, "--answer-field"),
+    ):
+        if not given or given == native:
+            continue
+        columns = records.columns
+        if given not in columns:
+            found = ", ".join(columns[:20]) or "none"
+            raise InputError(f"{records.source}: no {given!r} column ({option}); found: {found}")
+        renames[given] = native
+    if not renames:
+        return records
+    natives = set(renames.values())
+    rows = [
+        {renames.get(k, k): v for k, v in row.items() if k in renames or k.lower() not in natives}
+        for row in records.rows
+    ]
+    return replace(records, rows=rows)
+
+
+def unused_fields(id_field: str | None, answer_field: str | None, layout: str) -> None:
+    """An error when ``--id-field`` / ``--answer-field`` was given for a *layout* whose keys
+    are fixed (never ignored silently: the user meant another column)."""
+    given = [o for o, v in (("--id-field", id_field), ("--answer-field", answer_field)) if v]
+    if given:
+        raise InputError(
+            f"{' and '.join(given)} cannot be used with {layout} (its keys are fixed); "
+            "drop the option or give a layout with columns"
+        )
 
 
 def row_id(value: Any, where: str, column: str) -> str | int:

@@ -38,7 +38,7 @@ from ..readers.join import unique_rows
 from ..readers.layouts import find_reported, locate_reported
 from ..readers.records import Records, cell_text, read_records
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._cells import group_text, json_answer, row_id
+from ._cells import group_text, json_answer, named_columns, row_id
 from ._common import numpy_mean
 
 if TYPE_CHECKING:
@@ -305,6 +305,9 @@ def read_mcq_sheet(
     """
     if records is None:
         records = read_records(inputs.results, format=inputs.format)
+    records = named_columns(
+        records, inputs.id_field, inputs.answer_field, id_column="index", answer_column="prediction"
+    )
     rows = [_lower_columns(r) for r in records.rows]
     columns = {(c if c in string.ascii_uppercase else c.lower()) for c in records.columns}
     for need in ("index", "prediction", "answer"):
@@ -976,12 +979,7 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
     ):
         doc = row["doc"]
-        item_id: str | int = key if isinstance(key, str | int) else str(key)
-        for k in lmms.id_keys:
-            v = doc.get(k)
-            if isinstance(v, str | int) and not isinstance(v, bool):
-                item_id = v
-                break
+        item_id = _doc_id(doc, key, lmms.id_keys, where)
         extra: dict[str, Any] = {"options": lmms.options(doc)}
         extra.update({f: doc[f] for f in lmms.fields if doc.get(f) is not None})
         if lmms.recorded is not None:
@@ -1000,6 +998,16 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         (*notes, *([repeated] if repeated else [])),
         locate_reported(inputs.results, inputs.reported),
     )
+
+
+def _doc_id(doc: Mapping[str, Any], doc_id: Any, keys: Sequence[str], where: str) -> str | int:
+    """A logged sample's id: the first of the doc's *keys* it holds, else its ``doc_id``, by
+    the one id rule (:func:`row_id`): a list, an object, a boolean or a fraction is an error
+    naming the line, never ``str()`` of it."""
+    for k in keys:
+        if doc.get(k) is not None:
+            return row_id(doc[k], where, f"doc.{k}")
+    return row_id(doc_id, where, "doc_id")
 
 
 def fallback_letter(

@@ -49,7 +49,7 @@ from ..readers.join import unique_rows
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
-from ._cells import row_id
+from ._cells import named_columns, row_id
 from ._common import reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions
 from ._mcq import ChoiceTask, decided_scorer, draw_fields, fallback_letter, with_decisions
@@ -222,7 +222,9 @@ def _read_lmms(inputs: TaskInputs, records: Records) -> TaskData | None:
         if isinstance(rec.get("parsed_pred"), str):
             fields["logged_pred"] = rec["parsed_pred"]
             fields[TOOLKIT_SCORE] = float(rec["parsed_pred"] == answer)
-        items.append(Item(str(source.get("id")), "" if text is None else text, (answer,), fields))
+        column = "doc.id" if source is doc else "mmmu_acc.id"
+        key = row_id(source.get("id"), where, column)
+        items.append(Item(str(key), "" if text is None else text, (answer,), fields))
     keep, repeated = unique_rows(
         [it.id for it in items], preds.wheres, what="id", on_duplicate=inputs.on_duplicate
     )
@@ -243,6 +245,9 @@ def _read(inputs: TaskInputs) -> TaskData:
     lmms = _read_lmms(inputs, records)
     if lmms is not None:
         return lmms
+    records = named_columns(
+        records, inputs.id_field, inputs.answer_field, id_column="id", answer_column="response"
+    )
     need = {"id", "options", "answer", "response"}
     missing = need - set(records.columns)
     if missing:

@@ -47,6 +47,7 @@ from ..readers.join import unique_rows
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
+from ._cells import named_columns, unused_fields
 from ._common import mean, reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions, sample_score, without_questions
 from ._mcq import (
@@ -484,13 +485,18 @@ def _read_official(inputs: TaskInputs, value: Mapping[str, Any]) -> TaskData:
 def _read(inputs: TaskInputs) -> TaskData:
     official = _official_result(inputs)
     if official is not None:
+        unused_fields(inputs.id_field, inputs.answer_field, "run_gpt3.py's result file")
         return _read_official(inputs, official)
     records = read_records(inputs.results, format=inputs.format)
     lmms = _lmms_items(inputs, records)
     if lmms is not None:
         return lmms
-    if inputs.annotations is not None and {"question_id", "text"} <= set(records.columns):
-        return _read_llava(inputs, records)
+    if inputs.annotations is not None:
+        llava = named_columns(
+            records, inputs.id_field, inputs.answer_field, id_column="question_id", answer_column="text"
+        )
+        if {"question_id", "text"} <= set(llava.columns):
+            return _read_llava(inputs, llava)
     return _image_subset(read_mcq_sheet(inputs, fields=_FIELDS, records=records))
 
 
