@@ -43,7 +43,7 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._cells import json_answer, row_id
+from ._cells import json_answer, named_columns, row_id
 from ._common import unique_items, vlmevalkit_judge_rows
 from ._math_read import judge_sheet_data, read_score_file, sheet_index
 
@@ -326,8 +326,10 @@ def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:
 
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
-    if is_vlmevalkit(records):
-        return _vlmevalkit_items(records, inputs)
+    given = inputs.id_field, inputs.answer_field
+    sheet = named_columns(records, *given, id_column="index", answer_column="prediction")
+    if is_vlmevalkit(sheet):
+        return _vlmevalkit_items(sheet, inputs)
     cols = set(records.columns)
     if {"doc_id", "filtered_resps"} <= cols:
         raise InputError(
@@ -335,8 +337,10 @@ def _read(inputs: TaskInputs) -> TaskData:
             "reproduced here (its post-processing was not analysed), so it is not scored; "
             "mathvision reads the official outputs/*.jsonl or a VLMEvalKit MathVision sheet"
         )
+    official = named_columns(records, *given, id_column="id", answer_column="response")
+    cols = set(official.columns)
     if "id" in cols and ("response" in cols or "model_answer" in cols):
-        return _official_items(records, inputs)
+        return _official_items(official, inputs)
     have = ", ".join(sorted(cols)[:15]) or "none"
     raise InputError(
         f"{records.source}: not a MathVision results file (fields: {have}); mathvision reads "

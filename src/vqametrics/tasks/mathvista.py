@@ -49,7 +49,7 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._cells import json_answer, row_id
+from ._cells import json_answer, named_columns, row_id, unused_fields
 from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
 from ._math_read import judge_sheet_data, read_score_file, sheet_index
@@ -440,7 +440,7 @@ def _lmms_items(records: Records, inputs: TaskInputs) -> TaskData:
             fields[TOOLKIT_SCORE] = float(rec["true_false"])
         pred = _recorded_text(rec["extraction"])
         nulls += rec["extraction"] is None
-        item_id: str | int = pid if isinstance(pid, str | int) else str(pid)
+        item_id = row_id(pid, records.where(i), "question_id")
         items.append(Item(item_id, pred, (_gold(problem, where),), fields))
     rep = reported_scores(inputs)
     if rep is not None and rep.get("toolkit") == "lmms-eval":
@@ -650,11 +650,22 @@ def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     cols = set(records.columns)
     if "llm_as_judge_eval" in cols or {"doc_id", "filtered_resps"} <= cols:
+        unused_fields(
+            inputs.id_field, inputs.answer_field, "an lmms-eval mathvista log (llm_as_judge_eval)"
+        )
         return _lmms_items(records, inputs)
-    if is_vlmevalkit(records):
-        return _vlmevalkit_items(records, inputs)
-    if cols & {"extraction", "response", "pid"}:
-        return _official_items(records, inputs)
+    # --answer-field names the extraction every profile scores: VLMEvalKit's judged 'res',
+    # the official output's 'extraction'
+    given = inputs.id_field, inputs.answer_field
+    if is_vlmevalkit(
+        named_columns(records, inputs.id_field, None, id_column="index", answer_column="res")
+    ):
+        return _vlmevalkit_items(
+            named_columns(records, *given, id_column="index", answer_column="res"), inputs
+        )
+    official = named_columns(records, *given, id_column="pid", answer_column="extraction")
+    if set(official.columns) & {"extraction", "response", "pid"}:
+        return _official_items(official, inputs)
     have = ", ".join(sorted(cols)[:15]) or "none"
     raise InputError(
         f"{records.source}: not a MathVista results file (fields: {have}); mathvista reads the "

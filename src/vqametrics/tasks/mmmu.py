@@ -56,6 +56,7 @@ from ..readers.layouts import is_vlmevalkit, predictions_from
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
+from ._cells import named_columns, unused_fields
 from ._common import reported_scores
 from ._lmms import lmms_eval_predictions, no_doc_error, without_questions
 from ._mcq import (
@@ -376,15 +377,23 @@ def _read_output_records(records: Records) -> list[Item]:
     return items
 
 
-def _output_folder(path: Path) -> list[Item]:
-    """A ``main_parse_and_eval.py`` folder: ``<Subject>/output.json`` per subject."""
+def _output_folder(path: Path, inputs: TaskInputs) -> list[Item]:
+    """A ``main_parse_and_eval.py`` folder: ``<Subject>/output.json`` per subject (its columns
+    named by ``--id-field`` / ``--answer-field`` when given)."""
     items: list[Item] = []
     found = False
     for subject in CAT_SHORT2LONG.values():
         f = path / subject / "output.json"
         if f.is_file():
             found = True
-            items += _read_output_records(read_records(str(f)))
+            records = named_columns(
+                read_records(str(f)),
+                inputs.id_field,
+                inputs.answer_field,
+                id_column="id",
+                answer_column="response",
+            )
+            items += _read_output_records(records)
     if not found:
         raise InputError(
             f"{path}: no <Subject>/output.json inside (main_parse_and_eval.py's folder layout)"
@@ -444,7 +453,7 @@ def _unique(data: TaskData, wheres: Sequence[str], inputs: TaskInputs) -> TaskDa
 def _read(inputs: TaskInputs) -> TaskData:
     src = inputs.results
     if isinstance(src, str | os.PathLike) and os.fspath(src) != "-" and Path(src).is_dir():
-        items = _output_folder(Path(src))
+        items = _output_folder(Path(src), inputs)
         data = TaskData(items, (os.fspath(src),), ("mmmu-official output.json folder",))
         return _unique(data, [f"{os.fspath(src)}: {it.id}" for it in items], inputs)
     records = read_records(src, format=inputs.format)
@@ -452,13 +461,18 @@ def _read(inputs: TaskInputs) -> TaskData:
     lmms = _read_lmms(records, inputs)
     if lmms is not None:
         return _unique(lmms, wheres, inputs)
-    if is_vlmevalkit(records):
+    if records.layout.startswith("json-mapping") or records.layout == "mapping":
+        unused_fields(inputs.id_field, inputs.answer_field, "the official {id: answer} JSON")
+        return _read_flat(records, inputs)
+    fields = inputs.id_field, inputs.answer_field
+    if is_vlmevalkit(
+        named_columns(records, *fields, id_column="index", answer_column="prediction")
+    ):
         data = read_mcq_sheet(inputs, fields=_SHEET_FIELDS, records=records)
         return replace(data, extra={**data.extra, "vlmevalkit_sheet": True})
-    if records.layout.startswith("json-mapping") or records.layout == "mapping":
-        return _read_flat(records, inputs)
-    if {"id", "response", "question_type"} <= set(records.columns):
-        items = _read_output_records(records)
+    output = named_columns(records, *fields, id_column="id", answer_column="response")
+    if {"id", "response", "question_type"} <= set(output.columns):
+        items = _read_output_records(output)
         data = TaskData(items, (records.source,), ("mmmu-official output.json",))
         return _unique(data, wheres, inputs)
     raise InputError(

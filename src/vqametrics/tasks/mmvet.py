@@ -57,6 +57,7 @@ from ..readers.layouts import is_vlmevalkit, locate_reported
 from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._cells import named_columns, row_id, unused_fields
 from ._common import read_vlmevalkit
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 
@@ -320,6 +321,7 @@ def _read_lmms(inputs: TaskInputs, records: Any) -> TaskData | None:
             "question": doc.get("question"),
             "graded_by": "lmms-eval",
         }
+        key = row_id(key, where, "doc.question_id" if "question_id" in doc else "doc_id")
         item = Item(str(key), text, (str(doc.get("answer", "")),), fields)
         graded = rec if isinstance(rec, dict) else row
         items.append(_with_grades(item, graded, where, inputs.allow_missing))
@@ -342,7 +344,8 @@ def _read_records(inputs: TaskInputs, records: Any) -> TaskData:
             fields["question"] = row["question"]
         pred = row.get("prediction", "")
         gt = row.get("gt_answer", row.get("answer", ""))
-        item = Item(str(key), str(pred), (str(gt),), fields)
+        column = "question_id" if "question_id" in row else "id"
+        item = Item(str(row_id(key, where, column)), str(pred), (str(gt),), fields)
         items.append(_with_grades(item, row, where, inputs.allow_missing))
     rep = locate_reported(inputs.results, inputs.reported)
     return TaskData(items, (records.source,), (f"records ({records.layout})",), (), rep)
@@ -392,17 +395,22 @@ def _read(inputs: TaskInputs) -> TaskData:
 
 
 def _read_layout(inputs: TaskInputs, records: Any) -> TaskData:
-    if is_vlmevalkit(records):
-        return _read_vlmevalkit_sheet(inputs, records)
     lmms = _read_lmms(inputs, records)
     if lmms is not None:
         return lmms
     cols = set(records.columns)
     if records.layout == "json-mapping" and "score" in cols and "content" in cols:
+        unused_fields(inputs.id_field, inputs.answer_field, "the official grade file")
         return _read_grade_file(inputs, records)
     if records.layout == "json-mapping" and inputs.annotations is not None:
+        unused_fields(inputs.id_field, inputs.answer_field, "the official {id: answer} JSON")
         return _read_official_results(inputs, records)
-    return _read_records(inputs, records)
+    given = inputs.id_field, inputs.answer_field
+    sheet = named_columns(records, *given, id_column="index", answer_column="prediction")
+    if is_vlmevalkit(sheet):  # its columns named as the sheet's: the options are spent
+        return _read_vlmevalkit_sheet(replace(inputs, id_field=None, answer_field=None), sheet)
+    plain = named_columns(records, *given, id_column="question_id", answer_column="prediction")
+    return _read_records(inputs, plain)
 
 
 # ---------------------------------------------------------------------------- scoring

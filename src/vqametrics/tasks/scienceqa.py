@@ -493,7 +493,11 @@ def _read(inputs: TaskInputs) -> TaskData:
         return lmms
     if inputs.annotations is not None:
         llava = named_columns(
-            records, inputs.id_field, inputs.answer_field, id_column="question_id", answer_column="text"
+            records,
+            inputs.id_field,
+            inputs.answer_field,
+            id_column="question_id",
+            answer_column="text",
         )
         if {"question_id", "text"} <= set(llava.columns):
             return _read_llava(inputs, llava)
