@@ -53,7 +53,7 @@ from ..readers.layouts import is_vlmevalkit, locate_reported
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._cells import group_text, json_answer, row_id
+from ._cells import group_text, json_answer, named_columns, row_id
 from ._common import numpy_mean, read_vlmevalkit
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 from ._yesno import parse_vlmevalkit, yorn_extraction
@@ -191,6 +191,8 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
     """Official records (``HallusionBench_result.json``, a judge cache): one item per record,
     keyed category_subcategory_set_figure_question, the answer in ``model_prediction``."""
     answer = inputs.answer_field or "model_prediction"
+    # --id-field names the converted sheet's own id (checked as one), never the question key
+    records = named_columns(records, inputs.id_field, None, id_column="index", answer_column=answer)
     items: list[Item] = []
     seen: dict[str, str] = {}
     repeated = 0
@@ -239,6 +241,11 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
     )
     if repeated:
         notes += (f"{repeated} repeated record(s): the last of each question was kept",)
+    if inputs.id_field:
+        notes += (
+            f"--id-field {inputs.id_field} is not used by HallusionBench records: each question "
+            f"is keyed {'_'.join(_ID_FIELDS)}, as the official scorer keys it",
+        )
     return TaskData(
         items,
         (records.source,),
@@ -372,8 +379,16 @@ def _reported_beside_auxmatch(data: TaskData, inputs: TaskInputs) -> TaskData:
 def _read(inputs: TaskInputs) -> TaskData:
     verdict_field = str(inputs.options.get("verdict_field") or VERDICT_FIELD)
     records = read_records(inputs.results, format=inputs.format)
-    if is_vlmevalkit(records):
-        data = _reported_beside_auxmatch(_vlmevalkit_items(records, inputs, verdict_field), inputs)
+    if is_vlmevalkit(records):  # its columns named as the sheet's: the options are spent
+        sheet = named_columns(
+            records,
+            inputs.id_field,
+            inputs.answer_field,
+            id_column="index",
+            answer_column="prediction",
+        )
+        plain = replace(inputs, id_field=None, answer_field=None)
+        data = _reported_beside_auxmatch(_vlmevalkit_items(sheet, plain, verdict_field), inputs)
     else:
         lmms = _lmms_items(records, inputs, verdict_field)
         data = lmms if lmms is not None else _record_items(records, inputs, verdict_field)
