@@ -192,7 +192,9 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
     keyed category_subcategory_set_figure_question, the answer in ``model_prediction``."""
     answer = inputs.answer_field or "model_prediction"
     # --id-field names the converted sheet's own id (checked as one), never the question key
-    records = named_columns(records, inputs.id_field, None, id_column="index", answer_column=answer)
+    own_id = inputs.id_field or "index"
+    if inputs.id_field and own_id not in records.columns:
+        raise InputError(f"{records.source}: no {own_id!r} column (--id-field)")
     items: list[Item] = []
     seen: dict[str, str] = {}
     repeated = 0
@@ -214,8 +216,8 @@ def _record_items(records: Records, inputs: TaskInputs, verdict_field: str) -> T
                 "keep the last one)"
             )
         seen.setdefault(key, where)
-        if "index" in row:  # a converted sheet's own id, carried along: it must be one
-            row_id(row["index"], where, "index")
+        if own_id in row:  # a converted sheet's own id, carried along: it must be one
+            row_id(row[own_id], where, own_id)
         text = _text(json_answer(records, row.get(answer), where, answer))
         if text is None:
             if answer not in row and not inputs.allow_missing:
