@@ -40,38 +40,35 @@ def _renamed(rows: list[dict[str, Any]], old: str, new: str) -> list[dict[str, A
     return [{(new if k == old else k): v for k, v in r.items()} for r in rows]
 
 
-@pytest.mark.parametrize("task", TASKS)
-def test_answer_field_names_the_prediction_column(task: str, tmp_path: Path) -> None:
+def _same_as_the_fixture(
+    task: str, folder: Path, rows: list[dict[str, Any]], **options: Any
+) -> None:
+    """*rows* scored with *options* give the fixture's own numbers, for the same items."""
+    want = _score(task, folder / "native", FIXTURES[task].rows)
+    got = _score(task, folder / "changed", rows, **options)
+    assert got.metrics == want.metrics
+    assert sorted(str(it.id) for it in got.data.items) == sorted(
+        str(it.id) for it in want.data.items
+    )
+
+
+RENAMED = [(t, "answer_field") for t in TASKS] + [(t, "id_field") for t in ID_TASKS]
+
+
+@pytest.mark.parametrize(("task", "option"), RENAMED)
+def test_the_option_names_the_renamed_column(task: str, option: str, tmp_path: Path) -> None:
     fx = FIXTURES[task]
-    want = _score(task, tmp_path / "native", fx.rows)
-    rows = _renamed(fx.rows, fx.prediction_column, "zz_pred")
-    got = _score(task, tmp_path / "renamed", rows, answer_field="zz_pred")
-    assert got.metrics == want.metrics and len(got.data.items) == len(want.data.items)
+    column = fx.prediction_column if option == "answer_field" else fx.id_column
+    rows = _renamed(fx.rows, column, "zz_col")
+    _same_as_the_fixture(task, tmp_path, rows, **{option: "zz_col"})
 
 
 @pytest.mark.parametrize("task", TASKS)
 def test_answer_field_wins_over_a_recognized_column(task: str, tmp_path: Path) -> None:
     # the recognized column holds other answers: scoring it would change the numbers
-    fx = FIXTURES[task]
-    want = _score(task, tmp_path / "native", fx.rows)
-    rows = [
-        {**r, "zz_pred": r[fx.prediction_column], fx.prediction_column: "zzz unreadable"}
-        for r in fx.rows
-    ]
-    got = _score(task, tmp_path / "both", rows, answer_field="zz_pred")
-    assert got.metrics == want.metrics and len(got.data.items) == len(want.data.items)
-
-
-@pytest.mark.parametrize("task", ID_TASKS)
-def test_id_field_names_the_id_column(task: str, tmp_path: Path) -> None:
-    fx = FIXTURES[task]
-    want = _score(task, tmp_path / "native", fx.rows)
-    rows = _renamed(fx.rows, fx.id_column, "zz_id")
-    got = _score(task, tmp_path / "renamed", rows, id_field="zz_id")
-    assert got.metrics == want.metrics and len(got.data.items) == len(want.data.items)
-    assert sorted(str(it.id) for it in got.data.items) == sorted(
-        str(it.id) for it in want.data.items
-    )
+    column = FIXTURES[task].prediction_column
+    rows = [{**r, "zz_pred": r[column], column: "zzz unreadable"} for r in FIXTURES[task].rows]
+    _same_as_the_fixture(task, tmp_path, rows, answer_field="zz_pred")
 
 
 @pytest.mark.parametrize("task", TASKS)
