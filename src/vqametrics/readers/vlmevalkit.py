@@ -54,7 +54,7 @@ def read_vlmevalkit(
     if inputs.questions is not None and annotations_reader is None:
         notes.append(f"--questions ignored: {records.source} carries its questions")
     if inputs.annotations is None or annotations_reader is None:
-        if not is_vlmevalkit(records) or "answer" not in records.columns:
+        if not _is_sheet(records, inputs) or "answer" not in records.columns:
             if annotations_reader is None:
                 raise NoGroundTruthError(
                     f"{records.source}: this file carries no ground truth ('answer' column); "
@@ -104,7 +104,7 @@ def read_vlmevalkit(
             + "; pass --allow-missing to score such items 0"
         )
     n_missing = len(joined.missing) + len(empty)
-    if is_vlmevalkit(records) and "answer" in records.columns:
+    if _is_sheet(records, inputs) and "answer" in records.columns:
         own = {
             id_key(it.id): it.references
             for it in sheet_items(records, preds, fields=fields, list_answers=list_answers)
@@ -129,6 +129,11 @@ def read_vlmevalkit(
         n_missing=n_missing,
         n_extra_ignored=len(joined.extra),
     )
+
+
+def _is_sheet(records: Records, inputs: TaskInputs) -> bool:
+    """:func:`is_vlmevalkit` with the columns ``--id-field`` / ``--answer-field`` name."""
+    return is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
 
 
 def sheet_answer(

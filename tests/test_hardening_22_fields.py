@@ -1,0 +1,83 @@
+"""Issue 22: ``--answer-field`` and ``--id-field`` always win over the columns a reader
+recognizes. The audit renamed a task's contract fixture's prediction column to ``zz_pred``
+(or its id column to ``zz_id``) and passed the option: the numbers must be the fixture's.
+It also found ids kept twice across JSON types, a byte-string ground truth that raised a
+foreign exception, and breakdown keys stringified from JSON lists and objects."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from contract.fixtures import FIXTURES, Row
+from vqametrics import InputError, VqaMetricsError
+from vqametrics.tasks import get_task
+from vqametrics.tasks._run import TaskEvaluation, evaluate_task
+
+#: the tasks the audit found refusing (or ignoring) the options, and those that passed already
+TASKS = [
+    "textvqa",
+    "vizwiz",
+    "ocrvqa",
+    "pope",
+    "mme",
+    "chartqa",
+    "gqa",
+    "ocrbench",
+    "vqav2",
+    "okvqa",
+    "docvqa",
+    "infographicvqa",
+    "stvqa",
+]
+
+
+def _evaluate(name: str, tmp: Path, rows: list[Row], **options: Any) -> TaskEvaluation:
+    fx = FIXTURES[name]
+    tmp.mkdir(parents=True, exist_ok=True)
+    results = fx.write(tmp, rows)
+    annotations = fx.annotations(tmp) if fx.annotations else None
+    return evaluate_task(
+        get_task(name),
+        str(results),
+        annotations=annotations and str(annotations),
+        **fx.options,
+        **options,
+    )
+
+
+def _same_numbers(a: TaskEvaluation, b: TaskEvaluation) -> None:
+    assert a.metrics.keys() == b.metrics.keys()
+    for key, value in a.metrics.items():
+        other = b.metrics[key]
+        if isinstance(value, float) and math.isnan(value):
+            assert isinstance(other, float) and math.isnan(other), key
+        else:
+            assert other == value, key
+    assert a.scores == b.scores
+
+
+def _renamed(rows: list[Row], old: str, new: str) -> list[Row]:
+    return [{(new if k == old else k): v for k, v in r.items()} for r in rows]
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_answer_field_names_a_renamed_prediction_column(name: str, tmp_path: Path) -> None:
+    fx = FIXTURES[name]
+    plain = _evaluate(name, tmp_path / "plain", fx.rows)
+    rows = _renamed(fx.rows, fx.prediction_column, "zz_pred")
+    renamed = _evaluate(name, tmp_path / "renamed", rows, answer_field="zz_pred")
+    _same_numbers(plain, renamed)
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_id_field_names_a_renamed_id_column(name: str, tmp_path: Path) -> None:
+    fx = FIXTURES[name]
+    plain = _evaluate(name, tmp_path / "plain", fx.rows)
+    rows = _renamed(fx.rows, fx.id_column, "zz_id")
+    renamed = _evaluate(name, tmp_path / "renamed", rows, id_field="zz_id")
+    _same_numbers(plain, renamed)
