@@ -81,3 +81,24 @@ def test_id_field_names_a_renamed_id_column(name: str, tmp_path: Path) -> None:
     rows = _renamed(fx.rows, fx.id_column, "zz_id")
     renamed = _evaluate(name, tmp_path / "renamed", rows, id_field="zz_id")
     _same_numbers(plain, renamed)
+
+
+def _jsonl(folder: Path, rows: list[Row]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "results.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", ["vqav2", "okvqa"])
+def test_an_id_written_as_int_and_as_str_is_one_item_given_twice(name: str, tmp_path: Path) -> None:
+    # the audit: {"index": 1, …} and {"index": "1", …} in one JSONL scored n=5 for 4 items
+    fx = FIXTURES[name]
+    rows = [r | {fx.id_column: int(r[fx.id_column])} for r in fx.rows]
+    again = rows[0] | {fx.id_column: str(rows[0][fx.id_column])}
+    path = _jsonl(tmp_path, [*rows, again])
+    with pytest.raises(InputError, match="duplicate question id") as err:
+        evaluate_task(get_task(name), str(path), **fx.options)
+    assert str(path) in str(err.value)
+    kept = evaluate_task(get_task(name), str(path), on_duplicate="last", **fx.options)
+    assert kept.metrics["n"] == len(rows)
