@@ -102,3 +102,13 @@ def test_an_id_written_as_int_and_as_str_is_one_item_given_twice(name: str, tmp_
     assert str(path) in str(err.value)
     kept = evaluate_task(get_task(name), str(path), on_duplicate="last", **fx.options)
     assert kept.metrics["n"] == len(rows)
+
+
+@pytest.mark.parametrize("name", ["textvqa", "docvqa", "chartqa"])
+def test_a_ground_truth_of_bytes_not_utf8_is_the_librarys_error(name: str) -> None:
+    # the audit: compute_score(task, "a", b"\xff") raised UnicodeDecodeError
+    from vqametrics.integrations.rewards import compute_score
+
+    with pytest.raises(InputError, match="not UTF-8") as err:
+        compute_score(name, "a", b"\xff")
+    assert isinstance(err.value, VqaMetricsError) and name in str(err.value)
