@@ -112,3 +112,30 @@ def test_a_ground_truth_of_bytes_not_utf8_is_the_librarys_error(name: str) -> No
     with pytest.raises(InputError, match="not UTF-8") as err:
         compute_score(name, "a", b"\xff")
     assert isinstance(err.value, VqaMetricsError) and name in str(err.value)
+
+
+@pytest.mark.parametrize("value", [True, ["human_test"], {"a": 1}])
+@pytest.mark.parametrize(("name", "column"), [("chartqa", "split"), ("mme", "image_path")])
+def test_a_breakdown_key_that_is_not_text_is_refused(
+    name: str, column: str, value: object, tmp_path: Path
+) -> None:
+    # the audit: a JSONL split true / a list / an object became a made-up breakdown key
+    fx = FIXTURES[name]
+    rows = [dict(r) for r in fx.rows]
+    rows[1][column] = value
+    path = _jsonl(tmp_path, rows)
+    with pytest.raises(InputError) as err:
+        evaluate_task(get_task(name), str(path), **fx.options)
+    assert f"{path}: line 2" in str(err.value) and repr(column) in str(err.value)
+
+
+def test_a_chartqa_log_doc_type_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    doc = {"question": "q", "answer": "1", "type": "human_test"}
+    rows = [
+        {"doc_id": i, "doc": doc | ({"type": ["x"]} if i == 1 else {}), "filtered_resps": ["1"]}
+        for i in range(3)
+    ]
+    path = _jsonl(tmp_path, rows)
+    with pytest.raises(InputError) as err:
+        evaluate_task(get_task("chartqa"), str(path))
+    assert f"{path}: line 2" in str(err.value) and "'type'" in str(err.value)

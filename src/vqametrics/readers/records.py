@@ -27,6 +27,7 @@ __all__ = [
     "FORMATS",
     "Records",
     "Source",
+    "field_value",
     "force_layout",
     "read_bytes_from",
     "read_records",
@@ -642,6 +643,18 @@ def _number_text(value: int | float) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def field_value(value: Any, where: str, column: str) -> str | int | float:
+    """A row's *column* kept as an item field (a split, a category: a key of the breakdowns):
+    text or a number; ``true``, a list or an object (which JSON can hold) would be turned
+    into a made-up key, so they are an error naming the row."""
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        return value
+    shown = str(value)[:40]
+    raise InputError(
+        f"{where}: {column!r} is {type(value).__name__} ({shown}), expected text or a number"
+    )
 
 
 def cell_text(value: Any, where: str, *, column: str, allow_missing: bool = False) -> str | None:

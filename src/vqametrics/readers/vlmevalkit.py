@@ -13,7 +13,7 @@ from .answers import NoGroundTruthError, id_key, reported_scores, text_predictio
 from .items import Item, TaskData, TaskInputs
 from .join import disagreement_note, join_inputs, unique_rows
 from .layouts import Predictions, is_vlmevalkit, nan_note
-from .records import Records, cell_text, parse_list_cell, read_records
+from .records import Records, cell_text, field_value, parse_list_cell, read_records
 
 __all__ = ["read_vlmevalkit", "sheet_answer", "sheet_id", "sheet_items"]
 
@@ -166,7 +166,7 @@ def sheet_items(
         records.rows, preds.ids, preds.texts, preds.wheres, strict=True
     ):
         refs = sheet_answer(row, where, list_answers=list_answers, blank_is_empty=blank_is_empty)
-        extra = {f: row[f] for f in fields if f in row and row[f] is not None}
+        extra = {f: field_value(row[f], where, f) for f in fields if row.get(f) is not None}
         items.append(Item(sheet_id(key, records.layout), text, refs, extra))
     return items
 
