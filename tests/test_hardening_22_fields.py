@@ -139,3 +139,46 @@ def test_a_chartqa_log_doc_type_that_is_not_text_is_refused(tmp_path: Path) -> N
     with pytest.raises(InputError) as err:
         evaluate_task(get_task("chartqa"), str(path))
     assert f"{path}: line 2" in str(err.value) and "'type'" in str(err.value)
+
+
+def test_pope_answers_take_their_question_id_from_id_field(tmp_path: Path) -> None:
+    # LLaVA's answers with the id renamed: --id-field names it for the question file lookup
+    questions = _jsonl(
+        tmp_path / "q",
+        [{"question_id": 1, "category": "random"}, {"question_id": 2, "category": "random"}],
+    )
+    answers = [{"qid": 2, "text": "No"}, {"qid": 1, "text": "Yes"}]
+    res = _jsonl(tmp_path / "a", answers)
+    lab = tmp_path / "coco_pope_random.json"
+    lab.write_text(json.dumps({"label": "no"}) + "\n" + json.dumps({"label": "yes"}) + "\n")
+    pope = get_task("pope")
+    with pytest.raises(InputError, match="no 'question_id' to look up"):
+        evaluate_task(pope, str(res), annotations=str(lab), questions=str(questions))
+    r = evaluate_task(
+        pope, str(res), annotations=str(lab), questions=str(questions), id_field="qid"
+    )
+    assert r.metrics["n"] == 2 and r.metrics["f1"] == 1.0  # by hand: each answer is its label
+    with pytest.raises(InputError, match="no 'qid' field"):
+        evaluate_task(
+            pope,
+            str(_jsonl(tmp_path / "b", [{"question_id": 1, "text": "Yes"}])),
+            annotations=str(lab),
+            id_field="qid",
+        )
+    with pytest.raises(InputError, match="qid 3 is not in the question file"):
+        evaluate_task(
+            pope,
+            str(_jsonl(tmp_path / "c", [{"qid": 3, "text": "No"}, {"qid": 1, "text": "Yes"}])),
+            annotations=str(lab),
+            questions=str(questions),
+            id_field="qid",
+        )
+
+
+@pytest.mark.parametrize("option", ["answer_field", "id_field"])
+def test_an_mme_eval_tool_folder_says_the_field_options_are_not_used(
+    option: str, tmp_path: Path
+) -> None:
+    (tmp_path / "existence.txt").write_text("1.jpg\tIs there a cat?\tYes\tYes\n")
+    with pytest.raises(InputError, match="is not used by an eval_tool results folder"):
+        evaluate_task(get_task("mme"), str(tmp_path), **{option: "text"})

@@ -150,6 +150,11 @@ def sheet_answer(
     return (str(cell_text(cell, where, column="answer")),)
 
 
+#: sheet columns that hold a judge's verdict, which a sheet may store as a boolean cell
+#: (VLMEvalKit's HallusionBench ``score``: ``True``/``False``), unlike the breakdown keys
+_VERDICTS = frozenset({"score"})
+
+
 def sheet_items(
     records: Records,
     preds: Predictions,
@@ -166,7 +171,11 @@ def sheet_items(
         records.rows, preds.ids, preds.texts, preds.wheres, strict=True
     ):
         refs = sheet_answer(row, where, list_answers=list_answers, blank_is_empty=blank_is_empty)
-        extra = {f: field_value(row[f], where, f) for f in fields if row.get(f) is not None}
+        extra = {
+            f: field_value(row[f], where, f, allow_bool=f in _VERDICTS)
+            for f in fields
+            if row.get(f) is not None
+        }
         items.append(Item(sheet_id(key, records.layout), text, refs, extra))
     return items
 
