@@ -182,3 +182,17 @@ def test_an_mme_eval_tool_folder_says_the_field_options_are_not_used(
     (tmp_path / "existence.txt").write_text("1.jpg\tIs there a cat?\tYes\tYes\n")
     with pytest.raises(InputError, match="is not used by an eval_tool results folder"):
         evaluate_task(get_task("mme"), str(tmp_path), **{option: "text"})
+
+
+def test_a_pope_answer_category_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    # a JSON category (the split a folder of label files is paired by) must be text
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    for split in ("random", "popular", "adversarial"):
+        (labels / f"coco_pope_{split}.json").write_text(json.dumps({"label": "yes"}) + "\n")
+    rows = [{"answer": "yes", "category": s} for s in ("random", "popular", "adversarial")]
+    rows[1]["category"] = ["popular"]
+    res = _jsonl(tmp_path / "a", rows)
+    with pytest.raises(InputError) as err:
+        evaluate_task(get_task("pope"), str(res), annotations=str(labels))
+    assert f"{res}: line 2" in str(err.value) and "'category' is list" in str(err.value)

@@ -649,9 +649,7 @@ def field_value(value: Any, where: str, column: str, *, allow_bool: bool = False
     """A row's *column* kept as an item field (a split, a category: a key of the breakdowns):
     ``true``, a list or an object (which JSON can hold) would be turned into a made-up key,
     so they are an error naming the row; *allow_bool* for a field that is a verdict."""
-    if isinstance(value, list | tuple | dict | set) or (
-        isinstance(value, bool) and not allow_bool
-    ):
+    if isinstance(value, list | tuple | dict | set) or (isinstance(value, bool) and not allow_bool):
         shown = str(value)[:40]
         raise InputError(
             f"{where}: {column!r} is {type(value).__name__} ({shown}), expected text or a number"

@@ -244,13 +244,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
     )
     id_col = inputs.id_field or "question_id"
-    if inputs.id_field is not None and (
-        lacking := next((i for i, row in enumerate(records.rows) if id_col not in row), None)
-    ) is not None:
-        raise InputError(
-            f"{records.where(lacking)}: no {id_col!r} field (--id-field; fields: "
-            f"{', '.join(records.rows[lacking])})"
-        )
+    if inputs.id_field is not None:
+        _require_column(records, id_col)
     answers = _answers(records, field, questions, inputs.questions, folder, id_col)
     empty = [a.row for a in answers if a.text is None]
     if empty and not inputs.allow_missing:
@@ -326,6 +321,15 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         n_missing=n_empty,
         n_extra_ignored=len(answers) - len(items),
     )
+
+
+def _require_column(records: Records, column: str) -> None:
+    """Every row has the *column* ``--id-field`` names (else an error at the first without)."""
+    for i, row in enumerate(records.rows):
+        if column not in row:
+            raise InputError(
+                f"{records.where(i)}: no {column!r} field (--id-field; fields: {', '.join(row)})"
+            )
 
 
 def _answers(
