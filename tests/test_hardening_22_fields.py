@@ -65,21 +65,15 @@ def _renamed(rows: list[Row], old: str, new: str) -> list[Row]:
     return [{(new if k == old else k): v for k, v in r.items()} for r in rows]
 
 
+@pytest.mark.parametrize("option", ["answer_field", "id_field"])
 @pytest.mark.parametrize("name", TASKS)
-def test_answer_field_names_a_renamed_prediction_column(name: str, tmp_path: Path) -> None:
+def test_the_field_options_name_a_renamed_column(name: str, option: str, tmp_path: Path) -> None:
+    # --answer-field zz_pred with the prediction column renamed (--id-field zz_id: the id)
     fx = FIXTURES[name]
     plain = _evaluate(name, tmp_path / "plain", fx.rows)
-    rows = _renamed(fx.rows, fx.prediction_column, "zz_pred")
-    renamed = _evaluate(name, tmp_path / "renamed", rows, answer_field="zz_pred")
-    _same_numbers(plain, renamed)
-
-
-@pytest.mark.parametrize("name", TASKS)
-def test_id_field_names_a_renamed_id_column(name: str, tmp_path: Path) -> None:
-    fx = FIXTURES[name]
-    plain = _evaluate(name, tmp_path / "plain", fx.rows)
-    rows = _renamed(fx.rows, fx.id_column, "zz_id")
-    renamed = _evaluate(name, tmp_path / "renamed", rows, id_field="zz_id")
+    column = fx.prediction_column if option == "answer_field" else fx.id_column
+    new = "zz_pred" if option == "answer_field" else "zz_id"
+    renamed = _evaluate(name, tmp_path / "renamed", _renamed(fx.rows, column, new), **{option: new})
     _same_numbers(plain, renamed)
 
 
