@@ -30,7 +30,7 @@ from ..kernels.relaxed import relaxed_correctness, to_float
 from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ..readers.join import disagreement_note, results_predictions
 from ..readers.layouts import Predictions
-from ..readers.records import Records, parse_list_cell, read_records
+from ..readers.records import Records, field_value, parse_list_cell, read_records
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
@@ -359,13 +359,22 @@ def _read_annotations(source: Any) -> tuple[list[Item], str]:
             fields: dict[str, Any] = {}
             split = row.get("type", file_split)
             if split is not None:
-                fields["type"] = split
+                fields["type"] = field_value(split, where, "type")
             if question is not None:
                 fields["question"] = question
             items.append(Item(len(items), None, refs, fields))
     if not items:
         raise InputError(f"{' + '.join(names)}: no ChartQA questions")
     return items, " + ".join(names)
+
+
+def _check_breakdown_keys(items: list[Item], wheres: list[str]) -> None:
+    """A doc's ``type`` / ``split`` is a key of the per-split numbers: text or a number, never
+    ``true``, a list or an object made into a key (:func:`field_value` names the line)."""
+    for item, where in zip(items, wheres, strict=True):
+        for name in ("type", "split"):
+            if name in item.fields:
+                field_value(item.fields[name], where, name)
 
 
 #: the newer log (no doc): lmms-eval@75571cf tasks/chartqa/utils.py chartqa_process_results
@@ -399,6 +408,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             fields=("type", "split", "question"),
             sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
         )
+        _check_breakdown_keys(items, preds.wheres)
         # ids are doc_ids: two different docs under one doc_id are two logs mixed
         return docs_alone(preds, inputs, items, what="doc_id")
     truth, truth_source = _read_annotations(inputs.annotations)
