@@ -133,7 +133,13 @@ def _answers(ground_truth: Any, data_source: str) -> list[str]:
     """The human answers: a list/tuple of strings, a JSON string of one, or a plain string."""
     gt = ground_truth
     if isinstance(gt, bytes):
-        gt = gt.decode()
+        try:
+            gt = gt.decode()
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"{data_source}: ground_truth is bytes that are not UTF-8 text ({exc.reason} "
+                f"at byte {exc.start}): {gt[:40]!r}"
+            ) from None
     if isinstance(gt, str):
         stripped = gt.lstrip()
         if stripped[:1] in ("[", '"'):

@@ -110,7 +110,8 @@ def detect(
     pair with the labels), or another layout the task reads itself."""
     if records is None:
         records = read_records(inputs.results, format=inputs.format)
-    if is_vlmevalkit(records) and (not sheet_needs_answer or "answer" in records.columns):
+    sheet = is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+    if sheet and (not sheet_needs_answer or "answer" in records.columns):
         return Detected("vlmevalkit", records)
     if inputs.answer_field and not log_with_answer_field:
         return Detected("other", records)

@@ -27,6 +27,7 @@ __all__ = [
     "Joined",
     "check_unique",
     "disagreement_note",
+    "first_spelling",
     "join_by_id",
     "join_inputs",
     "join_truth",
@@ -204,6 +205,14 @@ def same_ids(a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
     return len(a) == len(b) and all(
         x == y or (_text(x) != "" and _text(x) == _text(y)) for x, y in zip(a, b, strict=True)
     )
+
+
+def first_spelling(ids: Sequence[Hashable]) -> list[Hashable]:
+    """*ids* with every id spelled as its first occurrence, ids compared by value (``12`` and
+    ``"12"`` are one item): a file whose rows are its items then gives an id written both
+    ways once, as a duplicate, never as two items."""
+    first: dict[Hashable, Hashable] = {}
+    return [first.setdefault(_by_value(k), k) for k in ids]
 
 
 #: a tuple, not ``int | str``: the union is built anew at every call of a hot function

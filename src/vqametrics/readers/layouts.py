@@ -167,13 +167,22 @@ def _first_response(value: Any, where: str) -> Any:
     return value
 
 
-def is_vlmevalkit(records: Records) -> bool:
+def is_vlmevalkit(
+    records: Records, *, id_field: str | None = None, answer_field: str | None = None
+) -> bool:
     """Whether *records* look like a VLMEvalKit result spreadsheet (ground truth inside), or
-    were forced to be one; a file forced to another layout never is."""
+    were forced to be one; a file forced to another layout never is.
+
+    ``--id-field`` / ``--answer-field`` (*id_field*, *answer_field*) win over the sheet's own
+    names: a sheet whose prediction column is renamed is still one when it carries its ground
+    truth in ``answer`` (which then cannot be the prediction column)."""
     if records.forced is not None:
         return records.forced == "vlmevalkit"
     cols = set(records.columns)
-    return {"index", "prediction"} <= cols
+    idc, ansc = id_field or "index", answer_field or "prediction"
+    if ansc == "answer" or not {idc, ansc} <= cols:
+        return False
+    return (idc, ansc) == ("index", "prediction") or "answer" in cols
 
 
 def is_lmms_eval_log(records: Records) -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "FORMATS",
     "Records",
     "Source",
+    "field_value",
     "force_layout",
     "read_bytes_from",
     "read_records",
@@ -642,6 +643,18 @@ def _number_text(value: int | float) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def field_value(value: Any, where: str, column: str, *, allow_bool: bool = False) -> Any:
+    """A row's *column* kept as an item field (a split, a category: a key of the breakdowns):
+    ``true``, a list or an object (which JSON can hold) would be turned into a made-up key,
+    so they are an error naming the row; *allow_bool* for a field that is a verdict."""
+    if isinstance(value, list | tuple | dict | set) or (isinstance(value, bool) and not allow_bool):
+        shown = str(value)[:40]
+        raise InputError(
+            f"{where}: {column!r} is {type(value).__name__} ({shown}), expected text or a number"
+        )
+    return value
 
 
 def cell_text(value: Any, where: str, *, column: str, allow_missing: bool = False) -> str | None:

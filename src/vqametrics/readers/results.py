@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.exceptions import InputError
 from ._dataset import QuestionId, VQADataset
 from ._json import is_jsonl, parse_json_or_jsonl
-from .join import disagreement_note
+from .join import disagreement_note, first_spelling
 from .vqa import ReadAhead, Results, load_results, results_from_bytes
 
 if TYPE_CHECKING:
@@ -246,7 +246,10 @@ def _from_records(records: Records, id_field: str | None, answer_field: str | No
 
         metrics = logged_metrics(records, ids)
     elif found.kind == "vlmevalkit" and "answer" in records.columns:
-        ground_truth = _sheet_ground_truth(records, preds)
+        # JSON keeps an id's type: 1 and "1" are one item written twice, a duplicate
+        ids = [_question_id(k) for k in first_spelling(ids)]
+        truth = _sheet_ground_truth(records, preds)
+        ground_truth = [rec | {"question_id": k} for rec, k in zip(truth, ids, strict=True)]
     kind = preds.layout.split(" ", 1)[0]
     title = LAYOUT_TITLES.get(kind, kind)
     if kind != "custom":  # a renamed column replaces the layout's own: the note says which
@@ -268,6 +271,11 @@ def _from_records(records: Records, id_field: str | None, answer_field: str | No
         None,
         tuple(notes),
     )
+
+
+def _question_id(key: Any) -> QuestionId:
+    """An id as the VQA readers keep it (a string or an integer)."""
+    return key if isinstance(key, str | int) else str(key)
 
 
 def _annotation(item: Item, keep: Callable[[Any], bool]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from .answers import NoGroundTruthError, id_key, reported_scores, text_predictio
 from .items import Item, TaskData, TaskInputs
 from .join import disagreement_note, join_inputs, unique_rows
 from .layouts import Predictions, is_vlmevalkit, nan_note
-from .records import Records, cell_text, parse_list_cell, read_records
+from .records import Records, cell_text, field_value, parse_list_cell, read_records
 
 __all__ = ["read_vlmevalkit", "sheet_answer", "sheet_id", "sheet_items"]
 
@@ -54,7 +54,7 @@ def read_vlmevalkit(
     if inputs.questions is not None and annotations_reader is None:
         notes.append(f"--questions ignored: {records.source} carries its questions")
     if inputs.annotations is None or annotations_reader is None:
-        if not is_vlmevalkit(records) or "answer" not in records.columns:
+        if not _is_sheet(records, inputs) or "answer" not in records.columns:
             if annotations_reader is None:
                 raise NoGroundTruthError(
                     f"{records.source}: this file carries no ground truth ('answer' column); "
@@ -104,7 +104,7 @@ def read_vlmevalkit(
             + "; pass --allow-missing to score such items 0"
         )
     n_missing = len(joined.missing) + len(empty)
-    if is_vlmevalkit(records) and "answer" in records.columns:
+    if _is_sheet(records, inputs) and "answer" in records.columns:
         own = {
             id_key(it.id): it.references
             for it in sheet_items(records, preds, fields=fields, list_answers=list_answers)
@@ -131,6 +131,11 @@ def read_vlmevalkit(
     )
 
 
+def _is_sheet(records: Records, inputs: TaskInputs) -> bool:
+    """:func:`is_vlmevalkit` with the columns ``--id-field`` / ``--answer-field`` name."""
+    return is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
+
+
 def sheet_answer(
     row: Mapping[str, Any], where: str, *, list_answers: bool = True, blank_is_empty: bool = False
 ) -> tuple[str, ...]:
@@ -143,6 +148,11 @@ def sheet_answer(
     if list_answers:
         return tuple(parse_list_cell(cell, where))
     return (str(cell_text(cell, where, column="answer")),)
+
+
+#: sheet columns that hold a judge's verdict, which a sheet may store as a boolean cell
+#: (VLMEvalKit's HallusionBench ``score``: ``True``/``False``), unlike the breakdown keys
+_VERDICTS = frozenset({"score"})
 
 
 def sheet_items(
@@ -161,7 +171,11 @@ def sheet_items(
         records.rows, preds.ids, preds.texts, preds.wheres, strict=True
     ):
         refs = sheet_answer(row, where, list_answers=list_answers, blank_is_empty=blank_is_empty)
-        extra = {f: row[f] for f in fields if f in row and row[f] is not None}
+        extra = {
+            f: field_value(row[f], where, f, allow_bool=f in _VERDICTS)
+            for f in fields
+            if row.get(f) is not None
+        }
         items.append(Item(sheet_id(key, records.layout), text, refs, extra))
     return items
 

@@ -197,6 +197,12 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
     the absent questions. A line repeating the image, question and GT of another is an error
     unless ``--on-duplicate last``.
     """
+    for option, value in (("--answer-field", inputs.answer_field), ("--id-field", inputs.id_field)):
+        if value is not None:
+            raise InputError(
+                f"{folder}: {option} is not used by an eval_tool results folder (its <task>.txt "
+                "lines have fixed columns: image, question, GT, response)"
+            )
     files = _task_files(folder)
     missing = [t for t in TASKS if t not in files]
     notes: list[str] = []

@@ -55,7 +55,7 @@ def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:
         )
     if "dataset_name" in cols and "answers" in cols:
         return _read_ocrbench_json(records, inputs)
-    if is_vlmevalkit(records):
+    if is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field):
         data = read_vlmevalkit(inputs, fields=("category", "dataset_name"), records=records)
         for it in data.items:
             if "category" not in it.fields:

@@ -22,7 +22,7 @@ from ..readers.detect import (
 )
 from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
-from ..readers.records import Records, cell_text, read_records
+from ..readers.records import Records, cell_text, field_value, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import id_key, reported_scores
 from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error
@@ -243,7 +243,10 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     folder = len(label_files) > 1 or (
         isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
     )
-    answers = _answers(records, field, questions, inputs.questions, folder)
+    id_col = inputs.id_field or "question_id"
+    if inputs.id_field is not None:
+        _require_column(records, id_col)
+    answers = _answers(records, field, questions, inputs.questions, folder, id_col)
     empty = [a.row for a in answers if a.text is None]
     if empty and not inputs.allow_missing:
         more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
@@ -252,12 +255,12 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
             f"{more}; pass --allow-missing to score the {len(empty)} empty answer(s) wrong"
         )
     dup_note = None
-    if all("question_id" in row for row in records.rows):
+    if all(id_col in row for row in records.rows):
         # LLaVA's answers name their question: one answered twice would shift every pairing
         keep, dup_note = unique_rows(
             [a.key for a in answers],
             [records.where(a.row) for a in answers],
-            what="question_id",
+            what=id_col,
             on_duplicate=inputs.on_duplicate,
         )
         answers = [answers[k] for k in keep]
@@ -320,21 +323,32 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     )
 
 
+def _require_column(records: Records, column: str) -> None:
+    """Every row has the *column* ``--id-field`` names (else an error at the first without)."""
+    for i, row in enumerate(records.rows):
+        if column not in row:
+            raise InputError(
+                f"{records.where(i)}: no {column!r} field (--id-field; fields: {', '.join(row)})"
+            )
+
+
 def _answers(
     records: Records,
     field: str,
     questions: Mapping[Hashable, tuple[str, str]] | None,
     questions_source: Any,
     folder: bool,
+    id_col: str = "question_id",
 ) -> list[_Answer]:
     """Each row's answer text, question and split: the split from LLaVA's question file when
-    given, else (with a folder of label files) the row's own ``category``."""
+    given, else (with a folder of label files) the row's own ``category``. *id_col* holds
+    the question id (``--id-field``; LLaVA's ``question_id``)."""
     answers = []
     for i, row in enumerate(records.rows):
         if field not in row:
             raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
         text = answer_cell(records, i, field)
-        qid = row.get("question_id")
+        qid = row.get(id_col)
         split: str | None = None
         qtext: str | None = None
         if "prompt" in row:
@@ -343,17 +357,17 @@ def _answers(
             qtext = _question_text(row["question"])
         if questions is not None:
             if qid is None:
-                raise InputError(f"{records.where(i)}: no 'question_id' to look up in --questions")
+                raise InputError(f"{records.where(i)}: no {id_col!r} to look up in --questions")
             if id_key(qid) not in questions:
                 raise InputError(
-                    f"{records.where(i)}: question_id {qid!r} is not in the question file "
+                    f"{records.where(i)}: {id_col} {qid!r} is not in the question file "
                     f"{questions_source}"
                 )
             split, qq = questions[id_key(qid)]
             if qtext is None:
                 qtext = qq
         elif folder and "category" in row:
-            split = str(row["category"])
+            split = str(field_value(row["category"], records.where(i), "category"))
         key: str | int = qid if isinstance(qid, str | int) else i + 1
         answers.append(_Answer(split, text, qtext, key, i))
     return answers

@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..aggregate.formulas import group_by, naive_sum
 from ..core.exceptions import InputError
@@ -30,7 +30,7 @@ from ..kernels.relaxed import relaxed_correctness, to_float
 from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
 from ..readers.join import disagreement_note, results_predictions
 from ..readers.layouts import Predictions
-from ..readers.records import Records, parse_list_cell, read_records
+from ..readers.records import Records, field_value, parse_list_cell, read_records
 from . import register_task
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
@@ -169,14 +169,20 @@ def _qwen_vl_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggreg
     )
 
 
-#: a profile as data: name, description, source, toolkit token, scorer, aggregation
-_Row = tuple[str, str, str, str, ItemScorer, Callable[[Sequence[Item], Sequence[float]], Aggregate]]
+class _Row(NamedTuple):
+    """A profile as data: the first six fields of its :class:`TaskProfile`."""
+
+    name: str
+    description: str
+    reproduces: str
+    toolkit: str
+    score: ItemScorer
+    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate]
 
 
 def _profile(row: _Row) -> TaskProfile:
     """The profile of *row*; its per-answer detail and explanation come from its scorer."""
-    score = row[4]
-    return TaskProfile(*row, detail=per_answer(score), explain=_explain_relaxed(score))
+    return TaskProfile(*row, detail=per_answer(row.score), explain=_explain_relaxed(row.score))
 
 
 def _explain_relaxed(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
@@ -217,7 +223,7 @@ def _explain_relaxed(score: ItemScorer) -> Callable[[Item], Mapping[str, Any]]:
 
 
 _ROWS: tuple[_Row, ...] = (
-    (
+    _Row(
         "official",
         "pix2struct relaxed_correctness(target, prediction): 5 % of the target; 100·Σ/N",
         "google-research/pix2struct@945f27e pix2struct/metrics.py relaxed_correctness",
@@ -225,7 +231,7 @@ _ROWS: tuple[_Row, ...] = (
         relaxed_official,
         _official_aggregate,
     ),
-    (
+    _Row(
         "lmms-eval",
         "lmms-eval chartqa: correct order on the stripped generation; mean per split",
         LMMS_EVAL_PIN.at("lmms_eval/tasks/chartqa/utils.py"),
@@ -233,7 +239,7 @@ _ROWS: tuple[_Row, ...] = (
         relaxed_stripped,
         _lmms_eval_aggregate,
     ),
-    (
+    _Row(
         "vlmevalkit",
         "VLMEvalKit since 677e30a (2025-09-01): (target, pred.strip()); np.mean × 100",
         VLMEVALKIT_PIN.at("vqa_eval.py process_line('relaxed_accuracy')"),
@@ -241,7 +247,7 @@ _ROWS: tuple[_Row, ...] = (
         relaxed_stripped,
         _vlmevalkit_aggregate,
     ),
-    (
+    _Row(
         "vlmevalkit-2024",
         "VLMEvalKit 2024-07 → 2025-09-01: (pred.strip(), target) swapped; np.mean × 100",
         "open-compass/VLMEvalKit before 677e30a (issue #584; fixed by PR #1204)",
@@ -249,7 +255,7 @@ _ROWS: tuple[_Row, ...] = (
         relaxed_swapped,
         _vlmevalkit_aggregate,
     ),
-    (
+    _Row(
         "qwen-vl",
         "Qwen-VL evaluate_relaxed_accuracy: (answer.strip(), annotation) swapped; Σ/N",
         QWEN_VL_PIN.at("eval_mm/evaluate_vqa.py"),
@@ -353,13 +359,22 @@ def _read_annotations(source: Any) -> tuple[list[Item], str]:
             fields: dict[str, Any] = {}
             split = row.get("type", file_split)
             if split is not None:
-                fields["type"] = split
+                fields["type"] = field_value(split, where, "type")
             if question is not None:
                 fields["question"] = question
             items.append(Item(len(items), None, refs, fields))
     if not items:
         raise InputError(f"{' + '.join(names)}: no ChartQA questions")
     return items, " + ".join(names)
+
+
+def _check_breakdown_keys(items: list[Item], wheres: list[str]) -> None:
+    """A doc's ``type`` / ``split`` is a key of the per-split numbers: text or a number, never
+    ``true``, a list or an object made into a key (:func:`field_value` names the line)."""
+    for item, where in zip(items, wheres, strict=True):
+        for name in ("type", "split"):
+            if name in item.fields:
+                field_value(item.fields[name], where, name)
 
 
 #: the newer log (no doc): lmms-eval@75571cf tasks/chartqa/utils.py chartqa_process_results
@@ -393,6 +408,7 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
             fields=("type", "split", "question"),
             sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
         )
+        _check_breakdown_keys(items, preds.wheres)
         # ids are doc_ids: two different docs under one doc_id are two logs mixed
         return docs_alone(preds, inputs, items, what="doc_id")
     truth, truth_source = _read_annotations(inputs.annotations)
