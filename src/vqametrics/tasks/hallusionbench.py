@@ -381,7 +381,7 @@ def _reported_beside_auxmatch(data: TaskData, inputs: TaskInputs) -> TaskData:
 def _read(inputs: TaskInputs) -> TaskData:
     verdict_field = str(inputs.options.get("verdict_field") or VERDICT_FIELD)
     records = read_records(inputs.results, format=inputs.format)
-    if is_vlmevalkit(records):  # its columns named as the sheet's: the options are spent
+    if is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field):
         sheet = named_columns(
             records,
             inputs.id_field,
@@ -389,7 +389,7 @@ def _read(inputs: TaskInputs) -> TaskData:
             id_column="index",
             answer_column="prediction",
         )
-        plain = replace(inputs, id_field=None, answer_field=None)
+        plain = replace(inputs, id_field=None, answer_field=None)  # the options are spent
         data = _reported_beside_auxmatch(_vlmevalkit_items(sheet, plain, verdict_field), inputs)
     else:
         lmms = _lmms_items(records, inputs, verdict_field)

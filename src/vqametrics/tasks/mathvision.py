@@ -327,8 +327,8 @@ def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:
 def _read(inputs: TaskInputs) -> TaskData:
     records = read_records(inputs.results, format=inputs.format)
     given = inputs.id_field, inputs.answer_field
-    sheet = named_columns(records, *given, id_column="index", answer_column="prediction")
-    if is_vlmevalkit(sheet):
+    if is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field):
+        sheet = named_columns(records, *given, id_column="index", answer_column="prediction")
         return _vlmevalkit_items(sheet, inputs)
     cols = set(records.columns)
     if {"doc_id", "filtered_resps"} <= cols:

@@ -657,9 +657,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     # --answer-field names the extraction every profile scores: VLMEvalKit's judged 'res',
     # the official output's 'extraction'
     given = inputs.id_field, inputs.answer_field
-    if is_vlmevalkit(
-        named_columns(records, inputs.id_field, None, id_column="index", answer_column="res")
-    ):
+    if is_vlmevalkit(records, id_field=inputs.id_field):
         return _vlmevalkit_items(
             named_columns(records, *given, id_column="index", answer_column="res"), inputs
         )

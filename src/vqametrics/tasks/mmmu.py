@@ -465,9 +465,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         unused_fields(inputs.id_field, inputs.answer_field, "the official {id: answer} JSON")
         return _read_flat(records, inputs)
     fields = inputs.id_field, inputs.answer_field
-    if is_vlmevalkit(
-        named_columns(records, *fields, id_column="index", answer_column="prediction")
-    ):
+    if is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field):
         data = read_mcq_sheet(inputs, fields=_SHEET_FIELDS, records=records)
         return replace(data, extra={**data.extra, "vlmevalkit_sheet": True})
     output = named_columns(records, *fields, id_column="id", answer_column="response")

@@ -406,8 +406,9 @@ def _read_layout(inputs: TaskInputs, records: Any) -> TaskData:
         unused_fields(inputs.id_field, inputs.answer_field, "the official {id: answer} JSON")
         return _read_official_results(inputs, records)
     given = inputs.id_field, inputs.answer_field
-    sheet = named_columns(records, *given, id_column="index", answer_column="prediction")
-    if is_vlmevalkit(sheet):  # its columns named as the sheet's: the options are spent
+    if is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field):
+        # its columns named as the sheet's: the options are spent
+        sheet = named_columns(records, *given, id_column="index", answer_column="prediction")
         return _read_vlmevalkit_sheet(replace(inputs, id_field=None, answer_field=None), sheet)
     plain = named_columns(records, *given, id_column="question_id", answer_column="prediction")
     return _read_records(inputs, plain)
