@@ -1,5 +1,6 @@
 """Each toolkit pin is written once (``vqametrics.core.toolkits``): no other string in the package
-names lmms-eval's or VLMEvalKit's pinned commit or release, and the tokens read as before."""
+names lmms-eval's, VLMEvalKit's, Qwen-VL's or a pin shared by several tasks (LLaVA, MMF,
+pix2struct) commit or release, and the tokens read as before."""
 
 from __future__ import annotations
 
@@ -7,10 +8,20 @@ import ast
 import re
 from pathlib import Path
 
-from vqametrics.core.toolkits import LMMS_EVAL, QWEN_VL, VLMEVALKIT
+from vqametrics.core.toolkits import (
+    LLAVA,
+    LLAVA_32CEBC3,
+    LMMS_EVAL,
+    MMF,
+    PIX2STRUCT,
+    QWEN_VL,
+    VLMEVALKIT,
+)
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "vqametrics"
-PINNED = re.compile(r"75571cf|e8e78f0|aa00ed0|lmms-eval@0\.7\.3")
+PINNED = re.compile(
+    r"75571cf|e8e78f0|aa00ed0|lmms-eval@0\.7\.3|@(c121f04|32cebc3|5200b75|b0ffc7f|945f27e)\b"
+)
 ALLOWED = {"core/toolkits.py"}
 
 
@@ -49,3 +60,9 @@ def test_tokens() -> None:
     assert VLMEVALKIT.token == "VLMEvalKit@e8e78f0"
     assert QWEN_VL.token == "Qwen-VL@aa00ed0"
     assert VLMEVALKIT.at("vlmeval/x.py") == "open-compass/VLMEvalKit@e8e78f0 vlmeval/x.py"
+    # the tokens and sources the profiles printed when these were strings in each task
+    assert LLAVA.token == "LLaVA@c121f04" and LLAVA_32CEBC3.token == "LLaVA@32cebc3"
+    assert MMF.at("mmf/utils/m4c_evaluators.py") == (
+        "facebookresearch/mmf@b0ffc7f mmf/utils/m4c_evaluators.py"
+    )
+    assert PIX2STRUCT.token == "pix2struct@945f27e"

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["LMMS_EVAL", "QWEN_VL", "VLMEVALKIT", "Pin"]
+__all__ = [
+    "LLAVA",
+    "LLAVA_32CEBC3",
+    "LLAVA_5200B75",
+    "LMMS_EVAL",
+    "MMF",
+    "PIX2STRUCT",
+    "QWEN_VL",
+    "VLMEVALKIT",
+    "Pin",
+]
 
 
 @dataclass(frozen=True)
@@ -38,3 +48,13 @@ LMMS_EVAL = Pin("lmms-eval", "EvolvingLMMs-Lab/lmms-eval", "75571cf", "0.7.3")
 VLMEVALKIT = Pin("VLMEvalKit", "open-compass/VLMEvalKit", "e8e78f0")
 #: Qwen-VL's evaluation scripts (``eval_mm/``)
 QWEN_VL = Pin("Qwen-VL", "QwenLM/Qwen-VL", "aa00ed0")
+#: LLaVA's evaluation scripts as read for TextVQA, GQA and ScienceQA
+LLAVA = Pin("LLaVA", "haotian-liu/LLaVA", "c121f04")
+#: LLaVA at the later commit whose ``eval_science_qa.py`` is ScienceQA's ``llava-5200b75``
+LLAVA_5200B75 = Pin("LLaVA", "haotian-liu/LLaVA", "5200b75")
+#: LLaVA at the later commit read for its POPE and MME scripts
+LLAVA_32CEBC3 = Pin("LLaVA", "haotian-liu/LLaVA", "32cebc3")
+#: MMF's M4C evaluators (TextVQA accuracy, ST-VQA ANLS)
+MMF = Pin("mmf", "facebookresearch/mmf", "b0ffc7f")
+#: pix2struct's metrics (ChartQA relaxed correctness, ANLS)
+PIX2STRUCT = Pin("pix2struct", "google-research/pix2struct", "945f27e")

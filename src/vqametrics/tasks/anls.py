@@ -17,6 +17,8 @@ from typing import Any
 
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import MMF as MMF_PIN
+from ..core.toolkits import PIX2STRUCT as PIX2STRUCT_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.anls import (
@@ -298,16 +300,16 @@ _TOOLKIT_PROFILES: tuple[_ProfileRow, ...] = (
         "mmf",
         "MMF STVQAANLSEvaluator: lower+strip, stripped lengths, keeps >= 0.5; "
         "two empty strings raise",
-        "facebookresearch/mmf@b0ffc7f mmf/utils/m4c_evaluators.py",
-        "mmf@b0ffc7f",
+        MMF_PIN.at("mmf/utils/m4c_evaluators.py"),
+        MMF_PIN.token,
         anls_mmf,
         _mean_aggregate("ANLS"),
     ),
     (
         "pix2struct",
         "pix2struct anls_metric: lower only, NL < 0.5 kept, 100·Σ/N; two empty strings raise",
-        "google-research/pix2struct@945f27e pix2struct/metrics.py anls_metric",
-        "pix2struct@945f27e",
+        PIX2STRUCT_PIN.at("pix2struct/metrics.py anls_metric"),
+        PIX2STRUCT_PIN.token,
         anls_pix2struct,
         _pix2struct_aggregate,
     ),

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from ..aggregate.formulas import group_by, naive_sum
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import PIX2STRUCT as PIX2STRUCT_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.relaxed import relaxed_correctness, to_float
@@ -226,8 +227,8 @@ _ROWS: tuple[_Row, ...] = (
     _Row(
         "official",
         "pix2struct relaxed_correctness(target, prediction): 5 % of the target; 100·Σ/N",
-        "google-research/pix2struct@945f27e pix2struct/metrics.py relaxed_correctness",
-        "pix2struct@945f27e",
+        PIX2STRUCT_PIN.at("pix2struct/metrics.py relaxed_correctness"),
+        PIX2STRUCT_PIN.token,
         relaxed_official,
         _official_aggregate,
     ),

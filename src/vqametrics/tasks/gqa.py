@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..aggregate.formulas import group_by
+from ..core.toolkits import LLAVA as LLAVA_PIN
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
@@ -403,8 +404,8 @@ OFFICIAL = TaskProfile(
 LLAVA = _toolkit_profile(
     "llava",
     "LLaVA: convert_gqa_for_eval.py (.rstrip('.').lower()), then its patched eval.py",
-    "haotian-liu/LLaVA@c121f04 scripts/convert_gqa_for_eval.py + patched eval.py",
-    "LLaVA@c121f04",
+    LLAVA_PIN.at("scripts/convert_gqa_for_eval.py + patched eval.py"),
+    LLAVA_PIN.token,
     exact_match_llava,
     _suite(llava_convert, patched=True),
     (("rstrip('.') + lower", llava_convert),),

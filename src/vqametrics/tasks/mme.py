@@ -34,6 +34,7 @@ from typing import Any
 
 from ..aggregate.formulas import group_by
 from ..core.exceptions import InputError
+from ..core.toolkits import LLAVA_32CEBC3 as LLAVA_PIN
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
@@ -350,9 +351,10 @@ LLAVA = replace(
     OFFICIAL,
     name="llava",
     description="LLaVA: convert_answer_to_mme.py join, then the official calculation.py",
-    reproduces="haotian-liu/LLaVA@32cebc3 playground/data/eval/MME/convert_answer_to_mme.py "
-    "+ eval_tool/calculation.py",
-    toolkit="LLaVA@32cebc3",
+    reproduces=LLAVA_PIN.at(
+        "playground/data/eval/MME/convert_answer_to_mme.py + eval_tool/calculation.py"
+    ),
+    toolkit=LLAVA_PIN.token,
 )
 
 LMMS_EVAL = _mme_profile(

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..aggregate.formulas import naive_mean, precision_recall_f1
 from ..core.exceptions import InputError
+from ..core.toolkits import LLAVA_32CEBC3 as LLAVA_PIN
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
@@ -390,8 +391,8 @@ LLAVA = replace(
     OFFICIAL,
     name="llava",
     description="LLaVA eval_pope.py: the official rule on 'text', per split; mean F1 over splits",
-    reproduces="haotian-liu/LLaVA@32cebc3 llava/eval/eval_pope.py",
-    toolkit="LLaVA@32cebc3",
+    reproduces=LLAVA_PIN.at("llava/eval/eval_pope.py"),
+    toolkit=LLAVA_PIN.token,
     aggregate=_aggregate_llava,
 )
 

@@ -32,7 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
+from ..core.toolkits import LLAVA as LLAVA_PIN
+from ..core.toolkits import LLAVA_5200B75 as LLAVA_5200B75_PIN
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..core.toolkits import Pin
 from ..kernels.choice import RANDOM, get_lineage
 from ..kernels.choice.scienceqa import (
     OFFICIAL_SEED,
@@ -245,17 +248,17 @@ OFFICIAL = TaskProfile(
 def _llava_profile(
     name: str,
     description: str,
-    commit: str,
+    pin: Pin,
     rule: Callable[[str, Mapping[str, str]], str | None],
     lineage: str,
 ) -> TaskProfile:
-    """A LLaVA ``eval_science_qa.py`` profile at *commit*: its letter *rule* scores the item
+    """A LLaVA ``eval_science_qa.py`` profile at *pin*: its letter *rule* scores the item
     and names the letter in the detail."""
     return TaskProfile(
         name=name,
         description=description,
-        reproduces=f"haotian-liu/LLaVA@{commit} llava/eval/eval_science_qa.py",
-        toolkit=f"LLaVA@{commit}",
+        reproduces=pin.at("llava/eval/eval_science_qa.py"),
+        toolkit=pin.token,
         score=_llava_scorer(rule),
         aggregate=_llava_aggregate,
         context=("options",),
@@ -268,14 +271,14 @@ LLAVA = _llava_profile(
     "llava",
     "LLaVA eval_science_qa.py (main): bare A-E, 'X. ', or 'The answer is X.' "
     "once; a failed answer is a miss (-1), options fixed to A-E",
-    "c121f04",
+    LLAVA_PIN,
     llava_sqa,
     "llava_eval_science_qa",
 )
 LLAVA_5200B75 = _llava_profile(
     "llava-5200b75",
     "LLaVA eval_science_qa.py (5200b75): newlines -> '. ', also 'The answer is X' without the dot",
-    "5200b75",
+    LLAVA_5200B75_PIN,
     llava_sqa_5200b75,
     "llava_eval_science_qa_5200b75",
 )

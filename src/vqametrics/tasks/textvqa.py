@@ -27,6 +27,8 @@ from typing import Any
 
 from ..aggregate.formulas import naive_sum
 from ..core.exceptions import InputError
+from ..core.toolkits import LLAVA as LLAVA_PIN
+from ..core.toolkits import MMF as MMF_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..kernels.accuracy import vqa_accuracy
 from ..normalize.mmf import evalai_answer_processor
@@ -429,8 +431,8 @@ OFFICIAL = TaskProfile(
     name="official",
     description="MMF's M4C TextVQAAccuracyEvaluator: EvalAIAnswerProcessor on both sides, "
     "position leave-one-out, asserts 10 answers; a fraction",
-    reproduces="facebookresearch/mmf@b0ffc7f mmf/utils/m4c_evaluators.py (file 2dc099a)",
-    toolkit="mmf@b0ffc7f",
+    reproduces=MMF_PIN.at("mmf/utils/m4c_evaluators.py (file 2dc099a)"),
+    toolkit=MMF_PIN.token,
     score=mmf_accuracy,
     aggregate=_official_aggregate,
     context=("question_id",),
@@ -443,8 +445,8 @@ LLAVA = replace(
     name="llava",
     description="LLaVA eval_textvqa.py: MMF's evaluator verbatim, printed as 100·x with "
     "'{:.2f}'; its answers.jsonl joined by (image id, question from the prompt)",
-    reproduces="haotian-liu/LLaVA@c121f04 llava/eval/eval_textvqa.py + m4c_evaluator.py",
-    toolkit="LLaVA@c121f04",
+    reproduces=LLAVA_PIN.at("llava/eval/eval_textvqa.py + m4c_evaluator.py"),
+    toolkit=LLAVA_PIN.token,
     aggregate=_llava_aggregate,
 )
 LMMS_EVAL = family.lmms_eval("textvqa", ", no answer-count assert", detail=_mmf_detail)

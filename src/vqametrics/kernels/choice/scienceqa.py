@@ -28,6 +28,8 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
+from ...core.toolkits import LLAVA as LLAVA_PIN
+from ...core.toolkits import LLAVA_5200B75 as LLAVA_5200B75_PIN
 from ...core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ._registry import RANDOM, Lineage, register_lineage
 
@@ -180,7 +182,7 @@ register_lineage(
 register_lineage(
     Lineage(
         "llava_eval_science_qa",
-        "haotian-liu/LLaVA@c121f04 llava/eval/eval_science_qa.py",
+        LLAVA_PIN.at("llava/eval/eval_science_qa.py"),
         "bare A-E, 'X. ' first, or 'The answer is X.' exactly once; else -1 (wrong)",
         llava_sqa,
     )
@@ -188,7 +190,7 @@ register_lineage(
 register_lineage(
     Lineage(
         "llava_eval_science_qa_5200b75",
-        "haotian-liu/LLaVA@5200b75 llava/eval/eval_science_qa.py",
+        LLAVA_5200B75_PIN.at("llava/eval/eval_science_qa.py"),
         "newlines -> '. '; bare A-E, 'X. ' first, 'The answer is X[.]'; else -1 (wrong)",
         llava_sqa_5200b75,
     )
