@@ -51,20 +51,28 @@ def test_the_fixture_as_json_lines_scores(task: str, tmp_path: Path) -> None:
     assert evaluate(task, str(path), **options).metrics
 
 
-# MMMU-Pro's object response has its own rule (evaluate.py reads it as ''): the next test
-NON_STRING_CASES = [
-    pytest.param(task, value, id=f"{task}-{value!r}")
-    for task in PREDICTION_TASKS
-    for value in NON_STRING
-    if not (task == "mmmu-pro" and isinstance(value, dict))
+# a prediction that is not text, an id of the wrong type; MMMU-Pro's object response has its
+# own rule (evaluate.py reads it as ''): the next test
+WRONG_TYPE_CASES = [
+    *(
+        pytest.param(task, "prediction", value, id=f"{task}-prediction-{value!r}")
+        for task in PREDICTION_TASKS
+        for value in NON_STRING
+        if not (task == "mmmu-pro" and isinstance(value, dict))
+    ),
+    *(
+        pytest.param(task, "id", value, id=f"{task}-id-{value!r}")
+        for task in ID_TASKS
+        for value in BAD_IDS
+    ),
 ]
 
 
-@pytest.mark.parametrize(("task", "value"), NON_STRING_CASES)
-def test_a_non_string_prediction_is_an_error_naming_the_line(
-    task: str, value: Any, tmp_path: Path
+@pytest.mark.parametrize(("task", "which", "value"), WRONG_TYPE_CASES)
+def test_a_cell_of_the_wrong_json_type_is_an_error_naming_the_line(
+    task: str, which: str, value: Any, tmp_path: Path
 ) -> None:
-    path, options = _write(task, tmp_path, {_column(task, "prediction"): value})
+    path, options = _write(task, tmp_path, {_column(task, which): value})
     with pytest.raises(InputError, match=rf"{path.name}: line 2\b"):
         evaluate(task, str(path), **options)
 
@@ -81,16 +89,6 @@ def test_mmmu_pro_an_object_response_is_an_error_unless_the_scripts_reading_is_a
     said = [n for n in result.notes if "JSON objects" in n]
     assert said and f"{path.name}: line 2" in said[0]
     assert "missing:1" in result.signature.format()
-
-
-@pytest.mark.parametrize("value", BAD_IDS, ids=repr)
-@pytest.mark.parametrize("task", ID_TASKS)
-def test_an_id_of_the_wrong_type_is_an_error_naming_the_line(
-    task: str, value: Any, tmp_path: Path
-) -> None:
-    path, options = _write(task, tmp_path, {_column(task, "id"): value})
-    with pytest.raises(InputError, match=rf"{path.name}: line 2\b"):
-        evaluate(task, str(path), **options)
 
 
 @pytest.mark.parametrize("value", [None, "", "  "], ids=repr)
