@@ -37,6 +37,7 @@ __all__ = [
     "logged_scores",
     "results_predictions",
     "same_ids",
+    "unique_items",
     "unique_rows",
     "unique_truth",
 ]
@@ -255,9 +256,20 @@ def unique_truth(
 ) -> tuple[list[Item], tuple[str, ...]]:
     """A ground truth's items each once by the one rule for repeated ids (:func:`unique_rows`),
     and the note naming *source* that counts the rows dropped under ``--on-duplicate last``."""
+    kept, note = unique_items(items, wheres, what=what, on_duplicate=on_duplicate)
+    return kept, (f"{source} (ground truth): {note}",) if note else ()
+
+
+def unique_items(
+    items: Sequence[Item],
+    wheres: Sequence[str],
+    *,
+    what: str = "question id",
+    on_duplicate: Literal["error", "last"] = "error",
+) -> tuple[list[Item], str | None]:
+    """*items* (one per row at *wheres*) each once by :func:`unique_rows`, and its note."""
     keep, note = unique_rows([it.id for it in items], wheres, what=what, on_duplicate=on_duplicate)
-    notes = (f"{source} (ground truth): {note}",) if note else ()
-    return [items[i] for i in keep], notes
+    return [items[i] for i in keep], note
 
 
 _KEPT = "{n} repeated prediction(s) for a {what}: the last of each was kept (--on-duplicate last)"

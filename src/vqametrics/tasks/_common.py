@@ -15,7 +15,7 @@ from ..readers.answers import (
     text_predictions,
     typed,
 )
-from ..readers.join import unique_rows
+from ..readers.join import unique_items as unique_rows_of
 from ..readers.records import Records
 from ..readers.vlmevalkit import read_vlmevalkit
 from ._base import Aggregate, Aggregator, Item, TaskInputs, Units
@@ -130,6 +130,5 @@ def unique_items(
     ``--on-duplicate last`` keeps the last row of each (said in the returned note); *what*
     names the id (MathVista, MathVision)."""
     wheres = [records.where(i) for i in range(len(items))]
-    ids = [it.id for it in items]
-    keep, note = unique_rows(ids, wheres, what=what, on_duplicate=inputs.on_duplicate)
-    return [items[i] for i in keep], (note,) if note else ()
+    kept, note = unique_rows_of(items, wheres, what=what, on_duplicate=inputs.on_duplicate)
+    return kept, (note,) if note else ()

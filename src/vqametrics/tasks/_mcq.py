@@ -34,7 +34,7 @@ from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.choice import RANDOM
-from ..readers.join import unique_rows
+from ..readers.join import unique_items, unique_rows
 from ..readers.layouts import find_reported, locate_reported
 from ..readers.records import Records, cell_text, read_records
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
@@ -988,11 +988,9 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
                 extra[TOOLKIT_SCORE] = rec
         pred = "" if text is None else text if isinstance(text, str) else str(text)
         items.append(Item(item_id, pred, (gold(doc, where),), extra))
-    keep, repeated = unique_rows(
-        [it.id for it in items], preds.wheres, on_duplicate=inputs.on_duplicate
-    )
+    items, repeated = unique_items(items, preds.wheres, on_duplicate=inputs.on_duplicate)
     return TaskData(
-        [items[i] for i in keep],
+        items,
         (records.source,),
         (preds.layout,),
         (*notes, *([repeated] if repeated else [])),

@@ -45,7 +45,7 @@ from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice import RANDOM, get_lineage
 from ..kernels.choice.mmmu import DOMAIN_CAT2SUB_CAT, lmms_eval_mmmu, mmmu_pro_official
-from ..readers.join import unique_rows
+from ..readers.join import unique_items
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
@@ -225,10 +225,7 @@ def _read_lmms(inputs: TaskInputs, records: Records) -> TaskData | None:
         column = "doc.id" if source is doc else "mmmu_acc.id"
         key = row_id(source.get("id"), where, column)
         items.append(Item(str(key), "" if text is None else text, (answer,), fields))
-    keep, repeated = unique_rows(
-        [it.id for it in items], preds.wheres, what="id", on_duplicate=inputs.on_duplicate
-    )
-    items = [items[i] for i in keep]
+    items, repeated = unique_items(items, preds.wheres, what="id", on_duplicate=inputs.on_duplicate)
     notes = [repeated] if repeated else []
     if from_prompt:
         notes.append(
@@ -282,10 +279,7 @@ def _read(inputs: TaskInputs) -> TaskData:
                 fields[key] = row[key]
         items.append(Item(str(key_id), response, (answer,), fields))
     wheres = [records.where(i) for i in range(len(records.rows))]
-    keep, repeated = unique_rows(
-        [it.id for it in items], wheres, what="id", on_duplicate=inputs.on_duplicate
-    )
-    items = [items[i] for i in keep]
+    items, repeated = unique_items(items, wheres, what="id", on_duplicate=inputs.on_duplicate)
     notes = [repeated] if repeated else []
     if objects:
         notes.append(
