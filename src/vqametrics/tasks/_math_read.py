@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
+from ..readers.cells import row_id
 from ..readers.records import Records
 from ._base import Item, TaskData, TaskInputs
-from ._cells import row_id
 from ._common import reported_scores
 
 __all__ = ["judge_sheet_data", "read_score_file", "sheet_index"]

@@ -34,11 +34,11 @@ from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.choice import RANDOM
+from ..readers.cells import group_text, json_answer, named_columns, row_id
 from ..readers.join import unique_items, unique_rows
 from ..readers.layouts import find_reported, locate_reported
 from ..readers.records import Records, cell_text, read_records
 from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._cells import group_text, json_answer, named_columns, row_id
 from ._common import numpy_mean
 
 if TYPE_CHECKING:

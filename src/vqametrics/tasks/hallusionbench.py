@@ -48,12 +48,12 @@ from ..kernels.hallusion import (
     verdict_code,
     vlmevalkit_rating,
 )
+from ..readers.cells import group_text, json_answer, named_columns, row_id
 from ..readers.join import disagreement_note
 from ..readers.layouts import is_vlmevalkit, locate_reported
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._cells import group_text, json_answer, named_columns, row_id
 from ._common import numpy_mean, read_vlmevalkit
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 from ._yesno import parse_vlmevalkit, yorn_extraction

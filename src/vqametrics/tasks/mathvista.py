@@ -45,11 +45,11 @@ from ..kernels.mathvista import (
     vlmevalkit_post_check,
     vlmevalkit_prefetch,
 )
+from ..readers.cells import json_answer, named_columns, row_id, unused_fields
 from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._cells import json_answer, named_columns, row_id, unused_fields
 from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
 from ._math_read import judge_sheet_data, read_score_file, sheet_index

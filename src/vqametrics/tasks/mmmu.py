@@ -51,12 +51,12 @@ from ..kernels.choice.mmmu import (
     official_open_correct,
     subject_of,
 )
+from ..readers.cells import named_columns, unused_fields
 from ..readers.join import join_inputs, unique_rows
 from ..readers.layouts import is_vlmevalkit, predictions_from
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
-from ._cells import named_columns, unused_fields
 from ._common import reported_scores
 from ._lmms import lmms_eval_predictions, no_doc_error, without_questions
 from ._mcq import (

@@ -45,11 +45,11 @@ from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..kernels.choice import RANDOM, get_lineage
 from ..kernels.choice.mmmu import DOMAIN_CAT2SUB_CAT, lmms_eval_mmmu, mmmu_pro_official
+from ..readers.cells import named_columns, row_id
 from ..readers.join import unique_items
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
-from ._cells import named_columns, row_id
 from ._common import reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions
 from ._mcq import ChoiceTask, decided_scorer, draw_fields, fallback_letter, with_decisions

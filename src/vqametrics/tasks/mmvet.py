@@ -53,11 +53,11 @@ from ..kernels.mmvet import (
     vlmevalkit_acc,
     vlmevalkit_reply,
 )
+from ..readers.cells import named_columns, row_id, unused_fields
 from ..readers.layouts import is_vlmevalkit, locate_reported
 from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._cells import named_columns, row_id, unused_fields
 from ._common import read_vlmevalkit
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 

@@ -46,11 +46,11 @@ from ..kernels.choice.scienceqa import (
     official_rng,
     scienceqa_official,
 )
+from ..readers.cells import named_columns, unused_fields
 from ..readers.join import unique_rows
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
-from ._cells import named_columns, unused_fields
 from ._common import mean, reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions, sample_score, without_questions
 from ._mcq import (

@@ -9,8 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..readers.answers import not_text_error, typed
-from ..readers.records import Records
+from .answers import not_text_error, typed
+from .records import Records
 
 __all__ = ["group_text", "json_answer", "named_columns", "row_id", "unused_fields"]
 
