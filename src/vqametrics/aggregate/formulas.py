@@ -58,18 +58,14 @@ def naive_mean(values: Sequence[float], empty: float = float("nan")) -> float:
 
 def numpy_mean(values: Sequence[float]) -> float:
     """``np.mean`` of a float64 array (QUIRK pairwise-sum), as VLMEvalKit averages;
-    ``nan`` for no values, as ``np.mean([])``."""
+    ``nan`` for no values, as ``np.mean([])``.
+
+    numpy's own order without importing numpy (issue 23): its reduction starts from the
+    identity ``0.0`` (so a sum of ``-0.0`` is ``0.0``), adds the pairwise sum of the array and
+    divides by the count."""
     if not values:
         return float("nan")
-    total = pairwise_sum(values)
-    if total != 0:
-        # numpy's own summation order (np.add.reduce on a contiguous float64 array), divided
-        # by the count as np.mean does: the same float without importing numpy (issue 23)
-        return total / len(values)
-    # a zero sum goes to numpy itself for the sign of a -0.0 (the short loop starts at +0.0)
-    import numpy as np
-
-    return float(np.mean(np.asarray(values, dtype=np.float64)))
+    return (0.0 + pairwise_sum(values)) / len(values)
 
 
 def exact_mean(values: Sequence[float]) -> float:
