@@ -7,7 +7,7 @@ import contextlib
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
@@ -173,14 +173,23 @@ def add_digits_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The number type an argparse ``type=`` function converts to.
+_N = TypeVar("_N", int, float)
+
+
+def _converted(convert: Callable[[str], _N], text: str, what: str) -> _N:
+    """``convert(text)``, or the argparse error ``not WHAT: 'text'`` (its first 40 characters)."""
+    try:
+        return convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not {what}: {text[:40]!r}") from None
+
+
 def int_in_range(low: int, high: int) -> Callable[[str], int]:
     """argparse type: an integer with ``low <= value <= high`` (a clear range error else)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text[:40]!r}") from None
+        value = _converted(int, text, "an integer")
         if not low <= value <= high:
             shown = str(value) if len(str(value)) <= 25 else f"{str(value)[:20]}..."
             raise argparse.ArgumentTypeError(f"must be between {low} and {high}, got {shown}")
@@ -194,10 +203,7 @@ def float_in_range(low: float, high: float) -> Callable[[str], float]:
     """argparse type: a finite number with ``low < value <= high`` (a clear range error else)."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+        value = _converted(float, text, "a number")
         if not low < value <= high:  # also refuses nan
             raise argparse.ArgumentTypeError(f"must be above {low:g} and at most {high:g}")
         return value

@@ -113,6 +113,15 @@ class _NextGt:
         return self.at
 
 
+def _spliced(text: str, kept: list[str], last: int) -> str:
+    """*text* after a one-pass ``sub``: the pieces *kept* before position *last*, then the rest
+    of *text*; *text* itself when nothing was cut."""
+    if not kept:
+        return text
+    kept.append(text[last:])
+    return "".join(kept)
+
+
 def _drop_blocks(text: str) -> str:
     """``_BLOCK.sub(" ", text)``, trying the block only at openings that have a closing tag
     of their name after them (the plain ``sub`` rescans to the end from every other one)."""
@@ -142,10 +151,7 @@ def _drop_blocks(text: str) -> str:
         out.append(text[last : m.start()])
         out.append(" ")
         last = block.end()
-    if not out:
-        return text
-    out.append(text[last:])
-    return "".join(out)
+    return _spliced(text, out, last)
 
 
 def _first_open(text: str) -> int:
@@ -226,10 +232,7 @@ def _drop_headings(text: str) -> str:
         if nl == -1:
             break
         start = nl + 1
-    if not out:
-        return text
-    out.append(text[last:])
-    return "".join(out)
+    return _spliced(text, out, last)
 
 
 def _single_emphasis(text: str) -> str:
@@ -256,10 +259,7 @@ def _single_emphasis(text: str) -> str:
         out.append(text[last:p])
         out.append(text[p + 1 : q])
         last = q + 1
-    if not out:
-        return text
-    out.append(text[last:])
-    return "".join(out)
+    return _spliced(text, out, last)
 
 
 def _markdown(text: str) -> str:

@@ -199,54 +199,90 @@ def diagnose(
         fixed, limits = 0, list(max_words)
         if len(limits) != len(predictions):
             raise ValueError("max_words: give one value, or one per prediction")
-    counts = dict.fromkeys(REASONS, 0)
-    examples: list[tuple[int, str, tuple[str, ...]]] = []
     if limits is None:
         # one look per distinct string (a large file has few distinct answers); the per-position
         # flags are built only when a per-question output asks for them
-        tally = Counter(predictions)
-        missing = tally.pop(None, 0)
-        seen = {t: _reasons(t, fixed) for t in tally}  # type: ignore[arg-type]
-        verbose = 0
-        for text, c in tally.items():
-            hits = seen[text]
-            if hits:
-                verbose += c
-                for r in hits:
-                    counts[r] += c
-        if verbose:
-            for i, text in enumerate(predictions):
-                if text is not None and seen[text]:
-                    examples.append((i, text, seen[text]))
-                    if len(examples) == N_EXAMPLES:
-                        break
+        tally, missing, seen = _distinct(predictions, fixed)
+        verbose, counts = _tally_reasons(tally, seen)
         preds = predictions
 
         def flags() -> list[tuple[str, ...] | None]:
             return [None if t is None else seen[t] for t in preds]
 
-        return Diagnostics(len(predictions) - missing, verbose, counts, tuple(examples), flags)
+        examples = _examples(preds, lambda i, t: seen[t]) if verbose else ()
+        return Diagnostics(len(predictions) - missing, verbose, counts, examples, flags)
     cache: dict[tuple[str, int], tuple[str, ...]] = {}
-    per: list[tuple[str, ...] | None] = []
-    for text, limit in zip(predictions, limits, strict=True):
-        if text is None:
-            per.append(None)
-            continue
-        key = (text, limit)
-        hit = cache.get(key)
-        if hit is None:
-            hit = cache[key] = _reasons(text, limit)
-        per.append(hit)
+    per = [
+        None if text is None else _reasons_cached(cache, text, limit)
+        for text, limit in zip(predictions, limits, strict=True)
+    ]
+    counts = dict.fromkeys(REASONS, 0)
+    kept: list[tuple[int, str, tuple[str, ...]]] = []
     verbose = 0
     for i, flag in enumerate(per):
         if flag:
             verbose += 1
             for r in flag:
                 counts[r] += 1
-            if len(examples) < N_EXAMPLES:
-                examples.append((i, predictions[i] or "", flag))
+            if len(kept) < N_EXAMPLES:
+                kept.append((i, predictions[i] or "", flag))
     n = len(per) - per.count(None)
-    return Diagnostics(n, verbose, counts, tuple(examples), lambda: per)
+    return Diagnostics(n, verbose, counts, tuple(kept), lambda: per)
+
+
+def _distinct(
+    predictions: Sequence[str | None], limit: int
+) -> tuple[Counter[str], int, dict[str, tuple[str, ...]]]:
+    """The distinct predictions with their counts, how many are missing, and the reasons of
+    each distinct string under *limit*: a string is examined once however often it stands."""
+    tally: Counter[str | None] = Counter(predictions)
+    missing = tally.pop(None, 0)
+    present: Counter[str] = tally  # type: ignore[assignment]  # None was popped
+    return present, missing, {t: _reasons(t, limit) for t in present}
+
+
+def _tally_reasons(
+    tally: Counter[str], seen: dict[str, tuple[str, ...]]
+) -> tuple[int, dict[str, int]]:
+    """How many predictions look verbose, and how many show each reason, from the reasons of
+    each distinct string times its count."""
+    counts = dict.fromkeys(REASONS, 0)
+    verbose = 0
+    for text, c in tally.items():
+        hits = seen[text]
+        if hits:
+            verbose += c
+            for r in hits:
+                counts[r] += c
+    return verbose, counts
+
+
+def _reasons_cached(
+    cache: dict[tuple[str, int], tuple[str, ...]], text: str, limit: int
+) -> tuple[str, ...]:
+    """``_reasons(text, limit)``, examined once per (text, limit) pair."""
+    key = (text, limit)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = _reasons(text, limit)
+    return hit
+
+
+def _examples(
+    predictions: Sequence[str | None], hits_of: Callable[[int, str], tuple[str, ...]]
+) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
+    """The first :data:`N_EXAMPLES` verbose predictions as ``(position, text, reasons)``, the
+    reasons of position *i* being ``hits_of(i, text)``."""
+    examples: list[tuple[int, str, tuple[str, ...]]] = []
+    for i, text in enumerate(predictions):
+        if text is None:
+            continue
+        hits = hits_of(i, text)
+        if hits:
+            examples.append((i, text, hits))
+            if len(examples) == N_EXAMPLES:
+                break
+    return tuple(examples)
 
 
 def _diagnose_with_references(
@@ -258,9 +294,7 @@ def _diagnose_with_references(
     *minimum* can change: the distinct strings are examined once with *minimum*, and only
     the positions holding a long one are examined again with their own limit.
     """
-    tally = Counter(predictions)
-    missing = tally.pop(None, 0)
-    seen = {t: _reasons(t, minimum) for t in tally}  # type: ignore[arg-type]
+    tally, missing, seen = _distinct(predictions, minimum)
     long_texts = {t for t, hits in seen.items() if "long" in hits}
     cache: dict[tuple[str, int], tuple[str, ...]] = {}
     changed: dict[int, tuple[str, ...]] = {}
@@ -269,38 +303,22 @@ def _diagnose_with_references(
             if text is not None and text in long_texts:
                 limit = word_limit(references[i], minimum)
                 if limit > minimum:
-                    key = (text, limit)
-                    hit = cache.get(key)
-                    if hit is None:
-                        hit = cache[key] = _reasons(text, limit)
-                    changed[i] = hit
-    counts = dict.fromkeys(REASONS, 0)
-    verbose = 0
-    for text, c in tally.items():
-        hits = seen[text]
-        if hits:
-            verbose += c
-            for r in hits:
-                counts[r] += c
+                    changed[i] = _reasons_cached(cache, text, limit)
+    verbose, counts = _tally_reasons(tally, seen)
     for i, hits in changed.items():
-        old = seen[predictions[i]]
+        old = seen[predictions[i]]  # type: ignore[index]  # a changed position holds a text
         for r in old:
             counts[r] -= 1
         for r in hits:
             counts[r] += 1
         verbose -= bool(old) - bool(hits)
-    examples: list[tuple[int, str, tuple[str, ...]]] = []
-    if verbose:
-        for i, text in enumerate(predictions):
-            if text is None:
-                continue
-            hits = changed.get(i, seen[text])
-            if hits:
-                examples.append((i, text, hits))
-                if len(examples) == N_EXAMPLES:
-                    break
+
+    def hits_at(i: int, text: str) -> tuple[str, ...]:
+        return changed.get(i, seen[text])
+
+    examples = _examples(predictions, hits_at) if verbose else ()
 
     def flags() -> list[tuple[str, ...] | None]:
-        return [None if t is None else changed.get(i, seen[t]) for i, t in enumerate(predictions)]
+        return [None if t is None else hits_at(i, t) for i, t in enumerate(predictions)]
 
-    return Diagnostics(len(predictions) - missing, verbose, counts, tuple(examples), flags)
+    return Diagnostics(len(predictions) - missing, verbose, counts, examples, flags)

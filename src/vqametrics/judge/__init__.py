@@ -10,46 +10,9 @@ judge model is named in the signature. A run in which items got no reply fails
 
 from __future__ import annotations
 
-from .client import (
-    DEFAULT_KEY_ENV,
-    JudgeCacheWarning,
-    JudgeClient,
-    JudgeReply,
-    JudgeSettingsError,
-    UnjudgedError,
-    default_cache_dir,
-)
-from .uses import (
-    Judgement,
-    JudgeStats,
-    build_equivalence_prompt,
-    build_yes_no_prompt,
-    check_judged,
-    equivalence_summary,
-    judge_equivalence,
-    judge_signature_value,
-    judge_yes_no,
-    judge_yes_no_records,
-    parse_yes_no_reply,
-)
+from . import client as _client
+from . import uses as _uses
+from .client import *  # noqa: F403  (the names are listed once, in the modules' __all__)
+from .uses import *  # noqa: F403
 
-__all__ = [
-    "DEFAULT_KEY_ENV",
-    "JudgeCacheWarning",
-    "JudgeClient",
-    "JudgeReply",
-    "JudgeSettingsError",
-    "JudgeStats",
-    "Judgement",
-    "UnjudgedError",
-    "build_equivalence_prompt",
-    "build_yes_no_prompt",
-    "check_judged",
-    "default_cache_dir",
-    "equivalence_summary",
-    "judge_equivalence",
-    "judge_signature_value",
-    "judge_yes_no",
-    "judge_yes_no_records",
-    "parse_yes_no_reply",
-]
+__all__ = sorted({*_client.__all__, *_uses.__all__})
