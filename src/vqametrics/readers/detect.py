@@ -3,15 +3,17 @@
 A task declares how its fields sit in each toolkit's layout as data (:class:`LogLayout` for an
 lmms-eval ``--log_samples`` log: the doc keys of its id and fields, the per-sample metrics, the
 newer metric record, which options give the ground truth); :func:`detect` says which layout a
-file is in, :func:`open_log` applies the rules every log shares, and :func:`positional_data`
-and :func:`docs_alone` build the items of the two shapes of log every task reads the same way.
+file is in, :func:`open_log` applies the rules every log shares, and :func:`read_log` reads a
+log the one way every task does (:class:`LogReading`: its docs alone, its docs joined to the
+annotations, or no docs joined to them by position), built from :func:`docs_alone`,
+:func:`positional_data` and :func:`join_docs_by_key`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,7 +27,9 @@ from .lmms_eval import (
     MetricRecord,
     clean_samples,
     has_docs,
+    lmms_eval_items,
     lmms_eval_predictions,
+    no_doc_error,
     positional_items,
     with_record_docs,
     without_questions,
@@ -35,15 +39,22 @@ from .records import Records, read_records
 __all__ = [
     "Detected",
     "DocJoin",
+    "KeyedJoin",
     "Layouts",
     "LogLayout",
+    "LogReading",
+    "Truth",
     "detect",
     "docs_alone",
     "is_sheet_path",
     "join_docs",
+    "join_docs_by_key",
+    "log_by_position",
+    "log_docs",
     "open_log",
     "positional_data",
     "read_by_layout",
+    "read_log",
     "read_yes_no",
     "yes_no_layouts",
 ]
@@ -346,3 +357,193 @@ def join_docs(
             fields[TOOLKIT_SCORE] = doc.fields[TOOLKIT_SCORE]
         joined[k] = Item(doc.id, doc.prediction, base.references, fields)
     return DocJoin(joined, extra, repeated, differ)
+
+
+# ------------------------------------------------------------------ an lmms-eval log, read once
+
+
+@dataclass(frozen=True)
+class Truth:
+    """The annotation items a log is joined to, as the task read them: ``sources`` and
+    ``layout`` name them in the result; ``name`` in messages (the sources joined by default);
+    ``places`` says where each item is, for messages (its id by default); ``notes`` come first
+    in the result; ``extra`` goes into the signature."""
+
+    items: Sequence[Item]
+    sources: tuple[str, ...]
+    layout: str | None = None
+    name: str | None = None
+    places: Sequence[str] | None = None
+    notes: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def named(self) -> str:
+        """How messages name these annotations."""
+        return self.name if self.name is not None else " + ".join(self.sources)
+
+    def place(self, k: int) -> str:
+        """Where the *k*-th item is, for messages."""
+        return self.places[k] if self.places is not None else repr(self.items[k].id)
+
+
+@dataclass(frozen=True)
+class LogReading:
+    """How a task reads its lmms-eval ``--log_samples`` log, as data.
+
+    A record's ``doc`` becomes an item by :func:`~vqametrics.readers.lmms_eval.lmms_eval_items`:
+    ``id_keys`` (the doc keys of its id; none: ``doc_id``), ``references`` (its answers,
+    ``references(doc, where)``), ``fields`` (doc keys copied), then ``adjust`` (the task's own
+    step over the items: a renamed field, an id made unique). A log with docs is scored alone
+    (each item once, its id named ``what``, with ``alone_note`` first, ``{source}`` the log),
+    or given ``--annotations`` by ``joined(preds, inputs)``. A log without docs needs
+    ``--annotations`` (else :func:`~vqametrics.readers.lmms_eval.no_doc_error` with ``need`` and
+    ``lacks``), read by ``truth`` and joined by position (:func:`log_by_position`: the
+    annotations first when ``truth_first``, ``absent_note`` counting the items with no sample,
+    a logged ``target`` equal to ``bare_target`` not compared: a template never rendered).
+    """
+
+    layout: LogLayout
+    references: Callable[[dict[str, Any], str], tuple[str, ...]]
+    truth: Callable[[Any], Truth]
+    need: str
+    joined: Callable[[Predictions, TaskInputs], TaskData]
+    id_keys: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
+    adjust: Callable[[list[Item], Predictions], list[Item]] | None = None
+    what: str = "question id"
+    alone_note: str | None = None
+    lacks: str = ""
+    truth_first: bool = False
+    absent_note: str | None = None
+    bare_target: str | None = None
+
+
+def log_docs(preds: Predictions, reading: LogReading) -> list[Item]:
+    """The items of a log's docs, one per record, as *reading* declares them."""
+    items = lmms_eval_items(
+        preds,
+        id_keys=reading.id_keys,
+        references=reading.references,
+        fields=reading.fields,
+        sample_metrics=reading.layout.metrics,
+    )
+    return reading.adjust(items, preds) if reading.adjust is not None else items
+
+
+def read_log(preds: Predictions, inputs: TaskInputs, reading: LogReading) -> TaskData:
+    """A task's items from an lmms-eval log, the one way every task reads one: its docs alone,
+    its docs joined to ``--annotations`` (the task's ``joined``), or, without docs, the
+    annotations joined by position (``doc_id`` *i* = the *i*-th item)."""
+    if has_docs(preds):
+        if inputs.annotations is not None:
+            return reading.joined(preds, inputs)
+        notes = () if reading.alone_note is None else (_fill(reading.alone_note, preds),)
+        return docs_alone(preds, inputs, log_docs(preds, reading), what=reading.what, notes=notes)
+    if inputs.annotations is None:
+        raise no_doc_error(preds.source, reading.need, reading.lacks)
+    return log_by_position(preds, inputs, reading.truth(inputs.annotations), reading)
+
+
+def log_by_position(
+    preds: Predictions, inputs: TaskInputs, truth: Truth, reading: LogReading
+) -> TaskData:
+    """A log joined to *truth* by position (:func:`positional_data`), *truth*'s notes first."""
+    if reading.bare_target is not None:
+        rows = [
+            {k: v for k, v in row.items() if not (k == "target" and v == reading.bare_target)}
+            for row in preds.records.rows
+        ]
+        preds = replace(preds, records=replace(preds.records, rows=rows))
+    data = positional_data(
+        preds,
+        inputs,
+        truth.items,
+        truth.sources,
+        reading.layout,
+        truth_name=truth.name,
+        truth_layout=truth.layout,
+        truth_first=reading.truth_first,
+        absent_note=reading.absent_note,
+        extra=dict(truth.extra),
+    )
+    return replace(data, notes=(*truth.notes, *data.notes)) if truth.notes else data
+
+
+@dataclass(frozen=True)
+class KeyedJoin:
+    """How a task words and keeps a log's docs joined to its annotations by a key the docs
+    hold (:func:`join_docs_by_key`), as data. Templates: ``{source}`` the log, ``{truth}`` the
+    annotations' sources, ``{n}`` a count, ``{first}`` where the first absent item is. ``used``:
+    the note saying the annotations won; ``extra_error`` / ``extra_note``: records naming no
+    item (an error unless ``--ignore-extra``); ``absent_error`` / ``absent_note``: items no
+    record names (an error unless ``--allow-missing``; then kept without a prediction when
+    ``keep_absent``, else left out); ``differ_truth``: the annotations in the note counting the
+    docs whose answer differs (read as the doc reads it: ``as_doc``); ``repeat_error``: a
+    second record for an item (:func:`join_docs`)."""
+
+    used: str
+    extra_error: str
+    extra_note: str
+    absent_error: str
+    absent_note: str
+    differ_truth: str
+    keep_absent: bool = True
+    as_doc: Callable[[str], str] = str
+    repeat_error: str | None = None
+
+
+def _fill(template: str, preds: Predictions, truth: Truth | None = None, **values: Any) -> str:
+    """*template* with ``{source}`` (the log), ``{truth}`` and the *values* put in (by plain
+    replacement: a path with braces stays as it is)."""
+    text = template.replace("{source}", preds.source)
+    if truth is not None:
+        text = text.replace("{truth}", " + ".join(truth.sources))
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", str(value))
+    return text
+
+
+def join_docs_by_key(
+    preds: Predictions,
+    docs: Sequence[Item],
+    inputs: TaskInputs,
+    truth: Truth,
+    find: Callable[[Item, str], int | None],
+    rule: KeyedJoin,
+) -> TaskData:
+    """A log's *docs* joined to the annotations' *truth* items by the key *find* reads from
+    each (:func:`join_docs`): the annotations win; repeated, extra and absent items by the
+    user's options, each counted in a note worded by *rule*."""
+    repeat = {} if rule.repeat_error is None else {"repeat_error": rule.repeat_error}
+    join = join_docs(
+        docs, preds.wheres, truth.items, find, inputs.on_duplicate, as_doc=rule.as_doc, **repeat
+    )
+    notes = [_fill(rule.used, preds, truth)]
+    extra_note = join.extra_note(
+        inputs.ignore_extra,
+        _fill(rule.extra_error, preds, truth),
+        _fill(rule.extra_note, preds, truth),
+    )
+    notes += filter(None, [join.repeated_note(), extra_note])
+    absent = join.absent(len(truth.items))
+    if absent and not inputs.allow_missing:
+        error = _fill(rule.absent_error, preds, truth, n=len(absent), first=truth.place(absent[0]))
+        raise InputError(f"{preds.source}: {error}")
+    if absent:
+        notes.append(_fill(rule.absent_note, preds, truth, n=len(absent)))
+    notes += filter(None, [join.differ_note(preds.source, rule.differ_truth)])
+    items = (
+        [join.joined.get(k, t) for k, t in enumerate(truth.items)]
+        if rule.keep_absent
+        else list(join.joined.values())
+    )
+    return TaskData(
+        items,
+        (preds.source, *truth.sources),
+        (preds.layout, *([truth.layout] if truth.layout is not None else [])),
+        tuple(notes),
+        reported_scores(inputs),
+        extra=dict(truth.extra),
+        n_missing=len(absent),
+        n_extra_ignored=len(join.extra),
+    )
