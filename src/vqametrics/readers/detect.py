@@ -397,14 +397,14 @@ class LogReading:
     (each item once, its id named ``what``, with ``alone_note`` first, ``{source}`` the log),
     or given ``--annotations`` by ``joined(preds, inputs)``. A log without docs needs
     ``--annotations`` (else :func:`~vqametrics.readers.lmms_eval.no_doc_error` with ``need`` and
-    ``lacks``), read by ``truth`` and joined by position (:func:`log_by_position`: the
+    ``lacks``), read by ``truth(inputs)`` and joined by position (:func:`log_by_position`: the
     annotations first when ``truth_first``, ``absent_note`` counting the items with no sample,
     a logged ``target`` equal to ``bare_target`` not compared: a template never rendered).
     """
 
     layout: LogLayout
     references: Callable[[dict[str, Any], str], tuple[str, ...]]
-    truth: Callable[[Any], Truth]
+    truth: Callable[[TaskInputs], Truth]
     need: str
     joined: Callable[[Predictions, TaskInputs], TaskData]
     id_keys: tuple[str, ...] = ()
@@ -441,7 +441,7 @@ def read_log(preds: Predictions, inputs: TaskInputs, reading: LogReading) -> Tas
         return docs_alone(preds, inputs, log_docs(preds, reading), what=reading.what, notes=notes)
     if inputs.annotations is None:
         raise no_doc_error(preds.source, reading.need, reading.lacks)
-    return log_by_position(preds, inputs, reading.truth(inputs.annotations), reading)
+    return log_by_position(preds, inputs, reading.truth(inputs), reading)
 
 
 def log_by_position(

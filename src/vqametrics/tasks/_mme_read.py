@@ -512,8 +512,8 @@ def _truth_of(ann: Path, gt: Mapping[tuple[str, str, str], tuple[str, str, str]]
     )
 
 
-def _your_results_truth(annotations: Any) -> Truth:
-    return _truth_of(*_your_results(annotations))
+def _your_results_truth(inputs: TaskInputs) -> Truth:
+    return _truth_of(*_your_results(inputs.annotations))
 
 
 def _doc_answer(doc: dict[str, Any], where: str) -> tuple[str, ...]:

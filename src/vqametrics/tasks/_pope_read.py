@@ -410,10 +410,10 @@ def _check_pairing(answers: Sequence[_Answer], labels: _LabelFile, results: Reco
 # ---------------------------------------------------------------------------- lmms-eval logs
 
 
-def _label_truth(annotations: Any) -> Truth:
+def _label_truth(inputs: TaskInputs) -> Truth:
     """The label files of ``--annotations`` as the truth a log is joined to: their lines in
     the files' order (a folder's files sorted by name: adversarial, popular, random)."""
-    files = [_read_labels(split, source) for split, source in _label_files(annotations)]
+    files = [_read_labels(split, source) for split, source in _label_files(inputs.annotations)]
     return Truth(
         [line for f in files for line in f.items],
         tuple(f.records.source for f in files),
@@ -472,7 +472,7 @@ def _join_docs(preds: Predictions, inputs: TaskInputs) -> TaskData:
     answer differs from the label are counted in a note. The label lines in the label files'
     order, those without a record scored wrong."""
     docs = log_docs(preds, LOG_READING)
-    labels = _label_truth(inputs.annotations)
+    labels = _label_truth(inputs)
     truth = labels.items
     by_qid: dict[str, list[int]] = {}
     for k, t in enumerate(truth):
