@@ -12,7 +12,7 @@ annotations, or no docs joined to them by position), built from :func:`docs_alon
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -24,11 +24,14 @@ from .join import disagreement_note, unique_rows
 from .layouts import Predictions, is_vlmevalkit
 from .lmms_eval import (
     TOOLKIT_SCORE,
-    MetricRecord,
+    KeyedJoin,
+    LogLayout,
+    LogReading,
+    Truth,
     clean_samples,
     has_docs,
-    lmms_eval_items,
     lmms_eval_predictions,
+    log_docs,
     no_doc_error,
     positional_items,
     with_record_docs,
@@ -39,18 +42,14 @@ from .records import Records, read_records
 __all__ = [
     "Detected",
     "DocJoin",
-    "KeyedJoin",
     "Layouts",
     "LogLayout",
-    "LogReading",
-    "Truth",
     "detect",
     "docs_alone",
     "is_sheet_path",
     "join_docs",
     "join_docs_by_key",
     "log_by_position",
-    "log_docs",
     "open_log",
     "positional_data",
     "read_by_layout",
@@ -64,21 +63,6 @@ _SHEET_SUFFIXES = (".xlsx", ".tsv", ".csv")
 
 
 @dataclass(frozen=True)
-class LogLayout:
-    """How a task's fields sit in an lmms-eval ``--log_samples`` log, as data.
-
-    ``metrics``: the per-sample metric keys ``process_results`` writes (the first present is
-    the toolkit's own score of the sample); ``record``: where the newer log (no ``doc``) keeps
-    the ground truth, if it does; ``truth``: the options that give a ground truth to join the
-    log to (a log scored alone keeps its empty predictions, scored 0).
-    """
-
-    metrics: tuple[str, ...] = ()
-    record: MetricRecord | None = None
-    truth: tuple[str, ...] = ("annotations",)
-
-
-@dataclass(frozen=True)
 class Layouts:
     """How a task's files are told apart and what its log holds, as data: ``log`` (its fields
     in an lmms-eval log); ``sheets_by_name``: a path named like a sheet is read as a VLMEvalKit
@@ -86,7 +70,7 @@ class Layouts:
     column (else the task's own reader words what is missing); ``log_with_answer_field``:
     whether a file given ``--answer-field`` may still be a log."""
 
-    log: LogLayout = LogLayout()
+    log: LogLayout = field(default_factory=LogLayout)
     sheets_by_name: bool = False
     sheet_needs_answer: bool = False
     log_with_answer_field: bool = True
@@ -362,74 +346,6 @@ def join_docs(
 # ------------------------------------------------------------------ an lmms-eval log, read once
 
 
-@dataclass(frozen=True)
-class Truth:
-    """The annotation items a log is joined to, as the task read them: ``sources`` and
-    ``layout`` name them in the result; ``name`` in messages (the sources joined by default);
-    ``places`` says where each item is, for messages (its id by default); ``notes`` come first
-    in the result; ``extra`` goes into the signature."""
-
-    items: Sequence[Item]
-    sources: tuple[str, ...]
-    layout: str | None = None
-    name: str | None = None
-    places: Sequence[str] | None = None
-    notes: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    def named(self) -> str:
-        """How messages name these annotations."""
-        return self.name if self.name is not None else " + ".join(self.sources)
-
-    def place(self, k: int) -> str:
-        """Where the *k*-th item is, for messages."""
-        return self.places[k] if self.places is not None else repr(self.items[k].id)
-
-
-@dataclass(frozen=True)
-class LogReading:
-    """How a task reads its lmms-eval ``--log_samples`` log, as data.
-
-    A record's ``doc`` becomes an item by :func:`~vqametrics.readers.lmms_eval.lmms_eval_items`:
-    ``id_keys`` (the doc keys of its id; none: ``doc_id``), ``references`` (its answers,
-    ``references(doc, where)``), ``fields`` (doc keys copied), then ``adjust`` (the task's own
-    step over the items: a renamed field, an id made unique). A log with docs is scored alone
-    (each item once, its id named ``what``, with ``alone_note`` first, ``{source}`` the log),
-    or given ``--annotations`` by ``joined(preds, inputs)``. A log without docs needs
-    ``--annotations`` (else :func:`~vqametrics.readers.lmms_eval.no_doc_error` with ``need`` and
-    ``lacks``), read by ``truth(inputs)`` and joined by position (:func:`log_by_position`: the
-    annotations first when ``truth_first``, ``absent_note`` counting the items with no sample,
-    a logged ``target`` equal to ``bare_target`` not compared: a template never rendered).
-    """
-
-    layout: LogLayout
-    references: Callable[[dict[str, Any], str], tuple[str, ...]]
-    truth: Callable[[TaskInputs], Truth]
-    need: str
-    joined: Callable[[Predictions, TaskInputs], TaskData]
-    id_keys: tuple[str, ...] = ()
-    fields: tuple[str, ...] = ()
-    adjust: Callable[[list[Item], Predictions], list[Item]] | None = None
-    what: str = "question id"
-    alone_note: str | None = None
-    lacks: str = ""
-    truth_first: bool = False
-    absent_note: str | None = None
-    bare_target: str | None = None
-
-
-def log_docs(preds: Predictions, reading: LogReading) -> list[Item]:
-    """The items of a log's docs, one per record, as *reading* declares them."""
-    items = lmms_eval_items(
-        preds,
-        id_keys=reading.id_keys,
-        references=reading.references,
-        fields=reading.fields,
-        sample_metrics=reading.layout.metrics,
-    )
-    return reading.adjust(items, preds) if reading.adjust is not None else items
-
-
 def read_log(preds: Predictions, inputs: TaskInputs, reading: LogReading) -> TaskData:
     """A task's items from an lmms-eval log, the one way every task reads one: its docs alone,
     its docs joined to ``--annotations`` (the task's ``joined``), or, without docs, the
@@ -467,29 +383,6 @@ def log_by_position(
         extra=dict(truth.extra),
     )
     return replace(data, notes=(*truth.notes, *data.notes)) if truth.notes else data
-
-
-@dataclass(frozen=True)
-class KeyedJoin:
-    """How a task words and keeps a log's docs joined to its annotations by a key the docs
-    hold (:func:`join_docs_by_key`), as data. Templates: ``{source}`` the log, ``{truth}`` the
-    annotations' sources, ``{n}`` a count, ``{first}`` where the first absent item is. ``used``:
-    the note saying the annotations won; ``extra_error`` / ``extra_note``: records naming no
-    item (an error unless ``--ignore-extra``); ``absent_error`` / ``absent_note``: items no
-    record names (an error unless ``--allow-missing``; then kept without a prediction when
-    ``keep_absent``, else left out); ``differ_truth``: the annotations in the note counting the
-    docs whose answer differs (read as the doc reads it: ``as_doc``); ``repeat_error``: a
-    second record for an item (:func:`join_docs`)."""
-
-    used: str
-    extra_error: str
-    extra_note: str
-    absent_error: str
-    absent_note: str
-    differ_truth: str
-    keep_absent: bool = True
-    as_doc: Callable[[str], str] = str
-    repeat_error: str | None = None
 
 
 def _fill(template: str, preds: Predictions, truth: Truth | None = None, **values: Any) -> str:

@@ -13,13 +13,9 @@ from typing import Any
 
 from ..core.exceptions import InputError
 from ..readers.detect import (
-    KeyedJoin,
     LogLayout,
-    LogReading,
-    Truth,
     join_docs,
     join_docs_by_key,
-    log_docs,
     read_log,
     read_yes_no,
     yes_no_layouts,
@@ -28,7 +24,7 @@ from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_bytes_from
 from ._base import Item, TaskData, TaskInputs
-from ._lmms import MetricRecord
+from ._lmms import KeyedJoin, LogReading, MetricRecord, Truth, log_docs
 from ._yesno import answer_cell, read_yes_no_sheet, unused_notes
 
 __all__ = [

@@ -10,21 +10,13 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..readers.detect import (
-    Layouts,
-    LogLayout,
-    LogReading,
-    Truth,
-    log_docs,
-    read_by_layout,
-    read_log,
-)
+from ..readers.detect import Layouts, read_by_layout, read_log
 from ..readers.join import disagreement_note, join_truth, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores
-from ._lmms import TOOLKIT_SCORE
+from ._lmms import TOOLKIT_SCORE, LogLayout, LogReading, Truth, log_docs
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_ocrbench"]
 

@@ -12,23 +12,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
-from ..readers.detect import (
-    KeyedJoin,
-    LogLayout,
-    LogReading,
-    Truth,
-    join_docs_by_key,
-    log_docs,
-    read_log,
-    read_yes_no,
-    yes_no_layouts,
-)
+from ..readers.detect import LogLayout, join_docs_by_key, read_log, read_yes_no, yes_no_layouts
 from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, field_value, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import id_key
-from ._lmms import MetricRecord
+from ._lmms import KeyedJoin, LogReading, MetricRecord, Truth, log_docs
 from ._yesno import answer_cell, read_yes_no_sheet
 
 __all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]

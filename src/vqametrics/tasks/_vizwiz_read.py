@@ -13,15 +13,7 @@ from typing import Any
 from ..core.exceptions import InputError
 from ..normalize.mmf import evalai_answer_processor
 from ..readers.answers import require_answers
-from ..readers.detect import (
-    Layouts,
-    LogLayout,
-    LogReading,
-    Truth,
-    log_docs,
-    read_by_layout,
-    read_log,
-)
+from ..readers.detect import Layouts, read_by_layout, read_log
 from ..readers.join import (
     join_truth,
     joinable_predictions,
@@ -33,6 +25,7 @@ from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import read_vlmevalkit, reported_scores
+from ._lmms import LogLayout, LogReading, Truth, log_docs
 from ._vqa_family import require_fields
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_vizwiz"]

@@ -28,15 +28,7 @@ from ..core.toolkits import PIX2STRUCT as PIX2STRUCT_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.relaxed import relaxed_correctness, to_float
-from ..readers.detect import (
-    Layouts,
-    LogLayout,
-    LogReading,
-    Truth,
-    log_by_position,
-    read_by_layout,
-    read_log,
-)
+from ..readers.detect import Layouts, log_by_position, read_by_layout, read_log
 from ..readers.join import disagreement_note, results_predictions
 from ..readers.layouts import Predictions
 from ..readers.records import Records, field_value, parse_list_cell, read_records
@@ -49,10 +41,7 @@ from ._common import (
     vlmevalkit_breakdown,
 )
 from ._explain import per_reference
-from ._lmms import (
-    MetricRecord,
-    with_record_docs,
-)
+from ._lmms import LogLayout, LogReading, MetricRecord, Truth, with_record_docs
 from ._vqa_family import per_answer
 
 __all__ = [
