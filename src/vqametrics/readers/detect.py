@@ -168,22 +168,35 @@ def positional_data(
     sources joined by default); *truth_layout* is their layout's name; the sources and
     layouts list the annotations first when *truth_first*; *absent_note* (with ``{n}``) says
     how many items had no sample, when some had none."""
+    given = Truth(truth, tuple(truth_sources), truth_layout, truth_name, extra=extra or {})
+    return _by_position(preds, inputs, given, layout, truth_first, absent_note)
+
+
+def _by_position(
+    preds: Predictions,
+    inputs: TaskInputs,
+    truth: Truth,
+    layout: LogLayout,
+    truth_first: bool,
+    absent_note: str | None,
+) -> TaskData:
+    """:func:`positional_data` of the annotations *truth*, its notes first."""
     items, note, n_absent = positional_items(
         preds,
-        truth,
-        truth_name if truth_name is not None else " + ".join(truth_sources),
+        truth.items,
+        truth.named(),
         sample_metrics=layout.metrics,
         allow_missing=inputs.allow_missing,
     )
     log_layouts = (preds.layout,)
-    truth_layouts = (truth_layout,) if truth_layout is not None else ()
+    truth_layouts = (truth.layout,) if truth.layout is not None else ()
     if truth_first:
-        sources = (*truth_sources, preds.source)
+        sources = (*truth.sources, preds.source)
         layouts = (*truth_layouts, *log_layouts)
     else:
-        sources = (preds.source, *truth_sources)
+        sources = (preds.source, *truth.sources)
         layouts = (*log_layouts, *truth_layouts)
-    notes = [note]
+    notes = [*truth.notes, note]
     if n_absent and absent_note is not None:
         notes.append(absent_note.format(n=n_absent))
     return TaskData(
@@ -192,7 +205,7 @@ def positional_data(
         layouts,
         tuple(notes),
         reported_scores(inputs),
-        extra=extra or {},
+        extra=dict(truth.extra),
         n_missing=n_absent,
     )
 
@@ -363,26 +376,17 @@ def read_log(preds: Predictions, inputs: TaskInputs, reading: LogReading) -> Tas
 def log_by_position(
     preds: Predictions, inputs: TaskInputs, truth: Truth, reading: LogReading
 ) -> TaskData:
-    """A log joined to *truth* by position (:func:`positional_data`), *truth*'s notes first."""
+    """A log joined to *truth* by position (:func:`positional_data`), *truth*'s notes first; a
+    logged ``target`` that is *reading*'s ``bare_target`` is not compared."""
     if reading.bare_target is not None:
         rows = [
             {k: v for k, v in row.items() if not (k == "target" and v == reading.bare_target)}
             for row in preds.records.rows
         ]
         preds = replace(preds, records=replace(preds.records, rows=rows))
-    data = positional_data(
-        preds,
-        inputs,
-        truth.items,
-        truth.sources,
-        reading.layout,
-        truth_name=truth.name,
-        truth_layout=truth.layout,
-        truth_first=reading.truth_first,
-        absent_note=reading.absent_note,
-        extra=dict(truth.extra),
+    return _by_position(
+        preds, inputs, truth, reading.layout, reading.truth_first, reading.absent_note
     )
-    return replace(data, notes=(*truth.notes, *data.notes)) if truth.notes else data
 
 
 def _fill(template: str, preds: Predictions, truth: Truth | None = None, **values: Any) -> str:

@@ -25,7 +25,7 @@ from ..core.exceptions import InputError
 from .answers import text_predictions
 from .items import Item, TaskData, TaskInputs
 from .layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
-from .records import Records
+from .records import Records, field_value
 
 __all__ = [
     "LOGGED_FIELDS",
@@ -593,16 +593,18 @@ class Truth:
 class LogReading:
     """How a task reads its lmms-eval ``--log_samples`` log, as data.
 
-    A record's ``doc`` becomes an item by :func:`~vqametrics.readers.lmms_eval.lmms_eval_items`:
-    ``id_keys`` (the doc keys of its id; none: ``doc_id``), ``references`` (its answers,
-    ``references(doc, where)``), ``fields`` (doc keys copied), then ``adjust`` (the task's own
-    step over the items: a renamed field, an id made unique). A log with docs is scored alone
-    (each item once, its id named ``what``, with ``alone_note`` first, ``{source}`` the log),
-    or given ``--annotations`` by ``joined(preds, inputs)``. A log without docs needs
-    ``--annotations`` (else :func:`~vqametrics.readers.lmms_eval.no_doc_error` with ``need`` and
-    ``lacks``), read by ``truth(inputs)`` and joined by position (:func:`log_by_position`: the
-    annotations first when ``truth_first``, ``absent_note`` counting the items with no sample,
-    a logged ``target`` equal to ``bare_target`` not compared: a template never rendered).
+    A record's ``doc`` becomes an item by :func:`lmms_eval_items`: ``id_keys`` (the doc keys
+    of its id; none: ``doc_id``), ``references`` (its answers, ``references(doc, where)``),
+    ``fields`` (doc keys copied; those in ``group_fields`` are keys of the breakdowns: text or
+    a number, never ``true``, a list or an object made into a key), then ``adjust`` (the
+    task's own step over the items: a renamed field, an id made unique). A log with docs is
+    scored alone (each item once, its id named ``what``, with ``alone_note`` first,
+    ``{source}`` the log), or given ``--annotations`` by ``joined(preds, inputs)``. A log
+    without docs needs ``--annotations`` (else :func:`no_doc_error` with ``need`` and
+    ``lacks``), read by ``truth(inputs)`` and joined by position
+    (:func:`~vqametrics.readers.detect.log_by_position`: the annotations first when
+    ``truth_first``, ``absent_note`` counting the items with no sample, a logged ``target``
+    equal to ``bare_target`` not compared: a template never rendered).
     """
 
     layout: LogLayout
@@ -612,6 +614,7 @@ class LogReading:
     joined: Callable[[Predictions, TaskInputs], TaskData]
     id_keys: tuple[str, ...] = ()
     fields: tuple[str, ...] = ()
+    group_fields: tuple[str, ...] = ()
     adjust: Callable[[list[Item], Predictions], list[Item]] | None = None
     what: str = "question id"
     alone_note: str | None = None
@@ -630,13 +633,17 @@ def log_docs(preds: Predictions, reading: LogReading) -> list[Item]:
         fields=reading.fields,
         sample_metrics=reading.layout.metrics,
     )
+    for item, where in zip(items, preds.wheres, strict=True):
+        for name in reading.group_fields:
+            if name in item.fields:
+                field_value(item.fields[name], where, name)
     return reading.adjust(items, preds) if reading.adjust is not None else items
 
 
 @dataclass(frozen=True)
 class KeyedJoin:
     """How a task words and keeps a log's docs joined to its annotations by a key the docs
-    hold (:func:`join_docs_by_key`), as data. Templates: ``{source}`` the log, ``{truth}`` the
+    hold (:func:`~vqametrics.readers.detect.join_docs_by_key`), as data. Templates: ``{source}`` the log, ``{truth}`` the
     annotations' sources, ``{n}`` a count, ``{first}`` where the first absent item is. ``used``:
     the note saying the annotations won; ``extra_error`` / ``extra_note``: records naming no
     item (an error unless ``--ignore-extra``); ``absent_error`` / ``absent_note``: items no

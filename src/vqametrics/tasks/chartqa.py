@@ -363,15 +363,6 @@ def _read_annotations(source: Any) -> tuple[list[Item], str]:
     return items, " + ".join(names)
 
 
-def _check_breakdown_keys(items: list[Item], wheres: list[str]) -> None:
-    """A doc's ``type`` / ``split`` is a key of the per-split numbers: text or a number, never
-    ``true``, a list or an object made into a key (:func:`field_value` names the line)."""
-    for item, where in zip(items, wheres, strict=True):
-        for name in ("type", "split"):
-            if name in item.fields:
-                field_value(item.fields[name], where, name)
-
-
 #: the newer log (no doc): lmms-eval@75571cf tasks/chartqa/utils.py chartqa_process_results
 #: records a bare relaxed_overall and, by the doc's type, relaxed_human_split or
 #: relaxed_augmented_split; target = doc["answer"] (chartqa.yaml); the id is doc_id
@@ -380,12 +371,6 @@ _RECORD = MetricRecord(
     key_field="type",
     key_values={"relaxed_human_split": "human_test", "relaxed_augmented_split": "augmented_test"},
 )
-
-
-def _checked_keys(items: list[Item], preds: Predictions) -> list[Item]:
-    """The docs' items, their breakdown keys checked (:func:`_check_breakdown_keys`)."""
-    _check_breakdown_keys(items, preds.wheres)
-    return items
 
 
 def _annotation_truth(inputs: TaskInputs) -> Truth:
@@ -416,7 +401,7 @@ _LOG_READING = LogReading(
     layout=TOOLKIT_LAYOUTS.log,
     references=_lmms_refs,
     fields=("type", "split", "question"),
-    adjust=_checked_keys,
+    group_fields=("type", "split"),
     what="doc_id",
     joined=_join_docs,
     need="--annotations ChartQA's test folder (test_human.json + test_augmented.json); doc_id "
