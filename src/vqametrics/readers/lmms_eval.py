@@ -643,14 +643,15 @@ def log_docs(preds: Predictions, reading: LogReading) -> list[Item]:
 @dataclass(frozen=True)
 class KeyedJoin:
     """How a task words and keeps a log's docs joined to its annotations by a key the docs
-    hold (:func:`~vqametrics.readers.detect.join_docs_by_key`), as data. Templates: ``{source}`` the log, ``{truth}`` the
-    annotations' sources, ``{n}`` a count, ``{first}`` where the first absent item is. ``used``:
-    the note saying the annotations won; ``extra_error`` / ``extra_note``: records naming no
-    item (an error unless ``--ignore-extra``); ``absent_error`` / ``absent_note``: items no
-    record names (an error unless ``--allow-missing``; then kept without a prediction when
-    ``keep_absent``, else left out); ``differ_truth``: the annotations in the note counting the
-    docs whose answer differs (read as the doc reads it: ``as_doc``); ``repeat_error``: a
-    second record for an item (:func:`~vqametrics.readers.detect.join_docs`)."""
+    hold (:func:`~vqametrics.readers.detect.join_docs_by_key`), as data. Templates:
+    ``{source}`` the log, ``{truth}`` the annotations' sources, ``{n}`` a count, ``{first}``
+    where the first absent item is. ``used``: the note saying the annotations won;
+    ``extra_error`` / ``extra_note``: records naming no item (an error unless
+    ``--ignore-extra``); ``absent_error`` / ``absent_note``: items no record names (an error
+    unless ``--allow-missing``; then kept without a prediction when ``keep_absent``, else left
+    out); ``differ_truth``: the annotations in the note counting the docs whose answer differs
+    (read as the doc reads it: ``as_doc``); ``repeat_error``: a second record for an item
+    (:func:`~vqametrics.readers.detect.join_docs`)."""
 
     used: str
     extra_error: str
