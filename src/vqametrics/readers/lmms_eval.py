@@ -24,7 +24,7 @@ from typing import Any, Literal, TypeVar
 from ..core.exceptions import InputError
 from .answers import text_predictions
 from .items import Item, TaskData, TaskInputs
-from .layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
+from .layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, item_id
 from .records import Records, field_value
 
 __all__ = [
@@ -286,13 +286,13 @@ def lmms_eval_items(
         preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
     ):
         doc = row["doc"]
-        item_id = _doc_id(doc, id_keys, where) if id_required else None
-        if item_id is None:
-            item_id = key if isinstance(key, str | int) else str(key)
+        found = _doc_id(doc, id_keys, where) if id_required else None
+        if found is None:
+            found = key if isinstance(key, str | int) else str(key)
             for k in id_keys:
                 v = doc.get(k)
                 if isinstance(v, str | int) and not isinstance(v, bool):
-                    item_id = v
+                    found = v
                     break
         refs = references(doc, where)
         if not refs:
@@ -301,18 +301,16 @@ def lmms_eval_items(
         recorded = sample_score(row, sample_metrics)
         if recorded is not None:
             extra[TOOLKIT_SCORE] = recorded
-        items.append(Item(item_id, text, refs, extra))
+        items.append(Item(found, text, refs, extra))
     return items
 
 
 def _doc_id(doc: Mapping[str, Any], id_keys: Sequence[str], where: str) -> str | int:
-    """The first of *id_keys* in *doc*, which must hold one as an id (a string or integer)."""
+    """The first of *id_keys* in *doc*, which must hold one as an id by the one rule
+    (:func:`~vqametrics.readers.layouts.item_id`)."""
     for k in id_keys:
         if k in doc:
-            v = doc[k]
-            if isinstance(v, bool) or not isinstance(v, str | int):
-                raise InputError(f"{where}: doc.{k} is {v!r:.40}, expected an id")
-            return v
+            return item_id(doc[k], where, f"doc.{k}")
     raise InputError(
         f"{where}: the logged doc has no {'/'.join(map(repr, id_keys))} (fields: {', '.join(doc)})"
     )
@@ -346,12 +344,12 @@ def logged_metrics(records: Records, ids: Sequence[K]) -> dict[str, dict[K, floa
         if key in LOGGED_FIELDS:
             continue
         values: dict[K, float] = {}
-        for row, item_id in zip(records.rows, ids, strict=True):
+        for row, sample in zip(records.rows, ids, strict=True):
             v = row.get(key)
             if isinstance(v, bool) or not isinstance(v, int | float):
                 values = {}
                 break
-            values[item_id] = float(v)
+            values[sample] = float(v)
         if values:
             out[key] = values
     return out
