@@ -20,7 +20,7 @@ from typing import Any, Literal
 from ..core.exceptions import InputError
 from .answers import reported_scores
 from .items import Item, ItemId, TaskData, TaskInputs
-from .join import disagreement_note, unique_rows
+from .join import disagreement_note, unique_items
 from .layouts import Predictions, is_vlmevalkit
 from .lmms_eval import (
     TOOLKIT_SCORE,
@@ -138,11 +138,9 @@ def docs_alone(
 ) -> TaskData:
     """The items of a log scored against the docs it logged: each item once by the one rule
     for repeated ids (*what* names the id in messages), with *notes* first."""
-    keep, note = unique_rows(
-        [it.id for it in items], preds.wheres, what=what, on_duplicate=inputs.on_duplicate
-    )
+    kept, note = unique_items(items, preds.wheres, what=what, on_duplicate=inputs.on_duplicate)
     return TaskData(
-        [items[k] for k in keep],
+        kept,
         (preds.source,),
         (preds.layout,),
         (*notes, *([note] if note else [])),
