@@ -284,17 +284,23 @@ def _item(where: str, task: str, img: str, question: str, gt: str, resp: str | N
     return Item(where.rsplit("/", 1)[-1], resp, (gt,), _line_fields(task, img, question))
 
 
+#: the fields a VLMEvalKit MME sheet's rows keep, and the options it does not use: it carries
+#: its ground truth and its questions
+_SHEET_FIELDS = ("category", "image_path", "question")
+_SHEET_UNUSED = {
+    "annotations": "the spreadsheet carries its own ground truth",
+    "questions": "the spreadsheet carries its questions",
+}
+
+
 def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
     """A VLMEvalKit MME sheet: its ``answer`` (Yes/No) is the ground truth; ``image_path``
     is the image acc+ pairs by."""
     return read_yes_no_sheet(
         inputs,
         records,
-        fields=("category", "image_path", "question"),
-        unused={
-            "annotations": "the spreadsheet carries its own ground truth",
-            "questions": "the spreadsheet carries its questions",
-        },
+        fields=_SHEET_FIELDS,
+        unused=_SHEET_UNUSED,
         error=MmeInputError,
         item=_sheet_item,
     )

@@ -213,20 +213,25 @@ def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:
     return _read_positional(records, inputs)
 
 
+#: the fields a VLMEvalKit POPE sheet's rows keep, and the options it does not use: it carries
+#: its labels and names each row's split
+_SHEET_FIELDS = ("category", "question", "image_path")
+_SHEET_UNUSED = {
+    "annotations": "the VLMEvalKit file carries its own labels",
+    "questions": "the VLMEvalKit file names each row's splits",
+}
+
+
 def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
     """A VLMEvalKit POPE sheet: its ``answer`` (Yes/No) is the label, lower-cased."""
     return read_yes_no_sheet(
-        inputs,
-        records,
-        fields=("category", "question", "image_path"),
-        unused={
-            "annotations": "the VLMEvalKit file carries its own labels",
-            "questions": "the VLMEvalKit file names each row's splits",
-        },
-        item=lambda it, _source: Item(
-            it.id, it.prediction, (it.references[0].strip().lower(),), it.fields
-        ),
+        inputs, records, fields=_SHEET_FIELDS, unused=_SHEET_UNUSED, item=_lower_label
     )
+
+
+def _lower_label(item: Item, _source: str) -> Item:
+    """A sheet row's item with its label (``Yes``/``No``) as POPE's label files spell it."""
+    return Item(item.id, item.prediction, (item.references[0].strip().lower(),), item.fields)
 
 
 def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
