@@ -319,7 +319,9 @@ def test_unhashable_id_in_questions_file(
     res = write(tmp_path, "res.json", {"1000": "cat", "1001": "cat"})
     code, _, err = run(capsys, "--annotations", ann, "--results", res, "--questions", q)
     assert code == 2
-    assert "q.json: entry 1: question_id must be an integer or a string" in one_error_line(err)
+    assert "q.json: entry 1: question_id is list ([1000]), expected a string or integer" in (
+        one_error_line(err)
+    )
 
 
 def test_duplicate_in_jsonl_annotations_names_lines(

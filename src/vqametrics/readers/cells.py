@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core.exceptions import InputError
 from .answers import not_text_error, typed
+from .layouts import item_id
 from .records import Records
 
 __all__ = ["group_text", "json_answer", "named_columns", "row_id", "unused_fields"]
@@ -61,21 +62,12 @@ def unused_fields(id_field: str | None, answer_field: str | None, layout: str) -
 
 
 def row_id(value: Any, where: str, column: str) -> str | int:
-    """An item id: a string or an integer (a spreadsheet's ``12.0`` is ``12``), as
-    :func:`~vqametrics.readers.layouts.predictions_from` takes it; an empty cell, a blank
-    string, a boolean, a fraction, a list or an object is an error naming the row."""
-    if value is None:
-        raise InputError(f"{where}: the {column!r} cell is empty")
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise InputError(
-            f"{where}: {column} is {type(value).__name__} ({str(value)[:40]}), expected a "
-            "string or integer"
-        )
-    if isinstance(value, str) and not value.strip():
+    """An item id by the one rule (:func:`~vqametrics.readers.layouts.item_id`), and not a
+    blank string: a cell read as text may be blank, which names no item."""
+    key = item_id(value, where, column)
+    if isinstance(key, str) and not key.strip():
         raise InputError(f"{where}: the {column!r} cell is blank")
-    return value
+    return key
 
 
 def json_answer(records: Records, value: Any, where: str, column: str) -> Any:

@@ -3,29 +3,36 @@
 A task declares how its fields sit in each toolkit's layout as data (:class:`LogLayout` for an
 lmms-eval ``--log_samples`` log: the doc keys of its id and fields, the per-sample metrics, the
 newer metric record, which options give the ground truth); :func:`detect` says which layout a
-file is in, :func:`open_log` applies the rules every log shares, and :func:`positional_data`
-and :func:`docs_alone` build the items of the two shapes of log every task reads the same way.
+file is in, :func:`open_log` applies the rules every log shares, and :func:`read_log` reads a
+log the one way every task does (:class:`LogReading`: its docs alone, its docs joined to the
+annotations, or no docs joined to them by position), built from :func:`docs_alone`,
+:func:`positional_data` and :func:`join_docs_by_key`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from ..core.exceptions import InputError
 from .answers import reported_scores
 from .items import Item, ItemId, TaskData, TaskInputs
-from .join import disagreement_note, unique_rows
+from .join import disagreement_note, unique_items
 from .layouts import Predictions, is_vlmevalkit
 from .lmms_eval import (
     TOOLKIT_SCORE,
-    MetricRecord,
+    KeyedJoin,
+    LogLayout,
+    LogReading,
+    Truth,
     clean_samples,
     has_docs,
     lmms_eval_predictions,
+    log_docs,
+    no_doc_error,
     positional_items,
     with_record_docs,
     without_questions,
@@ -41,30 +48,18 @@ __all__ = [
     "docs_alone",
     "is_sheet_path",
     "join_docs",
+    "join_docs_by_key",
+    "log_by_position",
     "open_log",
     "positional_data",
     "read_by_layout",
+    "read_log",
     "read_yes_no",
     "yes_no_layouts",
 ]
 
 #: the file names VLMEvalKit writes its result sheets under
 _SHEET_SUFFIXES = (".xlsx", ".tsv", ".csv")
-
-
-@dataclass(frozen=True)
-class LogLayout:
-    """How a task's fields sit in an lmms-eval ``--log_samples`` log, as data.
-
-    ``metrics``: the per-sample metric keys ``process_results`` writes (the first present is
-    the toolkit's own score of the sample); ``record``: where the newer log (no ``doc``) keeps
-    the ground truth, if it does; ``truth``: the options that give a ground truth to join the
-    log to (a log scored alone keeps its empty predictions, scored 0).
-    """
-
-    metrics: tuple[str, ...] = ()
-    record: MetricRecord | None = None
-    truth: tuple[str, ...] = ("annotations",)
 
 
 @dataclass(frozen=True)
@@ -75,7 +70,7 @@ class Layouts:
     column (else the task's own reader words what is missing); ``log_with_answer_field``:
     whether a file given ``--answer-field`` may still be a log."""
 
-    log: LogLayout = LogLayout()
+    log: LogLayout = field(default_factory=LogLayout)
     sheets_by_name: bool = False
     sheet_needs_answer: bool = False
     log_with_answer_field: bool = True
@@ -143,11 +138,9 @@ def docs_alone(
 ) -> TaskData:
     """The items of a log scored against the docs it logged: each item once by the one rule
     for repeated ids (*what* names the id in messages), with *notes* first."""
-    keep, note = unique_rows(
-        [it.id for it in items], preds.wheres, what=what, on_duplicate=inputs.on_duplicate
-    )
+    kept, note = unique_items(items, preds.wheres, what=what, on_duplicate=inputs.on_duplicate)
     return TaskData(
-        [items[k] for k in keep],
+        kept,
         (preds.source,),
         (preds.layout,),
         (*notes, *([note] if note else [])),
@@ -173,22 +166,35 @@ def positional_data(
     sources joined by default); *truth_layout* is their layout's name; the sources and
     layouts list the annotations first when *truth_first*; *absent_note* (with ``{n}``) says
     how many items had no sample, when some had none."""
+    given = Truth(truth, tuple(truth_sources), truth_layout, truth_name, extra=extra or {})
+    return _by_position(preds, inputs, given, layout, truth_first, absent_note)
+
+
+def _by_position(
+    preds: Predictions,
+    inputs: TaskInputs,
+    truth: Truth,
+    layout: LogLayout,
+    truth_first: bool,
+    absent_note: str | None,
+) -> TaskData:
+    """:func:`positional_data` of the annotations *truth*, its notes first."""
     items, note, n_absent = positional_items(
         preds,
-        truth,
-        truth_name if truth_name is not None else " + ".join(truth_sources),
+        truth.items,
+        truth.named(),
         sample_metrics=layout.metrics,
         allow_missing=inputs.allow_missing,
     )
     log_layouts = (preds.layout,)
-    truth_layouts = (truth_layout,) if truth_layout is not None else ()
+    truth_layouts = (truth.layout,) if truth.layout is not None else ()
     if truth_first:
-        sources = (*truth_sources, preds.source)
+        sources = (*truth.sources, preds.source)
         layouts = (*truth_layouts, *log_layouts)
     else:
-        sources = (preds.source, *truth_sources)
+        sources = (preds.source, *truth.sources)
         layouts = (*log_layouts, *truth_layouts)
-    notes = [note]
+    notes = [*truth.notes, note]
     if n_absent and absent_note is not None:
         notes.append(absent_note.format(n=n_absent))
     return TaskData(
@@ -197,7 +203,7 @@ def positional_data(
         layouts,
         tuple(notes),
         reported_scores(inputs),
-        extra=extra or {},
+        extra=dict(truth.extra),
         n_missing=n_absent,
     )
 
@@ -346,3 +352,93 @@ def join_docs(
             fields[TOOLKIT_SCORE] = doc.fields[TOOLKIT_SCORE]
         joined[k] = Item(doc.id, doc.prediction, base.references, fields)
     return DocJoin(joined, extra, repeated, differ)
+
+
+# ------------------------------------------------------------------ an lmms-eval log, read once
+
+
+def read_log(preds: Predictions, inputs: TaskInputs, reading: LogReading) -> TaskData:
+    """A task's items from an lmms-eval log, the one way every task reads one: its docs alone,
+    its docs joined to ``--annotations`` (the task's ``joined``), or, without docs, the
+    annotations joined by position (``doc_id`` *i* = the *i*-th item)."""
+    if has_docs(preds):
+        if inputs.annotations is not None:
+            return reading.joined(preds, inputs)
+        notes = () if reading.alone_note is None else (_fill(reading.alone_note, preds),)
+        return docs_alone(preds, inputs, log_docs(preds, reading), what=reading.what, notes=notes)
+    if inputs.annotations is None:
+        raise no_doc_error(preds.source, reading.need, reading.lacks)
+    return log_by_position(preds, inputs, reading.truth(inputs), reading)
+
+
+def log_by_position(
+    preds: Predictions, inputs: TaskInputs, truth: Truth, reading: LogReading
+) -> TaskData:
+    """A log joined to *truth* by position (:func:`positional_data`), *truth*'s notes first; a
+    logged ``target`` that is *reading*'s ``bare_target`` is not compared."""
+    if reading.bare_target is not None:
+        rows = [
+            {k: v for k, v in row.items() if not (k == "target" and v == reading.bare_target)}
+            for row in preds.records.rows
+        ]
+        preds = replace(preds, records=replace(preds.records, rows=rows))
+    return _by_position(
+        preds, inputs, truth, reading.layout, reading.truth_first, reading.absent_note
+    )
+
+
+def _fill(template: str, preds: Predictions, truth: Truth | None = None, **values: Any) -> str:
+    """*template* with ``{source}`` (the log), ``{truth}`` and the *values* put in (by plain
+    replacement: a path with braces stays as it is)."""
+    text = template.replace("{source}", preds.source)
+    if truth is not None:
+        text = text.replace("{truth}", " + ".join(truth.sources))
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", str(value))
+    return text
+
+
+def join_docs_by_key(
+    preds: Predictions,
+    docs: Sequence[Item],
+    inputs: TaskInputs,
+    truth: Truth,
+    find: Callable[[Item, str], int | None],
+    rule: KeyedJoin,
+) -> TaskData:
+    """A log's *docs* joined to the annotations' *truth* items by the key *find* reads from
+    each (:func:`join_docs`): the annotations win; repeated, extra and absent items by the
+    user's options, each counted in a note worded by *rule*."""
+    repeat = {} if rule.repeat_error is None else {"repeat_error": rule.repeat_error}
+    join = join_docs(
+        docs, preds.wheres, truth.items, find, inputs.on_duplicate, as_doc=rule.as_doc, **repeat
+    )
+    notes = [_fill(rule.used, preds, truth)]
+    extra_note = join.extra_note(
+        inputs.ignore_extra,
+        _fill(rule.extra_error, preds, truth),
+        _fill(rule.extra_note, preds, truth),
+    )
+    notes += filter(None, [join.repeated_note(), extra_note])
+    absent = join.absent(len(truth.items))
+    if absent and not inputs.allow_missing:
+        error = _fill(rule.absent_error, preds, truth, n=len(absent), first=truth.place(absent[0]))
+        raise InputError(f"{preds.source}: {error}")
+    if absent:
+        notes.append(_fill(rule.absent_note, preds, truth, n=len(absent)))
+    notes += filter(None, [join.differ_note(preds.source, rule.differ_truth)])
+    items = (
+        [join.joined.get(k, t) for k, t in enumerate(truth.items)]
+        if rule.keep_absent
+        else list(join.joined.values())
+    )
+    return TaskData(
+        items,
+        (preds.source, *truth.sources),
+        (preds.layout, *([truth.layout] if truth.layout is not None else [])),
+        tuple(notes),
+        reported_scores(inputs),
+        extra=dict(truth.extra),
+        n_missing=len(absent),
+        n_extra_ignored=len(join.extra),
+    )

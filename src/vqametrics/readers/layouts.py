@@ -29,6 +29,7 @@ __all__ = [
     "find_reported",
     "is_lmms_eval_log",
     "is_vlmevalkit",
+    "item_id",
     "locate_reported",
     "nan_note",
     "predictions_from",
@@ -57,6 +58,26 @@ class Predictions:
     @property
     def source(self) -> str:
         return self.records.source
+
+
+#: a tuple, not ``str | int``: the union is built anew at every call of a hot function
+_ID_TYPES = (str, int)
+
+
+def item_id(value: Any, where: str, column: str) -> str | int:
+    """The one rule for an item id, in every reader: a string or an integer (a spreadsheet's
+    ``12.0`` is the id ``12``); an empty cell, a boolean, a fraction, a list or an object is an
+    error naming the row, never an id made of its ``str()``."""
+    if isinstance(value, _ID_TYPES) and value is not True and value is not False:
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if value is None:
+        raise InputError(f"{where}: the {column!r} cell is empty")
+    raise InputError(
+        f"{where}: {column} is {type(value).__name__} ({str(value)[:40]}), expected a string "
+        "or integer"
+    )
 
 
 def _recognize(
@@ -117,13 +138,7 @@ def predictions_from(
             raise InputError(
                 f"{where}: no {idc!r} field (fields: {', '.join(row)}); name it with --id-field"
             )
-        key = row[idc]
-        if isinstance(key, float) and key.is_integer():
-            key = int(key)  # a spreadsheet's 12.0 is the id 12
-        if not isinstance(key, str | int) or isinstance(key, bool):
-            raise InputError(
-                f"{where}: {idc} is {type(key).__name__}, expected a string or integer"
-            )
+        key = item_id(row[idc], where, idc)
         if ansc not in row:
             raise InputError(
                 f"{where}: no {ansc!r} field (fields: {', '.join(row)}); "

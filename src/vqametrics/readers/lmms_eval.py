@@ -24,13 +24,17 @@ from typing import Any, Literal, TypeVar
 from ..core.exceptions import InputError
 from .answers import text_predictions
 from .items import Item, TaskData, TaskInputs
-from .layouts import Predictions, is_lmms_eval_log, is_vlmevalkit
-from .records import Records
+from .layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, item_id
+from .records import Records, field_value
 
 __all__ = [
     "LOGGED_FIELDS",
     "TOOLKIT_SCORE",
+    "KeyedJoin",
+    "LogLayout",
+    "LogReading",
     "MetricRecord",
+    "Truth",
     "clean_samples",
     "drop_empty",
     "empty_error",
@@ -38,6 +42,7 @@ __all__ = [
     "is_lmms_eval",
     "lmms_eval_items",
     "lmms_eval_predictions",
+    "log_docs",
     "logged_metrics",
     "no_doc_error",
     "positional_items",
@@ -281,13 +286,13 @@ def lmms_eval_items(
         preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
     ):
         doc = row["doc"]
-        item_id = _doc_id(doc, id_keys, where) if id_required else None
-        if item_id is None:
-            item_id = key if isinstance(key, str | int) else str(key)
+        found = _doc_id(doc, id_keys, where) if id_required else None
+        if found is None:
+            found = key if isinstance(key, str | int) else str(key)
             for k in id_keys:
                 v = doc.get(k)
                 if isinstance(v, str | int) and not isinstance(v, bool):
-                    item_id = v
+                    found = v
                     break
         refs = references(doc, where)
         if not refs:
@@ -296,18 +301,16 @@ def lmms_eval_items(
         recorded = sample_score(row, sample_metrics)
         if recorded is not None:
             extra[TOOLKIT_SCORE] = recorded
-        items.append(Item(item_id, text, refs, extra))
+        items.append(Item(found, text, refs, extra))
     return items
 
 
 def _doc_id(doc: Mapping[str, Any], id_keys: Sequence[str], where: str) -> str | int:
-    """The first of *id_keys* in *doc*, which must hold one as an id (a string or integer)."""
+    """The first of *id_keys* in *doc*, which must hold one as an id by the one rule
+    (:func:`~vqametrics.readers.layouts.item_id`)."""
     for k in id_keys:
         if k in doc:
-            v = doc[k]
-            if isinstance(v, bool) or not isinstance(v, str | int):
-                raise InputError(f"{where}: doc.{k} is {v!r:.40}, expected an id")
-            return v
+            return item_id(doc[k], where, f"doc.{k}")
     raise InputError(
         f"{where}: the logged doc has no {'/'.join(map(repr, id_keys))} (fields: {', '.join(doc)})"
     )
@@ -341,12 +344,12 @@ def logged_metrics(records: Records, ids: Sequence[K]) -> dict[str, dict[K, floa
         if key in LOGGED_FIELDS:
             continue
         values: dict[K, float] = {}
-        for row, item_id in zip(records.rows, ids, strict=True):
+        for row, sample in zip(records.rows, ids, strict=True):
             v = row.get(key)
             if isinstance(v, bool) or not isinstance(v, int | float):
                 values = {}
                 break
-            values[item_id] = float(v)
+            values[sample] = float(v)
         if values:
             out[key] = values
     return out
@@ -540,3 +543,120 @@ def _newer_layout(layout: str, spec: MetricRecord) -> str:
         parts.append("/".join(spec.metrics))
     head, sep, tail = layout.partition(" (")
     return f"{head}, ground truth in {' + '.join(map(repr, parts))}{sep}{tail}"
+
+
+# ------------------------------------------------------- how a task's log is read, as data
+
+
+@dataclass(frozen=True)
+class LogLayout:
+    """How a task's fields sit in an lmms-eval ``--log_samples`` log, as data.
+
+    ``metrics``: the per-sample metric keys ``process_results`` writes (the first present is
+    the toolkit's own score of the sample); ``record``: where the newer log (no ``doc``) keeps
+    the ground truth, if it does; ``truth``: the options that give a ground truth to join the
+    log to (a log scored alone keeps its empty predictions, scored 0).
+    """
+
+    metrics: tuple[str, ...] = ()
+    record: MetricRecord | None = None
+    truth: tuple[str, ...] = ("annotations",)
+
+
+@dataclass(frozen=True)
+class Truth:
+    """The annotation items a log is joined to, as the task read them: ``sources`` and
+    ``layout`` name them in the result; ``name`` in messages (the sources joined by default);
+    ``places`` says where each item is, for messages (its id by default); ``notes`` come first
+    in the result; ``extra`` goes into the signature."""
+
+    items: Sequence[Item]
+    sources: tuple[str, ...]
+    layout: str | None = None
+    name: str | None = None
+    places: Sequence[str] | None = None
+    notes: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def named(self) -> str:
+        """How messages name these annotations."""
+        return self.name if self.name is not None else " + ".join(self.sources)
+
+    def place(self, k: int) -> str:
+        """Where the *k*-th item is, for messages."""
+        return self.places[k] if self.places is not None else repr(self.items[k].id)
+
+
+@dataclass(frozen=True)
+class LogReading:
+    """How a task reads its lmms-eval ``--log_samples`` log, as data.
+
+    A record's ``doc`` becomes an item by :func:`lmms_eval_items`: ``id_keys`` (the doc keys
+    of its id; none: ``doc_id``), ``references`` (its answers, ``references(doc, where)``),
+    ``fields`` (doc keys copied; those in ``group_fields`` are keys of the breakdowns: text or
+    a number, never ``true``, a list or an object made into a key), then ``adjust`` (the
+    task's own step over the items: a renamed field, an id made unique). A log with docs is
+    scored alone (each item once, its id named ``what``, with ``alone_note`` first,
+    ``{source}`` the log), or given ``--annotations`` by ``joined(preds, inputs)``. A log
+    without docs needs ``--annotations`` (else :func:`no_doc_error` with ``need`` and
+    ``lacks``), read by ``truth(inputs)`` and joined by position
+    (:func:`~vqametrics.readers.detect.log_by_position`: the annotations first when
+    ``truth_first``, ``absent_note`` counting the items with no sample, a logged ``target``
+    equal to ``bare_target`` not compared: a template never rendered).
+    """
+
+    layout: LogLayout
+    references: Callable[[dict[str, Any], str], tuple[str, ...]]
+    truth: Callable[[TaskInputs], Truth]
+    need: str
+    joined: Callable[[Predictions, TaskInputs], TaskData]
+    id_keys: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
+    group_fields: tuple[str, ...] = ()
+    adjust: Callable[[list[Item], Predictions], list[Item]] | None = None
+    what: str = "question id"
+    alone_note: str | None = None
+    lacks: str = ""
+    truth_first: bool = False
+    absent_note: str | None = None
+    bare_target: str | None = None
+
+
+def log_docs(preds: Predictions, reading: LogReading) -> list[Item]:
+    """The items of a log's docs, one per record, as *reading* declares them."""
+    items = lmms_eval_items(
+        preds,
+        id_keys=reading.id_keys,
+        references=reading.references,
+        fields=reading.fields,
+        sample_metrics=reading.layout.metrics,
+    )
+    for item, where in zip(items, preds.wheres, strict=True):
+        for name in reading.group_fields:
+            if name in item.fields:
+                field_value(item.fields[name], where, name)
+    return reading.adjust(items, preds) if reading.adjust is not None else items
+
+
+@dataclass(frozen=True)
+class KeyedJoin:
+    """How a task words and keeps a log's docs joined to its annotations by a key the docs
+    hold (:func:`~vqametrics.readers.detect.join_docs_by_key`), as data. Templates:
+    ``{source}`` the log, ``{truth}`` the annotations' sources, ``{n}`` a count, ``{first}``
+    where the first absent item is. ``used``: the note saying the annotations won;
+    ``extra_error`` / ``extra_note``: records naming no item (an error unless
+    ``--ignore-extra``); ``absent_error`` / ``absent_note``: items no record names (an error
+    unless ``--allow-missing``; then kept without a prediction when ``keep_absent``, else left
+    out); ``differ_truth``: the annotations in the note counting the docs whose answer differs
+    (read as the doc reads it: ``as_doc``); ``repeat_error``: a second record for an item
+    (:func:`~vqametrics.readers.detect.join_docs`)."""
+
+    used: str
+    extra_error: str
+    extra_note: str
+    absent_error: str
+    absent_note: str
+    differ_truth: str
+    keep_absent: bool = True
+    as_doc: Callable[[str], str] = str
+    repeat_error: str | None = None

@@ -31,6 +31,7 @@ from ._json import (
     parse_json_or_jsonl,
     read_bytes,
 )
+from .layouts import item_id
 
 __all__ = [
     "Matched",
@@ -50,12 +51,6 @@ _QUESTION_HEADER = ("info", "task_type", "data_type", "data_subtype", "license")
 
 def _where(name: str, i: int, lines: list[int] | None) -> str:
     return f"{name}: line {lines[i]}" if lines is not None else f"{name}: entry {i + 1}"
-
-
-def _check_id(value: object, where: str) -> QuestionId:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise InputError(f"{where}: question_id must be an integer or a string, got {value!r}")
-    return value
 
 
 def load_annotations(
@@ -138,7 +133,7 @@ def _dataset_from_records(
             )
         if "question_id" not in rec:
             raise InputError(f"{_where(name, i, lines)}: missing 'question_id'")
-        qid = _check_id(rec["question_id"], _where(name, i, lines))
+        qid = item_id(rec["question_id"], _where(name, i, lines), "question_id")
         where = f"{name}: question {qid!r}"
         raw = rec.get("answers", rec.get("answer"))
         if raw is None:
@@ -276,7 +271,7 @@ def results_from_bytes(name: str, raw: bytes, jsonl: bool) -> Results:
             )
         if "question_id" not in rec:
             raise InputError(f"{_where(name, i, lines)}: missing 'question_id'")
-        qid = _check_id(rec["question_id"], _where(name, i, lines))
+        qid = item_id(rec["question_id"], _where(name, i, lines), "question_id")
         if "answer" not in rec:
             raise InputError(
                 f"{name}: question {qid!r}: prediction has no 'answer' (fields: "
@@ -317,7 +312,7 @@ def results_from_pairs(
     """Wrap in-memory predictions (a mapping or ``(qid, answer)`` pairs) as :class:`Results`."""
     items = list(pairs.items() if isinstance(pairs, Mapping) else pairs)
     for qid, answer in items:
-        _check_id(qid, source)
+        item_id(qid, source, "question_id")
         if not isinstance(answer, str):
             raise InputError(
                 f"{source}: question {qid!r}: answer must be a string, got {answer!r:.60}"
@@ -360,7 +355,7 @@ def load_questions(
         for i, q in enumerate(questions):
             if not isinstance(q, dict) or "question_id" not in q:
                 raise InputError(f"{name}: entry {i + 1}: a question needs a 'question_id'")
-            ids.add(_check_id(q["question_id"], f"{name}: entry {i + 1}"))
+            ids.add(item_id(q["question_id"], f"{name}: entry {i + 1}", "question_id"))
         _check_questions_cover(name, dataset, ids)
     return len(questions)
 

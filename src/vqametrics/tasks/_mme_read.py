@@ -15,7 +15,8 @@ from ..core.exceptions import InputError
 from ..readers.detect import (
     LogLayout,
     join_docs,
-    positional_data,
+    join_docs_by_key,
+    read_log,
     read_yes_no,
     yes_no_layouts,
 )
@@ -23,8 +24,7 @@ from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, read_bytes_from
 from ._base import Item, TaskData, TaskInputs
-from ._common import reported_scores
-from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error
+from ._lmms import KeyedJoin, LogReading, MetricRecord, Truth, log_docs
 from ._yesno import answer_cell, read_yes_no_sheet, unused_notes
 
 __all__ = [
@@ -284,17 +284,23 @@ def _item(where: str, task: str, img: str, question: str, gt: str, resp: str | N
     return Item(where.rsplit("/", 1)[-1], resp, (gt,), _line_fields(task, img, question))
 
 
+#: the fields a VLMEvalKit MME sheet's rows keep, and the options it does not use: it carries
+#: its ground truth and its questions
+_SHEET_FIELDS = ("category", "image_path", "question")
+_SHEET_UNUSED = {
+    "annotations": "the spreadsheet carries its own ground truth",
+    "questions": "the spreadsheet carries its questions",
+}
+
+
 def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
     """A VLMEvalKit MME sheet: its ``answer`` (Yes/No) is the ground truth; ``image_path``
     is the image acc+ pairs by."""
     return read_yes_no_sheet(
         inputs,
         records,
-        fields=("category", "image_path", "question"),
-        unused={
-            "annotations": "the spreadsheet carries its own ground truth",
-            "questions": "the spreadsheet carries its questions",
-        },
+        fields=_SHEET_FIELDS,
+        unused=_SHEET_UNUSED,
         error=MmeInputError,
         item=_sheet_item,
     )
@@ -497,36 +503,19 @@ def _read_llava(records: Any, inputs: TaskInputs) -> TaskData:
 # ---------------------------------------------------------------------------- lmms-eval logs
 
 
-def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
-    """An lmms-eval ``--log_samples`` log of ``mme``. With ``doc`` (lmms-lab/MME's row:
-    ``question_id`` — the image, which lmms-eval pairs the two questions by — ``question``,
-    ``answer``, ``category``) it carries its ground truth; ``--annotations`` (Your_Results)
-    given too win, joined by task, image and question. Without ``doc`` it is joined to the
-    Your_Results lines by position (``doc_id`` *i* = the *i*-th line, tasks in the official
-    order)."""
-    if has_docs(preds):
-        items = _doc_items(preds)
-        if inputs.annotations is None:
-            return TaskData(
-                items, (preds.source,), (preds.layout,), reported=reported_scores(inputs)
-            )
-        return _join_docs(preds, items, inputs)
-    if inputs.annotations is None:
-        raise no_doc_error(
-            preds.source,
-            "--annotations with the eval_tool Your_Results folder (joined by position: doc_id i "
-            "= its i-th line, tasks in calculation.py's order)",
-        )
-    ann, gt = _your_results(inputs.annotations)
-    return positional_data(
-        preds,
-        inputs,
+def _truth_of(ann: Path, gt: Mapping[tuple[str, str, str], tuple[str, str, str]]) -> Truth:
+    """The Your_Results lines as the truth a log is joined to, tasks in the official order."""
+    return Truth(
         _truth(gt),
         (os.fspath(ann),),
-        TOOLKIT_LAYOUTS.log,
-        truth_name=f"{ann} (tasks in calculation.py's order)",
-        truth_layout="mme-your-results",
+        "mme-your-results",
+        name=f"{ann} (tasks in calculation.py's order)",
+        places=[where for _answer, _img, where in gt.values()],
     )
+
+
+def _your_results_truth(inputs: TaskInputs) -> Truth:
+    return _truth_of(*_your_results(inputs.annotations))
 
 
 def _doc_answer(doc: dict[str, Any], where: str) -> tuple[str, ...]:
@@ -539,18 +528,11 @@ def _doc_answer(doc: dict[str, Any], where: str) -> tuple[str, ...]:
     return (gt,)
 
 
-def _doc_items(preds: Predictions) -> list[Item]:
+def _image_items(base: list[Item], preds: Predictions) -> list[Item]:
     """One item per record, in the log's order (lmms-eval sums the categories in first-seen
     order, which decides the last digits). ``image`` is the doc's ``question_id``: lmms-eval's
     ``mme_aggregate_results`` pairs a category's two questions of an image by it (acc+), so a
     doc without it, or without ``category``, cannot be scored as MME."""
-    base = lmms_eval_items(
-        preds,
-        id_keys=(),
-        references=_doc_answer,
-        fields=("question",),
-        sample_metrics=LMMS_EVAL_METRICS,
-    )
     items = []
     seen: dict[tuple[str, str], int] = {}
     for item, row, where in zip(base, preds.records.rows, preds.wheres, strict=True):
@@ -573,10 +555,30 @@ def _doc_items(preds: Predictions) -> list[Item]:
     return items
 
 
-def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> TaskData:
+#: the ground truth of --annotations wins over the docs', joined by LLaVA's key; the lines
+#: without a record are left out, as convert_answer_to_mme.py does
+_KEYED_JOIN = KeyedJoin(
+    used="the ground truth of --annotations was used: {source} was joined to {truth} by each "
+    "doc's category, image (question_id) and question",
+    extra_error="{n} record(s) name a question that is in no <task>.txt of {truth} (joined by "
+    "category, image and question); pass --ignore-extra to leave them out",
+    extra_note="{n} record(s) for questions not in {truth} were ignored",
+    absent_error="{n} question(s) of {truth} have no record, e.g. {first}; pass "
+    "--allow-missing to leave them out",
+    absent_note="{n} question(s) without a record were left out",
+    differ_truth="the Your_Results GT",
+    keep_absent=False,
+    as_doc=str.lower,
+    repeat_error="a second record for the question of {first} (pass --on-duplicate last to "
+    "keep the last one)",
+)
+
+
+def _join_docs(preds: Predictions, inputs: TaskInputs) -> TaskData:
     """Docs joined to Your_Results by (task, image stem, question) — the key of LLaVA's
     ``convert_answer_to_mme.py`` — whose GT wins; docs whose answer differs are counted in a
     note, and Your_Results lines without a record are left out (as the converter does)."""
+    docs = log_docs(preds, LOG_READING)
     ann, gt = _your_results(inputs.annotations)
     index = {key: k for k, key in enumerate(gt)}
 
@@ -588,43 +590,27 @@ def _join_docs(preds: Predictions, docs: list[Item], inputs: TaskInputs) -> Task
             question = _llava_question(question, (task, stem), gt)
         return index.get((task, stem, question))
 
-    join = join_docs(
-        docs,
-        preds.wheres,
-        _truth(gt),
-        find,
-        inputs.on_duplicate,
-        as_doc=str.lower,
-        repeat_error="a second record for the question of {first} (pass --on-duplicate last "
-        "to keep the last one)",
-    )
-    notes = [
-        f"the ground truth of --annotations was used: {preds.source} was joined to {ann} by "
-        "each doc's category, image (question_id) and question"
-    ]
-    extra_note = join.extra_note(
-        inputs.ignore_extra,
-        f"{{n}} record(s) name a question that is in no <task>.txt of {ann} (joined by "
-        "category, image and question); pass --ignore-extra to leave them out",
-        f"{{n}} record(s) for questions not in {ann} were ignored",
-    )
-    notes += filter(None, [join.repeated_note(), extra_note])
-    missing = join.absent(len(gt))
-    if missing and not inputs.allow_missing:
-        first = list(gt.values())[missing[0]][2]
-        raise InputError(
-            f"{preds.source}: {len(missing)} question(s) of {ann} have no record, e.g. "
-            f"{first}; pass --allow-missing to leave them out"
-        )
-    if missing:
-        notes.append(f"{len(missing)} question(s) without a record were left out")
-    notes += filter(None, [join.differ_note(preds.source, "the Your_Results GT")])
-    return TaskData(
-        list(join.joined.values()),
-        (preds.source, os.fspath(ann)),
-        (preds.layout, "mme-your-results"),
-        tuple(notes),
-        reported_scores(inputs),
-        n_missing=len(missing),
-        n_extra_ignored=len(join.extra),
-    )
+    return join_docs_by_key(preds, docs, inputs, _truth_of(ann, gt), find, _KEYED_JOIN)
+
+
+#: an lmms-eval ``--log_samples`` log of ``mme``. With ``doc`` (lmms-lab/MME's row:
+#: ``question_id`` — the image, which lmms-eval pairs the two questions by — ``question``,
+#: ``answer``, ``category``) it carries its ground truth; ``--annotations`` (Your_Results)
+#: given too win, joined by task, image and question. Without ``doc`` it is joined to the
+#: Your_Results lines by position (``doc_id`` *i* = the *i*-th line, tasks in the official
+#: order)
+LOG_READING = LogReading(
+    layout=TOOLKIT_LAYOUTS.log,
+    references=_doc_answer,
+    fields=("question",),
+    adjust=_image_items,
+    joined=_join_docs,
+    need="--annotations with the eval_tool Your_Results folder (joined by position: doc_id i "
+    "= its i-th line, tasks in calculation.py's order)",
+    truth=_your_results_truth,
+)
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval log of MME, read as :data:`LOG_READING` declares."""
+    return read_log(preds, inputs, LOG_READING)

@@ -10,18 +10,13 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
+from ..readers.detect import Layouts, read_by_layout, read_log
 from ..readers.join import disagreement_note, join_truth, unique_rows
 from ..readers.layouts import Predictions, is_vlmevalkit
 from ..readers.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import found_instead, read_vlmevalkit, reported_scores
-from ._lmms import (
-    TOOLKIT_SCORE,
-    has_docs,
-    lmms_eval_items,
-    no_doc_error,
-)
+from ._lmms import TOOLKIT_SCORE, LogLayout, LogReading, Truth, log_docs
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_ocrbench"]
 
@@ -204,41 +199,44 @@ def _doc_fields(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
     return {"dataset_name": doc["dataset"], "category": doc["question_type"]}
 
 
-def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
-    """An lmms-eval ``--log_samples`` file. With ``doc``: scored against ``doc.answer``, or,
-    given ``--annotations OCRBench.json``, against that file joined by ``doc_id`` position
-    (the rows carry no id), doc/annotation disagreements counted in a note. Without ``doc``:
-    ``--annotations`` is needed and joined by position."""
-    source = preds.source
-    if has_docs(preds):
-        own = lmms_eval_items(
-            preds,
-            id_keys=(),
-            references=lambda doc, where: _answers(doc.get("answer"), where, "doc.answer"),
-            sample_metrics=LMMS_EVAL_METRICS,
-        )
-        items = [
-            replace(it, fields={**it.fields, **_doc_fields(row["doc"], where)})
-            for it, row, where in zip(own, preds.records.rows, preds.wheres, strict=True)
-        ]
-        if inputs.annotations is None:
-            # ids are doc_ids: two different docs under one doc_id are two logs mixed
-            return docs_alone(preds, inputs, items, what="doc_id")
-        truth, truth_source = _read_truth(inputs.annotations)
-        return _join_by_doc_id(preds, inputs, items, truth, truth_source)
-    if inputs.annotations is None:
-        raise no_doc_error(
-            source,
-            "--annotations OCRBench.json (joined by position: doc_id i = its i-th item)",
-            lacks="question id or dataset name (ocrbench_accuracy has question_type, score)",
-        )
+def _with_doc_fields(own: list[Item], preds: Predictions) -> list[Item]:
+    """Each doc's item with its dataset and type (:func:`_doc_fields`)."""
+    return [
+        replace(it, fields={**it.fields, **_doc_fields(row["doc"], where)})
+        for it, row, where in zip(own, preds.records.rows, preds.wheres, strict=True)
+    ]
+
+
+def _annotation_truth(inputs: TaskInputs) -> Truth:
     truth, truth_source = _read_truth(inputs.annotations)
-    return positional_data(
-        preds,
-        inputs,
-        truth,
-        (truth_source,),
-        TOOLKIT_LAYOUTS.log,
-        truth_first=True,
-        absent_note="{n} item(s) had no sample and counted 0",
-    )
+    return Truth(truth, (truth_source,))
+
+
+def _join_docs(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    items = log_docs(preds, LOG_READING)
+    truth, truth_source = _read_truth(inputs.annotations)
+    return _join_by_doc_id(preds, inputs, items, truth, truth_source)
+
+
+#: an lmms-eval ``--log_samples`` file. With ``doc``: scored against ``doc.answer`` (ids are
+#: doc_ids: two different docs under one doc_id are two logs mixed), or, given ``--annotations
+#: OCRBench.json``, against that file joined by ``doc_id`` position (the rows carry no id),
+#: doc/annotation disagreements counted in a note. Without ``doc``: ``--annotations`` is
+#: needed and joined by position
+LOG_READING = LogReading(
+    layout=TOOLKIT_LAYOUTS.log,
+    references=lambda doc, where: _answers(doc.get("answer"), where, "doc.answer"),
+    adjust=_with_doc_fields,
+    what="doc_id",
+    joined=_join_docs,
+    need="--annotations OCRBench.json (joined by position: doc_id i = its i-th item)",
+    lacks="question id or dataset name (ocrbench_accuracy has question_type, score)",
+    truth=_annotation_truth,
+    truth_first=True,
+    absent_note="{n} item(s) had no sample and counted 0",
+)
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval log of OCRBench, read as :data:`LOG_READING` declares."""
+    return read_log(preds, inputs, LOG_READING)

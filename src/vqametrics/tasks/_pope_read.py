@@ -12,20 +12,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
-from ..readers.detect import (
-    LogLayout,
-    docs_alone,
-    join_docs,
-    positional_data,
-    read_yes_no,
-    yes_no_layouts,
-)
+from ..readers.detect import LogLayout, join_docs_by_key, read_log, read_yes_no, yes_no_layouts
 from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, field_value, read_records
 from ._base import Item, TaskData, TaskInputs
-from ._common import id_key, reported_scores
-from ._lmms import MetricRecord, has_docs, lmms_eval_items, no_doc_error
+from ._common import id_key
+from ._lmms import KeyedJoin, LogReading, MetricRecord, Truth, log_docs
 from ._yesno import answer_cell, read_yes_no_sheet
 
 __all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
@@ -220,20 +213,25 @@ def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:
     return _read_positional(records, inputs)
 
 
+#: the fields a VLMEvalKit POPE sheet's rows keep, and the options it does not use: it carries
+#: its labels and names each row's split
+_SHEET_FIELDS = ("category", "question", "image_path")
+_SHEET_UNUSED = {
+    "annotations": "the VLMEvalKit file carries its own labels",
+    "questions": "the VLMEvalKit file names each row's splits",
+}
+
+
 def _read_vlmevalkit(inputs: TaskInputs, records: Records | None = None) -> TaskData:
     """A VLMEvalKit POPE sheet: its ``answer`` (Yes/No) is the label, lower-cased."""
     return read_yes_no_sheet(
-        inputs,
-        records,
-        fields=("category", "question", "image_path"),
-        unused={
-            "annotations": "the VLMEvalKit file carries its own labels",
-            "questions": "the VLMEvalKit file names each row's splits",
-        },
-        item=lambda it, _source: Item(
-            it.id, it.prediction, (it.references[0].strip().lower(),), it.fields
-        ),
+        inputs, records, fields=_SHEET_FIELDS, unused=_SHEET_UNUSED, item=_lower_label
     )
+
+
+def _lower_label(item: Item, _source: str) -> Item:
+    """A sheet row's item with its label (``Yes``/``No``) as POPE's label files spell it."""
+    return Item(item.id, item.prediction, (item.references[0].strip().lower(),), item.fields)
 
 
 def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
@@ -407,32 +405,14 @@ def _check_pairing(answers: Sequence[_Answer], labels: _LabelFile, results: Reco
 # ---------------------------------------------------------------------------- lmms-eval logs
 
 
-def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
-    """An lmms-eval ``--log_samples`` log of ``pope`` (or ``pope_adv``/``pope_pop``/
-    ``pope_random``). With ``doc`` (lmms-lab/POPE's row: ``question_id``, ``question``,
-    ``answer``, ``category``) it carries its labels; ``--annotations`` given too win, joined by
-    the doc's split and ``question_id``. Without ``doc`` it is joined to the label files by
-    position (``doc_id`` *i* = the *i*-th label line)."""
-    if has_docs(preds):
-        items = _doc_items(preds)
-        if inputs.annotations is None:
-            return docs_alone(preds, inputs, items, what="question (split/question_id)")
-        return _join_docs(preds, items, inputs)
-    if inputs.annotations is None:
-        raise no_doc_error(
-            preds.source,
-            "--annotations with the coco_pope_<split>.json label file of the task that was run "
-            "(or the folder of the three for 'pope'; joined by position: doc_id i = its i-th "
-            "label line)",
-        )
+def _label_truth(inputs: TaskInputs) -> Truth:
+    """The label files of ``--annotations`` as the truth a log is joined to: their lines in
+    the files' order (a folder's files sorted by name: adversarial, popular, random)."""
     files = [_read_labels(split, source) for split, source in _label_files(inputs.annotations)]
-    return positional_data(
-        preds,
-        inputs,
+    return Truth(
         [line for f in files for line in f.items],
-        [f.records.source for f in files],
-        TOOLKIT_LAYOUTS.log,
-        truth_layout="pope-labels",
+        tuple(f.records.source for f in files),
+        "pope-labels",
         extra=_labels_extra(files),
     )
 
@@ -446,22 +426,12 @@ def _doc_label(doc: dict[str, Any], where: str) -> tuple[str, ...]:
     return (value.lower().strip(),)
 
 
-def _doc_items(preds: Predictions) -> list[Item]:
+def _split_items(base: list[Item], preds: Predictions) -> list[Item]:
     """The log's items: lmms-lab/POPE's ``category`` (adversarial/popular/random) is what
     vqametrics calls the ``split``; the id is ``<split>/<question_id>`` (the question ids of
     the three label files overlap)."""
     items = []
-    for item, where in zip(
-        lmms_eval_items(
-            preds,
-            id_keys=("question_id",),
-            references=_doc_label,
-            fields=("category", "question", "image_source"),
-            sample_metrics=LMMS_EVAL_METRICS,
-        ),
-        preds.wheres,
-        strict=True,
-    ):
+    for item, where in zip(base, preds.wheres, strict=True):
         fields = dict(item.fields)
         category = fields.pop("category", None)
         if category is not None:
@@ -475,15 +445,30 @@ def _doc_items(preds: Predictions) -> list[Item]:
     return items
 
 
-def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> TaskData:
+#: the labels of --annotations win over the docs', joined by each doc's split and question id
+_KEYED_JOIN = KeyedJoin(
+    used="the labels of --annotations were used: {source} was joined to them by each doc's "
+    "category (split) and question_id, and every question text checked",
+    extra_error="{n} record(s) name a question that is not in {truth} (joined by the doc's "
+    "category and question_id); pass the label files of every split the log covers, or "
+    "--ignore-extra",
+    extra_note="{n} record(s) for questions not in the label files were ignored",
+    absent_error="{n} label line(s) have no record (first: {first}); pass --allow-missing to "
+    "score them wrong",
+    absent_note="{n} label line(s) had no record and are scored wrong",
+    differ_truth="the label files",
+    as_doc=lambda label: label.lower().strip(),
+)
+
+
+def _join_docs(preds: Predictions, inputs: TaskInputs) -> TaskData:
     """Docs joined to the label files by (split, ``question_id``): the labels win; the
     question texts must agree (else the ids do not name the same questions), and docs whose
     answer differs from the label are counted in a note. The label lines in the label files'
-    order (a folder's files sorted by name: adversarial, popular, random), those without a
-    record scored wrong."""
-    files = [_read_labels(split, source) for split, source in _label_files(inputs.annotations)]
-    sources = [f.records.source for f in files]
-    truth = [line for f in files for line in f.items]
+    order, those without a record scored wrong."""
+    docs = log_docs(preds, LOG_READING)
+    labels = _label_truth(inputs)
+    truth = labels.items
     by_qid: dict[str, list[int]] = {}
     for k, t in enumerate(truth):
         by_qid.setdefault(str(t.id).rsplit("/", 1)[-1], []).append(k)
@@ -518,42 +503,29 @@ def _join_docs(preds: Predictions, docs: Sequence[Item], inputs: TaskInputs) -> 
             )
         return fits[0]
 
-    join = join_docs(
-        docs,
-        preds.wheres,
-        truth,
-        find,
-        inputs.on_duplicate,
-        as_doc=lambda label: label.lower().strip(),
-    )
-    notes = [
-        f"the labels of --annotations were used: {preds.source} was joined to them by each "
-        "doc's category (split) and question_id, and every question text checked"
-    ]
-    extra_note = join.extra_note(
-        inputs.ignore_extra,
-        f"{{n}} record(s) name a question that is not in {' + '.join(sources)} (joined by the "
-        "doc's category and question_id); pass the label files of every split the log covers, "
-        "or --ignore-extra",
-        "{n} record(s) for questions not in the label files were ignored",
-    )
-    notes += filter(None, [join.repeated_note(), extra_note])
-    absent = join.absent(len(truth))
-    if absent and not inputs.allow_missing:
-        raise InputError(
-            f"{preds.source}: {len(absent)} label line(s) have no record (first: "
-            f"{truth[absent[0]].id!r}); pass --allow-missing to score them wrong"
-        )
-    if absent:
-        notes.append(f"{len(absent)} label line(s) had no record and are scored wrong")
-    notes += filter(None, [join.differ_note(preds.source, "the label files")])
-    return TaskData(
-        [join.joined.get(k, t) for k, t in enumerate(truth)],
-        (preds.source, *sources),
-        (preds.layout, "pope-labels"),
-        tuple(notes),
-        reported_scores(inputs),
-        extra=_labels_extra(files),
-        n_missing=len(absent),
-        n_extra_ignored=len(join.extra),
-    )
+    return join_docs_by_key(preds, docs, inputs, labels, find, _KEYED_JOIN)
+
+
+#: an lmms-eval ``--log_samples`` log of ``pope`` (or ``pope_adv``/``pope_pop``/
+#: ``pope_random``). With ``doc`` (lmms-lab/POPE's row: ``question_id``, ``question``,
+#: ``answer``, ``category``) it carries its labels; ``--annotations`` given too win, joined by
+#: the doc's split and ``question_id``. Without ``doc`` it is joined to the label files by
+#: position (``doc_id`` *i* = the *i*-th label line)
+LOG_READING = LogReading(
+    layout=TOOLKIT_LAYOUTS.log,
+    id_keys=("question_id",),
+    references=_doc_label,
+    fields=("category", "question", "image_source"),
+    adjust=_split_items,
+    what="question (split/question_id)",
+    joined=_join_docs,
+    need="--annotations with the coco_pope_<split>.json label file of the task that was run "
+    "(or the folder of the three for 'pope'; joined by position: doc_id i = its i-th label "
+    "line)",
+    truth=_label_truth,
+)
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval log of POPE, read as :data:`LOG_READING` declares."""
+    return read_log(preds, inputs, LOG_READING)

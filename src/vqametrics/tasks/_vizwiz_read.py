@@ -13,7 +13,7 @@ from typing import Any
 from ..core.exceptions import InputError
 from ..normalize.mmf import evalai_answer_processor
 from ..readers.answers import require_answers
-from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
+from ..readers.detect import Layouts, read_by_layout, read_log
 from ..readers.join import (
     join_truth,
     joinable_predictions,
@@ -25,7 +25,7 @@ from ..readers.layouts import Predictions
 from ..readers.records import Records, read_records
 from ._base import Item, TaskData, TaskInputs
 from ._common import read_vlmevalkit, reported_scores
-from ._lmms import has_docs, lmms_eval_items, no_doc_error
+from ._lmms import LogLayout, LogReading, Truth, log_docs
 from ._vqa_family import require_fields
 
 __all__ = ["LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "read_vizwiz"]
@@ -221,67 +221,29 @@ def _doc_answers(doc: dict[str, Any], where: str) -> tuple[str, ...]:
     return _answer_texts(value, where)
 
 
-def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
-    """An lmms-eval ``--log_samples`` file (task ``vizwiz_vqa_val``).
+def _annotation_truth(inputs: TaskInputs) -> Truth:
+    """VizWiz's annotations as the truth a log without docs is joined to by position."""
+    gt_items, gt_sources, gt_notes = _read_annotations(inputs)
+    return Truth(gt_items, gt_sources, "vizwiz-annotations", name=gt_sources[0], notes=gt_notes)
 
-    With ``doc`` (``question_id``, ``question``, ``answers``, ``category``): scored against
-    ``doc.answers``, each item keyed by its image ``{question_id}.jpg``; given
-    ``--annotations`` as well, joined to them by that image, the annotations winning.
-    Without ``doc``: ``--annotations`` joined by position (``doc_id`` *i* = the *i*-th
-    annotation). lmms-eval logs no answerability, so it is never computed here.
-    """
-    source = preds.source
-    if not has_docs(preds):
-        if inputs.annotations is None:
-            raise no_doc_error(
-                source,
-                "--annotations val.json (VizWiz's annotations, joined by position: doc_id i = "
-                "its i-th question)",
-                lacks="reference answers (only exact_match)",
-            )
-        gt_items, gt_sources, gt_notes = _read_annotations(inputs)
-        # QUIRK unrendered-target: the logged target is the text "answer", never an answer;
-        # it is left out so the positional join does not count it as a disagreement
-        rows = [
-            {k: v for k, v in row.items() if not (k == "target" and v == _UNRENDERED_TARGET)}
-            for row in preds.records.rows
-        ]
-        bare = replace(preds, records=replace(preds.records, rows=rows))
-        data = positional_data(
-            bare,
-            inputs,
-            gt_items,
-            gt_sources,
-            TOOLKIT_LAYOUTS.log,
-            truth_name=gt_sources[0],
-            truth_layout="vizwiz-annotations",
-            truth_first=True,
-            absent_note="{n} image(s) had no prediction and scored 0",
-        )
-        return replace(data, notes=(*gt_notes, *data.notes))
-    own = lmms_eval_items(
-        preds,
-        id_keys=(),
-        references=_doc_answers,
-        fields=("question", "category"),
-        sample_metrics=LMMS_EVAL_METRICS,
-    )
+
+def _image_items(own: list[Item], preds: Predictions) -> list[Item]:
+    """Each doc's item keyed by its image ``{question_id}.jpg``, the annotations' key."""
     images = [
         _image_of(row["doc"], w) for row, w in zip(preds.records.rows, preds.wheres, strict=True)
     ]
-    own = [
+    return [
         replace(it, id=image, fields={**it.fields, "image": image})
         for it, image in zip(own, images, strict=True)
     ]
-    if inputs.annotations is None:
-        return docs_alone(
-            preds,
-            inputs,
-            own,
-            what="image (doc.question_id)",
-            notes=(_PROCESSED_NOTE.format(source=source),),
-        )
-    data = _read_official(inputs, preds.records, replace(preds, ids=list(images)))
+
+
+def _join_docs(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """Docs joined to ``--annotations`` by image (the official join), the annotations
+    winning; docs whose (processed) answers differ are counted in a note."""
+    source = preds.source
+    own = log_docs(preds, LOG_READING)
+    data = _read_official(inputs, preds.records, replace(preds, ids=[it.id for it in own]))
     # the doc's answers are processed (see _PROCESSED_NOTE): compared after processing
     differ = logged_disagreement(
         data.items,
@@ -295,6 +257,37 @@ def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
         notes=(*data.notes, *([differ] if differ else [])),
         reported=reported_scores(inputs),
     )
+
+
+#: an lmms-eval ``--log_samples`` file (task ``vizwiz_vqa_val``). With ``doc``
+#: (``question_id``, ``question``, ``answers``, ``category``): scored against ``doc.answers``,
+#: each item keyed by its image ``{question_id}.jpg``; given ``--annotations`` as well, joined
+#: to them by that image, the annotations winning. Without ``doc``: ``--annotations`` joined
+#: by position (``doc_id`` *i* = the *i*-th annotation). lmms-eval logs no answerability, so
+#: it is never computed here
+LOG_READING = LogReading(
+    layout=TOOLKIT_LAYOUTS.log,
+    references=_doc_answers,
+    fields=("question", "category"),
+    adjust=_image_items,
+    what="image (doc.question_id)",
+    alone_note=_PROCESSED_NOTE,
+    joined=_join_docs,
+    need="--annotations val.json (VizWiz's annotations, joined by position: doc_id i = its "
+    "i-th question)",
+    lacks="reference answers (only exact_match)",
+    truth=_annotation_truth,
+    truth_first=True,
+    absent_note="{n} image(s) had no prediction and scored 0",
+    # QUIRK unrendered-target: the logged target is the text "answer", never an answer; it
+    # is left out so the positional join does not count it as a disagreement
+    bare_target=_UNRENDERED_TARGET,
+)
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval log of VizWiz, read as :data:`LOG_READING` declares."""
+    return read_log(preds, inputs, LOG_READING)
 
 
 def _processed(answers: Sequence[str]) -> list[str]:

@@ -28,7 +28,7 @@ from ..core.toolkits import PIX2STRUCT as PIX2STRUCT_PIN
 from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.relaxed import relaxed_correctness, to_float
-from ..readers.detect import Layouts, LogLayout, docs_alone, positional_data, read_by_layout
+from ..readers.detect import Layouts, log_by_position, read_by_layout, read_log
 from ..readers.join import disagreement_note, results_predictions
 from ..readers.layouts import Predictions
 from ..readers.records import Records, field_value, parse_list_cell, read_records
@@ -41,13 +41,7 @@ from ._common import (
     vlmevalkit_breakdown,
 )
 from ._explain import per_reference
-from ._lmms import (
-    MetricRecord,
-    has_docs,
-    lmms_eval_items,
-    no_doc_error,
-    with_record_docs,
-)
+from ._lmms import LogLayout, LogReading, MetricRecord, Truth, with_record_docs
 from ._vqa_family import per_answer
 
 __all__ = [
@@ -369,15 +363,6 @@ def _read_annotations(source: Any) -> tuple[list[Item], str]:
     return items, " + ".join(names)
 
 
-def _check_breakdown_keys(items: list[Item], wheres: list[str]) -> None:
-    """A doc's ``type`` / ``split`` is a key of the per-split numbers: text or a number, never
-    ``true``, a list or an object made into a key (:func:`field_value` names the line)."""
-    for item, where in zip(items, wheres, strict=True):
-        for name in ("type", "split"):
-            if name in item.fields:
-                field_value(item.fields[name], where, name)
-
-
 #: the newer log (no doc): lmms-eval@75571cf tasks/chartqa/utils.py chartqa_process_results
 #: records a bare relaxed_overall and, by the doc's type, relaxed_human_split or
 #: relaxed_augmented_split; target = doc["answer"] (chartqa.yaml); the id is doc_id
@@ -388,43 +373,48 @@ _RECORD = MetricRecord(
 )
 
 
-def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
-    """An lmms-eval ``--log_samples`` log of ``chartqa``. With ``doc`` (``type``, ``question``,
-    ``answer``) it carries its ground truth. ``--annotations`` (ChartQA's test files) is
-    joined by ``doc_id`` position — lmms-lab's rows carry no id — and wins; a logged answer
-    that differs is counted in a note. Without ``doc`` the annotations are needed."""
-    preds = with_record_docs(preds, _RECORD, inputs)
-    if inputs.annotations is None:
-        if not has_docs(preds):
-            raise no_doc_error(
-                preds.source,
-                "--annotations ChartQA's test folder (test_human.json + test_augmented.json); "
-                "doc_id is joined to it by position",
-                lacks="relaxed_overall",
-            )
-        items = lmms_eval_items(
-            preds,
-            id_keys=(),
-            references=_lmms_refs,
-            fields=("type", "split", "question"),
-            sample_metrics=TOOLKIT_LAYOUTS.log.metrics,
-        )
-        _check_breakdown_keys(items, preds.wheres)
-        # ids are doc_ids: two different docs under one doc_id are two logs mixed
-        return docs_alone(preds, inputs, items, what="doc_id")
+def _annotation_truth(inputs: TaskInputs) -> Truth:
     truth, truth_source = _read_annotations(inputs.annotations)
-    data = positional_data(
-        preds, inputs, truth, (truth_source,), TOOLKIT_LAYOUTS.log, truth_layout="chartqa-json"
-    )
-    if not has_docs(preds):
-        return data
+    return Truth(truth, (truth_source,), "chartqa-json")
+
+
+def _join_docs(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """Docs joined to ChartQA's test files by ``doc_id`` position (lmms-lab's rows carry no
+    id), the annotations winning; a logged answer that differs is counted in a note."""
+    truth = _annotation_truth(inputs)
+    data = log_by_position(preds, inputs, truth, _LOG_READING)
     differ = [
         row["doc_id"]
         for row, where in zip(preds.records.rows, preds.wheres, strict=True)
-        if _lmms_refs(row["doc"], where) != truth[row["doc_id"]].references
+        if _lmms_refs(row["doc"], where) != truth.items[row["doc_id"]].references
     ]
-    differ_note = disagreement_note(differ, f"logged answer(s) of {preds.source}", truth_source)
+    differ_note = disagreement_note(differ, f"logged answer(s) of {preds.source}", truth.sources[0])
     return replace(data, notes=(*data.notes, *([differ_note] if differ_note else [])))
+
+
+#: an lmms-eval ``--log_samples`` log of ``chartqa``. With ``doc`` (``type``, ``question``,
+#: ``answer``) it carries its ground truth (ids are doc_ids: two different docs under one
+#: doc_id are two logs mixed). ``--annotations`` (ChartQA's test files) is joined by ``doc_id``
+#: position — lmms-lab's rows carry no id — and wins. Without ``doc`` the annotations are
+#: needed
+_LOG_READING = LogReading(
+    layout=TOOLKIT_LAYOUTS.log,
+    references=_lmms_refs,
+    fields=("type", "split", "question"),
+    group_fields=("type", "split"),
+    what="doc_id",
+    joined=_join_docs,
+    need="--annotations ChartQA's test folder (test_human.json + test_augmented.json); doc_id "
+    "is joined to it by position",
+    lacks="relaxed_overall",
+    truth=_annotation_truth,
+)
+
+
+def _read_lmms_eval(preds: Predictions, inputs: TaskInputs) -> TaskData:
+    """An lmms-eval log of ChartQA (the newer form given its stand-in docs), read as
+    :data:`_LOG_READING` declares."""
+    return read_log(with_record_docs(preds, _RECORD, inputs), inputs, _LOG_READING)
 
 
 TASK = register_task(
