@@ -1,11 +1,12 @@
 """Reading shared by the math tasks (MathVista, MathVision): the score file a toolkit writes
 beside its output (``scores_<model>.json``, ``<file>_result.json``), shown beside our numbers,
-and the ``index`` of a VLMEvalKit judge sheet."""
+the ``index`` of a VLMEvalKit judge sheet, and the note comparing the per-item verdicts a file
+stores with ours."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from ..readers.records import Records
 from ._base import Item, TaskData, TaskInputs
 from ._common import reported_scores
 
-__all__ = ["judge_sheet_data", "read_score_file", "sheet_index"]
+__all__ = ["judge_sheet_data", "read_score_file", "sheet_index", "stored_verdict_note"]
 
 
 def judge_sheet_data(
@@ -62,3 +63,25 @@ def read_score_file(
         return path, orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError) as exc:
         raise InputError(f"{path}: not a readable {what} ({exc})") from None
+
+
+def stored_verdict_note(
+    items: Sequence[Item], scores: Sequence[float], profile: str, field: str, column: str
+) -> tuple[str, ...]:
+    """The items whose verdict stored in the file (a bool in item field *field*, read from the
+    file's *column*) differs from *profile*'s score, the first five named; nothing when all
+    agree or none is stored."""
+    stored = [
+        (it.id, it.fields[field], s == 1.0)
+        for it, s in zip(items, scores, strict=True)
+        if isinstance(it.fields.get(field), bool)
+    ]
+    differ = [(i, st, ours) for i, st, ours in stored if st != ours]
+    if not differ:
+        return ()
+    shown = "; ".join(f"{i!r}: stored {st}, recomputed {ours}" for i, st, ours in differ[:5])
+    more = f"; and {len(differ) - 5} more" if len(differ) > 5 else ""
+    return (
+        f"{len(differ)} of the {len(stored)} verdicts stored in the file ({column}) differ "
+        f"from profile {profile}'s: {shown}{more}",
+    )

@@ -45,7 +45,7 @@ from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import unique_items, vlmevalkit_judge_rows
-from ._math_read import judge_sheet_data, read_score_file, sheet_index
+from ._math_read import judge_sheet_data, read_score_file, sheet_index, stored_verdict_note
 
 __all__ = ["TASK"]
 
@@ -115,20 +115,7 @@ def _subject_level(item: Item) -> str | None:
 
 
 def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -> tuple[str, ...]:
-    stored = [
-        (it.id, it.fields[_STORED], s == 1.0)
-        for it, s in zip(items, scores, strict=True)
-        if isinstance(it.fields.get(_STORED), bool)
-    ]
-    differ = [d for d in stored if d[1] != d[2]]
-    if not differ:
-        return ()
-    shown = "; ".join(f"{i!r}: stored {st}, recomputed {ours}" for i, st, ours in differ[:5])
-    more = f"; and {len(differ) - 5} more" if len(differ) > 5 else ""
-    return (
-        f"{len(differ)} of the {len(stored)} verdicts stored in the file (correct) differ "
-        f"from profile {profile}'s: {shown}{more}",
-    )
+    return stored_verdict_note(items, scores, profile, _STORED, "correct")
 
 
 def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:

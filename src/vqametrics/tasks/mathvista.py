@@ -52,7 +52,7 @@ from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
-from ._math_read import judge_sheet_data, read_score_file, sheet_index
+from ._math_read import judge_sheet_data, read_score_file, sheet_index, stored_verdict_note
 
 __all__ = ["BREAKDOWN_KEYS", "TASK"]
 
@@ -169,20 +169,7 @@ def _official_breakdowns(
 
 
 def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -> tuple[str, ...]:
-    stored = [
-        (it.id, bool(it.fields[_STORED]), s == 1.0)
-        for it, s in zip(items, scores, strict=True)
-        if isinstance(it.fields.get(_STORED), bool)
-    ]
-    differ = [(i, st, ours) for i, st, ours in stored if st != ours]
-    if not differ:
-        return ()
-    shown = "; ".join(f"{i!r}: stored {st}, recomputed {ours}" for i, st, ours in differ[:5])
-    return (
-        f"{len(differ)} of the {len(stored)} verdicts stored in the file (true_false) differ "
-        f"from profile {profile}'s: {shown}"
-        + (f"; and {len(differ) - 5} more" if len(differ) > 5 else ""),
-    )
+    return stored_verdict_note(items, scores, profile, _STORED, "true_false")
 
 
 def _official_aggregate(profile: str, lmms: bool = False) -> Callable[..., Aggregate]:
