@@ -1,7 +1,7 @@
 """Reading shared by the math tasks (MathVista, MathVision): the score file a toolkit writes
 beside its output (``scores_<model>.json``, ``<file>_result.json``), shown beside our numbers,
-the ``index`` of a VLMEvalKit judge sheet, and the note comparing the per-item verdicts a file
-stores with ours."""
+the ``index`` of a VLMEvalKit judge sheet, the note comparing the per-item verdicts a file
+stores with ours, and how VLMEvalKit asks its judge for an extraction."""
 
 from __future__ import annotations
 
@@ -11,12 +11,29 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
+from ..judge.stage import Tries
 from ..readers.cells import row_id
 from ..readers.records import Records
 from ._base import Item, TaskData, TaskInputs
 from ._common import reported_scores
 
-__all__ = ["judge_sheet_data", "read_score_file", "sheet_index", "stored_verdict_note"]
+__all__ = [
+    "VLMEVALKIT_AUXEVAL_TRIES",
+    "as_written",
+    "judge_sheet_data",
+    "read_score_file",
+    "sheet_index",
+    "stored_verdict_note",
+]
+
+#: VLMEvalKit's ``MathVista_auxeval`` / ``MATH_V_auxeval``: 5 tries at temperature ``i * 0.5``
+#: while the API gives no answer, ``max_tokens`` 128
+VLMEVALKIT_AUXEVAL_TRIES = Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128)
+
+
+def as_written(reply: str) -> str:
+    """VLMEvalKit keeps the judge's reply as its ``res``, unstripped."""
+    return reply
 
 
 def judge_sheet_data(

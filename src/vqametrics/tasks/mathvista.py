@@ -50,9 +50,16 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
+from ._common import judged_data, reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
-from ._math_read import judge_sheet_data, read_score_file, sheet_index, stored_verdict_note
+from ._math_read import (
+    VLMEVALKIT_AUXEVAL_TRIES,
+    as_written,
+    judge_sheet_data,
+    read_score_file,
+    sheet_index,
+    stored_verdict_note,
+)
 
 __all__ = ["BREAKDOWN_KEYS", "TASK"]
 
@@ -595,13 +602,7 @@ def _judge_stage(
         f"{len(items) - len(pending)} recorded"
         + (f"; {unjudged} got no extraction (unjudged) and scored 0" if unjudged else "")
     )
-    extra = {**data.extra, "judge": run.signature_value}
-    data = replace(data, items=items, notes=(*data.notes, note), extra=extra)
-    return data, run.judgements, run.stats
-
-
-def _as_written(reply: str) -> str:
-    return reply
+    return judged_data(data, items, note, run.signature_value), run.judgements, run.stats
 
 
 def _stripped(reply: str) -> str:
@@ -622,8 +623,8 @@ _STAGES: dict[str, tuple[Any, Callable[[str], str | None], Tries]] = {
     "official": (MATHVISTA_OFFICIAL, mathvista_official_reply, ONCE),
     "vlmevalkit": (
         MATHVISTA_VLMEVALKIT,
-        _as_written,
-        Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128),
+        as_written,
+        VLMEVALKIT_AUXEVAL_TRIES,
     ),
     "lmms-eval": (
         MATHVISTA_LMMS_EVAL,

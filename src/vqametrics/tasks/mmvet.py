@@ -58,7 +58,7 @@ from ..readers.layouts import is_vlmevalkit, locate_reported
 from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import read_vlmevalkit
+from ._common import judged_data, read_vlmevalkit
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 
 __all__ = [
@@ -808,8 +808,7 @@ def _judge_stage(
     allow = bool(getattr(client, "allow_unjudged", False))
     value = check_judged(label, stats.failed, stats.asked, stats.failures, allow=allow)
     note = f"{len(pending)} answer(s) graded by judge {label} (prompt from {text.source})"
-    extra = {**data.extra, "judge": value}
-    return replace(data, items=items, notes=(*data.notes, note), extra=extra), judgements, stats
+    return judged_data(data, items, note, value), judgements, stats
 
 
 TASK = register_task(
