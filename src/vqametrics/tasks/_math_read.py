@@ -18,22 +18,25 @@ from ._base import Item, TaskData, TaskInputs
 from ._common import reported_scores
 
 __all__ = [
-    "VLMEVALKIT_AUXEVAL_TRIES",
-    "as_written",
+    "VLMEVALKIT_AUXEVAL",
     "judge_sheet_data",
     "read_score_file",
     "sheet_index",
     "stored_verdict_note",
 ]
 
-#: VLMEvalKit's ``MathVista_auxeval`` / ``MATH_V_auxeval``: 5 tries at temperature ``i * 0.5``
-#: while the API gives no answer, ``max_tokens`` 128
-VLMEVALKIT_AUXEVAL_TRIES = Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128)
 
-
-def as_written(reply: str) -> str:
-    """VLMEvalKit keeps the judge's reply as its ``res``, unstripped."""
+def _as_written(reply: str) -> str:
     return reply
+
+
+#: VLMEvalKit's ``MathVista_auxeval`` / ``MATH_V_auxeval`` judge, as ``(read_reply, tries)`` for
+#: :func:`~vqametrics.judge.stage.ask_judge`: the reply kept as its ``res``, unstripped; 5 tries
+#: at temperature ``i * 0.5`` while the API gives no answer, ``max_tokens`` 128
+VLMEVALKIT_AUXEVAL: tuple[Callable[[str], str], Tries] = (
+    _as_written,
+    Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128),
+)
 
 
 def judge_sheet_data(

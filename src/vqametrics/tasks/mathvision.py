@@ -46,8 +46,7 @@ from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import judged_data, unique_items, vlmevalkit_judge_rows
 from ._math_read import (
-    VLMEVALKIT_AUXEVAL_TRIES,
-    as_written,
+    VLMEVALKIT_AUXEVAL,
     judge_sheet_data,
     read_score_file,
     sheet_index,
@@ -431,9 +430,8 @@ def _judge_stage(
             )
         asks.append((i, mathvista_vlmevalkit_prompt(text.text, question, it.prediction or "")))
     label = prompt_label(client.model, MATHVISION_VLMEVALKIT, text)
-    run = ask_judge(
-        client, asks, as_written, label, decided=decided, tries=VLMEVALKIT_AUXEVAL_TRIES
-    )
+    read, tries = VLMEVALKIT_AUXEVAL
+    run = ask_judge(client, asks, read, label, decided=decided, tries=tries)
     prefetched = {i for i, _ in decided}
     for i in pending:
         log = "Prefetch succeed" if i in prefetched else "Succeed"

@@ -53,8 +53,7 @@ from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import judged_data, reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
 from ._math_read import (
-    VLMEVALKIT_AUXEVAL_TRIES,
-    as_written,
+    VLMEVALKIT_AUXEVAL,
     judge_sheet_data,
     read_score_file,
     sheet_index,
@@ -621,11 +620,7 @@ def _empty(reply: str | None) -> bool:
 #: temperature 0 while it is empty (then the extraction is ``""``), ``max_tokens`` 256
 _STAGES: dict[str, tuple[Any, Callable[[str], str | None], Tries]] = {
     "official": (MATHVISTA_OFFICIAL, mathvista_official_reply, ONCE),
-    "vlmevalkit": (
-        MATHVISTA_VLMEVALKIT,
-        as_written,
-        VLMEVALKIT_AUXEVAL_TRIES,
-    ),
+    "vlmevalkit": (MATHVISTA_VLMEVALKIT, *VLMEVALKIT_AUXEVAL),
     "lmms-eval": (
         MATHVISTA_LMMS_EVAL,
         _stripped,
