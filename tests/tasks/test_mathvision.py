@@ -238,3 +238,23 @@ def test_a_problem_given_twice_is_an_error(tmp_path: Path) -> None:
     out = _lines(tmp_path, [{"id": "1", "response": "5"}, {"id": "1", "response": "4"}])
     with pytest.raises(InputError, match="duplicate id '1'"):
         evaluate_task("mathvision", out, annotations=ann)
+
+
+def test_stored_verdict_note_names_the_differing_items() -> None:
+    # hand-made: items 1 and 3 store a verdict that differs from the score, item 2 agrees, item 4
+    # stores none (not counted), so 2 of the 3 stored verdicts differ
+    from vqametrics.tasks._base import Item
+    from vqametrics.tasks._math_read import stored_verdict_note
+
+    items = [
+        Item(1, "x", ("a",), {"stored": True}),
+        Item(2, "x", ("a",), {"stored": True}),
+        Item(3, "x", ("a",), {"stored": False}),
+        Item(4, "x", ("a",), {}),
+    ]
+    (note,) = stored_verdict_note(items, [0.0, 1.0, 1.0, 0.0], "official", "stored", "correct")
+    assert note == (
+        "2 of the 3 verdicts stored in the file (correct) differ from profile official's: "
+        "1: stored True, recomputed False; 3: stored False, recomputed True"
+    )
+    assert stored_verdict_note(items[1:2], [1.0], "official", "stored", "correct") == ()

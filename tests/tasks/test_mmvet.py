@@ -22,6 +22,8 @@ from vqametrics.kernels.mmvet import (
     read_replies,
     vlmevalkit_reply,
 )
+from vqametrics.tasks import get_task
+from vqametrics.tasks._base import TaskInputs
 from vqametrics.tasks._run import evaluate_task
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "mcq-reasoning-cases.json"
@@ -205,6 +207,39 @@ def test_grade_file_needs_the_metadata(tmp_path: Path) -> None:
     grade_file.write_text(json.dumps({"v1": {"model": ["g"], "content": ["1"], "score": [1.0]}}))
     with pytest.raises(InputError, match=r"--annotations mm-vet\.json"):
         evaluate_task("mmvet", grade_file)
+
+
+@pytest.mark.parametrize(
+    ("rows", "what"),
+    [
+        ({"v1": {"model": ["g"], "content": ["1"], "score": [1.0]}}, "grade"),
+        ({"v1": "a"}, "answer"),
+    ],
+    ids=["grade-file", "official-results"],
+)
+def test_official_files_joined_to_the_metadata(
+    tmp_path: Path, rows: dict[str, Any], what: str
+) -> None:
+    # both official {id: ...} files are joined to mm-vet.json by id: an id it lacks is an error
+    # (left out with ignore_extra), an annotated id the file lacks is one (left out, counted,
+    # with allow_missing)
+    meta = {
+        "v1": {"question": "q1", "answer": "a", "capability": ["rec"], "imagename": "1"},
+        "v2": {"question": "q2", "answer": "b", "capability": ["ocr"], "imagename": "2"},
+    }
+    ann = tmp_path / "mm-vet.json"
+    ann.write_text(json.dumps(meta), encoding="utf-8")
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    with pytest.raises(InputError, match=rf"1 of the 2 annotated questions have no {what} "):
+        evaluate_task("mmvet", path, annotations=ann, profile="official")
+    path.write_text(json.dumps({**rows, "v9": rows["v1"]}), encoding="utf-8")
+    with pytest.raises(InputError, match=r"'v9' is not in the annotations \(2 ids\)"):
+        evaluate_task("mmvet", path, annotations=ann, profile="official", allow_missing=True)
+    inputs = TaskInputs(path, ann, allow_missing=True, ignore_extra=True, profile="official")
+    data = get_task("mmvet").read(inputs)
+    assert [it.id for it in data.items] == ["v1"]
+    assert [it.fields["capabilities"] for it in data.items] == [("rec",)]
 
 
 def test_lmms_eval_log_and_its_results(tmp_path: Path) -> None:

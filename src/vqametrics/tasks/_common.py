@@ -4,6 +4,8 @@ here live in ``readers/`` and are re-exported under their old names."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
 from ..aggregate.formulas import group_by, naive_mean, numpy_mean
 from ..readers.answers import (
@@ -18,13 +20,14 @@ from ..readers.answers import (
 from ..readers.join import unique_items as unique_rows_of
 from ..readers.records import Records
 from ..readers.vlmevalkit import read_vlmevalkit
-from ._base import Aggregate, Aggregator, Item, TaskInputs, Units
+from ._base import Aggregate, Aggregator, Item, TaskData, TaskInputs, Units
 
 __all__ = [
     "NoGroundTruthError",
     "found_instead",
     "group_means",
     "id_key",
+    "judged_data",
     "mean",
     "mean_aggregate",
     "not_text_error",
@@ -132,3 +135,10 @@ def unique_items(
     wheres = [records.where(i) for i in range(len(items))]
     kept, note = unique_rows_of(items, wheres, what=what, on_duplicate=inputs.on_duplicate)
     return kept, (note,) if note else ()
+
+
+def judged_data(data: TaskData, items: list[Item], note: str, judge: Any) -> TaskData:
+    """*data* after a task's judge stage: the stage's *items*, its *note* after the reader's,
+    and the signature's ``judge:`` value (``extra["judge"]``)."""
+    extra = {**data.extra, "judge": judge}
+    return replace(data, items=items, notes=(*data.notes, note), extra=extra)

@@ -1,21 +1,42 @@
 """Reading shared by the math tasks (MathVista, MathVision): the score file a toolkit writes
 beside its output (``scores_<model>.json``, ``<file>_result.json``), shown beside our numbers,
-and the ``index`` of a VLMEvalKit judge sheet."""
+the ``index`` of a VLMEvalKit judge sheet, the note comparing the per-item verdicts a file
+stores with ours, and how VLMEvalKit asks its judge for an extraction."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError
+from ..judge.stage import Tries
 from ..readers.cells import row_id
 from ..readers.records import Records
 from ._base import Item, TaskData, TaskInputs
 from ._common import reported_scores
 
-__all__ = ["judge_sheet_data", "read_score_file", "sheet_index"]
+__all__ = [
+    "VLMEVALKIT_AUXEVAL",
+    "judge_sheet_data",
+    "read_score_file",
+    "sheet_index",
+    "stored_verdict_note",
+]
+
+
+def _as_written(reply: str) -> str:
+    return reply
+
+
+#: VLMEvalKit's ``MathVista_auxeval`` / ``MATH_V_auxeval`` judge, as ``(read_reply, tries)`` for
+#: :func:`~vqametrics.judge.stage.ask_judge`: the reply kept as its ``res``, unstripped; 5 tries
+#: at temperature ``i * 0.5`` while the API gives no answer, ``max_tokens`` 128
+VLMEVALKIT_AUXEVAL: tuple[Callable[[str], str], Tries] = (
+    _as_written,
+    Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128),
+)
 
 
 def judge_sheet_data(
@@ -62,3 +83,25 @@ def read_score_file(
         return path, orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError) as exc:
         raise InputError(f"{path}: not a readable {what} ({exc})") from None
+
+
+def stored_verdict_note(
+    items: Sequence[Item], scores: Sequence[float], profile: str, field: str, column: str
+) -> tuple[str, ...]:
+    """The items whose verdict stored in the file (a bool in item field *field*, read from the
+    file's *column*) differs from *profile*'s score, the first five named; nothing when all
+    agree or none is stored."""
+    stored = [
+        (it.id, it.fields[field], s == 1.0)
+        for it, s in zip(items, scores, strict=True)
+        if isinstance(it.fields.get(field), bool)
+    ]
+    differ = [(i, st, ours) for i, st, ours in stored if st != ours]
+    if not differ:
+        return ()
+    shown = "; ".join(f"{i!r}: stored {st}, recomputed {ours}" for i, st, ours in differ[:5])
+    more = f"; and {len(differ) - 5} more" if len(differ) > 5 else ""
+    return (
+        f"{len(differ)} of the {len(stored)} verdicts stored in the file ({column}) differ "
+        f"from profile {profile}'s: {shown}{more}",
+    )

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..aggregate.formulas import group_by, mean_of_means
+from ..aggregate.formulas import group_by, mean_of_means, naive_mean
 from ..core.exceptions import InputError
 from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
@@ -38,8 +38,17 @@ from ..readers.cells import group_text, json_answer, named_columns, row_id
 from ..readers.join import unique_items, unique_rows
 from ..readers.layouts import find_reported, locate_reported
 from ..readers.records import Records, cell_text, read_records
-from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
-from ._common import numpy_mean
+from ._base import (
+    Aggregate,
+    Aggregator,
+    Item,
+    ItemScorer,
+    Task,
+    TaskData,
+    TaskInputs,
+    TaskProfile,
+)
+from ._common import mean_aggregate, numpy_mean
 
 if TYPE_CHECKING:
     from ._lmms import MetricRecord
@@ -94,6 +103,8 @@ JUDGE_FAILED_PREFETCH = "Failed in Prefetch, no GPT-based answer matching under 
 #: VLMEvalKit's log after three judge replies it could not parse: an unseeded random letter
 JUDGE_RANDOM = "Failed to predict, thus randomly generate one."
 _MATCH_LOG = "Match Log: "
+#: where VLMEvalKit's generic MCQ profiles were read (the vanilla path and ``report_acc``)
+_VANILLA_MCQ = "vlmeval/dataset/utils/multiple_choice.py mcq_vanilla_eval + report_acc"
 #: the ``--judge-record`` option of a task scored by VLMEvalKit's rules with a recorded judge
 JUDGE_RECORD_OPTION = ("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside it)")
 
@@ -178,24 +189,28 @@ def vlmevalkit_choice_task(
     *,
     name: str,
     title: str,
-    metric: str,
     description: str,
-    profiles: tuple[TaskProfile, ...],
+    dataset: str,
+    lmms_eval: TaskProfile,
     read: Callable[[TaskInputs], TaskData],
     layouts: tuple[str, ...],
     note: str,
     aliases: tuple[str, ...] = (),
+    aggregate: Aggregator | None = None,
+    reproduces: str = _VANILLA_MCQ,
 ) -> ChoiceTask:
     """A multiple-choice task no official scorer was read for (AI2D, BLINK, CV-Bench, MMVP,
-    RealWorldQA, SEED-Bench): VLMEvalKit's profile by default, its sheets carrying the ground
-    truth, and the ``--judge-record`` option."""
+    RealWorldQA, SEED-Bench), metric ``{name}-acc``: VLMEvalKit's era profiles of *dataset*
+    (:func:`vlmevalkit_profiles`, *aggregate* and *reproduces* passed on) by default, then the
+    task's *lmms_eval* profile; its sheets carry the ground truth; the ``--judge-record``
+    option."""
     return ChoiceTask(
         name=name,
         kind="multiple-choice",
         title=title,
-        metric=metric,
+        metric=f"{name}-acc",
         description=description,
-        profiles=profiles,
+        profiles=(*vlmevalkit_profiles(dataset, aggregate, reproduces=reproduces), lmms_eval),
         read=read,
         layouts=layouts,
         aliases=aliases,
@@ -680,16 +695,9 @@ def pair_accuracy(hits: Sequence[float]) -> tuple[float, float]:
     return numpy_mean(list(hits)), numpy_mean(both)
 
 
-def exact_match_mean(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """lmms-eval ``mean`` of the per-sample ``exact_match``: ``sum(scores) / len(scores)``
-    (AI2D, RealWorldQA)."""
-    value = sum(scores) / len(scores) if scores else float("nan")
-    return Aggregate(
-        metrics={"exact_match": value, "n": len(scores)},
-        headline="exact_match",
-        units="fraction",
-        digits=4,
-    )
+#: lmms-eval ``mean`` of the per-sample ``exact_match``: ``sum(scores) / len(scores)`` left to
+#: right, ``nan`` for no items (AI2D, RealWorldQA)
+exact_match_mean = mean_aggregate("exact_match", average=naive_mean)
 
 
 def mcq_profile(
@@ -767,9 +775,9 @@ VLMEVALKIT_ERAS = (
 
 def vlmevalkit_profiles(
     dataset: str,
-    aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate] | None = None,
+    aggregate: Aggregator | None = None,
     *,
-    reproduces: str = "vlmeval/dataset/utils/multiple_choice.py mcq_vanilla_eval + report_acc",
+    reproduces: str = _VANILLA_MCQ,
 ) -> tuple[TaskProfile, ...]:
     """The ``vlmevalkit`` / ``vlmevalkit-2025`` / ``vlmevalkit-2024`` profiles of a vanilla
     MCQ dataset: the era's ``can_infer``, the recorded judge, *aggregate* (``report_acc``)."""

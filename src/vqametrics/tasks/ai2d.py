@@ -25,7 +25,6 @@ from ._mcq import (
     lmms_hit_profile,
     read_mcq,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -67,9 +66,9 @@ TASK = register_task(
     vlmevalkit_choice_task(
         name="ai2d",
         title="AI2D",
-        metric="ai2d-acc",
         description="science-diagram multiple choice (no official scorer; VLMEvalKit's rule)",
-        profiles=(*vlmevalkit_profiles("AI2D_TEST"), LMMS_EVAL),
+        dataset="AI2D_TEST",
+        lmms_eval=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",

@@ -34,7 +34,6 @@ from ._mcq import (
     record_hit,
     require_options,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -109,9 +108,9 @@ TASK = register_task(
     vlmevalkit_choice_task(
         name="blink",
         title="BLINK",
-        metric="blink-acc",
         description="perception multiple choice (VLMEvalKit's generic MCQ and report_acc)",
-        profiles=(*vlmevalkit_profiles("BLINK"), LMMS_EVAL),
+        dataset="BLINK",
+        lmms_eval=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",

@@ -36,7 +36,6 @@ from ._mcq import (
     report_acc,
     require_options,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -151,16 +150,11 @@ TASK = register_task(
     vlmevalkit_choice_task(
         name="cvbench",
         title="CV-Bench",
-        metric="cvbench-acc",
         description="vision-centric multiple choice: 2D (mean over sources), 3D, their mean",
-        profiles=(
-            *vlmevalkit_profiles(
-                "CV-Bench",
-                _aggregate,
-                reproduces="image_mcq.py CVBench.report_accuracy + report_acc",
-            ),
-            LMMS_EVAL,
-        ),
+        dataset="CV-Bench",
+        aggregate=_aggregate,
+        reproduces="image_mcq.py CVBench.report_accuracy + report_acc",
+        lmms_eval=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-F, answer, split, source, prediction)",

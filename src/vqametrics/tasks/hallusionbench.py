@@ -54,7 +54,7 @@ from ..readers.layouts import is_vlmevalkit, locate_reported
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import numpy_mean, read_vlmevalkit
+from ._common import judged_data, numpy_mean, read_vlmevalkit
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 from ._yesno import parse_vlmevalkit, yorn_extraction
 
@@ -798,9 +798,8 @@ def _judge_stage(
             else ""
         )
     )
-    extra = {**data.extra, "judge": value if asks else data.extra.get("judge", "recorded")}
-    data = replace(data, items=items, notes=(*data.notes, note), extra=extra)
-    return data, verdicts.judgements, stats
+    judge = value if asks else data.extra.get("judge", "recorded")
+    return judged_data(data, items, note, judge), verdicts.judgements, stats
 
 
 TASK = register_task(

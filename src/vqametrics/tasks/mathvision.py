@@ -32,7 +32,7 @@ from ..judge.prompts import (
     mathvista_vlmevalkit_prompt,
     prompt_label,
 )
-from ..judge.stage import Tries, ask_judge
+from ..judge.stage import ask_judge
 from ..kernels.mathvision import (
     official_correct,
     official_model_answer,
@@ -44,8 +44,14 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import unique_items, vlmevalkit_judge_rows
-from ._math_read import judge_sheet_data, read_score_file, sheet_index
+from ._common import judged_data, unique_items, vlmevalkit_judge_rows
+from ._math_read import (
+    VLMEVALKIT_AUXEVAL,
+    judge_sheet_data,
+    read_score_file,
+    sheet_index,
+    stored_verdict_note,
+)
 
 __all__ = ["TASK"]
 
@@ -115,20 +121,7 @@ def _subject_level(item: Item) -> str | None:
 
 
 def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -> tuple[str, ...]:
-    stored = [
-        (it.id, it.fields[_STORED], s == 1.0)
-        for it, s in zip(items, scores, strict=True)
-        if isinstance(it.fields.get(_STORED), bool)
-    ]
-    differ = [d for d in stored if d[1] != d[2]]
-    if not differ:
-        return ()
-    shown = "; ".join(f"{i!r}: stored {st}, recomputed {ours}" for i, st, ours in differ[:5])
-    more = f"; and {len(differ) - 5} more" if len(differ) > 5 else ""
-    return (
-        f"{len(differ)} of the {len(stored)} verdicts stored in the file (correct) differ "
-        f"from profile {profile}'s: {shown}{more}",
-    )
+    return stored_verdict_note(items, scores, profile, _STORED, "correct")
 
 
 def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -390,7 +383,6 @@ def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
 
 #: ``MATH_V_auxeval``: 5 tries, ``temperature=i * 0.5``, while the reply is the API failure
 #: (no answer); the MathVision judge is built with ``max_tokens=128``
-_VLMEVALKIT_TRIES = Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128)
 
 
 def _with_res(item: Item, res: str | None, log: str) -> Item:
@@ -438,7 +430,8 @@ def _judge_stage(
             )
         asks.append((i, mathvista_vlmevalkit_prompt(text.text, question, it.prediction or "")))
     label = prompt_label(client.model, MATHVISION_VLMEVALKIT, text)
-    run = ask_judge(client, asks, _as_written, label, decided=decided, tries=_VLMEVALKIT_TRIES)
+    read, tries = VLMEVALKIT_AUXEVAL
+    run = ask_judge(client, asks, read, label, decided=decided, tries=tries)
     prefetched = {i for i, _ in decided}
     for i in pending:
         log = "Prefetch succeed" if i in prefetched else "Succeed"
@@ -447,14 +440,7 @@ def _judge_stage(
         f"{len(asks)} res by judge {run.stats.model} (prompt from {text.source}), "
         f"{len(decided)} prefetched by post_check, {len(items) - len(pending)} recorded"
     )
-    extra = {**data.extra, "judge": run.signature_value}
-    data = replace(data, items=items, notes=(*data.notes, note), extra=extra)
-    return data, run.judgements, run.stats
-
-
-def _as_written(reply: str) -> str:
-    """VLMEvalKit keeps the judge's reply as its ``res``, unstripped."""
-    return reply
+    return judged_data(data, items, note, run.signature_value), run.judgements, run.stats
 
 
 TASK = register_task(

@@ -50,9 +50,15 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import reported_scores, unique_items, vlmevalkit_judge_rows
+from ._common import judged_data, reported_scores, unique_items, vlmevalkit_judge_rows
 from ._lmms import TOOLKIT_SCORE
-from ._math_read import judge_sheet_data, read_score_file, sheet_index
+from ._math_read import (
+    VLMEVALKIT_AUXEVAL,
+    judge_sheet_data,
+    read_score_file,
+    sheet_index,
+    stored_verdict_note,
+)
 
 __all__ = ["BREAKDOWN_KEYS", "TASK"]
 
@@ -169,20 +175,7 @@ def _official_breakdowns(
 
 
 def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -> tuple[str, ...]:
-    stored = [
-        (it.id, bool(it.fields[_STORED]), s == 1.0)
-        for it, s in zip(items, scores, strict=True)
-        if isinstance(it.fields.get(_STORED), bool)
-    ]
-    differ = [(i, st, ours) for i, st, ours in stored if st != ours]
-    if not differ:
-        return ()
-    shown = "; ".join(f"{i!r}: stored {st}, recomputed {ours}" for i, st, ours in differ[:5])
-    return (
-        f"{len(differ)} of the {len(stored)} verdicts stored in the file (true_false) differ "
-        f"from profile {profile}'s: {shown}"
-        + (f"; and {len(differ) - 5} more" if len(differ) > 5 else ""),
-    )
+    return stored_verdict_note(items, scores, profile, _STORED, "true_false")
 
 
 def _official_aggregate(profile: str, lmms: bool = False) -> Callable[..., Aggregate]:
@@ -608,13 +601,7 @@ def _judge_stage(
         f"{len(items) - len(pending)} recorded"
         + (f"; {unjudged} got no extraction (unjudged) and scored 0" if unjudged else "")
     )
-    extra = {**data.extra, "judge": run.signature_value}
-    data = replace(data, items=items, notes=(*data.notes, note), extra=extra)
-    return data, run.judgements, run.stats
-
-
-def _as_written(reply: str) -> str:
-    return reply
+    return judged_data(data, items, note, run.signature_value), run.judgements, run.stats
 
 
 def _stripped(reply: str) -> str:
@@ -633,11 +620,7 @@ def _empty(reply: str | None) -> bool:
 #: temperature 0 while it is empty (then the extraction is ``""``), ``max_tokens`` 256
 _STAGES: dict[str, tuple[Any, Callable[[str], str | None], Tries]] = {
     "official": (MATHVISTA_OFFICIAL, mathvista_official_reply, ONCE),
-    "vlmevalkit": (
-        MATHVISTA_VLMEVALKIT,
-        _as_written,
-        Tries(temperatures=(0.0, 0.5, 1.0, 1.5, 2.0), max_tokens=128),
-    ),
+    "vlmevalkit": (MATHVISTA_VLMEVALKIT, *VLMEVALKIT_AUXEVAL),
     "lmms-eval": (
         MATHVISTA_LMMS_EVAL,
         _stripped,

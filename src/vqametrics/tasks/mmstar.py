@@ -21,6 +21,7 @@ from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
 from ._lmms import MetricRecord, sample_score
 from ._mcq import (
+    JUDGE_RECORD_OPTION,
     ChoiceTask,
     LmmsDoc,
     doc_answer,
@@ -194,8 +195,6 @@ TASK = register_task(
         ),
         default_profile="official",
         annotations_optional=True,
-        options=(
-            ("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside the sheet)"),
-        ),
+        options=(JUDGE_RECORD_OPTION,),
     )
 )

@@ -58,7 +58,7 @@ from ..readers.layouts import is_vlmevalkit, locate_reported
 from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import read_vlmevalkit
+from ._common import judged_data, read_vlmevalkit
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 
 __all__ = [
@@ -206,6 +206,48 @@ def _annotations(inputs: TaskInputs) -> dict[str, dict[str, Any]]:
     return out
 
 
+#: an official file's row joined to its annotation: ``(id, row, where, answer, fields)``
+_Joined = tuple[str, Mapping[str, Any], str, str, dict[str, Any]]
+
+
+def _annotated(inputs: TaskInputs, records: Any) -> tuple[dict[str, dict[str, Any]], list[_Joined]]:
+    """``mm-vet.json`` and the rows of an official ``{id: …}`` file joined to it by id, in file
+    order, each with its gold answer and the annotation's capabilities and question; an id
+    not annotated is an error (left out with ``--ignore-extra``)."""
+    meta = _annotations(inputs)
+    joined: list[_Joined] = []
+    for i, row in enumerate(records.rows):
+        where = records.where(i)
+        key = str(row.get("question_id"))
+        if key not in meta:
+            if inputs.ignore_extra:
+                continue
+            raise InputError(f"{where}: {key!r} is not in the annotations ({len(meta)} ids)")
+        m = meta[key]
+        fields = {
+            "capabilities": _caps(m["capability"]),
+            "question": m.get("question"),
+            "graded_by": "official",
+        }
+        joined.append((key, row, where, str(m["answer"]), fields))
+    return meta, joined
+
+
+def _unanswered(
+    meta: Mapping[str, Any], joined: list[_Joined], records: Any, what: str, inputs: TaskInputs
+) -> list[str]:
+    """The annotated ids the file has no row for (no *what*): an error naming the first,
+    unless ``--allow-missing`` leaves them out."""
+    seen = {key for key, *_ in joined}
+    absent = [k for k in meta if k not in seen]
+    if absent and not inputs.allow_missing:
+        raise InputError(
+            f"{records.source}: {len(absent)} of the {len(meta)} annotated questions have no "
+            f"{what} (first: {absent[0]!r}); pass --allow-missing to leave them out"
+        )
+    return absent
+
+
 def _read_grade_file(inputs: TaskInputs, records: Any) -> TaskData:
     """The official grade file joined to ``mm-vet.json`` by id (grade-file order, as the
     official sums run); the model's answers are not in it (the judge read them)."""
@@ -214,31 +256,12 @@ def _read_grade_file(inputs: TaskInputs, records: Any) -> TaskData:
             f"{records.source}: an official MM-Vet grade file holds no capabilities; pass "
             "--annotations mm-vet.json (the benchmark's metadata)"
         )
-    meta = _annotations(inputs)
-    items = []
-    seen = set()
-    for i, row in enumerate(records.rows):
-        where = records.where(i)
-        key = str(row.get("question_id"))
-        if key not in meta:
-            if inputs.ignore_extra:
-                continue
-            raise InputError(f"{where}: {key!r} is not in the annotations ({len(meta)} ids)")
-        seen.add(key)
-        m = meta[key]
-        fields = {
-            "capabilities": _caps(m["capability"]),
-            "question": m.get("question"),
-            "graded_by": "official",
-        }
-        item = Item(key, "", (str(m["answer"]),), fields)
-        items.append(_with_grades(item, row, where, inputs.allow_missing))
-    absent = [k for k in meta if k not in seen]
-    if absent and not inputs.allow_missing:
-        raise InputError(
-            f"{records.source}: {len(absent)} of the {len(meta)} annotated questions have no "
-            f"grade (first: {absent[0]!r}); pass --allow-missing to leave them out"
-        )
+    meta, joined = _annotated(inputs, records)
+    items = [
+        _with_grades(Item(key, "", (answer,), fields), row, where, inputs.allow_missing)
+        for key, row, where, answer, fields in joined
+    ]
+    absent = _unanswered(meta, joined, records, "grade", inputs)
     notes = ["the grade file holds the judge's grades, not the model's answers"]
     if absent:
         notes.append(f"{len(absent)} annotated question(s) have no grade and were left out")
@@ -354,28 +377,11 @@ def _read_records(inputs: TaskInputs, records: Any) -> TaskData:
 def _read_official_results(inputs: TaskInputs, records: Any) -> TaskData:
     """The official model output ``<model>.json`` (``{id: answer}``) joined to ``mm-vet.json``
     by id: ungraded answers, for a judge to grade (``--judge-url``)."""
-    meta = _annotations(inputs)
-    items = []
-    for i, row in enumerate(records.rows):
-        key = str(row["question_id"])
-        if key not in meta:
-            if inputs.ignore_extra:
-                continue
-            where = records.where(i)
-            raise InputError(f"{where}: {key!r} is not in the annotations ({len(meta)} ids)")
-        m = meta[key]
-        fields = {
-            "capabilities": _caps(m["capability"]),
-            "question": m.get("question"),
-            "graded_by": "official",
-        }
-        items.append(Item(key, str(row["answer"]), (str(m["answer"]),), fields))
-    absent = [k for k in meta if k not in {it.id for it in items}]
-    if absent and not inputs.allow_missing:
-        raise InputError(
-            f"{records.source}: {len(absent)} of the {len(meta)} annotated questions have no "
-            f"answer (first: {absent[0]!r}); pass --allow-missing to leave them out"
-        )
+    meta, joined = _annotated(inputs, records)
+    items = [
+        Item(key, str(row["answer"]), (answer,), fields) for key, row, _, answer, fields in joined
+    ]
+    absent = _unanswered(meta, joined, records, "answer", inputs)
     return TaskData(
         items,
         (str(inputs.annotations), records.source),
@@ -808,8 +814,7 @@ def _judge_stage(
     allow = bool(getattr(client, "allow_unjudged", False))
     value = check_judged(label, stats.failed, stats.asked, stats.failures, allow=allow)
     note = f"{len(pending)} answer(s) graded by judge {label} (prompt from {text.source})"
-    extra = {**data.extra, "judge": value}
-    return replace(data, items=items, notes=(*data.notes, note), extra=extra), judgements, stats
+    return judged_data(data, items, note, value), judgements, stats
 
 
 TASK = register_task(

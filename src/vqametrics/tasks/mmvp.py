@@ -33,7 +33,6 @@ from ._mcq import (
     record_hit,
     require_options,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -173,14 +172,11 @@ TASK = register_task(
     vlmevalkit_choice_task(
         name="mmvp",
         title="MMVP",
-        metric="mmvp-acc",
         description="paired multiple choice: Overall = pairs with both items right",
-        profiles=(
-            *vlmevalkit_profiles(
-                "MMVP", _aggregate, reproduces="multiple_choice.py report_acc_MMVP"
-            ),
-            LMMS_EVAL,
-        ),
+        dataset="MMVP",
+        aggregate=_aggregate,
+        reproduces="multiple_choice.py report_acc_MMVP",
+        lmms_eval=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A, B, answer, prediction), pairs in order",

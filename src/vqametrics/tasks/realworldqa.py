@@ -21,7 +21,6 @@ from ._mcq import (
     no_options,
     read_mcq,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -47,9 +46,9 @@ TASK = register_task(
     vlmevalkit_choice_task(
         name="realworldqa",
         title="RealWorldQA",
-        metric="realworldqa-acc",
         description="real-world multiple choice (no official scorer; VLMEvalKit's rule)",
-        profiles=(*vlmevalkit_profiles("RealWorldQA"), LMMS_EVAL),
+        dataset="RealWorldQA",
+        lmms_eval=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, prediction)",

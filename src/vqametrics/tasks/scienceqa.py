@@ -34,7 +34,6 @@ from typing import Any
 from ..core.exceptions import InputError
 from ..core.toolkits import LLAVA as LLAVA_PIN
 from ..core.toolkits import LLAVA_5200B75 as LLAVA_5200B75_PIN
-from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import Pin
 from ..kernels.choice import RANDOM, get_lineage
 from ..kernels.choice.scienceqa import (
@@ -51,11 +50,12 @@ from ..readers.join import unique_rows
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
-from ._common import mean, reported_scores
+from ._common import mean_aggregate, reported_scores
 from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions, sample_score, without_questions
 from ._mcq import (
     ChoiceTask,
     decided_scorer,
+    lmms_hit_profile,
     read_mcq_sheet,
     vlmevalkit_profiles,
     with_decisions,
@@ -97,13 +97,6 @@ def _llava_scorer(rule: Callable[[str, Mapping[str, str]], str | None]) -> Calla
         return 1.0 if letter is not None and letter == _gold(references) else 0.0
 
     return score
-
-
-def _lmms_score(
-    prediction: str, references: Sequence[str], options: Mapping[str, str] | None = None
-) -> float:
-    """lmms-eval ``sqa_process_results`` against the target letter (no options needed)."""
-    return 1.0 if lmms_eval_scienceqa_hit(prediction, _gold(references)) else 0.0
 
 
 # ----- aggregations --------------------------------------------------------------------
@@ -209,16 +202,6 @@ def _llava_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregat
     return Aggregate(metrics=metrics, headline="Accuracy", units="percent", digits=2)
 
 
-def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """lmms-eval's ``mean`` aggregation of ``exact_match``: ``sum / len``."""
-    return Aggregate(
-        metrics={"exact_match": mean(scores), "n": len(scores)},
-        headline="exact_match",
-        units="fraction",
-        digits=4,
-    )
-
-
 def _letter_detail(rule: Callable[..., str | None]) -> Callable[[Item], Mapping[str, Any]]:
     def detail(item: Item) -> Mapping[str, Any]:
         if "parsed_pred" in item.fields:
@@ -282,16 +265,15 @@ LLAVA_5200B75 = _llava_profile(
     llava_sqa_5200b75,
     "llava_eval_science_qa_5200b75",
 )
-LMMS_EVAL = TaskProfile(
-    name="lmms-eval",
-    description="lmms-eval scienceqa_img: the letter (any case) or an upper-case 'X.' start "
-    "equals the target; exact_match mean",
-    reproduces=LMMS_EVAL_PIN.at("lmms_eval/tasks/scienceqa/utils.py"),
-    toolkit=LMMS_EVAL_PIN.token,
-    score=_lmms_score,
-    aggregate=_lmms_aggregate,
-    context=("options",),
-    choice=get_lineage("lmms_eval_scienceqa_img"),
+# sqa_process_results against the target letter (no options needed); lmms-eval's ``mean`` of
+# exact_match, sum / len left to right (0.0 for no items, as this profile always gave)
+LMMS_EVAL = lmms_hit_profile(
+    "scienceqa",
+    lmms_eval_scienceqa_hit,
+    "lmms_eval_scienceqa_img",
+    "lmms-eval scienceqa_img: the letter (any case) or an upper-case 'X.' start equals the "
+    "target; exact_match mean",
+    mean_aggregate("exact_match"),
 )
 
 

@@ -28,7 +28,6 @@ from ._mcq import (
     lmms_hit_profile,
     read_mcq,
     vlmevalkit_choice_task,
-    vlmevalkit_profiles,
 )
 
 __all__: list[str] = []
@@ -105,9 +104,9 @@ TASK = register_task(
     vlmevalkit_choice_task(
         name="seedbench",
         title="SEED-Bench (image)",
-        metric="seedbench-acc",
         description="four-option questions over nine image dimensions (no generative official)",
-        profiles=(*vlmevalkit_profiles("SEEDBench_IMG"), LMMS_EVAL),
+        dataset="SEEDBench_IMG",
+        lmms_eval=LMMS_EVAL,
         read=_read,
         layouts=(
             "VLMEvalKit sheet (index, question, A-D, answer, category, prediction)",
