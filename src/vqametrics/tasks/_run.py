@@ -10,9 +10,9 @@ from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..core.signature import Signature
 from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
+from ..pipeline.toolkit_check import SampleCheck, check_samples
 from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile, item_column
-from ._check import SampleCheck, check_samples
 
 __all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
 
@@ -44,7 +44,7 @@ class TaskEvaluation:
     #: bootstrap intervals (``stats.BootstrapResult``) when asked (``ci=``), else ``None``
     intervals: Any = None
     #: the toolkit's numbers compared with ours (VQA v2's ``toolkit_check.ToolkitCheck``);
-    #: its ``as_dict()`` is merged into ``reported``
+    #: its ``as_dict()`` is merged into ``reported`` (its per-sample part is ``sample_check``)
     toolkit_check: Any = None
     #: the signatures of extra metrics beside the headline's (VQA v2's EM: ``{"em": ...}``)
     signatures: Mapping[str, str] = field(default_factory=dict)
