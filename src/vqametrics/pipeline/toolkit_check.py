@@ -13,9 +13,12 @@ Two checks on a run whose results file came with the toolkit's own numbers:
   (:func:`~vqametrics.pipeline.profile_diff.compare_profiles` between the chosen profile and
   the toolkit's). A difference no profile reproduces is ``unexplained`` — the case worth
   reporting (a bug, a changed dataset, or a toolkit change we do not know of).
-* **aggregates** (VQA v2's :class:`ToolkitCheck`) — VLMEvalKit's ``_acc.csv``/``_score.csv``
-  (percent) or lmms-eval's ``results.json`` (``"<metric>,<filter>"``, fractions, shown ×100)
-  beside our overall accuracy, with the difference in points.
+* **aggregates** — VLMEvalKit's ``_acc.csv``/``_score.csv`` or lmms-eval's ``results.json``
+  (``"<metric>,<filter>"``, fractions, scaled to our units) set beside our numbers of the
+  same meaning (:func:`reported_pairs`), with the difference. VQA v2's :class:`ToolkitCheck`
+  sets them beside its overall accuracy under any profile, with a hint when they differ.
+
+:func:`reported_block` writes both as the ``reported`` block of every task's document.
 """
 
 from __future__ import annotations
@@ -28,12 +31,23 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.display import text_table
 from ..readers.items import Item, ItemColumns, item_column
+from ..readers.layouts import reported_numbers
 from ..readers.lmms_eval import TOOLKIT_SCORE
 
 if TYPE_CHECKING:
     from .vqa import VQAEvaluation
 
-__all__ = ["SampleCheck", "ToolkitCheck", "check_samples", "check_toolkit", "sample_check"]
+__all__ = [
+    "SampleCheck",
+    "ToolkitCheck",
+    "check_samples",
+    "check_toolkit",
+    "reported_block",
+    "reported_comparable",
+    "reported_pairs",
+    "sample_check",
+    "vlmevalkit_profile",
+]
 
 #: a difference's cause: ``(rule, title)``
 Cause = tuple[str, str]
@@ -187,6 +201,134 @@ def check_samples(
     )
 
 
+# --- every task: the toolkit's aggregates beside ours ------------------------------------------
+
+
+def reported_block(result: Any) -> dict[str, Any] | None:
+    """The ``reported`` block of *result*'s document (a task evaluation), the same for every
+    task: the toolkit's numbers as found, ``compared`` (each number set beside ours, where
+    :func:`reported_comparable`; VQA v2's :class:`ToolkitCheck` rows where it has one) and
+    ``per_sample`` (:class:`SampleCheck`); ``None`` when the file came with none of them."""
+    out: dict[str, Any] = {}
+    reported = result.data.reported
+    if reported is not None:
+        out.update(reported)
+        if reported_comparable(result, reported):
+            out["compared"] = [
+                {
+                    "metric": label,
+                    "reported": theirs,
+                    "recomputed": mine,
+                    "difference": mine - theirs,
+                }
+                for label, theirs, mine in reported_pairs(result, reported)
+            ]
+    if result.toolkit_check is not None:
+        out.update(result.toolkit_check.as_dict())
+    if result.sample_check is not None:
+        out["per_sample"] = result.sample_check.as_dict()
+    return out or None
+
+
+def reported_comparable(result: Any, reported: Mapping[str, Any]) -> bool:
+    """Whether *reported* is set beside *result*'s numbers: lmms-eval's always (its task names
+    its metrics), VLMEvalKit's only under a VLMEvalKit profile (else a difference would be the
+    toolkits' disagreement, not a reproduction check); a record naming its ``profiles`` (an
+    official score file) only under those."""
+    if reported.get("profiles") is not None:
+        return result.profile.name in reported["profiles"]
+    return reported.get("toolkit") == "lmms-eval" or vlmevalkit_profile(result.profile)
+
+
+def reported_pairs(result: Any, reported: Mapping[str, Any]) -> list[tuple[str, float, float]]:
+    """``(metric, reported, recomputed)`` for every reported number that has a counterpart of
+    the same meaning among ours (lmms-eval's fractions scaled to our units)."""
+    ours = _flat(result)
+    lmms = reported.get("toolkit") == "lmms-eval"
+    rows: list[tuple[str, float, float]] = []
+    n_groups = len(reported.get("values", {}))
+    for group, key, theirs in reported_numbers(reported):
+        if lmms:
+            # lmms-eval: "<metric>,<filter>" per task, as fractions
+            mine = _lmms_counterpart(result, ours, group, key, n_groups)
+            if mine is not None:
+                # lmms-eval's metrics are fractions, unless the record says they are percent
+                percent = result.aggregate.units == "percent" and reported.get("units") != "percent"
+                scale = 100.0 if percent else 1.0
+                rows.append((f"{group} / {key}", theirs * scale, float(mine)))
+            continue
+        # VLMEvalKit's own name for one of ours (VQA v2's ``Overall`` is our ``overall``)
+        mine = ours.get((group, result.task.reported_names.get(key, key)))
+        if mine is None and group == "all":
+            mine = ours.get(("all", key)) or ours.get(("*", key))
+        if mine is not None:
+            label = key if group == "all" else f"{group} / {key}"
+            rows.append((label, theirs, float(mine)))
+    return rows
+
+
+def _lmms_counterpart(
+    result: Any,
+    ours: Mapping[tuple[str, str], float | int],
+    group: str,
+    key: str,
+    n_groups: int,
+) -> float | int | None:
+    """Our number for lmms-eval's ``results[group]["<metric>,<filter>"]``: the metric of the
+    same name without the task prefix (``pope_f1_score`` → ``f1_score``), in the breakdown
+    group of that name; for a lone task, the overall metric of that name, or our headline
+    when lmms-eval's metric is the task's main one. ``None`` when nothing corresponds (never
+    a number set beside the wrong one)."""
+    metric = key.split(",", 1)[0]
+    names = [metric]
+    if metric in result.task.reported_names:
+        names.insert(0, result.task.reported_names[metric])
+    for prefix in (group, result.task.name):
+        if metric.startswith(prefix + "_"):
+            names.append(metric[len(prefix) + 1 :])
+    for g in ("all", group) if n_groups == 1 else _our_groups(ours, group, result.task.name):
+        for name in names:
+            if (g, name) in ours:
+                return ours[(g, name)]
+    headline = result.aggregate.headline
+    if n_groups == 1 and any(n in (headline, "exact_match", "relaxed_overall") for n in names):
+        return result.headline
+    return None
+
+
+def _our_groups(
+    ours: Mapping[tuple[str, str], float | int], group: str, task: str
+) -> tuple[str, ...]:
+    """Our breakdown group for lmms-eval's subtask *group*: the same name, or the one group
+    whose name starts with what follows the task prefix (``pope_adv`` → ``adversarial``)."""
+    if any(g == group for g, _ in ours):
+        return (group,)
+    rest = group[len(task) + 1 :] if group.startswith(task + "_") else ""
+    found = {g for g, _ in ours if rest and g.startswith(rest)}
+    return tuple(found) if len(found) == 1 else ()
+
+
+def vlmevalkit_profile(profile: Any) -> bool:
+    """A profile reproducing VLMEvalKit (MMBench's profiles are named after the extractor)."""
+    return bool(profile.toolkit.startswith("VLMEvalKit") or profile.name.startswith("vlmevalkit"))
+
+
+def _flat(result: Any) -> dict[tuple[str, str], float | int]:
+    """Our numbers keyed by ``(group, metric)``; overall ones under ``("all", metric)``, and
+    every breakdown group's under ``("*", group)`` when it has a single accuracy-like value."""
+    out: dict[tuple[str, str], float | int] = {}
+    for k, v in result.aggregate.metrics.items():
+        out[("all", k)] = v
+    for groups in result.aggregate.breakdowns.values():
+        for g, metrics in groups.items():
+            for k, v in metrics.items():
+                out[(g, k)] = v
+            main = [v for k, v in metrics.items() if k != "n"]
+            if len(main) == 1:
+                out[("*", g)] = main[0]
+    return out
+
+
 # --- VQA v2: the normalization rule that separates the profiles -------------------------------
 
 #: lmms-eval's VQA-style tasks whose per-sample metric ``lmms-eval-textvqa`` reproduces (its
@@ -304,8 +446,6 @@ def _overall(ev: VQAEvaluation) -> float:
 
 
 def _aggregate_rows(ev: VQAEvaluation, rep: Mapping[str, Any]) -> list[list[Any]]:
-    from ..readers.layouts import reported_numbers
-
     ours = _overall(ev)
     rows: list[list[Any]] = []
     for group, key, theirs in reported_numbers(rep):

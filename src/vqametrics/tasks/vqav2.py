@@ -549,6 +549,7 @@ VQAV2 = register_task(
         layouts=_LAYOUTS,
         aliases=("vqa", "vqa-v2", "vqa2"),
         annotations_optional=True,
+        reported_names={"Overall": "overall"},  # VLMEvalKit's _acc.csv
         note="same numbers as `vqametrics vqa`",
         **_HOOKS,
     )
