@@ -449,9 +449,7 @@ def test_per_sample_disagreement_is_grouped_by_its_rule(
     assert per_sample["n_compared"] == 2 and per_sample["n_disagree"] == 1
     (group,) = per_sample["by_rule"]
     assert group["rule"] == "unanimity" and group["n"] == 1
-    assert group["examples"] == [
-        {"id": 1, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}
-    ]
+    assert group["examples"] == [{"id": 1, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}]
 
 
 def test_two_self_contained_sheets_in_one_table(

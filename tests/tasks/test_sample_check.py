@@ -11,8 +11,8 @@ import pytest
 
 from vqametrics import evaluate_task
 from vqametrics.cli import main
-from vqametrics.tasks._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from vqametrics.pipeline.toolkit_check import check_samples
+from vqametrics.tasks._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from vqametrics.views.task_text import task_text
 
 CATS_AT_8_9 = ["dog"] * 8 + ["cat", "cat"]  # official 0.5999999999999999, lmms-eval 0.6 (§2.6)

@@ -292,7 +292,8 @@ def _lmms_counterpart(
                 return ours[(g, name)]
     headline = result.aggregate.headline
     if n_groups == 1 and any(n in (headline, "exact_match", "relaxed_overall") for n in names):
-        return result.headline
+        value: float | int = result.headline
+        return value
     return None
 
 
