@@ -45,6 +45,15 @@ def textvqa_log(tmp_path: Path) -> Path:
     )
 
 
+@pytest.fixture
+def vqa_log(tmp_path: Path) -> Path:
+    # 'Yes.' against ten 'yes': official 0.0 (unanimous answers skip normalization), lmms-eval
+    # normalizes and records 1.0 — the rule "unanimity"
+    return _log(
+        tmp_path / "20260101_samples_vqav2_val.jsonl", [_sample(0, "Yes.", ["yes"] * 10, 1.0)]
+    )
+
+
 def test_official_profile_groups_by_rule(textvqa_log: Path) -> None:
     ev = evaluate_task("textvqa", textvqa_log)
     check = ev.sample_check
@@ -147,6 +156,13 @@ def test_reported_aggregate_matched_by_metric_name(textvqa_log: Path, capsys: An
     line = next(x for x in out.splitlines() if "exact_match,none" in x)
     assert line.split()[-3:] == ["0.7000", "0.8667", "+0.1667"]
     assert "per-sample scores recorded by the toolkit: 1 of 3" in out
+    # the document sets the same numbers beside each other, unrounded
+    assert main(["score", "textvqa", "--results", str(textvqa_log), "--profile", "lmms-eval",
+                 "--json"]) == 0  # fmt: skip
+    (row,) = json.loads(capsys.readouterr().out)["reported"]["compared"]
+    assert row["metric"] == "textvqa_val / exact_match,none" and row["reported"] == 0.7
+    assert row["recomputed"] == pytest.approx(2.6 / 3, rel=1e-12)
+    assert row["difference"] == row["recomputed"] - 0.7
 
 
 def test_reported_metric_without_counterpart_is_not_set_beside_the_headline(
@@ -237,20 +253,11 @@ def test_a_forced_layout_is_not_read_as_an_lmms_eval_log(
 
 
 def test_vqav2_and_every_other_task_write_one_per_sample_form(
-    textvqa_log: Path, tmp_path: Path, capsys: Any
+    textvqa_log: Path, vqa_log: Path, capsys: Any
 ) -> None:
     jsonschema = pytest.importorskip("jsonschema")
     from vqametrics.schema import evaluation_schema
 
-    # 'Yes.' against ten 'yes': official 0.0 (unanimous answers skip normalization), lmms-eval
-    # normalizes and records 1.0 — the rule "unanimity"
-    row = {
-        "doc_id": 0,
-        "doc": {"question_id": 1, "answers": ["yes"] * 10},
-        "filtered_resps": ["Yes."],
-        "exact_match": 1.0,
-    }
-    vqa_log = _log(tmp_path / "20260101_samples_vqav2_val.jsonl", [row])
     docs = {}
     for task, log in (("vqav2", vqa_log), ("textvqa", textvqa_log)):
         assert main(["score", task, "--results", str(log), "--json"]) == 0
@@ -274,7 +281,7 @@ def test_vqav2_and_every_other_task_write_one_per_sample_form(
             "rule": "unanimity",
             "title": vqa["by_rule"][0]["title"],
             "n": 1,
-            "examples": [{"id": 1, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}],
+            "examples": [{"id": 100, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}],
         }
     ]
     assert {k for g in other["by_rule"] for k in g} == {"rule", "title", "n", "examples"}
@@ -286,33 +293,11 @@ def test_vqav2_and_every_other_task_write_one_per_sample_form(
         jsonschema.validate(old, evaluation_schema(1))
 
 
-def test_score_vqav2_text_shows_the_per_sample_check(tmp_path: Path, capsys: Any) -> None:
-    row = {
-        "doc_id": 0,
-        "doc": {"question_id": 1, "answers": ["yes"] * 10},
-        "filtered_resps": ["Yes."],
-        "exact_match": 1.0,
-    }
-    log = _log(tmp_path / "20260101_samples_vqav2_val.jsonl", [row])
-    assert main(["score", "vqav2", "--results", str(log)]) == 0
+def test_score_vqav2_text_shows_the_per_sample_check(vqa_log: Path, capsys: Any) -> None:
+    assert main(["score", "vqav2", "--results", str(vqa_log)]) == 0
     out = capsys.readouterr().out
     assert "per-sample 'exact_match' recorded by the toolkit: 1 of 1 item(s) disagree" in out
     assert "  unanimity: 1 — " in out
-
-
-def test_every_task_document_compares_the_reported_numbers_as_its_text(
-    textvqa_log: Path, capsys: Any
-) -> None:
-    (textvqa_log.parent / "20260101_000000_results.json").write_text(
-        json.dumps({"results": {"textvqa_val": {"exact_match,none": 0.7}}})
-    )
-    argv = ["score", "textvqa", "--results", str(textvqa_log), "--profile", "lmms-eval"]
-    assert main([*argv, "--json"]) == 0
-    (row,) = json.loads(capsys.readouterr().out)["reported"]["compared"]
-    # by hand under lmms-eval: 1, 0.6 and 1 (the recorded 0.3 is not ours) -> 2.6 / 3
-    assert row["metric"] == "textvqa_val / exact_match,none" and row["reported"] == 0.7
-    assert row["recomputed"] == pytest.approx(2.6 / 3, rel=1e-12)
-    assert row["difference"] == row["recomputed"] - 0.7
 
 
 def test_score_vqav2_sets_vlmevalkit_overall_beside_ours(tmp_path: Path, capsys: Any) -> None:

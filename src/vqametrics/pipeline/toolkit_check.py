@@ -74,13 +74,9 @@ class SampleCheck:
 
     def as_dict(self) -> dict[str, Any]:
         """The ``reported.per_sample`` block of the evaluation document (schema 1)."""
-        return {
-            "metric": self.metric,
-            "toolkit_profile": self.toolkit_profile,
-            "n_compared": self.n_compared,
-            "n_disagree": self.n_disagree,
-            "by_rule": self.groups,
-        }
+        counts = {"n_compared": self.n_compared, "n_disagree": self.n_disagree}
+        head = {"metric": self.metric, "toolkit_profile": self.toolkit_profile}
+        return {**head, **counts, "by_rule": self.groups}
 
     def format(self, noun: str = "item") -> str:
         """A head line with the counts, then one line per rule with up to three examples."""
