@@ -314,7 +314,7 @@ def test_lmms_eval_reported_and_per_sample_metric(
     (row,) = rep["compared"]
     assert row["metric"] == "vqav2_val / exact_match,none" and row["reported"] == 100 * mean
     assert rep["per_sample"]["n_disagree"] == 1
-    assert rep["per_sample"]["by_rule"][0]["examples"][0]["question_id"] == truth[0]["question_id"]
+    assert rep["per_sample"]["by_rule"][0]["examples"][0]["id"] == truth[0]["question_id"]
     assert main(["vqa", "--results", str(path)]) == 0
     text = capsys.readouterr().out
     assert "reported by lmms-eval" in text and "1 of 3427 question(s) disagree" in text
@@ -448,10 +448,8 @@ def test_per_sample_disagreement_is_grouped_by_its_rule(
     per_sample = json.loads(capsys.readouterr().out)["reported"]["per_sample"]
     assert per_sample["n_compared"] == 2 and per_sample["n_disagree"] == 1
     (group,) = per_sample["by_rule"]
-    assert group["rule"] == "unanimity" and group["n_questions"] == 1
-    assert group["examples"] == [
-        {"question_id": 1, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}
-    ]
+    assert group["rule"] == "unanimity" and group["n"] == 1
+    assert group["examples"] == [{"id": 1, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}]
 
 
 def test_two_self_contained_sheets_in_one_table(

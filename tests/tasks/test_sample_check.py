@@ -11,8 +11,8 @@ import pytest
 
 from vqametrics import evaluate_task
 from vqametrics.cli import main
+from vqametrics.pipeline.toolkit_check import check_samples
 from vqametrics.tasks._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from vqametrics.tasks._check import check_samples
 from vqametrics.views.task_text import task_text
 
 CATS_AT_8_9 = ["dog"] * 8 + ["cat", "cat"]  # official 0.5999999999999999, lmms-eval 0.6 (§2.6)
@@ -42,6 +42,15 @@ def textvqa_log(tmp_path: Path) -> Path:
             _sample(1, "cat", CATS_AT_8_9, 0.6),  # official differs, lmms-eval reproduces
             _sample(2, "cat", ["cat"] * 10, 0.3),  # nothing reproduces 0.3
         ],
+    )
+
+
+@pytest.fixture
+def vqa_log(tmp_path: Path) -> Path:
+    # 'Yes.' against ten 'yes': official 0.0 (unanimous answers skip normalization), lmms-eval
+    # normalizes and records 1.0 — the rule "unanimity"
+    return _log(
+        tmp_path / "20260101_samples_vqav2_val.jsonl", [_sample(0, "Yes.", ["yes"] * 10, 1.0)]
     )
 
 
@@ -147,6 +156,13 @@ def test_reported_aggregate_matched_by_metric_name(textvqa_log: Path, capsys: An
     line = next(x for x in out.splitlines() if "exact_match,none" in x)
     assert line.split()[-3:] == ["0.7000", "0.8667", "+0.1667"]
     assert "per-sample scores recorded by the toolkit: 1 of 3" in out
+    # the document sets the same numbers beside each other, unrounded
+    assert main(["score", "textvqa", "--results", str(textvqa_log), "--profile", "lmms-eval",
+                 "--json"]) == 0  # fmt: skip
+    (row,) = json.loads(capsys.readouterr().out)["reported"]["compared"]
+    assert row["metric"] == "textvqa_val / exact_match,none" and row["reported"] == 0.7
+    assert row["recomputed"] == pytest.approx(2.6 / 3, rel=1e-12)
+    assert row["difference"] == row["recomputed"] - 0.7
 
 
 def test_reported_metric_without_counterpart_is_not_set_beside_the_headline(
@@ -234,3 +250,77 @@ def test_a_forced_layout_is_not_read_as_an_lmms_eval_log(
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "'official'" in err and "question_id" in err
+
+
+def test_vqav2_and_every_other_task_write_one_per_sample_form(
+    textvqa_log: Path, vqa_log: Path, capsys: Any
+) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from vqametrics.schema import evaluation_schema
+
+    docs = {}
+    for task, log in (("vqav2", vqa_log), ("textvqa", textvqa_log)):
+        assert main(["score", task, "--results", str(log), "--json"]) == 0
+        docs[task] = json.loads(capsys.readouterr().out)
+        jsonschema.validate(docs[task], evaluation_schema(1))
+    vqa, other = (docs[t]["reported"]["per_sample"] for t in ("vqav2", "textvqa"))
+    assert (
+        set(vqa)
+        == set(other)
+        == {
+            "metric",
+            "toolkit_profile",
+            "n_compared",
+            "n_disagree",
+            "by_rule",
+        }
+    )
+    assert (vqa["metric"], vqa["toolkit_profile"]) == ("exact_match", "lmms-eval-vqav2")
+    assert vqa["by_rule"] == [
+        {
+            "rule": "unanimity",
+            "title": vqa["by_rule"][0]["title"],
+            "n": 1,
+            "examples": [{"id": 100, "prediction": "Yes.", "toolkit": 1.0, "ours": 0.0}],
+        }
+    ]
+    assert {k for g in other["by_rule"] for k in g} == {"rule", "title", "n", "examples"}
+    # the VQA v2 form before the one schema (n_questions, question_id) is refused
+    old = json.loads(json.dumps(docs["vqav2"]))
+    group = old["reported"]["per_sample"]["by_rule"][0]
+    group["n_questions"] = group.pop("n")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(old, evaluation_schema(1))
+
+
+def test_score_vqav2_text_shows_the_per_sample_check(vqa_log: Path, capsys: Any) -> None:
+    assert main(["score", "vqav2", "--results", str(vqa_log)]) == 0
+    out = capsys.readouterr().out
+    assert "per-sample 'exact_match' recorded by the toolkit: 1 of 1 item(s) disagree" in out
+    assert "  unanimity: 1 — " in out
+
+
+def test_score_vqav2_sets_vlmevalkit_overall_beside_ours(tmp_path: Path, capsys: Any) -> None:
+    # 'yes.' and 'no' against ten 'yes' / ten 'no': 100 under VLMEvalKit (punctuation
+    # stripped), as its _acc.csv says; the text and the document show the same row
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["index", "question", "answer", "prediction"])
+    ws.append([1, "q", str(["yes"] * 10), "yes."])
+    ws.append([2, "q", str(["no"] * 10), "no"])
+    book.save(tmp_path / "m_VQAv2.xlsx")
+    (tmp_path / "m_VQAv2_acc.csv").write_text('"Overall"\n"100.0"\n')
+    argv = ["score", "vqav2", "--results", str(tmp_path / "m_VQAv2.xlsx")]
+    assert main([*argv, "--profile", "vlmevalkit"]) == 0
+    text = capsys.readouterr().out
+    row = next(ln for ln in text.splitlines() if ln.startswith("Overall"))
+    assert row.split() == ["Overall", "100.00", "100.00", "0"]
+    assert main([*argv, "--profile", "vlmevalkit", "--json"]) == 0
+    (compared,) = json.loads(capsys.readouterr().out)["reported"]["compared"]
+    assert compared == {
+        "metric": "Overall",
+        "reported": 100.0,
+        "recomputed": 100.0,
+        "difference": 0,
+    }

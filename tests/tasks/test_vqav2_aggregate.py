@@ -18,10 +18,10 @@ from vqametrics import evaluate
 from vqametrics.aggregate._bulk import fast_group_percents
 from vqametrics.aggregate.formulas import group_by, percent
 from vqametrics.kernels import _fast
+from vqametrics.pipeline.toolkit_check import check_samples
 from vqametrics.pipeline.vqa import bulk_findings
 from vqametrics.readers.vqa import as_dataset
 from vqametrics.tasks._base import Aggregate, Item, ItemColumns, item_column
-from vqametrics.tasks._check import check_samples
 from vqametrics.tasks._lmms import TOOLKIT_SCORE
 from vqametrics.tasks.vqav2 import VQAV2, _aggregate, _bulk_aggregate, _item_aggregate, vqa_items
 

@@ -403,7 +403,7 @@ def _task_reported_notes(
 ) -> tuple[str, ...]:
     """One line per system whose file came with the toolkit's numbers: reported vs ours, as
     ``score TASK`` prints them for one file."""
-    from ..views.task_text import reported_comparable, reported_pairs
+    from .toolkit_check import reported_comparable, reported_pairs
 
     out = []
     for name, ev in zip(names, evaluations, strict=True):

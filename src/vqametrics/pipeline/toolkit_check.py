@@ -1,31 +1,332 @@
-"""What the toolkit reported beside what we recompute: "why does my number not match?".
+"""What the toolkit reported beside what we recompute, for every task: "why does my number
+not match?".
 
-Two checks on a :class:`~vqametrics.pipeline.vqa.VQAEvaluation` whose results file came with the
-toolkit's own numbers:
+Two checks on a run whose results file came with the toolkit's own numbers:
 
-* **aggregates** — VLMEvalKit's ``_acc.csv``/``_score.csv`` (percent) or lmms-eval's
-  ``results.json`` (``"<metric>,<filter>"``, fractions, shown ×100) beside our overall
-  accuracy, with the difference in points;
-* **per sample** — lmms-eval records each sample's metric (``exact_match``…): the questions
-  where it differs from our score are grouped by the rule that causes the difference, with
-  the ``profiles`` machinery (:func:`~vqametrics.pipeline.profile_diff.compare_profiles` between
-  ``official`` and the toolkit's profile). A question the toolkit's profile does not
-  reproduce is grouped as ``unexplained``.
+* **per sample** — lmms-eval records each sample's metric (``exact_match``…) in its
+  ``--log_samples`` records. :func:`sample_check` sets every recorded score beside ours and
+  groups the items where they differ by the rule that causes the difference, one
+  :class:`SampleCheck` (one JSON form) for every task. Its callers only say what causes a
+  difference: :func:`check_samples` (every task) by the profile that reproduces the recorded
+  score — ``profile:NAME`` (the toolkit's own profile), ``version:NAME`` (another release's);
+  VQA v2 (:func:`check_toolkit`) by the normalization rule, with the ``profiles`` machinery
+  (:func:`~vqametrics.pipeline.profile_diff.compare_profiles` between the chosen profile and
+  the toolkit's). A difference no profile reproduces is ``unexplained`` — the case worth
+  reporting (a bug, a changed dataset, or a toolkit change we do not know of).
+* **aggregates** — VLMEvalKit's ``_acc.csv``/``_score.csv`` or lmms-eval's ``results.json``
+  (``"<metric>,<filter>"``, fractions, scaled to our units) set beside our numbers of the
+  same meaning (:func:`reported_pairs`), with the difference. VQA v2's :class:`ToolkitCheck`
+  sets them beside its overall accuracy under any profile, with a hint when they differ.
+
+:func:`reported_block` writes both as the ``reported`` block of every task's document.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.display import text_table
+from ..readers.items import Item, ItemColumns, item_column
 from ..readers.layouts import reported_numbers
-from .vqa import VQAEvaluation
+from ..readers.lmms_eval import TOOLKIT_SCORE
 
-__all__ = ["ToolkitCheck", "check_toolkit"]
+if TYPE_CHECKING:
+    from .vqa import VQAEvaluation
+
+__all__ = [
+    "SampleCheck",
+    "ToolkitCheck",
+    "check_samples",
+    "check_toolkit",
+    "reported_block",
+    "reported_comparable",
+    "reported_pairs",
+    "sample_check",
+    "vlmevalkit_profile",
+]
+
+#: a difference's cause: ``(rule, title)``
+Cause = tuple[str, str]
+#: the rule of a difference no profile reproduces
+UNEXPLAINED = "unexplained"
+
+
+@dataclass(frozen=True)
+class SampleCheck:
+    """How many items carry the toolkit's recorded score, and the disagreements by rule."""
+
+    #: the profile that reproduces the toolkit's per-sample metric
+    toolkit_profile: str
+    n_compared: int
+    #: ``{"rule", "title", "n", "examples": [{id, prediction, toolkit, ours}]}``, most
+    #: frequent first, ``unexplained`` last
+    groups: list[dict[str, Any]] = field(default_factory=list)
+    #: the toolkit's per-sample metric compared (``exact_match``), where the reader names it
+    metric: str | None = None
+
+    @property
+    def n_disagree(self) -> int:
+        return sum(g["n"] for g in self.groups)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``reported.per_sample`` block of the evaluation document (schema 1)."""
+        counts = {"n_compared": self.n_compared, "n_disagree": self.n_disagree}
+        head = {"metric": self.metric, "toolkit_profile": self.toolkit_profile}
+        return {**head, **counts, "by_rule": self.groups}
+
+    def format(self, noun: str = "item") -> str:
+        """A head line with the counts, then one line per rule with up to three examples."""
+        what = repr(self.metric) if self.metric is not None else "scores"
+        lines = [
+            f"per-sample {what} recorded by the toolkit: {self.n_disagree} of "
+            f"{self.n_compared} {noun}(s) disagree with ours"
+        ]
+        for g in self.groups:
+            ex = "; ".join(
+                f"{e['id']!r}: {e['prediction']!r:.40} toolkit {e['toolkit']:g} ours {e['ours']:g}"
+                for e in g["examples"]
+            )
+            lines.append(f"  {g['rule']}: {g['n']} — {g['title']}; e.g. {ex}")
+        return "\n".join(lines)
+
+
+def sample_check(
+    ids: Sequence[Any],
+    predictions: Sequence[Any],
+    ours: Sequence[float],
+    recorded: Sequence[tuple[int, float]],
+    causes: Callable[[Sequence[tuple[int, float]]], Sequence[Cause]],
+    toolkit_profile: str,
+    *,
+    metric: str | None = None,
+    examples: int = 3,
+) -> SampleCheck:
+    """Set each recorded ``(position, toolkit score)`` beside *ours*; the positions where they
+    differ are put down to ``causes(differences)`` (one ``(rule, title)`` each, asked once,
+    only when something differs) and grouped by rule with up to *examples* items each."""
+    differ = [(i, theirs) for i, theirs in recorded if ours[i] != theirs]
+    groups: dict[str, dict[str, Any]] = {}
+    for (i, theirs), (rule, title) in zip(differ, causes(differ) if differ else (), strict=True):
+        g = groups.setdefault(rule, {"rule": rule, "title": title, "n": 0, "examples": []})
+        g["n"] += 1
+        if len(g["examples"]) < examples:
+            example = {"id": ids[i], "prediction": predictions[i], "toolkit": theirs}
+            g["examples"].append({**example, "ours": ours[i]})
+    order = sorted(groups.values(), key=lambda g: (g["rule"] == UNEXPLAINED, -g["n"]))
+    return SampleCheck(toolkit_profile, len(recorded), order, metric)
+
+
+# --- every task: the profile that reproduces the recorded score ------------------------------
+
+
+def _toolkit_profiles(task: Any, chosen: Any) -> list[Any]:
+    """The profiles reproducing lmms-eval: the chosen one first if it is one, then the one
+    named ``lmms-eval``, then the other releases."""
+    lmms = [p for p in task.profiles if p.toolkit.startswith("lmms-eval") or "lmms" in p.name]
+    lmms.sort(key=lambda p: (p is not chosen, p.name != "lmms-eval"))
+    return lmms
+
+
+def _may_carry_scores(items: Sequence[Item]) -> bool:
+    """Whether an item may carry the toolkit's score: columns hold it or not at all."""
+    return not isinstance(items, ItemColumns) or TOOLKIT_SCORE in items.field_names
+
+
+def _profile_causes(
+    chosen: Any, profiles: Sequence[Any], items: Sequence[Item]
+) -> Callable[[Sequence[tuple[int, float]]], list[Cause]]:
+    """Each difference's cause: the toolkit's own profile reproduces it (``profile:``), or
+    another release's (``version:``), or none (``unexplained``)."""
+    main, others = profiles[0], profiles[1:]
+
+    def cause(i: int, theirs: float) -> Cause:
+        item = items[i]
+        if main is not chosen and main.score_item(item) == theirs:
+            return (
+                f"profile:{main.name}",
+                f"profile {chosen.name} scores these differently from {main.name}, which "
+                "reproduces the toolkit",
+            )
+        other = next((p for p in others if p.score_item(item) == theirs), None)
+        if other is not None:
+            return (
+                f"version:{other.name}",
+                f"reproduced by profile {other.name}: the log was written by that release",
+            )
+        return (
+            UNEXPLAINED,
+            f"no lmms-eval profile reproduces the recorded score ({main.name} tried)",
+        )
+
+    return lambda differ: [cause(i, theirs) for i, theirs in differ]
+
+
+def check_samples(
+    task: Any,
+    chosen: Any,
+    items: Sequence[Item],
+    scores: Sequence[float],
+    examples: int = 3,
+) -> SampleCheck | None:
+    """Compare *scores* (under profile *chosen* of *task*) with the toolkit's recorded
+    per-item scores (``Item.fields["toolkit_score"]``); ``None`` when no item carries one or
+    the task has no lmms-eval profile (both known before any item is looked at when the items
+    are columns without that field: VQA v2's)."""
+    profiles = _toolkit_profiles(task, chosen)
+    if not profiles or not _may_carry_scores(items):
+        return None
+    recorded = [
+        (i, float(it.fields[TOOLKIT_SCORE]))
+        for i, it in enumerate(items)
+        if isinstance(it.fields.get(TOOLKIT_SCORE), int | float)
+    ]
+    if not recorded:
+        return None
+    return sample_check(
+        item_column(items, "id"),
+        item_column(items, "prediction"),
+        scores,
+        recorded,
+        _profile_causes(chosen, profiles, items),
+        profiles[0].name,
+        examples=examples,
+    )
+
+
+# --- every task: the toolkit's aggregates beside ours ------------------------------------------
+
+
+def reported_block(result: Any) -> dict[str, Any] | None:
+    """The ``reported`` block of *result*'s document (a task evaluation), the same for every
+    task: the toolkit's numbers as found, ``compared`` (each number set beside ours, where
+    :func:`reported_comparable`; VQA v2's :class:`ToolkitCheck` rows where it has one) and
+    ``per_sample`` (:class:`SampleCheck`); ``None`` when the file came with none of them."""
+    out: dict[str, Any] = {}
+    reported = result.data.reported
+    if reported is not None:
+        out.update(reported)
+        if reported_comparable(result, reported):
+            out["compared"] = [
+                {
+                    "metric": label,
+                    "reported": theirs,
+                    "recomputed": mine,
+                    "difference": mine - theirs,
+                }
+                for label, theirs, mine in reported_pairs(result, reported)
+            ]
+    if result.toolkit_check is not None:
+        out.update(result.toolkit_check.as_dict())
+    if result.sample_check is not None:
+        out["per_sample"] = result.sample_check.as_dict()
+    return out or None
+
+
+def reported_comparable(result: Any, reported: Mapping[str, Any]) -> bool:
+    """Whether *reported* is set beside *result*'s numbers: lmms-eval's always (its task names
+    its metrics), VLMEvalKit's only under a VLMEvalKit profile (else a difference would be the
+    toolkits' disagreement, not a reproduction check); a record naming its ``profiles`` (an
+    official score file) only under those."""
+    if reported.get("profiles") is not None:
+        return result.profile.name in reported["profiles"]
+    return reported.get("toolkit") == "lmms-eval" or vlmevalkit_profile(result.profile)
+
+
+def reported_pairs(result: Any, reported: Mapping[str, Any]) -> list[tuple[str, float, float]]:
+    """``(metric, reported, recomputed)`` for every reported number that has a counterpart of
+    the same meaning among ours (lmms-eval's fractions scaled to our units)."""
+    ours = _flat(result)
+    lmms = reported.get("toolkit") == "lmms-eval"
+    rows: list[tuple[str, float, float]] = []
+    n_groups = len(reported.get("values", {}))
+    for group, key, theirs in reported_numbers(reported):
+        if lmms:
+            # lmms-eval: "<metric>,<filter>" per task, as fractions
+            mine = _lmms_counterpart(result, ours, group, key, n_groups)
+            if mine is not None:
+                # lmms-eval's metrics are fractions, unless the record says they are percent
+                percent = result.aggregate.units == "percent" and reported.get("units") != "percent"
+                scale = 100.0 if percent else 1.0
+                rows.append((f"{group} / {key}", theirs * scale, float(mine)))
+            continue
+        # VLMEvalKit's own name for one of ours (VQA v2's ``Overall`` is our ``overall``)
+        mine = ours.get((group, result.task.reported_names.get(key, key)))
+        if mine is None and group == "all":
+            mine = ours.get(("all", key)) or ours.get(("*", key))
+        if mine is not None:
+            label = key if group == "all" else f"{group} / {key}"
+            rows.append((label, theirs, float(mine)))
+    return rows
+
+
+def _lmms_counterpart(
+    result: Any,
+    ours: Mapping[tuple[str, str], float | int],
+    group: str,
+    key: str,
+    n_groups: int,
+) -> float | int | None:
+    """Our number for lmms-eval's ``results[group]["<metric>,<filter>"]``: the metric of the
+    same name without the task prefix (``pope_f1_score`` → ``f1_score``), in the breakdown
+    group of that name; for a lone task, the overall metric of that name, or our headline
+    when lmms-eval's metric is the task's main one. ``None`` when nothing corresponds (never
+    a number set beside the wrong one)."""
+    metric = key.split(",", 1)[0]
+    names = [metric]
+    if metric in result.task.reported_names:
+        names.insert(0, result.task.reported_names[metric])
+    for prefix in (group, result.task.name):
+        if metric.startswith(prefix + "_"):
+            names.append(metric[len(prefix) + 1 :])
+    for g in ("all", group) if n_groups == 1 else _our_groups(ours, group, result.task.name):
+        for name in names:
+            if (g, name) in ours:
+                return ours[(g, name)]
+    headline = result.aggregate.headline
+    if n_groups == 1 and any(n in (headline, "exact_match", "relaxed_overall") for n in names):
+        value: float | int = result.headline
+        return value
+    return None
+
+
+def _our_groups(
+    ours: Mapping[tuple[str, str], float | int], group: str, task: str
+) -> tuple[str, ...]:
+    """Our breakdown group for lmms-eval's subtask *group*: the same name, or the one group
+    whose name starts with what follows the task prefix (``pope_adv`` → ``adversarial``)."""
+    if any(g == group for g, _ in ours):
+        return (group,)
+    rest = group[len(task) + 1 :] if group.startswith(task + "_") else ""
+    found = {g for g, _ in ours if rest and g.startswith(rest)}
+    return tuple(found) if len(found) == 1 else ()
+
+
+def vlmevalkit_profile(profile: Any) -> bool:
+    """A profile reproducing VLMEvalKit (MMBench's profiles are named after the extractor)."""
+    return bool(profile.toolkit.startswith("VLMEvalKit") or profile.name.startswith("vlmevalkit"))
+
+
+def _flat(result: Any) -> dict[tuple[str, str], float | int]:
+    """Our numbers keyed by ``(group, metric)``; overall ones under ``("all", metric)``, and
+    every breakdown group's under ``("*", group)`` when it has a single accuracy-like value."""
+    out: dict[tuple[str, str], float | int] = {}
+    for k, v in result.aggregate.metrics.items():
+        out[("all", k)] = v
+    for groups in result.aggregate.breakdowns.values():
+        for g, metrics in groups.items():
+            for k, v in metrics.items():
+                out[(g, k)] = v
+            main = [v for k, v in metrics.items() if k != "n"]
+            if len(main) == 1:
+                out[("*", g)] = main[0]
+    return out
+
+
+# --- VQA v2: the normalization rule that separates the profiles -------------------------------
 
 #: lmms-eval's VQA-style tasks whose per-sample metric ``lmms-eval-textvqa`` reproduces (its
 #: OK-VQA, TextVQA and VizWiz tasks share the EvalAI processor); any other is its VQAv2 task
@@ -52,24 +353,20 @@ def _toolkit_profile(ev: VQAEvaluation) -> str:
 
 @dataclass(frozen=True)
 class ToolkitCheck:
-    """The toolkit's numbers beside ours, and the per-sample disagreements grouped by rule."""
+    """VQA v2's check: the toolkit's numbers beside ours, and the per-sample check."""
 
     source: str | None
     toolkit: str | None
     #: ``[metric, reported, recomputed, difference]`` rows, in percent
     rows: list[list[Any]] = field(default_factory=list)
-    #: the per-sample metric compared (lmms-eval), and its disagreements by rule
-    sample_metric: str | None = None
-    n_compared: int = 0
-    groups: list[dict[str, Any]] = field(default_factory=list)
+    #: the per-sample check (lmms-eval logs), the same as every task's
+    samples: SampleCheck | None = None
     #: what to try when the reported numbers differ from ours (another profile or command)
     hint: str | None = None
 
-    @property
-    def n_disagree(self) -> int:
-        return sum(g["n_questions"] for g in self.groups)
-
     def as_dict(self) -> dict[str, Any]:
+        """The aggregate part of ``reported`` (its ``per_sample`` is ``samples.as_dict()``,
+        set by the evaluation as for every task)."""
         out: dict[str, Any] = {
             "source": self.source,
             "toolkit": self.toolkit,
@@ -80,9 +377,6 @@ class ToolkitCheck:
         }
         if self.hint is not None:
             out["hint"] = self.hint
-        if self.sample_metric is not None:
-            counts = {"n_compared": self.n_compared, "n_disagree": self.n_disagree}
-            out["per_sample"] = {"metric": self.sample_metric, **counts, "by_rule": self.groups}
         return out
 
     def format(self, digits: int = 2) -> str:
@@ -100,18 +394,8 @@ class ToolkitCheck:
                     lines.append(f"the numbers differ: {self.hint}")
             else:
                 lines.append(head + ": no number in common")
-        if self.sample_metric is not None:
-            lines.append(
-                f"per-sample {self.sample_metric!r} recorded by the toolkit: "
-                f"{self.n_disagree} of {self.n_compared} question(s) disagree with ours"
-            )
-            for g in self.groups:
-                ex = "; ".join(
-                    f"{e['question_id']!r}: {e['prediction']!r} toolkit {e['toolkit']:g} "
-                    f"ours {e['ours']:g}"
-                    for e in g["examples"]
-                )
-                lines.append(f"  {g['rule']}: {g['n_questions']} — {g['title']}; e.g. {ex}")
+        if self.samples is not None:
+            lines.append(self.samples.format("question"))
         return "\n".join(lines)
 
 
@@ -121,14 +405,11 @@ def check_toolkit(ev: VQAEvaluation, examples: int = 3) -> ToolkitCheck | None:
     if rep is None and not ev.sample_metrics:
         return None
     rows = _aggregate_rows(ev, rep) if rep is not None else []
-    metric, n, groups = _per_sample(ev, examples)
     return ToolkitCheck(
         rep.get("source") if rep else None,
         rep.get("toolkit") if rep else None,
         rows,
-        metric,
-        n,
-        groups,
+        _vqa_samples(ev, examples),
         _hint(ev, rep, rows),
     )
 
@@ -177,52 +458,48 @@ def _aggregate_rows(ev: VQAEvaluation, rep: Mapping[str, Any]) -> list[list[Any]
     return rows
 
 
-def _per_sample(ev: VQAEvaluation, examples: int) -> tuple[str | None, int, list[dict[str, Any]]]:
+def _vqa_samples(ev: VQAEvaluation, examples: int) -> SampleCheck | None:
+    """The per-sample check of a VQA log: its ``exact_match`` (else its first metric) by
+    question, the differences put down to the rule that separates the profiles."""
     if not ev.sample_metrics:
-        return None, 0, []
+        return None
     name = "exact_match" if "exact_match" in ev.sample_metrics else next(iter(ev.sample_metrics))
-    recorded = ev.sample_metrics[name]
+    by_qid = ev.sample_metrics[name]
     qids = ev.dataset.question_ids
-    pairs = [(i, recorded[q]) for i, q in enumerate(qids) if q in recorded]
-    differ = [(i, v) for i, v in pairs if v != ev.scores[i]]
-    if not differ:
-        return name, len(pairs), []
+    recorded = [(i, by_qid[q]) for i, q in enumerate(qids) if q in by_qid]
+    profile = _toolkit_profile(ev)
+    return sample_check(
+        qids,
+        ev.predictions,
+        ev.scores,
+        recorded,
+        lambda differ: _rule_causes(ev, profile, differ),
+        profile,
+        metric=name,
+        examples=examples,
+    )
+
+
+def _rule_causes(
+    ev: VQAEvaluation, profile: str, differ: Sequence[tuple[int, float]]
+) -> list[Cause]:
+    """Each difference's cause: the first normalization rule by which *profile* (the
+    toolkit's) scores the question as recorded where ours does not; ``unexplained`` when
+    *profile* does not reproduce the record, or when it is the profile scored with."""
     from .profile_diff import RULES, compare_profiles
 
-    profile = _toolkit_profile(ev)
-    by_rule: dict[str, list[int]] = {}
-    if profile == ev.profile.name:
-        # scored under the toolkit's own profile: no rule separates us, every difference is
-        # one the profile does not reproduce
-        by_rule["unexplained"] = [i for i, _ in differ]
-    else:
-        comp = compare_profiles(ev.dataset, ev.predictions, [ev.profile.name, profile])
-        theirs = comp.scores[profile]
-        for i, v in differ:
-            if v != theirs[i]:
-                by_rule.setdefault("unexplained", []).append(i)
-                continue
-            rules = [e.rule.key for e in comp.effects if i in e.questions.get(profile, ())]
-            by_rule.setdefault(rules[0] if rules else "unexplained", []).append(i)
     titles = {r.key: r.title for r in RULES}
-    order = [r.key for r in RULES] + ["unexplained"]
-    groups = []
-    for key in sorted(by_rule, key=order.index):
-        idx = by_rule[key]
-        groups.append(
-            {
-                "rule": key,
-                "title": titles.get(key, f"not reproduced by profile {profile!r} (another cause)"),
-                "n_questions": len(idx),
-                "examples": [
-                    {
-                        "question_id": qids[i],
-                        "prediction": ev.predictions[i],
-                        "toolkit": recorded[qids[i]],
-                        "ours": ev.scores[i],
-                    }
-                    for i in idx[:examples]
-                ],
-            }
-        )
-    return name, len(pairs), groups
+    other = (UNEXPLAINED, f"not reproduced by profile {profile!r} (another cause)")
+    if profile == ev.profile.name:
+        # scored under the toolkit's own profile: no rule separates us
+        return [other] * len(differ)
+    comp = compare_profiles(ev.dataset, ev.predictions, [ev.profile.name, profile])
+    theirs = comp.scores[profile]
+    out = []
+    for i, recorded in differ:
+        rules = [e.rule.key for e in comp.effects if i in e.questions.get(profile, ())]
+        if recorded != theirs[i] or not rules:
+            out.append(other)
+        else:
+            out.append((rules[0], titles[rules[0]]))
+    return out

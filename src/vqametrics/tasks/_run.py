@@ -10,9 +10,9 @@ from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..core.signature import Signature
 from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
+from ..pipeline.toolkit_check import SampleCheck, check_samples, reported_block
 from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile, item_column
-from ._check import SampleCheck, check_samples
 
 __all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
 
@@ -44,7 +44,7 @@ class TaskEvaluation:
     #: bootstrap intervals (``stats.BootstrapResult``) when asked (``ci=``), else ``None``
     intervals: Any = None
     #: the toolkit's numbers compared with ours (VQA v2's ``toolkit_check.ToolkitCheck``);
-    #: its ``as_dict()`` is merged into ``reported``
+    #: its ``as_dict()`` is merged into ``reported`` (its per-sample part is ``sample_check``)
     toolkit_check: Any = None
     #: the signatures of extra metrics beside the headline's (VQA v2's EM: ``{"em": ...}``)
     signatures: Mapping[str, str] = field(default_factory=dict)
@@ -207,12 +207,9 @@ class TaskEvaluation:
         }
         if self.signatures:
             out["signatures"] = {"headline": out["signature"], **self.signatures}
-        if self.data.reported is not None:
-            out["reported"] = dict(self.data.reported)
-        if self.toolkit_check is not None:
-            out["reported"] = {**out.get("reported", {}), **self.toolkit_check.as_dict()}
-        if self.sample_check is not None:
-            out.setdefault("reported", {})["per_sample"] = self.sample_check.as_dict()
+        reported = reported_block(self)
+        if reported is not None:
+            out["reported"] = reported
         if self.intervals is not None:
             out["intervals"] = {
                 "ci95": self.intervals.ci95,

@@ -291,8 +291,14 @@ def _finish(evaluation: Any, inputs: TaskInputs) -> Any:
     signatures: dict[str, str] = {}
     if wanted:
         aggregate, signatures = _with_exact_match(evaluation.data.items, aggregate, ev, wanted)
+    check = check_toolkit(ev)
+    samples = getattr(check, "samples", None)
     return replace(
-        evaluation, aggregate=aggregate, signatures=signatures, toolkit_check=check_toolkit(ev)
+        evaluation,
+        aggregate=aggregate,
+        signatures=signatures,
+        toolkit_check=check,
+        sample_check=samples,
     )
 
 
@@ -325,6 +331,7 @@ def evaluation_to_task(
     )
     data = _data(r, ev.predictions, ev.notes)
     aggregate = _aggregate(data.items, ev.scores)
+    check = check_toolkit(ev)
     signatures: dict[str, str] = {}
     wanted = [m.strip().lower().replace("_", "-") for m in metrics]
     wanted = [m for m in ("em", "em-any") if m in wanted]
@@ -339,7 +346,8 @@ def evaluation_to_task(
         ev.signature,
         diagnostics=ev.diagnostics,
         extraction=ev.extraction,
-        toolkit_check=check_toolkit(ev),
+        sample_check=getattr(check, "samples", None),
+        toolkit_check=check,
         signatures=signatures,
         judge_summary=judge_summary,
     )
@@ -541,6 +549,7 @@ VQAV2 = register_task(
         layouts=_LAYOUTS,
         aliases=("vqa", "vqa-v2", "vqa2"),
         annotations_optional=True,
+        reported_names={"Overall": "overall"},  # VLMEvalKit's _acc.csv
         note="same numbers as `vqametrics vqa`",
         **_HOOKS,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..pipeline.toolkit_check import reported_comparable, reported_pairs, vlmevalkit_profile
 from ..readers.layouts import reported_numbers
 from .text import table
 
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
     from ..tasks._base import Aggregate
     from ..tasks._run import TaskEvaluation
 
-__all__ = ["task_text"]
+__all__ = ["reported_comparable", "reported_pairs", "task_text"]
 
 
 def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
@@ -67,7 +68,7 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     lmms = reported.get("toolkit") == "lmms-eval"
     if not reported_comparable(result, reported):
         names = list(reported.get("profiles") or ())
-        names = names or [p.name for p in result.task.profiles if _is_vlmevalkit(p)]
+        names = names or [p.name for p in result.task.profiles if vlmevalkit_profile(p)]
         hint = f"; compare with --profile {' or '.join(names)}" if names else ""
         head = (
             f"reported by {reported.get('toolkit', 'VLMEvalKit')} ({source}): not compared "
@@ -95,7 +96,7 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
     ]
     out = head + ":\n" + table(cells, header, digits)
     if any(diff != "0" for *_, diff in rows):
-        same = _is_vlmevalkit if not lmms else (lambda p: p.toolkit.startswith("lmms-eval"))
+        same = vlmevalkit_profile if not lmms else (lambda p: p.toolkit.startswith("lmms-eval"))
         named = reported.get("profiles")
         others = [
             p
@@ -109,90 +110,6 @@ def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: 
                 f"its other profiles here: {alts}"
             )
     return out
-
-
-def reported_comparable(result: TaskEvaluation, reported: Mapping[str, Any]) -> bool:
-    """Whether *reported* is set beside *result*'s numbers: lmms-eval's always (its task names
-    its metrics), VLMEvalKit's only under a VLMEvalKit profile (else a difference would be the
-    toolkits' disagreement, not a reproduction check); a record naming its ``profiles`` (an
-    official score file) only under those."""
-    if reported.get("profiles") is not None:
-        return result.profile.name in reported["profiles"]
-    return reported.get("toolkit") == "lmms-eval" or _is_vlmevalkit(result.profile)
-
-
-def reported_pairs(
-    result: TaskEvaluation, reported: Mapping[str, Any]
-) -> list[tuple[str, float, float]]:
-    """``(metric, reported, recomputed)`` for every reported number that has a counterpart of
-    the same meaning among ours (lmms-eval's fractions scaled to our units)."""
-    ours = _flat(result)
-    lmms = reported.get("toolkit") == "lmms-eval"
-    rows: list[tuple[str, float, float]] = []
-    n_groups = len(reported.get("values", {}))
-    for group, key, theirs in reported_numbers(reported):
-        if lmms:
-            # lmms-eval: "<metric>,<filter>" per task, as fractions
-            mine = _lmms_counterpart(result, ours, group, key, n_groups)
-            if mine is not None:
-                # lmms-eval's metrics are fractions, unless the record says they are percent
-                percent = result.aggregate.units == "percent" and reported.get("units") != "percent"
-                scale = 100.0 if percent else 1.0
-                rows.append((f"{group} / {key}", theirs * scale, float(mine)))
-            continue
-        mine = ours.get((group, key))
-        if mine is None and group == "all":
-            mine = ours.get(("all", key)) or ours.get(("*", key))
-        if mine is not None:
-            label = key if group == "all" else f"{group} / {key}"
-            rows.append((label, theirs, float(mine)))
-    return rows
-
-
-def _lmms_counterpart(
-    result: TaskEvaluation,
-    ours: Mapping[tuple[str, str], float | int],
-    group: str,
-    key: str,
-    n_groups: int,
-) -> float | int | None:
-    """Our number for lmms-eval's ``results[group]["<metric>,<filter>"]``: the metric of the
-    same name without the task prefix (``pope_f1_score`` → ``f1_score``), in the breakdown
-    group of that name; for a lone task, the overall metric of that name, or our headline
-    when lmms-eval's metric is the task's main one. ``None`` when nothing corresponds (never
-    a number set beside the wrong one)."""
-    metric = key.split(",", 1)[0]
-    names = [metric]
-    if metric in result.task.reported_names:
-        names.insert(0, result.task.reported_names[metric])
-    for prefix in (group, result.task.name):
-        if metric.startswith(prefix + "_"):
-            names.append(metric[len(prefix) + 1 :])
-    for g in ("all", group) if n_groups == 1 else _our_groups(ours, group, result.task.name):
-        for name in names:
-            if (g, name) in ours:
-                return ours[(g, name)]
-    headline = result.aggregate.headline
-    if n_groups == 1 and any(n in (headline, "exact_match", "relaxed_overall") for n in names):
-        return result.headline
-    return None
-
-
-def _our_groups(
-    ours: Mapping[tuple[str, str], float | int], group: str, task: str
-) -> tuple[str, ...]:
-    """Our breakdown group for lmms-eval's subtask *group*: the same name, or the one group
-    whose name starts with what follows the task prefix (``pope_adv`` → ``adversarial``)."""
-    if any(g == group for g, _ in ours):
-        return (group,)
-    rest = group[len(task) + 1 :] if group.startswith(task + "_") else ""
-    found = {g for g, _ in ours if rest and g.startswith(rest)}
-    return tuple(found) if len(found) == 1 else ()
-
-
-def _is_vlmevalkit(profile: Any) -> bool:
-    """A profile reproducing VLMEvalKit (MMBench's profiles are named after the extractor)."""
-    return bool(profile.toolkit.startswith("VLMEvalKit") or profile.name.startswith("vlmevalkit"))
 
 
 def _distinct(theirs: float, mine: float, digits: int) -> tuple[str, str]:
@@ -213,19 +130,3 @@ def _difference(diff: float, digits: int) -> str:
     if abs(diff) < 0.5 * 10.0**-digits:
         return f"{diff:+.1e}"
     return f"{diff:+.{digits}f}"
-
-
-def _flat(result: TaskEvaluation) -> dict[tuple[str, str], float | int]:
-    """Our numbers keyed by ``(group, metric)``; overall ones under ``("all", metric)``, and
-    every breakdown group's under ``("*", group)`` when it has a single accuracy-like value."""
-    out: dict[tuple[str, str], float | int] = {}
-    for k, v in result.aggregate.metrics.items():
-        out[("all", k)] = v
-    for groups in result.aggregate.breakdowns.values():
-        for g, metrics in groups.items():
-            for k, v in metrics.items():
-                out[(g, k)] = v
-            main = [v for k, v in metrics.items() if k != "n"]
-            if len(main) == 1:
-                out[("*", g)] = main[0]
-    return out
