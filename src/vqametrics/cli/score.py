@@ -212,7 +212,6 @@ def _task_options(task: Task, extra: list[str]) -> dict[str, str]:
     """The task's own options (``Task.options``, e.g. GQA's ``--choices``) among the arguments
     the generic ``score`` options left; anything else is a usage error."""
     from ..core.exceptions import InputError
-
     from ._parser import sized
 
     # sized: argparse would otherwise import shutil for the width of its messages (issue 23)
