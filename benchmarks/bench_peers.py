@@ -11,7 +11,9 @@
   eval_tool/LaVIN``, 2,374 lines, the real files). The baseline is a plain script doing what
   ``eval_tool/calculation.py`` does (without its scikit-learn import, which would cost the peer
   more than ours): per task file, pairs of lines, the 4-character yes/no parse, accuracy and
-  accuracy+ summed per group. Ours: ``vqametrics score mme --results DIR``.
+  accuracy+ summed per group. Ours: ``vqametrics score mme --results DIR``. ``mme-sklearn``
+  (where scikit-learn is installed) is the same script with the import ``calculation.py`` has,
+  ``from sklearn.metrics import …``: what the peer's own script costs.
 - **ChartQA**: an lmms-eval ``--log_samples`` log of ``chartqa`` (2,500 seeded rows, 1,250 per
   split, each with its ``doc``). The baseline is a plain script doing lmms-eval's loop
   (``lmms_eval/tasks/chartqa/utils.py``): read the log, call ``relaxed_correctness`` on each
@@ -32,6 +34,7 @@ Usage: ``python benchmarks/bench_peers.py [--runs 15] [--before SRC] [--only NAM
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -174,6 +177,11 @@ PAIRS = {
     "mme": (mme_inputs, MME_BASELINE),
     "chartqa": (chartqa_inputs, CHARTQA_BASELINE),
 }
+if importlib.util.find_spec("sklearn") is not None:
+    PAIRS["mme-sklearn"] = (
+        mme_inputs,
+        "from sklearn.metrics import accuracy_score, confusion_matrix\n" + MME_BASELINE,
+    )
 
 
 def timed_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
