@@ -1,4 +1,4 @@
-"""End to end against the peers' own scripts (issue 23): POPE and ChartQA, fresh processes.
+"""End to end against the peers' own scripts (issue 23): POPE, MME and ChartQA, fresh processes.
 
 - **POPE**: LLaVA's 8,910-question file (``../shared/data/pope/llava``, the real one) answered
   in LLaVA's answer layout (seeded answers), with the POPE labels LLaVA-1.5 was evaluated on
@@ -7,6 +7,13 @@
   read the answers, and for each label file keep that category's answers, map each to yes/no by
   the first sentence's words, count TP/FP/TN/FN and print accuracy, precision, recall, F1.
   Ours: ``vqametrics score pope --annotations DIR --questions Q --results A``.
+- **MME**: the LaVIN results shipped inside MME's official ``eval_tool`` (``../shared/data/mme/
+  eval_tool/LaVIN``, 2,374 lines, the real files). The baseline is a plain script doing what
+  ``eval_tool/calculation.py`` does (without its scikit-learn import, which would cost the peer
+  more than ours): per task file, pairs of lines, the 4-character yes/no parse, accuracy and
+  accuracy+ summed per group. Ours: ``vqametrics score mme --results DIR``. ``mme-sklearn``
+  (where scikit-learn is installed) is the same script with the import ``calculation.py`` has,
+  ``from sklearn.metrics import …``: what the peer's own script costs.
 - **ChartQA**: an lmms-eval ``--log_samples`` log of ``chartqa`` (2,500 seeded rows, 1,250 per
   split, each with its ``doc``). The baseline is a plain script doing lmms-eval's loop
   (``lmms_eval/tasks/chartqa/utils.py``): read the log, call ``relaxed_correctness`` on each
@@ -21,12 +28,13 @@ printed, with the CPU time (user + sys from ``wait4``), the figure to trust on a
 ``--before SRC`` also runs ours from another source tree (e.g. an export of main's ``src/``) in
 the same alternation, and prints its ratio to the same baseline.
 
-Usage: ``python benchmarks/bench_peers.py [--runs 15] [--before SRC]``
+Usage: ``python benchmarks/bench_peers.py [--runs 15] [--before SRC] [--only NAME ...]``
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -70,6 +78,38 @@ for name in sorted(os.listdir(labels)):
           2 * precision * recall / (precision + recall), preds.count(1) / len(preds))
 """
 
+#: a plain script doing what MME's eval_tool/calculation.py does (argv: the results folder)
+MME_BASELINE = """
+import os, sys
+groups = {
+    "Perception": ["existence", "count", "position", "color", "posters", "celebrity", "scene",
+                   "landmark", "artwork", "OCR"],
+    "Cognition": ["commonsense_reasoning", "numerical_calculation", "text_translation",
+                  "code_reasoning"],
+}
+def parse(pred):
+    if pred in ("yes", "no"):
+        return pred
+    head = pred[:4]
+    return "yes" if "yes" in head else "no" if "no" in head else "other"
+for group, names in groups.items():
+    total = 0
+    for name in names:
+        with open(os.path.join(sys.argv[1], name + ".txt"), encoding="utf-8") as fh:
+            lines = fh.readlines()
+        right, pairs_right = 0, 0
+        for i in range(0, len(lines), 2):
+            both = True
+            for line in lines[i:i + 2]:
+                img, question, gt, pred = line.split("\t")
+                ok = gt.lower() == parse(pred.lower())
+                right += ok
+                both = both and ok
+            pairs_right += both
+        total += 0 + right / len(lines) * 100 + pairs_right / (len(lines) // 2) * 100
+    print(group, total)
+"""
+
 #: a plain script doing lmms-eval's chartqa loop over a samples log (argv: the log)
 CHARTQA_BASELINE = """
 import json, sys
@@ -111,6 +151,12 @@ def pope_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     return [*ours, "--results", str(answers)], [str(labels), str(questions), str(answers)]
 
 
+def mme_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
+    """The LaVIN results of MME's eval_tool, as shipped; (ours, baseline) arguments."""
+    folder = SHARED / "mme" / "eval_tool" / "LaVIN"
+    return ["score", "mme", "--results", str(folder)], [str(folder)]
+
+
 def chartqa_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     """An lmms-eval samples log of ChartQA test's size; (ours, baseline) arguments."""
     log = d / "samples_chartqa.jsonl"
@@ -123,6 +169,19 @@ def chartqa_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
             row = {"doc_id": i, "doc": doc, "target": gt, "resps": [[pred]]}
             fh.write(json.dumps({**row, "filtered_resps": [pred], "relaxed_overall": 0.0}) + "\n")
     return ["score", "chartqa", "--results", str(log), "--profile", "lmms-eval"], [str(log)]
+
+
+#: each run: its inputs and the peer's script
+PAIRS = {
+    "pope": (pope_inputs, POPE_BASELINE),
+    "mme": (mme_inputs, MME_BASELINE),
+    "chartqa": (chartqa_inputs, CHARTQA_BASELINE),
+}
+if importlib.util.find_spec("sklearn") is not None:
+    PAIRS["mme-sklearn"] = (
+        mme_inputs,
+        "from sklearn.metrics import accuracy_score, confusion_matrix\n" + MME_BASELINE,
+    )
 
 
 def timed_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -141,6 +200,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--before", metavar="SRC", help="also time ours from this source tree")
+    parser.add_argument("--only", action="append", choices=sorted(PAIRS), help="only these")
     args = parser.parse_args()
     if not (SHARED / "pope" / "llava").is_dir():
         raise SystemExit(f"needs {SHARED} (the shared data beside the checkout)")
@@ -151,10 +211,11 @@ def main() -> int:
     cli = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "vqametrics"]
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
     print(f"{'':17} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}   (medians)")
-    for name, build in (("pope", pope_inputs), ("chartqa", chartqa_inputs)):
+    for name, (build, base) in PAIRS.items():
+        if args.only and name not in args.only:
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             ours, theirs = build(Path(tmp), random.Random(12345))
-            base = POPE_BASELINE if name == "pope" else CHARTQA_BASELINE
             cmds = [([*cli, *ours], env), ([sys.executable, "-c", base, *theirs], env)]
             if before is not None:
                 cmds.append(([*cli, *ours], before))

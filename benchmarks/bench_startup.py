@@ -3,8 +3,9 @@
 Every case runs in a fresh process, the cases alternating run by run; the medians and their
 ratio to the bare interpreter are printed (target: ``vqametrics --help`` <= 2x), of the wall
 time and of the CPU time (user + sys from ``wait4``: the figure to trust on a loaded host). The
-small ``score`` is POPE on 20 VLMEvalKit rows; ``--importtime`` also prints the slowest imports
-of each command (``python -X importtime``). ``--before SRC`` runs every command a second time
+small ``score`` is POPE on 20 VLMEvalKit rows, and ChartQA on 20 VLMEvalKit CSV rows (a task
+whose profiles have explain hooks); ``--importtime`` also prints the slowest imports of each
+command (``python -X importtime``). ``--before SRC`` runs every command a second time
 from another source tree (e.g. an export of main's ``src/``), in the same alternation.
 
 Usage: ``python benchmarks/bench_startup.py [--runs 15] [--importtime] [--before SRC]``
@@ -33,6 +34,10 @@ def cases(tmp: Path) -> dict[str, list[str]]:
     ]  # fmt: skip
     small = tmp / "pope.json"
     small.write_text(json.dumps(rows))
+    chart = tmp / "chartqa.csv"
+    lines = ["index,question,answer,prediction,split"]
+    lines += [f"{i},q,{i},{i % 3},{('test_human', 'test_augmented')[i % 2]}" for i in range(20)]
+    chart.write_text("\n".join(lines) + "\n")
     # the installed console script (what a user runs), else python -m (runpy costs ~10 ms)
     script = Path(sys.executable).with_name("vqametrics")
     cli = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "vqametrics"]
@@ -43,6 +48,7 @@ def cases(tmp: Path) -> dict[str, list[str]]:
         "vqametrics score --help": [*cli, "score", "--help"],
         "score pope (20 rows)": [*cli, "score", "pope", "--results", str(small), "--profile",
                                  "vlmevalkit"],
+        "score chartqa (20 rows)": [*cli, "score", "chartqa", "--results", str(chart)],
     }  # fmt: skip
 
 

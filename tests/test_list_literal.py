@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vqametrics.readers.records import _REPR_LIST, _list_literal
+from vqametrics.readers.records import _list_literal, _pattern
 
 ODD = [
     "['a', 'b']",
@@ -53,4 +53,4 @@ def test_any_list_of_texts_as_python_writes_it(texts: list[str]) -> None:
 
 
 def test_the_usual_cell_takes_the_direct_path() -> None:
-    assert _REPR_LIST.fullmatch("['dakota', \"it's\", 'dakota digital']")
+    assert _pattern("repr_list").fullmatch("['dakota', \"it's\", 'dakota digital']")

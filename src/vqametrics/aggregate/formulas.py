@@ -16,7 +16,6 @@ summation is always named:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from fractions import Fraction
 from typing import TypeVar
 
 from ..core.sums import pairwise_sum
@@ -72,6 +71,8 @@ def exact_mean(values: Sequence[float]) -> float:
     """``statistics.mean``: the exact rational mean, rounded once (order-independent)."""
     if not values:
         raise ValueError("mean of no values")
+    from fractions import Fraction  # with decimal: only here, not at every start (issue 23)
+
     return float(sum((Fraction(v) for v in values), Fraction(0)) / len(values))
 
 

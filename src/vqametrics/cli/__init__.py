@@ -268,11 +268,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(args, "output_format"):
         args.json = args.output_format == "json"
     previous = None
-    import signal  # after parsing: --help and --version do without them
-    import threading
+    import signal  # after parsing: --help and --version do without it
 
-    if threading.current_thread() is threading.main_thread():
+    try:  # only the main thread may set a handler (threading itself is not imported)
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # main() called from another thread: SIGTERM keeps its handler
+        previous = None
     try:
         return _run(args)
     finally:

@@ -12,7 +12,7 @@ from ._table import COMMANDS as _COMMANDS
 from ._table import DESCRIPTION, EPILOG
 from ._table import columns as _columns
 
-__all__ = ["build_parser", "listing_parser"]
+__all__ = ["build_parser", "listing_parser", "sized"]
 
 _PACKAGE = __name__.rpartition(".")[0]
 
@@ -25,7 +25,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, *args, **kwargs)  # type: ignore[arg-type]
 
 
-def _sized(formatter: type[argparse.HelpFormatter]) -> type[argparse.HelpFormatter]:
+def sized(formatter: type[argparse.HelpFormatter]) -> type[argparse.HelpFormatter]:
     """*formatter* given the width argparse would compute with ``shutil`` (which it imports,
     with bz2 and lzma, for the first formatter made: every ``add_argument`` makes one)."""
 
@@ -48,7 +48,7 @@ class _Only:
     def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
         if name == self._keep:
             wanted = kwargs.get("formatter_class", argparse.HelpFormatter)
-            kwargs["formatter_class"] = _sized(wanted)  # type: ignore[arg-type]
+            kwargs["formatter_class"] = sized(wanted)  # type: ignore[arg-type]
             return self._sub.add_parser(name, **kwargs)  # type: ignore[arg-type]
         return argparse.ArgumentParser(add_help=False)
 

@@ -212,8 +212,14 @@ def _task_options(task: Task, extra: list[str]) -> dict[str, str]:
     """The task's own options (``Task.options``, e.g. GQA's ``--choices``) among the arguments
     the generic ``score`` options left; anything else is a usage error."""
     from ..core.exceptions import InputError
+    from ._parser import sized
 
-    parser = argparse.ArgumentParser(prog=f"vqametrics score {task.name}", add_help=False)
+    # sized: argparse would otherwise import shutil for the width of its messages (issue 23)
+    parser = argparse.ArgumentParser(
+        prog=f"vqametrics score {task.name}",
+        add_help=False,
+        formatter_class=sized(argparse.HelpFormatter),
+    )
     for name, text in task.options:
         parser.add_argument(f"--{name}", metavar="V", help=text)
     values, unknown = parser.parse_known_args(extra)

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -49,7 +50,13 @@ _API_SPELLING = {
     "--answer-field": "answer_field=",
     "--input-format": "input_format= (format= in evaluate_task)",
 }
-_OPTION = re.compile("|".join(re.escape(k) for k in sorted(_API_SPELLING, key=len, reverse=True)))
+
+
+@functools.cache
+def _option() -> re.Pattern[str]:
+    """Any of the options above, longest first; compiled when a message is first read from
+    Python (the command line never needs it: issue 23)."""
+    return re.compile("|".join(re.escape(k) for k in sorted(_API_SPELLING, key=len, reverse=True)))
 
 
 @contextlib.contextmanager
@@ -77,7 +84,7 @@ class InputError(VqaMetricsError, ValueError):
         text = super().__str__()
         if _COMMAND_LINE.get():
             return text
-        return _OPTION.sub(lambda m: _API_SPELLING[m.group(0)], text)
+        return _option().sub(lambda m: _API_SPELLING[m.group(0)], text)
 
 
 class MissingPredictionError(InputError):

@@ -13,14 +13,15 @@ milliseconds, not seconds.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _base
-from ._base import BUILTIN_EXTRACTORS, MAX_SCAN_CHARS, AnswerExtractor, Extraction, ExtractionRun
+from ._names import BUILTIN_EXTRACTORS, MAX_SCAN_CHARS
 from .diagnose import REASONS, Diagnostics, diagnose, verbose_reasons, word_limit
 
 if TYPE_CHECKING:
+    from ._base import AnswerExtractor, Extraction, ExtractionRun
     from .answer import ANSWER_RULES, extract_answer
 
 __all__ = [
@@ -60,32 +61,42 @@ def _load_builtins() -> None:
 def answer_extractor_names() -> list[str]:
     """The registered extractors' names, in listing order, without importing the built-in
     ones while nothing else is registered (what the command line offers as choices)."""
-    if not _base._REGISTRY:
+    base = sys.modules.get(f"{__name__}._base")  # nothing is registered before it is loaded
+    if base is None or not base._REGISTRY:
         return list(BUILTIN_EXTRACTORS)
     _load_builtins()
-    return [e.name for e in _base.list_answer_extractors()]
+    return [e.name for e in base.list_answer_extractors()]
 
 
 def list_answer_extractors() -> list[AnswerExtractor]:
     """The registered answer extractors: ``answer`` (ours) first, then the toolkits'."""
+    from . import _base
+
     _load_builtins()
     return _base.list_answer_extractors()
 
 
 def get_answer_extractor(name: str | AnswerExtractor) -> AnswerExtractor:
     """The extractor named *name* (an ``UnknownNameError`` listing the names if none is)."""
+    from . import _base
+
     _load_builtins()
     return _base.get_answer_extractor(name)
 
 
 def register_answer_extractor(extractor: AnswerExtractor) -> AnswerExtractor:
     """Add *extractor* to the registry (a name is registered once, ours first)."""
+    from . import _base
+
     _load_builtins()
     return _base.register_answer_extractor(extractor)
 
 
 #: names read from the ``answer`` module on first use: its patterns are compiled only then
 _FROM_ANSWER = ("ANSWER_RULES", "extract_answer")
+#: names read from ``_base`` on first use: its dataclasses are made only by a run that
+#: extracts (a score without ``--extract`` needs the diagnostics alone: issue 23)
+_FROM_BASE = ("AnswerExtractor", "Extraction", "ExtractionRun")
 
 
 def __getattr__(name: str) -> Any:
@@ -93,6 +104,10 @@ def __getattr__(name: str) -> Any:
         from . import answer
 
         return getattr(answer, name)
+    if name in _FROM_BASE:
+        from . import _base
+
+        return getattr(_base, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -106,10 +121,14 @@ def apply_extractor(
     UnknownNameError
         *name* is not registered.
     """
+    from ._base import ExtractionRun
+
     ext = get_answer_extractor(name)
     return ExtractionRun(ext.name, list(predictions), ext.many(predictions))
 
 
 def rule_counts(traces: Sequence[Extraction | None]) -> dict[str, int]:
     """How many answers each rule changed (an answer changed by two rules counts for both)."""
+    from ._base import ExtractionRun
+
     return ExtractionRun("", [], list(traces)).rule_counts()

@@ -23,6 +23,7 @@ distinct answers costs little.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -39,13 +40,21 @@ DEFAULT_MAX_WORDS = 5
 #: Examples kept for the reports.
 N_EXAMPLES = 5
 
-_REASONING = re.compile(r"</?(?:think|thinking|reasoning|analysis|reflection)\b", re.IGNORECASE)
-_MARKER = re.compile(
-    r"\banswer\s*(?:is\b|:|=)|<answer\b|\\boxed\{|答案\s*(?:是|为|：|:)", re.IGNORECASE
-)
-# ``^[^\S\n]*``, not ``^\s*``: found or not the same (a heading mark after blank lines is at the
-# start of its own line too), but ``\s*`` rescans a run of blank lines from each of them (n²)
-_MARKDOWN = re.compile(r"\*\*|__\S|`|^[^\S\n]*#{1,6}\s|^[^\S\n]*[-*+•]\s+\S", re.MULTILINE)
+
+@functools.cache
+def _long_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The reasoning-block, answer-marker and markdown patterns, compiled on first use: short
+    predictions (the common case, below) never need them (issue 23)."""
+    reasoning = re.compile(r"</?(?:think|thinking|reasoning|analysis|reflection)\b", re.IGNORECASE)
+    marker = re.compile(
+        r"\banswer\s*(?:is\b|:|=)|<answer\b|\\boxed\{|答案\s*(?:是|为|：|:)", re.IGNORECASE
+    )
+    # ``^[^\S\n]*``, not ``^\s*``: found or not the same (a heading mark after blank lines is at
+    # the start of its own line too), but ``\s*`` rescans a run of blank lines from each (n²)
+    markdown = re.compile(r"\*\*|__\S|`|^[^\S\n]*#{1,6}\s|^[^\S\n]*[-*+•]\s+\S", re.MULTILINE)
+    return reasoning, marker, markdown
+
+
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s+|$)")
 # characters behind every sign but "sentences" and "long"
 _SPECIAL = re.compile(r"[<*`_#\\\n]|answer|答案", re.IGNORECASE)
@@ -57,11 +66,12 @@ def _reasons(text: str, max_words: int) -> tuple[str, ...]:
     if n_words <= 2 and _SPECIAL.search(stripped) is None:  # the common case, cheaply
         return ("sentences",) if len(_SENTENCE_END.findall(stripped)) >= 2 else ()
     found = []
-    if _REASONING.search(stripped):
+    reasoning, marker, markdown = _long_patterns()
+    if reasoning.search(stripped):
         found.append("reasoning_block")
-    if _MARKER.search(stripped):
+    if marker.search(stripped):
         found.append("answer_marker")
-    if _MARKDOWN.search(stripped):
+    if markdown.search(stripped):
         found.append("markdown")
     ends = len(_SENTENCE_END.findall(stripped))
     lines = sum(1 for line in stripped.split("\n") if line.strip())

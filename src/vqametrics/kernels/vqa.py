@@ -13,9 +13,12 @@ and :math:`m` matching answers this is :math:`\min(1, 0.3m)`; the textbook form
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..core.sums import pairwise_sum
-from ..profiles import Profile
+
+if TYPE_CHECKING:  # a task that only averages need not load every profile (issue 23)
+    from ..profiles import Profile
 
 __all__ = [
     "annotator_values",

@@ -11,6 +11,7 @@ can say what it read. Task modules interpret the columns; nothing here knows abo
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
 import re
@@ -363,12 +364,23 @@ def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
     return replace(records, cell_notes=notes) if notes else records
 
 
-_SHEET = re.compile(rb"<sheet\b[^>]*>")
-_RELATION = re.compile(rb"<Relationship\b[^>]*>")
-_CELL = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"[^>]*?(?:/>|>(.*?)</c>)', re.DOTALL)
-_MERGED = re.compile(rb'<mergeCell\b[^>]*?\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"')
-_STORED = re.compile(rb"<v(?:\s[^>]*)?>[^<]")
-_DIMENSION = re.compile(rb'<dimension\b[^>]*?\bref="([A-Z]+)(\d+)')
+#: the patterns of a workbook's XML, by name (compiled by :func:`_pattern` on first use)
+_PATTERNS: dict[str, tuple[bytes | str, int]] = {
+    "sheet": (rb"<sheet\b[^>]*>", 0),
+    "relation": (rb"<Relationship\b[^>]*>", 0),
+    "cell": (rb'<c\b[^>]*?\br="([A-Z]+)(\d+)"[^>]*?(?:/>|>(.*?)</c>)', re.DOTALL),
+    "merged": (rb'<mergeCell\b[^>]*?\bref="([A-Z]+)(\d+):([A-Z]+)(\d+)"', 0),
+    "stored": (rb"<v(?:\s[^>]*)?>[^<]", 0),
+    "dimension": (rb'<dimension\b[^>]*?\bref="([A-Z]+)(\d+)', 0),
+}
+
+
+@functools.cache
+def _pattern(name: str) -> re.Pattern[Any]:
+    """The pattern *name* of :data:`_PATTERNS`, compiled once, on first use: reading a JSON
+    file never compiles the spreadsheet patterns (issue 23)."""
+    source, flags = _PATTERNS[name]
+    return re.compile(source, flags)
 
 
 def _column_number(letters: bytes) -> int:
@@ -381,12 +393,12 @@ def _column_number(letters: bytes) -> int:
 def _first_worksheet(archive: Any) -> str | None:
     """The member of the workbook's first worksheet (what openpyxl's ``worksheets[0]`` is)."""
     targets = {}
-    for m in _RELATION.finditer(archive.read("xl/_rels/workbook.xml.rels")):
+    for m in _pattern("relation").finditer(archive.read("xl/_rels/workbook.xml.rels")):
         rid = re.search(rb'\bId="([^"]+)"', m.group(0))
         target = re.search(rb'\bTarget="([^"]+)"', m.group(0))
         if rid and target:
             targets[rid.group(1)] = target.group(1).decode()
-    for m in _SHEET.finditer(archive.read("xl/workbook.xml")):
+    for m in _pattern("sheet").finditer(archive.read("xl/workbook.xml")):
         sheet_id = re.search(rb':id="([^"]+)"', m.group(0))
         path = targets.get(sheet_id.group(1)) if sheet_id else None
         if path and "worksheets/" in path:
@@ -408,7 +420,7 @@ def _cell_notes(data: bytes, header: list[Any]) -> dict[int, dict[str, str]]:
         return {}
     if b"<f" not in xml and b"<mergeCell" not in xml:
         return {}
-    dim = _DIMENSION.search(xml)
+    dim = _pattern("dimension").search(xml)
     col0, row0 = (_column_number(dim.group(1)), int(dim.group(2))) if dim else (1, 1)
     names = [str(h) if h is not None else "" for h in header]
 
@@ -419,9 +431,9 @@ def _cell_notes(data: bytes, header: list[Any]) -> dict[int, dict[str, str]]:
 
     notes: dict[int, dict[str, str]] = {}
     if b"<f" in xml:
-        for m in _CELL.finditer(xml):
+        for m in _pattern("cell").finditer(xml):
             body = m.group(3) or b""
-            if b"<f" in body and _STORED.search(body) is None:  # no <v>, or an empty one
+            if b"<f" in body and _pattern("stored").search(body) is None:  # no <v>, or an empty one
                 at = place(_column_number(m.group(1)), int(m.group(2)))
                 if at is not None:
                     ref = (m.group(1) + m.group(2)).decode()
@@ -430,7 +442,7 @@ def _cell_notes(data: bytes, header: list[Any]) -> dict[int, dict[str, str]]:
                         "without calculating it; open and save it in a spreadsheet program, "
                         "or export its values"
                     )
-    for m in _MERGED.finditer(xml):
+    for m in _pattern("merged").finditer(xml):
         c1, r1, c2, r2 = (_column_number(m.group(1)), int(m.group(2)),
                           _column_number(m.group(3)), int(m.group(4)))  # fmt: skip
         first = (m.group(1) + m.group(2)).decode()
@@ -450,14 +462,14 @@ def _cell_notes(data: bytes, header: list[Any]) -> dict[int, dict[str, str]]:
 # in a worksheet's XML: a number written with a point or an exponent (openpyxl reads a float,
 # calamine's value is made an int when integral: such a cell must not be integral), and an
 # integer of 16 digits or more (a float may not hold it exactly)
-_DECIMAL = re.compile(rb"<v>([-+]?(?:\d*\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+))</v>")
-_LONG_INT = re.compile(rb"<v>[-+]?\d{16,}</v>")
+_PATTERNS["decimal"] = (rb"<v>([-+]?(?:\d*\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+))</v>", 0)
+_PATTERNS["long_int"] = (rb"<v>[-+]?\d{16,}</v>", 0)
 # in the text of a cell: one not marked xml:space="preserve" that starts or ends with
 # whitespace (calamine trims it, or drops a text of only spaces; openpyxl keeps it); phonetic
 # runs; and in a sheet's inline strings, the _xHHHH_ escapes that calamine decodes and openpyxl
 # leaves as written (it decodes them in shared strings, as calamine does)
-_TEXT_DIFFERS = re.compile(rb"<t>\s|<t>[^<]*\s</t>|<rPh\b")
-_INLINE_ESCAPE = re.compile(rb"_x[0-9A-Fa-f]{4}_")
+_PATTERNS["text_differs"] = (rb"<t>\s|<t>[^<]*\s</t>|<rPh\b", 0)
+_PATTERNS["inline_escape"] = (rb"_x[0-9A-Fa-f]{4}_", 0)
 _FLOAT_LIMIT = 2.0**53
 
 
@@ -512,17 +524,21 @@ def _needs_openpyxl(data: bytes) -> bool:
             for info in archive.infolist():
                 if info.filename == "xl/sharedStrings.xml":
                     xml = archive.read(info)
-                    if not _well_formed(xml) or _TEXT_DIFFERS.search(xml):
+                    if not _well_formed(xml) or _pattern("text_differs").search(xml):
                         return True
                 elif info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
                     xml = archive.read(info)
                     if not _well_formed(xml):
                         return True  # calamine reads past mismatched tags: openpyxl names them
-                    if b't="e"' in xml or _LONG_INT.search(xml) or _TEXT_DIFFERS.search(xml):
+                    if (
+                        b't="e"' in xml
+                        or _pattern("long_int").search(xml)
+                        or _pattern("text_differs").search(xml)
+                    ):
                         return True  # an error cell; an integer a float may not hold; a text
-                    if b"inlineStr" in xml and _INLINE_ESCAPE.search(xml):
+                    if b"inlineStr" in xml and _pattern("inline_escape").search(xml):
                         return True  # an escape openpyxl leaves in an inline string
-                    for m in _DECIMAL.finditer(xml):
+                    for m in _pattern("decimal").finditer(xml):
                         if float(m.group(1)).is_integer():
                             return True  # openpyxl's float, calamine's (made) int
     except Exception:  # a damaged archive: openpyxl reads it or names the fault
@@ -624,15 +640,15 @@ def parse_list_cell(value: Any, where: str) -> list[str]:
 # value is then the characters between the quotes, as ast.literal_eval would give
 _PLAIN = r"[^{q}\\\n\r\x00\ud800-\udfff]*"
 _QUOTED = f"'{_PLAIN.format(q=chr(39))}'|\"{_PLAIN.format(q=chr(34))}\""
-_REPR_LIST = re.compile(f"\\[(?:(?:{_QUOTED})(?:, (?:{_QUOTED}))*)?\\]")
-_REPR_ITEM = re.compile(_QUOTED)
+_PATTERNS["repr_list"] = (f"\\[(?:(?:{_QUOTED})(?:, (?:{_QUOTED}))*)?\\]", 0)
+_PATTERNS["repr_item"] = (_QUOTED, 0)
 
 
 def _list_literal(text: str) -> Any:
     """``ast.literal_eval(text)``, read directly when *text* is a plain list of quoted texts
     (every VLMEvalKit answer cell, about 15× faster), else by ``ast``."""
-    if _REPR_LIST.fullmatch(text):
-        return [item[1:-1] for item in _REPR_ITEM.findall(text)]
+    if _pattern("repr_list").fullmatch(text):
+        return [item[1:-1] for item in _pattern("repr_item").findall(text)]
     import ast
 
     return ast.literal_eval(text)

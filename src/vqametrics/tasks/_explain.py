@@ -14,18 +14,19 @@ value on that one reference).
 
 from __future__ import annotations
 
-import html as _html
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.display import html_table, text_table
-from ..kernels.vqa import average, leave_one_out_values
 from ..normalize.lmms_eval import evalai_prep, punctuation_lmms
 from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
 from ._base import Item
+
+# html, core.display and kernels.vqa (which loads every VQA profile) are imported by the
+# functions that use them: a task module imports the hooks below at import, and a score run,
+# which never explains, need not pay for them (issue 23; tests/test_startup.py)
 
 __all__ = [
     "MMF_STEPS",
@@ -104,6 +105,8 @@ def soft_accuracy(
         steps.append(["answers · " + names, f"{changed} of {len(answers)} changed"])
     elif answers_note:
         steps.append(["answers", answers_note])
+    from ..kernels.vqa import average, leave_one_out_values
+
     matches = [a == norm for a in answers]
     values = leave_one_out_values(matches, None, "position")
     m = sum(matches)
@@ -378,6 +381,8 @@ class ItemExplanation:
             width = min(44, max(len(n) for n, _ in self.steps))
             out += [f"  {n:<{width}}  {v}" for n, v in self.steps]
         if self.table_header:
+            from ..core.display import text_table
+
             out.append("")
             out.append(text_table([list(r) for r in self.table_rows], list(self.table_header)))
         out.append("")
@@ -390,7 +395,11 @@ class ItemExplanation:
         return "\n".join(out)
 
     def _repr_html_(self) -> str:
-        e = _html.escape
+        import html
+
+        from ..core.display import html_table
+
+        e = html.escape
         parts = [
             f"<p><b>{e(self.title)}</b> · profile <code>{e(self.profile)}</code> · item "
             f"<code>{e(repr(self.item_id))}</code> <small>({e(self.source)})</small></p>",

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..core.signature import Signature
-from ..extract import Diagnostics, ExtractionRun, apply_extractor, diagnose
+from ..extract import Diagnostics, apply_extractor, diagnose
 from ..pipeline.toolkit_check import SampleCheck, check_samples, reported_block
 from . import get_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile, item_column
+
+if TYPE_CHECKING:  # made by apply_extractor: a run that does not extract never loads it
+    from ..extract import ExtractionRun
 
 __all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
 

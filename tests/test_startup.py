@@ -1,0 +1,155 @@
+"""Issue 23, start-up of a small ``score``: what a run of each kind of task imports.
+
+A small score's time is almost all imports; these tests pin the modules it does without (the
+timings are ``benchmarks/bench_startup.py``'s and ``bench_peers.py``'s, never asserted here),
+and that the task registry's table of module names cannot drift from what the modules
+register."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_cli_lazy import _imported_after
+from vqametrics import tasks
+from vqametrics.tasks import Task, get_task, list_tasks
+
+#: what no small score needs: the array library, the spreadsheet reader, the explanation
+#: machinery (``tasks/_explain.py``'s hooks are imported, never run, by a score), the stdlib
+#: modules a score used to pull in through argparse, fractions, threading, …
+NEVER = {
+    "numpy",
+    "openpyxl",
+    "shutil",
+    "threading",
+    "fractions",
+    "decimal",
+    "html",
+    "vqametrics.views.explanation",
+    "vqametrics.pipeline.explanation",
+    "vqametrics.extract._base",
+    "vqametrics.extract.answer",
+    "vqametrics.judge",
+}
+
+
+def _write_csv(path: Path, rows: list[dict[str, object]]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _pope(d: Path) -> list[str]:
+    rows = [
+        {"index": i, "question": "Is there a dog?", "prediction": "Yes" if i % 2 else "No"}
+        | {"answer": "Yes", "category": "random"}
+        for i in range(20)
+    ]
+    (d / "pope.json").write_text(json.dumps(rows), encoding="utf-8")
+    return ["--results", str(d / "pope.json"), "--profile", "vlmevalkit"]
+
+
+def _chartqa(d: Path) -> list[str]:
+    rows = [
+        {"index": i, "question": "q", "answer": str(i), "prediction": str(i % 3), "split": s}
+        for i, s in enumerate(["test_human", "test_augmented"] * 5)
+    ]
+    _write_csv(d / "chartqa.csv", rows)
+    return ["--results", str(d / "chartqa.csv")]
+
+
+def _docvqa(d: Path) -> list[str]:
+    rows = [{"questionId": i, "question": "what?", "answers": ["ltd", "a b"]} for i in range(5)]
+    (d / "ann.json").write_text(json.dumps({"dataset_name": "docvqa", "data": rows}))
+    (d / "res.json").write_text(json.dumps([{"questionId": i, "answer": "ltd"} for i in range(5)]))
+    return ["--annotations", str(d / "ann.json"), "--results", str(d / "res.json")]
+
+
+def _gqa(d: Path) -> list[str]:
+    types = {"structural": "query", "semantic": "attr", "detailed": "directOf"}
+    question = {"question": "Is it?", "answer": "yes", "isBalanced": True, "types": types}
+    question |= {"groups": {"global": None, "local": None}, "entailed": [], "semantic": []}
+    (d / "q.json").write_text(json.dumps({str(i): question for i in range(5)}))
+    preds = [{"questionId": str(i), "prediction": "yes"} for i in range(5)]
+    (d / "p.json").write_text(json.dumps(preds))
+    return ["--questions", str(d / "q.json"), "--results", str(d / "p.json")]
+
+
+#: task -> (its inputs, its module, what else that run does without)
+RUNS = {
+    "pope": (_pope, "pope", {"hashlib", "vqametrics.profiles"}),  # no label files: no hash
+    "chartqa": (_chartqa, "chartqa", {"vqametrics.profiles", "vqametrics.core.output"}),
+    "docvqa": (_docvqa, "anls", {"vqametrics.core.output"}),
+    "gqa": (_gqa, "gqa", {"vqametrics.core.output"}),
+}
+
+
+@pytest.mark.parametrize("task", sorted(RUNS))
+def test_a_small_score_imports_its_own_task_and_nothing_it_does_not_use(
+    task: str, tmp_path: Path
+) -> None:
+    build, module, unneeded = RUNS[task]
+    mods = set(_imported_after(["score", task, *build(tmp_path)], tmp_path))
+    assert f"vqametrics.tasks.{module}" in mods  # it did run
+    loaded = {m for m in mods if m.startswith("vqametrics.tasks.") and not m[17:].startswith("_")}
+    assert loaded == {f"vqametrics.tasks.{module}"}  # no other task module
+    assert (NEVER | unneeded) & mods == set()
+
+
+def _registering_module(task: Task) -> str:
+    """The task module (``tasks/<name>.py``) that registered *task*."""
+    found = {
+        name.rpartition(".")[2]
+        for name, mod in sys.modules.items()
+        if name.startswith("vqametrics.tasks.") and not name.rpartition(".")[2].startswith("_")
+        if any(value is task for value in vars(mod).values())
+    }
+    assert len(found) == 1, (task.name, found)
+    return found.pop()
+
+
+def test_the_module_table_names_every_task_and_alias_as_registered() -> None:
+    expected: dict[str, tuple[str, ...]] = {}
+    for task in list_tasks():  # imports every task module
+        module = _registering_module(task)
+        names = tuple(n for n in (task.name, *task.aliases) if n.replace("-", "_") != module)
+        if names:
+            expected[module] = expected.get(module, ()) + names
+    assert {m: set(n) for m, n in tasks._MODULE_NAMES.items()} == {
+        m: set(n) for m, n in expected.items()
+    }
+
+
+def test_a_name_the_module_is_not_named_after_imports_that_module_alone(tmp_path: Path) -> None:
+    """In a fresh interpreter, the first name of each table entry (``docvqa``, ``vqa``, …)
+    imports its module alone: never every task module (``_load_all``)."""
+    firsts = {module: names[0] for module, names in tasks._MODULE_NAMES.items()}
+    code = (
+        "import json, sys\n"
+        "from vqametrics import tasks\n"
+        f"got = {{m: tasks.get_task(n).name for m, n in {firsts!r}.items()}}\n"
+        "mods = sorted(m for m in sys.modules if m.startswith('vqametrics.tasks.'))\n"
+        "print(json.dumps([got, mods, tasks._ALL_LOADED]))\n"
+    )
+    src = str(Path(tasks.__file__).resolve().parents[2])
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": src},
+        cwd=tmp_path,
+    )
+    got, mods, loaded_all = json.loads(out.stdout)
+    assert loaded_all is False
+    assert {m for m in mods if not m[17:].startswith("_")} == {
+        f"vqametrics.tasks.{m}" for m in firsts
+    }
+    assert got == {m: get_task(n).name for m, n in firsts.items()}
