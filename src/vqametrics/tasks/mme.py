@@ -36,6 +36,7 @@ from ..aggregate.formulas import group_by
 from ..core.exceptions import InputError
 from ..core.toolkits import LLAVA_32CEBC3 as LLAVA_PIN
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
+from ..kernels.keywords import first_keyword
 from . import register_task
 from ._base import Aggregate, Aggregator, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
@@ -107,12 +108,7 @@ def parse_lmms_eval(text: str) -> str:
 def _four_characters(pred: str) -> str:
     """The 4-character rule both parsers end with: ``yes`` if ``"yes"`` is in the first 4
     characters, else ``no`` if ``"no"`` is, else ``other``."""
-    head = pred[:4]
-    if "yes" in head:
-        return "yes"
-    if "no" in head:
-        return "no"
-    return "other"
+    return first_keyword(pred[:4], (("yes", "yes"), ("no", "no")), "other")
 
 
 # ---------------------------------------------------------------------------- per item
