@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..core.exceptions import InputError
+from .keywords import first_keyword
 
 __all__ = [
     "HallusionScoreError",
@@ -42,12 +43,7 @@ def verdict_code(reply: str) -> str:
     >>> verdict_code("Correct."), verdict_code("INCORRECT"), verdict_code("unclear")
     ('1', '0', '2')
     """
-    low = reply.lower()
-    if "incorrect" in low:
-        return "0"
-    if "correct" in low:
-        return "1"
-    return "2"
+    return first_keyword(reply.lower(), (("incorrect", "0"), ("correct", "1")), "2")
 
 
 def same_code(reply: str) -> str:

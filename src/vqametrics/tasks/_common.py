@@ -39,6 +39,7 @@ __all__ = [
     "unique_items",
     "vlmevalkit_breakdown",
     "vlmevalkit_judge_rows",
+    "vlmevalkit_overall",
 ]
 
 
@@ -90,6 +91,20 @@ def vlmevalkit_breakdown(
     sorted order (it groups with ``set``, then sorts)."""
     groups = group_means(items, scores, field, numpy_mean, 100.0)
     return {g: groups[g] for g in sorted(groups)}
+
+
+def vlmevalkit_overall(
+    items: Sequence[Item], scores: Sequence[float], fields: Sequence[str] = ()
+) -> Aggregate:
+    """VLMEvalKit's ``Overall``: ``np.mean(hits) * 100`` over every row, in percent, with the
+    per-value numbers of each of *fields* (:func:`vlmevalkit_breakdown`); with no *fields* an
+    :data:`Aggregator` itself."""
+    return Aggregate(
+        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
+        headline="Overall",
+        units="percent",
+        breakdowns={field: vlmevalkit_breakdown(items, scores, field) for field in fields},
+    )
 
 
 def vlmevalkit_judge_rows(

@@ -22,7 +22,7 @@ from ..normalize.official import clean, digits_articles
 from ..normalize.official import punctuation as official_punctuation
 from ..normalize.vlmevalkit import punctuation_vlm
 from ._base import Item, TaskProfile
-from ._common import found_instead, mean_aggregate, numpy_mean
+from ._common import found_instead, mean_aggregate, vlmevalkit_overall
 from ._explain import MMF_STEPS, VLM_2024_STEPS, VLM_STEPS, soft_explainer
 
 __all__ = [
@@ -154,10 +154,6 @@ def lmms_eval(task: str, note: str = "", **changes: Any) -> TaskProfile:
     return replace(profile, **changes)
 
 
-#: VLMEvalKit's ``Overall``: np.mean of the per-question scores × 100
-_vlm_overall = mean_aggregate("Overall", average=numpy_mean, scale=100.0, units="percent", digits=2)
-
-
 def vlmevalkit(dataset: str, source: str, **changes: Any) -> TaskProfile:
     """VLMEvalKit's profile of *dataset* at HEAD (*source*: the file that scores it):
     ``process_answer`` on both sides, ``np.mean``; ``Overall`` = np.mean × 100."""
@@ -168,7 +164,7 @@ def vlmevalkit(dataset: str, source: str, **changes: Any) -> TaskProfile:
         VLMEVALKIT_PIN.at(source),
         VLMEVALKIT_PIN.token,
         vlmevalkit_accuracy,
-        _vlm_overall,
+        vlmevalkit_overall,
         explain=soft_explainer(VLM_STEPS, "numpy"),
     )
     return replace(profile, **changes)
@@ -184,7 +180,7 @@ def vlmevalkit_2024(dataset: str, note: str = "", **changes: Any) -> TaskProfile
         "open-compass/VLMEvalKit before 928a95b (2025-05-13)",
         "VLMEvalKit@pre-928a95b",
         vlmevalkit_2024_accuracy,
-        _vlm_overall,
+        vlmevalkit_overall,
         explain=soft_explainer(VLM_2024_STEPS, "numpy"),
     )
     return replace(profile, **changes)

@@ -1,5 +1,5 @@
-"""What POPE and MME share: VLMEvalKit's yes/no rule, a yes/no profile built from how a toolkit
-reads the answer and the label, and the reading steps of their VLMEvalKit sheets.
+"""What POPE and MME share: VLMEvalKit's yes/no rule and its profile, a yes/no profile built from
+how a toolkit reads the answer and the label, and the reading steps of their VLMEvalKit sheets.
 
 VLMEvalKit (``vlmeval/dataset/utils/yorn.py`` ``YOrN_Extraction`` @ e8e78f0) lower-cases the
 response, runs its punctuation step and splits on whitespace: ``yes`` without ``no`` is
@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.exceptions import InputError
+from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.records import Records, cell_text
 from ._base import Aggregator, Item, TaskData, TaskInputs, TaskProfile
@@ -27,7 +28,9 @@ __all__ = [
     "count_other",
     "parse_vlmevalkit",
     "read_yes_no_sheet",
+    "unjudged_notes",
     "unused_notes",
+    "vlmevalkit_yes_no_profile",
     "yes_no_profile",
     "yorn_extraction",
 ]
@@ -62,6 +65,18 @@ def parse_vlmevalkit(text: str) -> str:
 def count_other(items: Sequence[Item], parse: Callable[[str], str] = parse_vlmevalkit) -> int:
     """How many given answers *parse* reads as neither yes nor no (VLMEvalKit's judge cases)."""
     return sum(1 for it in items if it.prediction is not None and parse(it.prediction) == "other")
+
+
+def unjudged_notes(items: Sequence[Item], what: str, after: str = "") -> list[str]:
+    """The note on the *what* (answers, responses) VLMEvalKit would hand to its LLM judge: none
+    when every one is yes or no to ``YOrN_Extraction``; *after* ends the note."""
+    unknown = count_other(items)
+    if not unknown:
+        return []
+    return [
+        f"{unknown} {what}(s) are neither yes nor no to YOrN_Extraction: VLMEvalKit asks an "
+        f"LLM judge about them; without one (as here) they are wrong{after}"
+    ]
 
 
 # ---------------------------------------------------------------------------- profiles
@@ -110,6 +125,35 @@ def yes_no_profile(
 
     return TaskProfile(
         score=rule.score, aggregate=aggregate, parse=rule.parse, explain=explain, **profile
+    )
+
+
+def vlmevalkit_yes_no_profile(
+    rating: str,
+    truth: Callable[[str], str],
+    how_truth: str,
+    aggregate: Aggregator,
+    scored: str,
+    **profile: Any,
+) -> TaskProfile:
+    """VLMEvalKit's profile of a yes/no benchmark that ``yorn.py`` *rating* (``POPE_rating``,
+    ``MME_rating``) scores: ``YOrN_Extraction`` on the answer, no judge, *truth* (described by
+    *how_truth*) on the label; *scored* ends the description, *profile* goes to
+    :func:`yes_no_profile`."""
+    rule = YesNoRule(
+        parse_vlmevalkit,
+        truth,
+        "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
+        how_truth,
+    )
+    return yes_no_profile(
+        rule,
+        aggregate,
+        name="vlmevalkit",
+        description=f"VLMEvalKit {rating}: YOrN word membership, no judge; {scored}",
+        reproduces=VLMEVALKIT_PIN.at(f"vlmeval/dataset/utils/yorn.py {rating}"),
+        toolkit=VLMEVALKIT_PIN.token,
+        **profile,
     )
 
 

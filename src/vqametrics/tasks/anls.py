@@ -48,9 +48,8 @@ from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, Task
 from ._common import (
     found_instead,
     mean,
-    numpy_mean,
     read_vlmevalkit,
-    vlmevalkit_breakdown,
+    vlmevalkit_overall,
 )
 from ._explain import Steps, per_reference, run_steps
 from ._lmms import (
@@ -250,12 +249,7 @@ def _mean_aggregate(key: str) -> Callable[[Sequence[Item], Sequence[float]], Agg
 def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """``np.mean(hit) * 100``; per ``split`` when the file has one, else per ``category``."""
     field = "split" if any("split" in it.fields for it in items) else "category"
-    return Aggregate(
-        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
-        headline="Overall",
-        units="percent",
-        breakdowns={field: vlmevalkit_breakdown(items, scores, field)},
-    )
+    return vlmevalkit_overall(items, scores, (field,))
 
 
 def _pix2struct_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:

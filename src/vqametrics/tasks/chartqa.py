@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..aggregate.formulas import group_by, naive_sum
+from ..aggregate.formulas import Average, group_by, naive_sum
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import PIX2STRUCT as PIX2STRUCT_PIN
@@ -33,12 +33,21 @@ from ..readers.join import disagreement_note, results_predictions
 from ..readers.layouts import Predictions
 from ..readers.records import Records, field_value, parse_list_cell, read_records
 from . import register_task
-from ._base import Aggregate, Item, ItemScorer, Task, TaskData, TaskInputs, TaskProfile
+from ._base import (
+    Aggregate,
+    Aggregator,
+    Item,
+    ItemScorer,
+    Task,
+    TaskData,
+    TaskInputs,
+    TaskProfile,
+    Units,
+)
 from ._common import (
     mean,
-    numpy_mean,
     read_vlmevalkit,
-    vlmevalkit_breakdown,
+    vlmevalkit_overall,
 )
 from ._explain import per_reference
 from ._lmms import LogLayout, LogReading, MetricRecord, Truth, with_record_docs
@@ -103,26 +112,38 @@ def _percent(scores: Sequence[float]) -> float:
 # --- aggregations --------------------------------------------------------------------------
 
 
-def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """Pooled ``100·Σ/N``, each split the same way, and the mean of the splits."""
-    groups = _by_split(items, scores)
-    metrics: dict[str, float | int] = {"relaxed_accuracy": _percent(scores), "n": len(scores)}
-    table: dict[str, dict[str, float | int]] = {
-        g: {"relaxed_accuracy": _percent(v), "n": len(v)} for g, v in groups.items()
-    }
-    notes: tuple[str, ...] = ()
-    if len(groups) > 1:
-        metrics["mean_of_splits"] = mean([float(t["relaxed_accuracy"]) for t in table.values()])
-        sizes = {len(v) for v in groups.values()}
-        if len(sizes) > 1:
-            notes = ("the splits differ in size, so their mean is not the pooled accuracy",)
-    return Aggregate(
-        metrics=metrics,
-        headline="relaxed_accuracy",
-        units="percent",
-        breakdowns={"split": table} if table else {},
-        notes=notes,
-    )
+def _per_split(
+    key: str, average: Average, units: Units, digits: int, *, size_note: bool
+) -> Aggregator:
+    """Pooled *key* = ``average(scores)``, each split the same way, and the mean of the splits
+    when there are several (as pix2struct's and Qwen-VL's users report them); *size_note*:
+    say when the splits differ in size, so that their mean is not the pooled number."""
+
+    def aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+        groups = _by_split(items, scores)
+        metrics: dict[str, float | int] = {key: average(scores), "n": len(scores)}
+        table: dict[str, dict[str, float | int]] = {
+            g: {key: average(v), "n": len(v)} for g, v in groups.items()
+        }
+        notes: tuple[str, ...] = ()
+        if len(groups) > 1:
+            metrics["mean_of_splits"] = mean([float(t[key]) for t in table.values()])
+            if size_note and len({len(v) for v in groups.values()}) > 1:
+                notes = ("the splits differ in size, so their mean is not the pooled accuracy",)
+        return Aggregate(
+            metrics=metrics,
+            headline=key,
+            units=units,
+            digits=digits,
+            breakdowns={"split": table} if table else {},
+            notes=notes,
+        )
+
+    return aggregate
+
+
+#: pooled ``100·Σ/N`` (pix2struct), each split the same way, and the mean of the splits
+_official_aggregate = _per_split("relaxed_accuracy", _percent, "percent", 2, size_note=True)
 
 
 def _lmms_eval_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -138,30 +159,11 @@ def _lmms_eval_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggr
 
 def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """``np.mean(hit) * 100`` per split (sorted) and ``Overall`` (pooled), as ``_acc.csv``."""
-    return Aggregate(
-        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
-        headline="Overall",
-        units="percent",
-        breakdowns={"split": vlmevalkit_breakdown(items, scores, "split")},
-    )
+    return vlmevalkit_overall(items, scores, ("split",))
 
 
-def _qwen_vl_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    """Qwen-VL scores each split as its own dataset: ``sum(scores) / len(scores)``."""
-    groups = _by_split(items, scores)
-    metrics: dict[str, float | int] = {"accuracy": mean(scores), "n": len(scores)}
-    table: dict[str, dict[str, float | int]] = {
-        g: {"accuracy": mean(v), "n": len(v)} for g, v in groups.items()
-    }
-    if len(groups) > 1:
-        metrics["mean_of_splits"] = mean([float(t["accuracy"]) for t in table.values()])
-    return Aggregate(
-        metrics=metrics,
-        headline="accuracy",
-        units="fraction",
-        digits=4,
-        breakdowns={"split": table} if table else {},
-    )
+#: Qwen-VL scores each split as its own dataset: ``sum(scores) / len(scores)``
+_qwen_vl_aggregate = _per_split("accuracy", mean, "fraction", 4, size_note=False)
 
 
 class _Row(NamedTuple):

@@ -36,7 +36,7 @@ from ..aggregate.formulas import group_by
 from ..core.exceptions import InputError
 from ..core.toolkits import LLAVA_32CEBC3 as LLAVA_PIN
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
+from ..kernels.keywords import first_keyword
 from . import register_task
 from ._base import Aggregate, Aggregator, Item, Task, TaskData, TaskProfile
 from ._common import numpy_mean
@@ -51,7 +51,13 @@ from ._mme_read import (
     read_mme,
     read_task_file,
 )
-from ._yesno import YesNoRule, count_other, parse_vlmevalkit, yes_no_profile
+from ._yesno import (
+    YesNoRule,
+    parse_vlmevalkit,
+    unjudged_notes,
+    vlmevalkit_yes_no_profile,
+    yes_no_profile,
+)
 
 __all__ = [
     "COGNITION",
@@ -102,12 +108,7 @@ def parse_lmms_eval(text: str) -> str:
 def _four_characters(pred: str) -> str:
     """The 4-character rule both parsers end with: ``yes`` if ``"yes"`` is in the first 4
     characters, else ``no`` if ``"no"`` is, else ``other``."""
-    head = pred[:4]
-    if "yes" in head:
-        return "yes"
-    if "no" in head:
-        return "no"
-    return "other"
+    return first_keyword(pred[:4], (("yes", "yes"), ("no", "no")), "other")
 
 
 # ---------------------------------------------------------------------------- per item
@@ -124,7 +125,7 @@ def _vlm_truth(gt: str) -> str:
 
 
 #: how each toolkit reads a response and a GT; a response is right when the two agree
-#: (``other`` is never right)
+#: (``other`` is never right); VLMEvalKit's rule is yorn.py's, shared with POPE (``_yesno``)
 _OFFICIAL_RULE = YesNoRule(
     parse_official,
     str.lower,
@@ -136,12 +137,6 @@ _LMMS_RULE = YesNoRule(
     _lmms_truth,
     "lower, strip, delete '.'; y/n; else the 4-character rule",
     "lower, strip, delete '.'",
-)
-_VLM_RULE = YesNoRule(
-    parse_vlmevalkit,
-    _vlm_truth,
-    "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
-    "strip + lower",
 )
 
 
@@ -317,12 +312,7 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
         per_cat[cat] = {"score": numpy_mean(flat) * 100 + numpy_mean(plus) * 100, "n": len(idx)}
     per_cat = {c: per_cat[c] for c in sorted(per_cat)}
     metrics, notes = _totals({c: float(v["score"]) for c, v in per_cat.items()}, _VLM_GROUPS)
-    unknown = count_other(items)
-    if unknown:
-        notes.append(
-            f"{unknown} response(s) are neither yes nor no to YOrN_Extraction: VLMEvalKit asks an "
-            "LLM judge about them; without one (as here) they are wrong"
-        )
+    notes.extend(unjudged_notes(items, "response"))
     return _points(metrics, "category", per_cat, notes)
 
 
@@ -366,13 +356,14 @@ LMMS_EVAL = _mme_profile(
     toolkit=LMMS_EVAL_PIN.token,
 )
 
-VLMEVALKIT = _mme_profile(
-    _VLM_RULE,
+VLMEVALKIT = vlmevalkit_yes_no_profile(
+    "MME_rating",
+    _vlm_truth,
+    "strip + lower",
     _aggregate_vlm,
-    name="vlmevalkit",
-    description="VLMEvalKit MME_rating: YOrN word membership, no judge; groups by image_path",
-    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py MME_rating"),
-    toolkit=VLMEVALKIT_PIN.token,
+    "groups by image_path",
+    confusion=False,
+    note=_MME_NOTE,
 )
 
 

@@ -16,6 +16,7 @@ OCRBench.json`` is joined by position).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.exceptions import InputError
@@ -87,6 +88,17 @@ def _plain(text: str) -> str:
     return text.lower().strip().replace("\n", " ")
 
 
+def _plain_folded(text: str) -> str:
+    return _plain(fold_fullwidth(text))
+
+
+def _normalizer(hme: bool, fold: bool) -> Callable[[str], str]:
+    """HME100k's normalization, else the plain one (after :func:`fold_fullwidth` when *fold*)."""
+    if hme:
+        return _hme
+    return _plain_folded if fold else _plain
+
+
 def ocrbench_match(
     prediction: str, references: Sequence[str], *, hme: bool, fold: bool = False
 ) -> float:
@@ -98,14 +110,9 @@ def ocrbench_match(
     an empty answer matches anything; the newline becomes a space *after* the strip, so
     ``cen\\ntre`` does not contain ``centre``; full-width letters do not match ASCII.
     """
-    if hme:
-        p = _hme(prediction)
-        return 1.0 if any(_hme(a) in p for a in references) else 0.0
-    if fold:
-        p = _plain(fold_fullwidth(prediction))
-        return 1.0 if any(_plain(fold_fullwidth(a)) in p for a in references) else 0.0
-    p = _plain(prediction)
-    return 1.0 if any(_plain(a) in p for a in references) else 0.0
+    norm = _normalizer(hme, fold)
+    p = norm(prediction)
+    return 1.0 if any(norm(a) in p for a in references) else 0.0
 
 
 def _is_hme_by_dataset(dataset_name: str | None, category: str | None) -> bool:
@@ -116,48 +123,44 @@ def _is_hme_by_dataset(dataset_name: str | None, category: str | None) -> bool:
     return category == HME_CATEGORY
 
 
-def score_official(
-    prediction: str,
-    references: Sequence[str],
-    dataset_name: str | None = None,
-    category: str | None = None,
-) -> float:
-    """example.py: HME100k by ``dataset_name``, containment, no folding."""
-    return ocrbench_match(prediction, references, hme=_is_hme_by_dataset(dataset_name, category))
+@dataclass(frozen=True)
+class _Rule:
+    """How one toolkit applies example.py's containment: whether the category decides the
+    HME100k rule (VLMEvalKit; else the dataset name does), whether the prediction is stripped
+    first, and whether full-width ASCII is folded in the non-HME branch."""
+
+    by_category: bool = False
+    strip: bool = False
+    fold: bool = False
+
+    def hme(self, dataset_name: str | None, category: str | None) -> bool:
+        """Whether the item is scored by HME100k's rule."""
+        if self.by_category and category is not None:
+            return category == HME_CATEGORY
+        return _is_hme_by_dataset(dataset_name, category)
+
+    def score(
+        self,
+        prediction: str,
+        references: Sequence[str],
+        dataset_name: str | None = None,
+        category: str | None = None,
+    ) -> float:
+        """The item's score: 1.0 when some answer is contained in the prediction."""
+        hme = self.hme(dataset_name, category)
+        text = prediction.strip() if self.strip else prediction
+        return ocrbench_match(text, references, hme=hme, fold=self.fold)
 
 
-def score_lmms_eval(
-    prediction: str,
-    references: Sequence[str],
-    dataset_name: str | None = None,
-    category: str | None = None,
-) -> float:
-    """lmms-eval (bbddc79 and later): the prediction stripped, full-width ASCII folded in the
-    non-HME branch, then example.py's containment."""
-    hme = _is_hme_by_dataset(dataset_name, category)
-    return ocrbench_match(prediction.strip(), references, hme=hme, fold=not hme)
-
-
-def score_lmms_eval_2025(
-    prediction: str,
-    references: Sequence[str],
-    dataset_name: str | None = None,
-    category: str | None = None,
-) -> float:
-    """lmms-eval before bbddc79 (2026-07-30): the prediction stripped, no folding."""
-    hme = _is_hme_by_dataset(dataset_name, category)
-    return ocrbench_match(prediction.strip(), references, hme=hme)
-
-
-def score_vlmevalkit(
-    prediction: str,
-    references: Sequence[str],
-    dataset_name: str | None = None,
-    category: str | None = None,
-) -> float:
-    """VLMEvalKit: HME by ``category`` (equivalent on the released data), containment."""
-    hme = category == HME_CATEGORY if category is not None else dataset_name == HME_DATASET
-    return ocrbench_match(prediction, references, hme=hme)
+#: example.py: HME100k by ``dataset_name``, containment, no folding
+_OFFICIAL_RULE = _Rule()
+#: lmms-eval (bbddc79 and later): the prediction stripped, full-width ASCII folded in the
+#: non-HME branch, then example.py's containment
+_LMMS_EVAL_RULE = _Rule(strip=True, fold=True)
+#: lmms-eval before bbddc79 (2026-07-30): the prediction stripped, no folding
+_LMMS_EVAL_2025_RULE = _Rule(strip=True)
+#: VLMEvalKit: HME by ``category`` (equivalent on the released data), containment
+_VLMEVALKIT_RULE = _Rule(by_category=True)
 
 
 # -- aggregation ---------------------------------------------------------------------------
@@ -290,22 +293,13 @@ def _aggregate_vlmevalkit(items: Sequence[Item], scores: Sequence[float]) -> Agg
 _CONTEXT = ("dataset_name", "category")
 
 
-def _detail(by_category: bool, fold: bool) -> Callable[[Item], Mapping[str, Any]]:
+def _detail(rule: _Rule) -> Callable[[Item], Mapping[str, Any]]:
     """What the containment test compared, for the per-item output."""
 
     def detail(item: Item) -> Mapping[str, Any]:
-        name, cat = item.fields.get("dataset_name"), item.fields.get("category")
-        if by_category and cat is not None:
-            hme = cat == HME_CATEGORY
-        else:
-            hme = _is_hme_by_dataset(name, cat)
+        hme = rule.hme(item.fields.get("dataset_name"), item.fields.get("category"))
+        norm = _normalizer(hme, rule.fold)
         pred = item.prediction or ""
-        if hme:
-            norm: Callable[[str], str] = _hme
-        elif fold:
-            norm = lambda s: _plain(fold_fullwidth(s))  # noqa: E731
-        else:
-            norm = _plain
         return {
             "hme_rule": hme,
             "compared_prediction": norm(pred),
@@ -320,20 +314,20 @@ def _profile(
     description: str,
     reproduces: str,
     toolkit: str,
-    score: Callable[..., float],
+    rule: _Rule,
     aggregate: Callable[[Sequence[Item], Sequence[float]], Aggregate],
 ) -> TaskProfile:
-    detail = _detail(by_category=name == "vlmevalkit", fold=name == "lmms-eval")
+    detail = _detail(rule)
     return TaskProfile(
         name,
         description,
         reproduces,
         toolkit,
-        score,
+        rule.score,
         aggregate,
         _CONTEXT,
         detail=detail,
-        explain=_explain(score, detail),
+        explain=_explain(rule.score, detail),
     )
 
 
@@ -374,7 +368,7 @@ OFFICIAL = _profile(
     "example.py: lower + strip, answer contained in the prediction; HME100k spaces removed",
     "Yuliang-Liu/MultimodalOCR@794c36d OCRBench/example.py (scoring block)",
     "MultimodalOCR@794c36d",
-    score_official,
+    _OFFICIAL_RULE,
     _aggregate_official,
 )
 LMMS_EVAL = _profile(
@@ -382,7 +376,7 @@ LMMS_EVAL = _profile(
     "lmms-eval: example.py's rule on the stripped prediction, full-width ASCII folded",
     LMMS_EVAL_PIN.at("tasks/ocrbench/utils.py (fold since bbddc79)"),
     LMMS_EVAL_PIN.token,
-    score_lmms_eval,
+    _LMMS_EVAL_RULE,
     _aggregate_lmms_eval,
 )
 LMMS_EVAL_2025 = _profile(
@@ -390,7 +384,7 @@ LMMS_EVAL_2025 = _profile(
     "lmms-eval before bbddc79 (2026-07-30): no full-width folding",
     "EvolvingLMMs-Lab/lmms-eval tasks/ocrbench/utils.py before bbddc79",
     "lmms-eval@pre-bbddc79",
-    score_lmms_eval_2025,
+    _LMMS_EVAL_2025_RULE,
     _aggregate_lmms_eval,
 )
 VLMEVALKIT = _profile(
@@ -398,7 +392,7 @@ VLMEVALKIT = _profile(
     "VLMEvalKit OCRBench.evaluate: HME by category, Final Score and Final Score Norm",
     VLMEVALKIT_PIN.at("vlmeval/dataset/image_vqa.py OCRBench.evaluate"),
     VLMEVALKIT_PIN.token,
-    score_vlmevalkit,
+    _VLMEVALKIT_RULE,
     _aggregate_vlmevalkit,
 )
 

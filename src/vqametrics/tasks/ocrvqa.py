@@ -24,7 +24,7 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import numpy_mean, read_vlmevalkit, vlmevalkit_breakdown
+from ._common import read_vlmevalkit, vlmevalkit_overall
 from ._explain import per_reference
 from ._lmms import is_lmms_eval
 
@@ -41,12 +41,7 @@ def exact_match_stripped(prediction: str, references: Sequence[str]) -> float:
 
 
 def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    return Aggregate(
-        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
-        headline="Overall",
-        units="percent",
-        breakdowns={"category": vlmevalkit_breakdown(items, scores, "category")},
-    )
+    return vlmevalkit_overall(items, scores, ("category",))
 
 
 def _explain(item: Item) -> Mapping[str, Any]:

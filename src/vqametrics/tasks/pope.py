@@ -35,12 +35,17 @@ from ..aggregate.formulas import naive_mean, precision_recall_f1
 from ..core.exceptions import InputError
 from ..core.toolkits import LLAVA_32CEBC3 as LLAVA_PIN
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
-from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData
 from ._common import numpy_mean
 from ._pope_read import LMMS_EVAL_REPORTED, read_pope
-from ._yesno import YesNoRule, count_other, parse_vlmevalkit, yes_no_profile
+from ._yesno import (
+    YesNoRule,
+    parse_vlmevalkit,
+    unjudged_notes,
+    vlmevalkit_yes_no_profile,
+    yes_no_profile,
+)
 
 __all__ = [
     "PopeScoreError",
@@ -104,7 +109,8 @@ def _lmms_gt(label: str) -> str:
 
 # ---------------------------------------------------------------------------- per item
 
-#: how each toolkit reads an answer and a label; an answer is right when the two agree
+#: how each toolkit reads an answer and a label; an answer is right when the two agree;
+#: VLMEvalKit's rule is yorn.py's, shared with MME (``_yesno``)
 _OFFICIAL_RULE = YesNoRule(
     parse_official,
     _label_polarity,
@@ -116,12 +122,6 @@ _LMMS_RULE = YesNoRule(
     _lmms_gt,
     "lower + strip, exactly 'yes' or 'no' (else 'other')",
     "lower + strip",
-)
-_VLM_RULE = YesNoRule(
-    parse_vlmevalkit,
-    str.lower,
-    "YOrN_Extraction: 'yes' or 'no' as a word, not both ('other' otherwise)",
-    "lower",
 )
 
 
@@ -349,13 +349,7 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
             seen.append(c)
     for c in seen:
         splits[c] = numbers([x for x in rows if x[0] == c])
-    notes: list[str] = []
-    unknown = count_other(items)
-    if unknown:
-        notes.append(
-            f"{unknown} answer(s) are neither yes nor no to YOrN_Extraction: VLMEvalKit asks an "
-            "LLM judge about them; without one (as here) they are wrong and count as 'No'"
-        )
+    notes = unjudged_notes(items, "answer", " and count as 'No'")
     if len(rows) != len(items):
         notes.append(
             f"{len(items)} rows counted {len(rows)} times: a row whose category lists several "
@@ -406,13 +400,8 @@ LMMS_EVAL = yes_no_profile(
     reads_free_text=False,  # an exact token: "Yes, there is." scores 0, so say it looks verbose
 )
 
-VLMEVALKIT = yes_no_profile(
-    _VLM_RULE,
-    _aggregate_vlm,
-    name="vlmevalkit",
-    description="VLMEvalKit POPE_rating: YOrN word membership, no judge; F1 of pooled P/R × 100",
-    reproduces=VLMEVALKIT_PIN.at("vlmeval/dataset/utils/yorn.py POPE_rating"),
-    toolkit=VLMEVALKIT_PIN.token,
+VLMEVALKIT = vlmevalkit_yes_no_profile(
+    "POPE_rating", str.lower, "lower", _aggregate_vlm, "F1 of pooled P/R × 100"
 )
 
 TASK = register_task(

@@ -42,11 +42,10 @@ from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import (
     mean_aggregate,
-    numpy_mean,
     read_vlmevalkit,
     reported_scores,
     text_predictions,
-    vlmevalkit_breakdown,
+    vlmevalkit_overall,
 )
 from ._explain import MMF_STEPS, soft_explainer, vqa_profile_explainer
 from ._lmms import drop_empty, has_docs, lmms_eval_items
@@ -123,18 +122,9 @@ _llava_aggregate = mean_aggregate("accuracy", scale=100.0, units="percent", digi
 def _vlm_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     # ImageVQADataset.evaluate: per split when the file has one, else Overall + categories;
     # np.mean(hits) * 100 (the ret.round(2) result is discarded, so nothing is rounded)
-    breakdowns: dict[str, Mapping[str, Mapping[str, float | int]]] = {}
-    for field in ("split", "category"):
-        groups = vlmevalkit_breakdown(items, scores, field)
-        if groups:
-            breakdowns[field] = groups
-            break  # a file with a split column gets no per-category numbers
-    return Aggregate(
-        metrics={"Overall": numpy_mean(scores) * 100, "n": len(scores)},
-        headline="Overall",
-        units="percent",
-        breakdowns=breakdowns,
-    )
+    # a file with a split column gets no per-category numbers
+    given = [f for f in ("split", "category") if any(it.fields.get(f) is not None for it in items)]
+    return vlmevalkit_overall(items, scores, given[:1])
 
 
 def _qwen_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
