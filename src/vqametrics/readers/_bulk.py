@@ -33,9 +33,10 @@ __all__ = ["SPLIT_MIN_BYTES", "decode_fast", "fast_annotations_possible", "load_
 SPLIT_MIN_BYTES = 32 << 20
 
 
-#: questions whose answers are decoded together (:func:`_batched_answers`): about 1 MB of
-#: answer records, which are interned and freed while they are still in the CPU's cache
-ANSWER_BATCH = 1024
+#: questions whose answers are decoded together (:func:`_batched_answers`): about 7 MB of
+#: answer records at a time instead of 190 MB; measured at 214k questions, smaller batches cost
+#: more CPU (1,024: about +10 %), this size costs the same as decoding them all at once
+ANSWER_BATCH = 8192
 
 
 @cache
@@ -172,7 +173,7 @@ def _batched_answers(raws: list[Any]) -> tuple[Any, list[str], Any] | None:
 
     The raw lists are decoded :data:`ANSWER_BATCH` questions at a time, each batch checked,
     interned and freed before the next: the same checks as decoding them all at once, in
-    about a sixth of the memory.
+    a fraction of the memory.
     """
     import numpy as np
 
