@@ -33,11 +33,11 @@ __all__ = ["SPLIT_MIN_BYTES", "decode_fast", "fast_annotations_possible", "load_
 SPLIT_MIN_BYTES = 32 << 20
 
 
-#: questions whose answers are decoded together (:func:`_batched_answers`): about 30 MB of
+#: questions whose answers are decoded together (:func:`_batched_answers`): about 7 MB of
 #: answer records at a time instead of 190 MB. Measured at 214k questions (in-process CPU,
-#: best of 5): 1,024 costs about 10 % more than one decode of them all, 8,192 about 2 %, this
-#: size the same
-ANSWER_BATCH = 32768
+#: best of 5): 1,024 costs about 10 % more than one decode of them all, this size about 2 %;
+#: 32,768 costs the same as one decode but raised the run's peak from 267-341 to 370-385 MiB
+ANSWER_BATCH = 8192
 
 
 @cache
