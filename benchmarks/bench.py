@@ -17,7 +17,11 @@
 The data is generated once by ``benchmarks/generate.py`` into ``benchmarks/_data/``
 (git-ignored; about 2 GB with the 2M-question set, which takes about two minutes to generate).
 
-Usage: ``python benchmarks/bench.py [--runs 5] [--no-2m] [--no-one-cpu]``
+Every timed run uses a bytecode cache (as an installed package does; ``--no-bytecode-cache``
+to let each run compile vqametrics); ``--before SRC`` runs another checkout's ``src`` in the
+same rotation, for a ratio against the code before a change.
+
+Usage: ``python benchmarks/bench.py [--runs 5] [--no-2m] [--no-one-cpu] [--before SRC]``
 """
 
 from __future__ import annotations
@@ -52,11 +56,36 @@ def run(cmd: list[str], cwd: Path) -> tuple[float, float]:
     return wall, peak
 
 
-def run_timed(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
-    """Run *cmd*; return (wall seconds, CPU seconds: user + sys of it and its children, peak RSS
-    in MiB). Fails loudly on a non-zero exit."""
+#: the environment of every timed run: with a bytecode cache (in the benchmark's temporary
+#: folder), as an installed package has; without one (``PYTHONDONTWRITEBYTECODE`` set in a
+#: source checkout) each run compiles all of vqametrics again, about 0.3-1 s of CPU that an
+#: installed copy never spends (``--no-bytecode-cache`` measures that case)
+CHILD_ENV: dict[str, str] = dict(os.environ)
+# the runs start in the data folder: this checkout's code first, and any relative entry of
+# PYTHONPATH made absolute (else a run would silently import another installed copy)
+CHILD_ENV["PYTHONPATH"] = os.pathsep.join(
+    [
+        str(Path(__file__).resolve().parent.parent / "src"),
+        *(os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p),
+    ]
+)
+
+
+def use_bytecode_cache(folder: Path) -> None:
+    """Let every timed run read and write compiled modules under *folder*."""
+    CHILD_ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+    CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(folder)
+
+
+def run_timed(cmd: list[str], cwd: Path, src: str | None = None) -> tuple[float, float, float]:
+    """Run *cmd* (importing vqametrics from *src* when given); return (wall seconds, CPU
+    seconds: user + sys of it and its children, peak RSS in MiB). Fails loudly on a non-zero
+    exit."""
+    env = CHILD_ENV if src is None else {**CHILD_ENV, "PYTHONPATH": os.path.abspath(src)}
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -87,23 +116,32 @@ def vqa_cmd(data: Path, out: Path) -> list[str]:
 
 
 def ratio(
-    data: Path, runs: int, tmp: Path, prefix: tuple[str, ...] = ()
+    data: Path,
+    runs: int,
+    tmp: Path,
+    prefix: tuple[str, ...] = (),
+    before: str | None = None,
 ) -> tuple[float, float, float, float]:
     """Alternating runs; (median wall, median json.load wall, peak RSS, median RSS), after
-    printing each pair and the median per-pair wall and CPU ratios."""
+    printing each pair and the median per-pair wall and CPU ratios (and those of the code in
+    *before*, a ``src`` folder, run in the same rotation, when given)."""
     ours: list[tuple[float, float]] = []
     base: list[tuple[float, float]] = []
+    old: list[tuple[float, float]] = []
     rss = []
+    old_rss = []
     baseline = [*prefix, sys.executable, "-c", BASELINE]
+    vqa = [*prefix, *vqa_cmd(data, tmp / "out")]
     for i in range(runs):
-        pair = [("base", baseline), ("ours", [*prefix, *vqa_cmd(data, tmp / "out")])]
+        rotation = [("base", baseline), ("ours", vqa)] + ([("before", vqa)] if before else [])
         if i % 2:
-            pair.reverse()
-        for name, cmd in pair:
-            wall, cpu, peak = run_timed(cmd, data)
-            (ours if name == "ours" else base).append((wall, cpu))
-            if name == "ours":
-                rss.append(peak)
+            rotation.reverse()
+        for name, cmd in rotation:
+            shutil.rmtree(tmp / "out", ignore_errors=True)
+            wall, cpu, peak = run_timed(cmd, data, before if name == "before" else None)
+            {"ours": ours, "base": base, "before": old}[name].append((wall, cpu))
+            if name != "base":
+                (rss if name == "ours" else old_rss).append(peak)
         print(
             f"  run {i + 1}: json.load {base[-1][0]:.2f} s (CPU {base[-1][1]:.2f} s), "
             f"vqametrics {ours[-1][0]:.2f} s (CPU {ours[-1][1]:.2f} s)",
@@ -119,6 +157,13 @@ def ratio(
         f"json.load {cpu_base:.2f} s; load average "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
+    if old:
+        old_wall = statistics.median(o[0] / b[0] for o, b in zip(old, base, strict=True))
+        old_cpu = statistics.median(o[1] / b[1] for o, b in zip(old, base, strict=True))
+        print(
+            f"  before ({before}): wall {old_wall:.2f}, CPU {old_cpu:.2f}; "
+            f"CPU {statistics.median(o[1] for o in old):.2f} s, peak RSS {max(old_rss):.0f} MiB"
+        )
     return (
         statistics.median(o[0] for o in ours),
         statistics.median(b[0] for b in base),
@@ -160,6 +205,16 @@ def main() -> None:
     parser.add_argument(
         "--no-one-cpu", action="store_true", help="skip the one-CPU (taskset -c 0) ratio"
     )
+    parser.add_argument(
+        "--before",
+        metavar="SRC",
+        help="also run the code in this src folder (e.g. another checkout's) in the same rotation",
+    )
+    parser.add_argument(
+        "--no-bytecode-cache",
+        action="store_true",
+        help="let each run compile vqametrics (as a source checkout does without .pyc files)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     sizes = [20_000, DEFAULT_QUESTIONS] + ([] if args.no_2m else [2_000_000])
@@ -169,16 +224,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="vqametrics-bench-") as tmp_name:
         tmp = Path(tmp_name)
         main_data = dirs[DEFAULT_QUESTIONS]
+        if not args.no_bytecode_cache:
+            use_bytecode_cache(tmp / "pycache")
+            for src in (None, args.before):  # fills the cache: no run below compiles
+                run_timed(vqa_cmd(dirs[20_000], tmp / "out"), dirs[20_000], src)
         print(
             f"\n1-2. end to end on {DEFAULT_QUESTIONS:,} questions ({args.runs} runs, alternating)"
         )
-        ours, base, peak, rss_med = ratio(main_data, args.runs, tmp)
+        ours, base, peak, rss_med = ratio(main_data, args.runs, tmp, before=args.before)
         print(f"  median: json.load only {base:.2f} s, vqametrics vqa {ours:.2f} s")
         print(f"  RATIO vqametrics / json.load = {ours / base:.2f}  (target <= 0.40)")
         print(f"  PEAK RSS = {peak:.0f} MiB (median {rss_med:.0f} MiB; target <= 400 MiB)")
         if not args.no_one_cpu and shutil.which("taskset"):
             print(f"\n1b. the same on one CPU (taskset -c 0; {args.runs} runs, alternating)")
-            ours, base, peak, _ = ratio(main_data, args.runs, tmp, ("taskset", "-c", "0"))
+            ours, base, peak, _ = ratio(
+                main_data, args.runs, tmp, ("taskset", "-c", "0"), args.before
+            )
             print(f"  RATIO (one CPU) = {ours / base:.2f}  (target <= 0.60); peak {peak:.0f} MiB")
 
         print("\n3. linearity (median of 3 runs per size)")

@@ -13,7 +13,10 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 __all__ = [
     "ANNOTATIONS",
     "ANNOTATIONS_ANSWERS",
+    "ANNOTATIONS_ANSWERS_RAW",
     "ANNOTATIONS_HEAD",
+    "ANNOTATIONS_RAW",
+    "ANSWER_BATCH",
     "QUESTIONS",
     "RESULTS",
     "UNSET",
@@ -48,6 +51,27 @@ class QuestionAnswers(Struct, gc=False):
     """Only a question's answers (every other field skipped)."""
 
     answers: list[Answer]
+
+
+class QuestionHeadRaw(QuestionHead, kw_only=True, gc=False):
+    """A question with its answers kept as raw JSON (validated, not yet decoded): they are
+    decoded a batch at a time, so that two million answer records never exist at once."""
+
+    answers: msgspec.Raw
+
+
+class QuestionAnswersRaw(Struct, gc=False):
+    """Only a question's answers, as raw JSON (every other field skipped)."""
+
+    answers: msgspec.Raw
+
+
+class AnnotationsRaw(Struct, gc=False):
+    annotations: list[QuestionHeadRaw]
+
+
+class AnnotationsAnswersRaw(Struct, gc=False):
+    annotations: list[QuestionAnswersRaw]
 
 
 class Annotations(Struct, gc=False):
@@ -86,5 +110,10 @@ ANNOTATIONS = Annotations | list[Question]
 # exactly one of them, with the same type, and both check the same shape around them)
 ANNOTATIONS_HEAD = AnnotationsHead | list[QuestionHead]
 ANNOTATIONS_ANSWERS = AnnotationsAnswers | list[QuestionAnswers]
+# the batched decode (``load._bulk._batched_answers``): the same checks as ANNOTATIONS (and as
+# ANNOTATIONS_ANSWERS), with each question's answers decoded as ANSWER_BATCH items afterwards
+ANNOTATIONS_RAW = AnnotationsRaw | list[QuestionHeadRaw]
+ANNOTATIONS_ANSWERS_RAW = AnnotationsAnswersRaw | list[QuestionAnswersRaw]
+ANSWER_BATCH = list[list[Answer]]
 RESULTS = list[Prediction]
 QUESTIONS = Questions
