@@ -11,7 +11,7 @@ from typing import Any
 from ..core.exceptions import InputError
 from .answers import not_text_error, typed
 from .layouts import item_id
-from .records import Records
+from .records import Records, column_name, field_value
 
 __all__ = ["group_text", "json_answer", "named_columns", "row_id", "unused_fields"]
 
@@ -27,7 +27,8 @@ def named_columns(
     """*records* with the user's ``--id-field`` / ``--answer-field`` columns under the names
     the layout reads (*id_column*, *answer_column*): a named column always wins, and a
     recognized column of the layout's name (any case) is dropped (issue 22); a named column
-    the file lacks is an error naming the columns it has."""
+    the file lacks is an error naming the columns it has. The renames are kept in
+    :attr:`Records.user_names`, so that a bad cell is named as the user's file names it."""
     renames: dict[str, str] = {}
     for given, native, option in (
         (id_field, id_column, "--id-field"),
@@ -47,7 +48,8 @@ def named_columns(
         {renames.get(k, k): v for k, v in row.items() if k in renames or k.lower() not in natives}
         for row in records.rows
     ]
-    return replace(records, rows=rows)
+    names = {**(records.user_names or {}), **{v: k for k, v in renames.items()}}
+    return replace(records, rows=rows, user_names=names)
 
 
 def unused_fields(id_field: str | None, answer_field: str | None, layout: str) -> None:
@@ -66,7 +68,7 @@ def row_id(value: Any, where: str, column: str) -> str | int:
     blank string: a cell read as text may be blank, which names no item."""
     key = item_id(value, where, column)
     if isinstance(key, str) and not key.strip():
-        raise InputError(f"{where}: the {column!r} cell is blank")
+        raise InputError(f"{where}: the {column_name(where, column)!r} cell is blank")
     return key
 
 
@@ -75,18 +77,14 @@ def json_answer(records: Records, value: Any, where: str, column: str) -> Any:
     JSON says what a value is, and a number or a list where the answer text belongs is not an
     answer (a sheet's number cell is the text it shows, and stays the reader's to cast)."""
     if typed(records) and value is not None and not isinstance(value, str):
-        raise not_text_error(where, column, value)
+        raise not_text_error(where, column_name(where, column), value)
     return value
 
 
 def group_text(value: Any, where: str, column: str) -> str | None:
-    """A breakdown key (``category``, ``split``): text, a number as ``str()`` of it (as the
-    readers always cast it), or ``None`` when absent; a boolean, a list or an object is an
-    error naming the row (its ``str()`` would be a group of its own, in Python's spelling)."""
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return str(value)
-    raise InputError(
-        f"{where}: {column} is {type(value).__name__} ({str(value)[:40]}), expected text"
-    )
+    """A breakdown key (``category``, ``split``) as text: the key rule of
+    :func:`~vqametrics.readers.records.field_value` (text, a number, or ``None`` when absent;
+    a boolean, a list, an object or a date cell is an error naming the row), a number as
+    ``str()`` of it, as the readers always cast it."""
+    key = field_value(value, where, column)
+    return key if key is None or isinstance(key, str) else str(key)

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core.exceptions import InputError
 from .formats import PREDICTION_LAYOUTS
-from .records import Records, cell_text
+from .records import Records, cell_text, column_name
 
 __all__ = [
     "PREDICTION_LAYOUTS",
@@ -72,6 +72,7 @@ def item_id(value: Any, where: str, column: str) -> str | int:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    column = column_name(where, column)  # as the user's file names it
     if value is None:
         raise InputError(f"{where}: the {column!r} cell is empty")
     raise InputError(
@@ -136,12 +137,13 @@ def predictions_from(
         where = records.where(i)
         if idc not in row:
             raise InputError(
-                f"{where}: no {idc!r} field (fields: {', '.join(row)}); name it with --id-field"
+                f"{where}: no {column_name(where, idc)!r} field (fields: {_fields(row, where)}); "
+                "name it with --id-field"
             )
         key = item_id(row[idc], where, idc)
         if ansc not in row:
             raise InputError(
-                f"{where}: no {ansc!r} field (fields: {', '.join(row)}); "
+                f"{where}: no {column_name(where, ansc)!r} field (fields: {_fields(row, where)}); "
                 "name the answer field with --answer-field"
             )
         value = row[ansc]
@@ -154,14 +156,19 @@ def predictions_from(
             # JSON says what a value is: a number or a list where the answer text belongs is
             # not an answer (LLaVA's "text": 1), unlike a spreadsheet's number cell
             raise InputError(
-                f"{where}: {ansc} is {type(value).__name__} ({str(value)[:40]}), expected the "
-                "answer as a string"
+                f"{where}: {column_name(where, ansc)} is {type(value).__name__} "
+                f"({str(value)[:40]}), expected the answer as a string"
             )
         texts.append(cell_text(value, where, column=ansc, allow_missing=allow_missing_answer))
         ids.append(key)
         wheres.append(where)
     name = layout if layout == "custom" else f"{layout} ({records.layout})"
     return Predictions(ids, texts, wheres, name, records, idc, ansc, nans)
+
+
+def _fields(row: Mapping[str, Any], where: str) -> str:
+    """A row's fields for a message, as the user's file names them."""
+    return ", ".join(column_name(where, k) for k in row)
 
 
 def nan_note(preds: Predictions) -> str | None:

@@ -28,6 +28,7 @@ __all__ = [
     "FORMATS",
     "Records",
     "Source",
+    "column_name",
     "field_value",
     "force_layout",
     "read_bytes_from",
@@ -66,6 +67,10 @@ class Records:
     #: spreadsheet cells read as empty that are not: row number -> column -> what the cell is
     #: (a formula with no stored value, part of merged cells), for the "is empty" message
     cell_notes: Mapping[int, Mapping[str, str]] | None = None
+    #: the layout's column name -> the user's, for the columns ``--id-field`` /
+    #: ``--answer-field`` renamed (:func:`~vqametrics.readers.cells.named_columns`): a
+    #: message names a cell as the user's file does, never by a column the file lacks
+    user_names: Mapping[str, str] | None = None
 
     def where(self, i: int) -> str:
         """``file: line N`` / ``file: row N`` / ``file: item N`` for row *i* (0-based)."""
@@ -73,8 +78,11 @@ class Records:
             unit = "line" if self.layout.startswith("jsonl") else "row"
             text = f"{self.source}: {unit} {self.lines[i]}"
             notes = self.cell_notes.get(self.lines[i]) if self.cell_notes else None
-            return _Where(text, notes) if notes else text
-        return f"{self.source}: item {i + 1}"
+        else:
+            text, notes = f"{self.source}: item {i + 1}", None
+        if notes or self.user_names:
+            return _Where(text, notes or {}, self.user_names or {})
+        return text
 
     @property
     def columns(self) -> list[str]:
@@ -94,14 +102,27 @@ class Records:
 
 class _Where(str):
     """A row's place in messages that also knows which of its empty cells are not empty in
-    the sheet (a formula, merged cells): :func:`cell_text` names them so."""
+    the sheet (a formula, merged cells): :func:`cell_text` names them so; and the user's
+    names of renamed columns (:attr:`Records.user_names`), which :func:`column_name` gives."""
 
     notes: Mapping[str, str]
+    names: Mapping[str, str]
 
-    def __new__(cls, text: str, notes: Mapping[str, str]) -> _Where:
+    def __new__(
+        cls, text: str, notes: Mapping[str, str], names: Mapping[str, str] | None = None
+    ) -> _Where:
         self = super().__new__(cls, text)
         self.notes = notes
+        self.names = names or {}
         return self
+
+
+def column_name(where: str, column: str) -> str:
+    """*column* as the user's file names it: the layout reads a column ``--id-field`` /
+    ``--answer-field`` renamed under its own name, but a message about the row at *where*
+    names the column the user has (``zz_id``, not ``index``)."""
+    names: Mapping[str, str] = getattr(where, "names", {})
+    return names.get(column, column)
 
 
 def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
@@ -662,15 +683,47 @@ def _number_text(value: int | float) -> str:
 
 
 def field_value(value: Any, where: str, column: str, *, allow_bool: bool = False) -> Any:
-    """A row's *column* kept as an item field (a split, a category: a key of the breakdowns):
-    ``true``, a list or an object (which JSON can hold) would be turned into a made-up key,
-    so they are an error naming the row; *allow_bool* for a field that is a verdict."""
-    if isinstance(value, list | tuple | dict | set) or (isinstance(value, bool) and not allow_bool):
-        shown = str(value)[:40]
-        raise InputError(
-            f"{where}: {column!r} is {type(value).__name__} ({shown}), expected text or a number"
+    """A row's *column* kept as an item field (a split, a category: a key of the breakdowns,
+    or of a pairing), unchanged: text, a number, or ``None`` when absent — the one rule for
+    such keys (:func:`~vqametrics.readers.cells.group_text` is its text form); *allow_bool*
+    for a field that is a verdict.
+
+    Anything else is an error naming the row, never a key made of its ``str()``: ``true``,
+    a list or an object (which JSON can hold) would be a group of its own in Python's
+    spelling, and a spreadsheet's date cell would become ``2024-03-01 00:00:00`` whatever
+    the sheet shows (its display format is not in the file's values)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        if allow_bool:
+            return value
+    elif isinstance(value, int | float) or _is_real(value):
+        return value
+    raise _key_error(value, where, column)
+
+
+def _is_real(value: Any) -> bool:
+    """A number of another library (numpy's ``int64`` in a list of dicts built by hand)."""
+    import numbers
+
+    return isinstance(value, numbers.Real)
+
+
+def _key_error(value: Any, where: str, column: str) -> InputError:
+    """The error for a key cell of a type no key is made of (see :func:`field_value`)."""
+    import datetime
+
+    name = column_name(where, column)
+    if isinstance(value, datetime.date | datetime.time | datetime.timedelta):
+        return InputError(
+            f"{where}: {name!r} is a date or time cell ({value}), expected text or a number: "
+            "its text depends on the sheet's display format; format the column as text, or "
+            "save the sheet as CSV"
         )
-    return value
+    shown = str(value)[:40]
+    return InputError(
+        f"{where}: {name!r} is {type(value).__name__} ({shown}), expected text or a number"
+    )
 
 
 def cell_text(value: Any, where: str, *, column: str, allow_missing: bool = False) -> str | None:
@@ -681,12 +734,16 @@ def cell_text(value: Any, where: str, *, column: str, allow_missing: bool = Fals
     if value is None or (isinstance(value, float) and value != value):
         if allow_missing:
             return None
-        note = getattr(where, "notes", {}).get(column)
+        name = column_name(where, column)
+        note = getattr(where, "notes", {}).get(name)
         if note is not None:  # not empty in the sheet: say what it is
-            raise InputError(f"{where}: column {column!r} has no value: the cell is {note}")
-        raise InputError(f"{where}: column {column!r} is empty")
+            raise InputError(f"{where}: column {name!r} has no value: the cell is {note}")
+        raise InputError(f"{where}: column {name!r} is empty")
     if isinstance(value, str):
         return value
     if isinstance(value, int | float) and not isinstance(value, bool):
         return _number_text(value)
-    raise InputError(f"{where}: column {column!r} holds {type(value).__name__}, expected text")
+    raise InputError(
+        f"{where}: column {column_name(where, column)!r} holds {type(value).__name__}, "
+        "expected text"
+    )

@@ -13,7 +13,14 @@ from .answers import NoGroundTruthError, id_key, reported_scores, text_predictio
 from .items import Item, TaskData, TaskInputs
 from .join import disagreement_note, join_inputs, unique_rows
 from .layouts import Predictions, is_vlmevalkit, nan_note
-from .records import Records, cell_text, field_value, parse_list_cell, read_records
+from .records import (
+    Records,
+    cell_text,
+    column_name,
+    field_value,
+    parse_list_cell,
+    read_records,
+)
 
 __all__ = ["read_vlmevalkit", "sheet_answer", "sheet_id", "sheet_items"]
 
@@ -75,8 +82,9 @@ def read_vlmevalkit(
         if missing and not inputs.allow_missing:
             first = next(i for i, it in enumerate(items) if it.prediction is None)
             raise InputError(
-                f"{wheres[first]}: empty prediction (pass --allow-missing to score "
-                f"the {missing} empty prediction(s) 0)"
+                f"{wheres[first]}: empty prediction (the "
+                f"{column_name(wheres[first], preds.answer_field)!r} cell; pass "
+                f"--allow-missing to score the {missing} empty prediction(s) 0)"
             )
         if missing:
             notes.append(f"{missing} item(s) had no prediction and scored 0")
