@@ -302,7 +302,7 @@ def _require(table: Table, columns: Sequence[str]) -> None:
         raise InputError(f"{table.source}: missing column(s) {', '.join(missing)} (found: {found})")
 
 
-def _parse_index(value: str | None, where: str) -> int:
+def _parse_index(value: str | None, where: str, column: str = "index") -> int:
     text = (value or "").strip()
     try:
         index = int(text)
@@ -310,12 +310,12 @@ def _parse_index(value: str | None, where: str) -> int:
         try:
             number = float(text)
         except ValueError:
-            raise InputError(f"{where}: index {value!r} is not an integer") from None
+            raise InputError(f"{where}: {column} {value!r} is not an integer") from None
         if not (math.isfinite(number) and number.is_integer()):
-            raise InputError(f"{where}: index {value!r} is not an integer") from None
+            raise InputError(f"{where}: {column} {value!r} is not an integer") from None
         index = int(number)
     if index < 0:
-        raise InputError(f"{where}: index {index} is negative")
+        raise InputError(f"{where}: {column} {index} is negative")
     return index
 
 
@@ -463,7 +463,7 @@ def load_predictions(
     for i, cells in enumerate(rows):
         loc = records.where(i)
         where = loc.removeprefix(f"{records.source}: ")
-        index = _parse_index(_cell(cells.get(idc), loc, idc), loc)
+        index = _parse_index(_cell(cells.get(idc), loc, idc), loc, idc)
         if index in seen:
             if on_duplicate != "last":
                 raise InputError(

@@ -41,7 +41,7 @@ from ..kernels.mathvision import (
 )
 from ..readers.cells import json_answer, named_columns, row_id
 from ..readers.layouts import is_vlmevalkit
-from ..readers.records import Records, read_records
+from ..readers.records import Records, column_name, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import judged_data, unique_items, vlmevalkit_judge_rows
@@ -211,9 +211,12 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
     items: list[Item] = []
     missing = 0
     for i, row in enumerate(records.rows):
-        where = records.where(i)
+        where = row_where = records.where(i)
         if row.get("id") is None:
-            raise InputError(f"{where}: no 'id' (official MathVision outputs carry one per line)")
+            raise InputError(
+                f"{where}: no '{column_name(where, 'id')}' (official MathVision outputs carry one "
+                "per line)"
+            )
         pid = str(row_id(row["id"], where, "id"))
         response = json_answer(records, row.get("response"), where, "response")
         if gt and pid not in gt:
@@ -224,8 +227,8 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         if response is None:
             if not inputs.allow_missing:
                 raise InputError(
-                    f"{where}: no 'response' (the model output evaluate.py extracts the answer "
-                    "from); pass --allow-missing to score it 0"
+                    f"{where}: no '{column_name(row_where, 'response')}' (the model output "
+                    "evaluate.py extracts the answer from); pass --allow-missing to score it 0"
                 )
             missing += 1
         if isinstance(row.get("correct"), bool):

@@ -47,7 +47,7 @@ from ..kernels.mathvista import (
 )
 from ..readers.cells import json_answer, named_columns, row_id, unused_fields
 from ..readers.layouts import is_vlmevalkit
-from ..readers.records import Records, read_records
+from ..readers.records import Records, column_name, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import judged_data, reported_scores, unique_items, vlmevalkit_judge_rows
@@ -335,7 +335,10 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
         column = "pid" if "pid" in row else "question_id"
         pid = row.get(column)
         if pid is None:
-            raise InputError(f"{where}: no 'pid' (an official MathVista output is keyed by pid)")
+            raise InputError(
+                f"{where}: no '{column_name(where, 'pid')}' (an official MathVista output is "
+                "keyed by pid)"
+            )
         pid = str(row_id(pid, where, column))
         extraction = json_answer(records, row.get("extraction"), where, "extraction")
         where = f"{records.source}: pid {pid!r}"

@@ -54,7 +54,7 @@ from ..kernels.choice.mmmu import (
 from ..readers.cells import named_columns, unused_fields
 from ..readers.join import join_inputs, unique_rows
 from ..readers.layouts import is_vlmevalkit, predictions_from
-from ..readers.records import Records, read_records
+from ..readers.records import Records, column_name, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -355,13 +355,16 @@ def _read_output_records(records: Records) -> list[Item]:
         where = records.where(i)
         key = row.get("id")
         if not isinstance(key, str):
-            raise InputError(f"{where}: 'id' must be an MMMU id string")
+            raise InputError(f"{where}: '{column_name(where, 'id')}' must be an MMMU id string")
         qtype = row.get("question_type")
         if not isinstance(qtype, str):
             raise InputError(f"{where}: no 'question_type'")
         response = row.get("response")
         if not isinstance(response, str):
-            raise InputError(f"{where}: 'response' must be text, got {type(response).__name__}")
+            raise InputError(
+                f"{where}: '{column_name(where, 'response')}' must be text, "
+                f"got {type(response).__name__}"
+            )
         fields: dict[str, Any] = {"question_type": qtype, **_subject_fields(key, where)}
         if qtype == MCQ:
             index2ans = row.get("index2ans")

@@ -47,7 +47,7 @@ from ..kernels.choice import RANDOM, get_lineage
 from ..kernels.choice.mmmu import DOMAIN_CAT2SUB_CAT, lmms_eval_mmmu, mmmu_pro_official
 from ..readers.cells import named_columns, row_id
 from ..readers.join import unique_items
-from ..readers.records import Records, read_records
+from ..readers.records import Records, column_name, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import reported_scores
@@ -269,7 +269,10 @@ def _read(inputs: TaskInputs) -> TaskData:
             response = ""
             objects.append(where)
         if not isinstance(response, str):
-            raise InputError(f"{where}: 'response' must be text, got {type(response).__name__}")
+            raise InputError(
+                f"{where}: '{column_name(where, 'response')}' must be text, "
+                f"got {type(response).__name__}"
+            )
         answer = row.get("answer")
         if not isinstance(answer, str):
             raise InputError(f"{where}: 'answer' must be the option letter")
