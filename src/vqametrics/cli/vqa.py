@@ -143,16 +143,15 @@ def _stdout_text(
     judged: dict[str, Any] | None = None,
 ) -> str:
     """What ``vqametrics vqa`` prints: the evaluation's JSON document (the same as ``score
-    vqav2 --json``), or the table and signatures."""
-    from ..analysis.toolkit_check import check_toolkit
+    vqav2 --json``), or the table and signatures, and the toolkit's numbers beside ours as
+    ``score vqav2`` prints them (from the task's result)."""
+    from ..tasks import get_task
+    from ..tasks.vqav2 import evaluation_to_task
 
+    task = get_task("vqav2")
     if args.json:
         import orjson
 
-        from ..tasks import get_task
-        from ..tasks.vqav2 import evaluation_to_task
-
-        task = get_task("vqav2")
         evaluation = evaluation_to_task(
             task, task.profile(result.profile.name), result, metrics=metrics, judge_summary=judged
         )
@@ -166,7 +165,6 @@ def _stdout_text(
             evaluation = replace(evaluation, intervals=again)
         doc = evaluation.as_dict()
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
-    check = check_toolkit(result)
     from dataclasses import replace
 
     from ..views.text import vqa_table
@@ -180,8 +178,13 @@ def _stdout_text(
     lines = [vqa_table(result, columns), *(sig.format() for sig in extra_signatures.values())]
     if judged is not None:
         lines.append(_judge_line(judged))
-    if check is not None:
-        lines.append(check.format(args.digits))
+    if result.reported is not None or result.sample_metrics:
+        from ..views.task_text import reported_text
+
+        # the task's result carries the comparison, as for every task (only built when the
+        # file came with the toolkit's numbers)
+        evaluation = evaluation_to_task(task, task.profile(result.profile.name), result)
+        lines.append(reported_text(evaluation, args.digits))
     return "".join(line + "\n" for line in lines)
 
 
