@@ -89,13 +89,15 @@ def _comparison_text(result: TaskEvaluation, c: ReportedComparison, digits: int)
     if not c.rows:
         return head + ": no number in common"
     header = ["metric", "reported", "recomputed", "difference"]
-    diffs = [_difference(mine - theirs, digits) for _, theirs, mine in c.rows]
-    width = max(len(header[3]), *(len(d) for d in diffs))
-    # the difference right-aligned like the numbers beside it
     cells = [
-        [label, *_distinct(theirs, mine, digits), diff.rjust(width)]
-        for (label, theirs, mine), diff in zip(c.rows, diffs, strict=True)
+        [label, *_distinct(theirs, mine, digits), _difference(mine - theirs, digits)]
+        for label, theirs, mine in c.rows
     ]
+    # the numbers right-aligned under their headings (they are text, to show enough digits)
+    for col in (1, 2, 3):
+        width = max(len(header[col]), *(len(row[col]) for row in cells))
+        for row in cells:
+            row[col] = row[col].rjust(width)
     out = head + ":\n" + table(cells, header, digits)
     if c.hint is not None:
         out += f"\nthe numbers differ: {c.hint}"
