@@ -240,10 +240,6 @@ class ReportedComparison:
     #: dataset's own scorer
     hint: str | None = None
 
-    @property
-    def differ(self) -> bool:
-        return any(mine != theirs for _, theirs, mine in self.rows)
-
     def as_dict(self) -> dict[str, Any]:
         """``compared`` (and ``hint``) of the document's ``reported`` block."""
         if not self.compared:
