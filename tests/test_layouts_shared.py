@@ -91,7 +91,7 @@ def test_vlmevalkit_reported_beside_recomputed(
     assert reported["toolkit"] == "VLMEvalKit"
     assert main(["score", task, "--results", str(path), "--profile", prof]) == 0
     text = capsys.readouterr().out
-    assert "reported by the toolkit" in text and "recomputed" in text
+    assert "reported by VLMEvalKit (" in text and "recomputed" in text
 
 
 def test_ocrvqa_reported_overall_matches(

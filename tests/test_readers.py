@@ -317,7 +317,7 @@ def test_lmms_eval_reported_and_per_sample_metric(
     assert rep["per_sample"]["by_rule"][0]["examples"][0]["id"] == truth[0]["question_id"]
     assert main(["vqa", "--results", str(path)]) == 0
     text = capsys.readouterr().out
-    assert "reported by lmms-eval" in text and "1 of 3427 question(s) disagree" in text
+    assert "reported by lmms-eval" in text and "1 of 3427 item(s) disagree" in text
 
 
 # --- the task registry: vqav2 / okvqa ---------------------------------------------------------

@@ -54,7 +54,7 @@ def test_reported_acc_csv_beside_the_sheet(sheet: Path, capsys: pytest.CaptureFi
     assert main(["mmbench", "--results", str(sheet)]) == 0
     text = capsys.readouterr().out
     rows = {ln.split()[0]: ln.split()[1:] for ln in text.splitlines() if ln.split()}
-    assert "reported by the toolkit (" in text and "m_MMBench_DEV_EN_acc.csv)" in text
+    assert "reported by VLMEvalKit (" in text and "m_MMBench_DEV_EN_acc.csv)" in text
     assert rows["Overall"][-3:] == ["0.7500", "0.5000", "-0.2500"]
     assert rows["c1"][-1] == "0" and rows["c2"][-1] == "-0.5000"
     assert "the numbers differ" in text and "--profile vlmevalkit-2024" in text

@@ -386,7 +386,7 @@ def test_llava_cli_shows_the_score_file_beside_ours(
     out = shared_data / "mathvista" / "official" / "output_llava_llama_2_13b.json"
     assert main(["score", "mathvista", "--results", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "reported by the toolkit" in text and "multi_choice / correct" in text
+    assert "reported by MathVista (" in text and "multi_choice / correct" in text
     assert "the numbers differ" not in text
     assert main(["score", "mathvista", "--results", str(out), "--profile", "vlmevalkit"]) == 0
     assert "not compared under profile vlmevalkit" in capsys.readouterr().out

@@ -173,7 +173,7 @@ def test_reported_metric_without_counterpart_is_not_set_beside_the_headline(
     )
     assert main(["score", "textvqa", "--results", str(textvqa_log), "--profile", "lmms-eval"]) == 0
     out = capsys.readouterr().out
-    assert "bleu" not in out.split("reported by the toolkit", 1)[1].split("\n", 2)[1]
+    assert "bleu" not in out.split("reported by lmms-eval", 1)[1].split("\n", 2)[1]
     assert "no number in common" in out
 
 

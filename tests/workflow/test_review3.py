@@ -134,7 +134,7 @@ def test_score_mmbench_reads_a_self_contained_sheet_and_its_reported_numbers(
     assert out["reported"]["values"]["all"]["Overall"] == 1.0  # type: ignore[index]
     assert main(["score", "mmbench", "--results", str(sheet)]) == 0
     text = capsys.readouterr().out
-    assert "reported by the toolkit" in text and "not compared" not in text
+    assert "reported by VLMEvalKit" in text and "not compared" not in text
     # the mmbench command takes the same --annotations spelling as the other commands
     assert main(["mmbench", "--annotations", str(sheet), "--results", str(sheet), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["metrics"]["Overall"] == 1.0

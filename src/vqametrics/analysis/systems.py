@@ -285,24 +285,18 @@ def compare_vqa_systems(
 
 
 def _reported_notes(names: Sequence[str], evaluations: Sequence[VQAEvaluation]) -> tuple[str, ...]:
-    """One line per system whose file came with the toolkit's numbers: reported vs ours."""
-    from .toolkit_check import check_toolkit
+    """One line per system whose file came with the toolkit's numbers, from the task's result
+    as every task's table (:func:`_task_reported_notes`)."""
+    from ..tasks import get_task
+    from ..tasks.vqav2 import evaluation_to_task
 
-    out = []
-    for name, ev in zip(names, evaluations, strict=True):
-        check = check_toolkit(ev)
-        if check is None or check.source is None:
-            continue
-        pairs = ", ".join(
-            f"{label} {theirs:.2f} vs {ours:.2f} ({diff:+.2f})"
-            for label, theirs, ours, diff in check.rows
-        )
-        line = f"{name}: reported by {check.toolkit} ({check.source}) vs recomputed (%): "
-        line += pairs or "no number in common"
-        if check.hint is not None:
-            line += f"; the numbers differ: {check.hint}"
-        out.append(line)
-    return tuple(out)
+    task = get_task("vqav2")
+    pairs = [
+        (name, evaluation_to_task(task, task.profile(ev.profile.name), ev))
+        for name, ev in zip(names, evaluations, strict=True)
+        if ev.reported is not None
+    ]
+    return _task_reported_notes([n for n, _ in pairs], [e for _, e in pairs])
 
 
 def _details(payload: Mapping[str, Any], keys: Sequence[str] = ()) -> dict[str, Any]:
@@ -401,32 +395,36 @@ def compare_task_systems(
 def _task_reported_notes(
     names: Sequence[str], evaluations: Sequence[TaskEvaluation]
 ) -> tuple[str, ...]:
-    """One line per system whose file came with the toolkit's numbers: reported vs ours, as
-    ``score TASK`` prints them for one file."""
-    from .toolkit_check import reported_comparable, reported_pairs
+    """One line per system whose file came with the toolkit's numbers: reported vs ours
+    (:func:`~vqametrics.pipeline.toolkit_check.compare_reported`, as ``score TASK`` prints them
+    for one file), the same line for every task."""
+    from ..views.task_text import unit_suffix
+    from .toolkit_check import compare_reported
 
     out = []
     for name, ev in zip(names, evaluations, strict=True):
-        rep = ev.data.reported
-        if not rep:
+        c = compare_reported(ev)
+        if c is None:
             continue
-        head = f"{name}: reported by {rep.get('toolkit', 'the toolkit')} ({rep.get('source')})"
-        if not reported_comparable(ev, rep):
+        head = f"{name}: reported by {c.toolkit or 'the toolkit'} ({c.source})"
+        if not c.compared:
             out.append(f"{head}: not compared under profile {ev.profile.name}")
             continue
-        pairs = reported_pairs(ev, rep)
-        if not pairs:
-            out.append(f"{head} vs recomputed: no number in common")
+        units = unit_suffix(ev)
+        if not c.rows:
+            out.append(f"{head} vs recomputed{units}: no number in common")
             continue
         # the first pair (the overall number), then a count; `score TASK` on the one file
         # prints every pair
-        label, theirs, mine = pairs[0]
-        line = f"{head} vs recomputed: {label} {theirs:g} vs {mine:g}"
-        equal = sum(1 for _, t, m in pairs if t == m)
-        line += f"; {equal} of {len(pairs)} number(s) equal to the last bit"
-        if equal < len(pairs):
-            far = max(pairs, key=lambda p: abs(p[2] - p[1]))
+        label, theirs, mine = c.rows[0]
+        line = f"{head} vs recomputed{units}: {label} {theirs:g} vs {mine:g}"
+        equal = sum(1 for _, t, m in c.rows if t == m)
+        line += f"; {equal} of {len(c.rows)} number(s) equal to the last bit"
+        if equal < len(c.rows):
+            far = max(c.rows, key=lambda p: abs(p[2] - p[1]))
             line += f", largest difference {far[0]} {far[2] - far[1]:+.4g}"
+        if c.hint is not None:
+            line += f"; the numbers differ: {c.hint}"
         out.append(line)
     return tuple(out)
 

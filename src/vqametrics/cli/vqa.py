@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..aggregate.stats import BootstrapResult
     from ..core.signature import Signature
     from ..pipeline.vqa import VQAEvaluation
+    from ..tasks._run import TaskEvaluation
 
 __all__ = ["register"]
 
@@ -143,19 +144,12 @@ def _stdout_text(
     judged: dict[str, Any] | None = None,
 ) -> str:
     """What ``vqametrics vqa`` prints: the evaluation's JSON document (the same as ``score
-    vqav2 --json``), or the table and signatures."""
-    from ..analysis.toolkit_check import check_toolkit
-
+    vqav2 --json``), or the table and signatures, and the toolkit's numbers beside ours as
+    ``score vqav2`` prints them (from the task's result)."""
     if args.json:
         import orjson
 
-        from ..tasks import get_task
-        from ..tasks.vqav2 import evaluation_to_task
-
-        task = get_task("vqav2")
-        evaluation = evaluation_to_task(
-            task, task.profile(result.profile.name), result, metrics=metrics, judge_summary=judged
-        )
+        evaluation = _task_result(result, metrics=metrics, judge_summary=judged)
         if intervals is not None:  # the same interval, by the task's breakdown names
             from dataclasses import replace
 
@@ -166,7 +160,6 @@ def _stdout_text(
             evaluation = replace(evaluation, intervals=again)
         doc = evaluation.as_dict()
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"  # as print_json
-    check = check_toolkit(result)
     from dataclasses import replace
 
     from ..views.text import vqa_table
@@ -180,9 +173,27 @@ def _stdout_text(
     lines = [vqa_table(result, columns), *(sig.format() for sig in extra_signatures.values())]
     if judged is not None:
         lines.append(_judge_line(judged))
-    if check is not None:
-        lines.append(check.format(args.digits))
+    if result.reported is not None or result.sample_metrics:
+        from ..views.task_text import reported_text
+
+        # the task's result carries the comparison, as for every task (only built when the
+        # file came with the toolkit's numbers)
+        evaluation = _task_result(result)
+        lines.append(reported_text(evaluation, args.digits))
     return "".join(line + "\n" for line in lines)
+
+
+def _task_result(result: VQAEvaluation, **options: Any) -> TaskEvaluation:
+    """*result* as VQA v2's task result (``score vqav2``'s), which the document and the
+    reported comparison are made from."""
+    from ..tasks import get_task
+    from ..tasks.vqav2 import evaluation_to_task
+
+    task = get_task("vqav2")
+    evaluation: TaskEvaluation = evaluation_to_task(
+        task, task.profile(result.profile.name), result, **options
+    )
+    return evaluation
 
 
 def _question_texts(path: str) -> dict[Any, str]:

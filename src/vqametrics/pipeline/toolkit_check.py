@@ -15,21 +15,21 @@ Two checks on a run whose results file came with the toolkit's own numbers:
   reporting (a bug, a changed dataset, or a toolkit change we do not know of).
 * **aggregates** — VLMEvalKit's ``_acc.csv``/``_score.csv`` or lmms-eval's ``results.json``
   (``"<metric>,<filter>"``, fractions, scaled to our units) set beside our numbers of the
-  same meaning (:func:`reported_pairs`), with the difference. VQA v2's :class:`ToolkitCheck`
-  sets them beside its overall accuracy under any profile, with a hint when they differ.
+  same meaning by :func:`compare_reported`, one function for every task, with a hint when
+  they differ. What a task's file tells more (VQA v2: compare under any profile, the
+  lmms-eval task its log names, a TextVQA sheet read by the VQA v2 script) is data, a
+  :class:`ReportedRule`, never a second comparison.
 
 :func:`reported_block` writes both as the ``reported`` block of every task's document.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..core.display import text_table
 from ..readers.items import Item, ItemColumns, item_column
 from ..readers.layouts import reported_numbers
 from ..readers.lmms_eval import TOOLKIT_SCORE
@@ -38,13 +38,17 @@ if TYPE_CHECKING:
     from .vqa import VQAEvaluation
 
 __all__ = [
+    "ReportedComparison",
+    "ReportedRule",
     "SampleCheck",
     "ToolkitCheck",
     "check_samples",
     "check_toolkit",
+    "compare_reported",
     "reported_block",
     "reported_comparable",
     "reported_pairs",
+    "reported_rule",
     "sample_check",
     "vlmevalkit_profile",
 ]
@@ -200,39 +204,146 @@ def check_samples(
 # --- every task: the toolkit's aggregates beside ours ------------------------------------------
 
 
+@dataclass(frozen=True)
+class ReportedRule:
+    """The options of :func:`compare_reported`, the same for every task: what a results file
+    tells about how its toolkit's numbers are set beside ours. The defaults are every task's
+    rule; VQA v2's :func:`check_toolkit` gives its own (its results file says more)."""
+
+    #: set the numbers beside ours under any profile, not only the toolkit's: right where every
+    #: profile scores the same metric in the same units and only the answer rules differ (VQA
+    #: v2), so a difference is the rule, which the hint names
+    any_profile: bool = False
+    #: the profiles that reproduce the file's toolkit, where the file tells which (VQA v2: the
+    #: lmms-eval task its log names); ``None``: every profile of that toolkit
+    toolkit_profiles: tuple[str, ...] | None = None
+    #: the task whose own scorer the file's dataset has (a TextVQA sheet read as VQA v2)
+    own_scorer: str | None = None
+
+
+@dataclass(frozen=True)
+class ReportedComparison:
+    """The toolkit's reported numbers beside ours (:func:`compare_reported`): the rows every
+    view and the document show, the hint when they differ."""
+
+    source: str | None
+    toolkit: str | None
+    #: whether the numbers are set beside ours under the chosen profile
+    compared: bool
+    #: ``(metric, reported, recomputed)`` for every number both have (when ``compared``)
+    rows: list[tuple[str, float, float]] = field(default_factory=list)
+    #: the toolkit's numbers as it wrote them, ``(metric, reported)`` (when not ``compared``)
+    shown: list[tuple[str, float]] = field(default_factory=list)
+    #: the profiles to compare them under (when not ``compared``)
+    compare_with: tuple[str, ...] = ()
+    #: what to try when a number differs: the toolkit's profile, its other releases, or the
+    #: dataset's own scorer
+    hint: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """``compared`` (and ``hint``) of the document's ``reported`` block."""
+        if not self.compared:
+            return {}
+        out: dict[str, Any] = {
+            "compared": [
+                {"metric": m, "reported": t, "recomputed": r, "difference": r - t}
+                for m, t, r in self.rows
+            ]
+        }
+        if self.hint is not None:
+            out["hint"] = self.hint
+        return out
+
+
+def reported_rule(result: Any) -> ReportedRule:
+    """The rule *result*'s file came with (VQA v2's ``toolkit_check``), else every task's."""
+    return getattr(getattr(result, "toolkit_check", None), "rule", None) or ReportedRule()
+
+
+def compare_reported(result: Any) -> ReportedComparison | None:
+    """*result*'s toolkit numbers (``result.data.reported``) beside ours, for every task, under
+    :func:`reported_rule`; ``None`` when its file came with none."""
+    reported = result.data.reported
+    if not reported:
+        return None
+    source, toolkit = reported.get("source"), reported.get("toolkit")
+    if not reported_comparable(result, reported):
+        names = list(reported.get("profiles") or ())
+        names = names or [p.name for p in result.task.profiles if vlmevalkit_profile(p)]
+        shown = [
+            (key if group == "all" else f"{group} / {key}", theirs)
+            for group, key, theirs in reported_numbers(reported)
+        ]
+        return ReportedComparison(source, toolkit, False, shown=shown, compare_with=tuple(names))
+    rows = reported_pairs(result, reported)
+    differ = any(mine != theirs for _, theirs, mine in rows)
+    hint = _hint(result, reported, reported_rule(result)) if differ else None
+    return ReportedComparison(source, toolkit, True, rows, hint=hint)
+
+
+def _hint(result: Any, reported: Mapping[str, Any], rule: ReportedRule) -> str | None:
+    """What to try when a reported number differs from ours: the dataset's own scorer when
+    the file is another task's, the toolkit's profile when another was chosen, else the
+    toolkit's other releases."""
+    lmms = reported.get("toolkit") == "lmms-eval"
+    tips = []
+    if rule.own_scorer is not None:
+        tips.append(
+            f"this is a {rule.own_scorer} file, scored by the {result.task.title} script here; "
+            f"its own scorer with the toolkit's rule: vqametrics score {rule.own_scorer} "
+            f"--profile {'lmms-eval' if lmms else 'vlmevalkit'}"
+        )
+    theirs = _reproducing(result, reported, rule)
+    chosen = result.profile.name
+    if theirs and all(p.name != chosen for p in theirs):
+        tips.append(f"the toolkit's rule is --profile {' or '.join(p.name for p in theirs)}")
+    elif len(theirs) > 1:
+        alts = "; ".join(
+            f"--profile {p.name} ({p.description})" for p in theirs if p.name != chosen
+        )
+        tips.append(
+            f"the file may come from another release of the toolkit; its other profiles here: "
+            f"{alts}"
+        )
+    return "; ".join(tips) or None
+
+
+def _reproducing(result: Any, reported: Mapping[str, Any], rule: ReportedRule) -> list[Any]:
+    """The task's profiles that reproduce the file's toolkit: the rule's, the record's own
+    ``profiles``, else those of the toolkit (lmms-eval's or VLMEvalKit's)."""
+    named = rule.toolkit_profiles or reported.get("profiles")
+    if named is not None:
+        return [p for p in result.task.profiles if p.name in named]
+    if reported.get("toolkit") == "lmms-eval":
+        return [p for p in result.task.profiles if p.toolkit.startswith("lmms-eval")]
+    return [p for p in result.task.profiles if vlmevalkit_profile(p)]
+
+
 def reported_block(result: Any) -> dict[str, Any] | None:
     """The ``reported`` block of *result*'s document (a task evaluation), the same for every
     task: the toolkit's numbers as found, ``compared`` (each number set beside ours, where
-    :func:`reported_comparable`; VQA v2's :class:`ToolkitCheck` rows where it has one) and
-    ``per_sample`` (:class:`SampleCheck`); ``None`` when the file came with none of them."""
+    :func:`reported_comparable`) and its ``hint``, and ``per_sample`` (:class:`SampleCheck`);
+    ``None`` when the file came with none of them."""
     out: dict[str, Any] = {}
-    reported = result.data.reported
-    if reported is not None:
-        out.update(reported)
-        if reported_comparable(result, reported):
-            out["compared"] = [
-                {
-                    "metric": label,
-                    "reported": theirs,
-                    "recomputed": mine,
-                    "difference": mine - theirs,
-                }
-                for label, theirs, mine in reported_pairs(result, reported)
-            ]
-    if result.toolkit_check is not None:
-        out.update(result.toolkit_check.as_dict())
+    comparison = compare_reported(result)
+    if comparison is not None:
+        out.update(result.data.reported)
+        out.update(comparison.as_dict())
     if result.sample_check is not None:
         out["per_sample"] = result.sample_check.as_dict()
     return out or None
 
 
 def reported_comparable(result: Any, reported: Mapping[str, Any]) -> bool:
-    """Whether *reported* is set beside *result*'s numbers: lmms-eval's always (its task names
-    its metrics), VLMEvalKit's only under a VLMEvalKit profile (else a difference would be the
-    toolkits' disagreement, not a reproduction check); a record naming its ``profiles`` (an
-    official score file) only under those."""
+    """Whether *reported* is set beside *result*'s numbers: a record naming its ``profiles``
+    (an official score file) only under those; under any profile when the rule says so (VQA
+    v2); lmms-eval's always (its task names its metrics); VLMEvalKit's only under a VLMEvalKit
+    profile (else a difference would be the toolkits' disagreement, or their units, not a
+    reproduction check)."""
     if reported.get("profiles") is not None:
         return result.profile.name in reported["profiles"]
+    if reported_rule(result).any_profile:
+        return True
     return reported.get("toolkit") == "lmms-eval" or vlmevalkit_profile(result.profile)
 
 
@@ -353,64 +464,28 @@ def _toolkit_profile(ev: VQAEvaluation) -> str:
 
 @dataclass(frozen=True)
 class ToolkitCheck:
-    """VQA v2's check: the toolkit's numbers beside ours, and the per-sample check."""
+    """What VQA v2's results file adds to every task's check: its per-sample check (by the
+    normalization rule) and the :class:`ReportedRule` its reported numbers are compared by."""
 
-    source: str | None
-    toolkit: str | None
-    #: ``[metric, reported, recomputed, difference]`` rows, in percent
-    rows: list[list[Any]] = field(default_factory=list)
-    #: the per-sample check (lmms-eval logs), the same as every task's
+    rule: ReportedRule
+    #: the per-sample check (lmms-eval logs), the same form as every task's
     samples: SampleCheck | None = None
-    #: what to try when the reported numbers differ from ours (another profile or command)
-    hint: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """The aggregate part of ``reported`` (its ``per_sample`` is ``samples.as_dict()``,
-        set by the evaluation as for every task)."""
-        out: dict[str, Any] = {
-            "source": self.source,
-            "toolkit": self.toolkit,
-            "compared": [
-                dict(zip(("metric", "reported", "recomputed", "difference"), r, strict=True))
-                for r in self.rows
-            ],
-        }
-        if self.hint is not None:
-            out["hint"] = self.hint
-        return out
-
-    def format(self, digits: int = 2) -> str:
-        lines = []
-        if self.source is not None:
-            head = f"reported by {self.toolkit} ({self.source}) vs recomputed (%)"
-            if self.rows:
-                lines.append(head + ":")
-                lines.append(
-                    text_table(
-                        self.rows, ["metric", "reported", "recomputed", "difference"], digits
-                    )
-                )
-                if self.hint is not None:
-                    lines.append(f"the numbers differ: {self.hint}")
-            else:
-                lines.append(head + ": no number in common")
-        if self.samples is not None:
-            lines.append(self.samples.format("question"))
-        return "\n".join(lines)
 
 
 def check_toolkit(ev: VQAEvaluation, examples: int = 3) -> ToolkitCheck | None:
-    """The comparison for *ev*, or ``None`` when its file came with no toolkit numbers."""
+    """VQA v2's part of the check for *ev*, or ``None`` when its file came with no toolkit
+    numbers."""
     rep = ev.reported
     if rep is None and not ev.sample_metrics:
         return None
-    rows = _aggregate_rows(ev, rep) if rep is not None else []
+    lmms = rep is not None and rep.get("toolkit") == "lmms-eval"
     return ToolkitCheck(
-        rep.get("source") if rep else None,
-        rep.get("toolkit") if rep else None,
-        rows,
+        ReportedRule(
+            any_profile=True,
+            toolkit_profiles=(_toolkit_profile(ev),) if lmms else None,
+            own_scorer=_own_scorer(rep),
+        ),
         _vqa_samples(ev, examples),
-        _hint(ev, rep, rows),
     )
 
 
@@ -418,44 +493,11 @@ def check_toolkit(ev: VQAEvaluation, examples: int = 3) -> ToolkitCheck | None:
 _OWN_SCORER = {"textvqa": "textvqa", "vizwiz": "vizwiz"}
 
 
-def _hint(ev: VQAEvaluation, rep: Mapping[str, Any] | None, rows: list[list[Any]]) -> str | None:
-    """What to try when a reported number differs from ours: the task's own scorer when the
-    file names a dataset that has one, else the toolkit's profile when another was used."""
-    if rep is None or not any(r[3] != 0 for r in rows):
-        return None
-    name = str(rep.get("source", "")).lower().replace("-", "")
-    task = next((t for key, t in _OWN_SCORER.items() if key in name), None)
-    profile = _toolkit_profile(ev) if rep.get("toolkit") == "lmms-eval" else "vlmevalkit"
-    tips = []
-    if task is not None:
-        tips.append(
-            f"this is a {task} file, scored by the VQA v2 script here; its own scorer with "
-            f"the toolkit's rule: vqametrics score {task} --profile "
-            f"{'lmms-eval' if profile.startswith('lmms-eval') else 'vlmevalkit'}"
-        )
-    if ev.profile.name != profile:
-        tips.append(f"the toolkit's rule is --profile {profile}")
-    return "; ".join(tips) or None
-
-
-def _overall(ev: VQAEvaluation) -> float:
-    return 100.0 * math.fsum(ev.scores) / len(ev.scores) if ev.scores else float("nan")
-
-
-def _aggregate_rows(ev: VQAEvaluation, rep: Mapping[str, Any]) -> list[list[Any]]:
-    ours = _overall(ev)
-    rows: list[list[Any]] = []
-    for group, key, theirs in reported_numbers(rep):
-        if rep.get("toolkit") == "lmms-eval":
-            name = key.split(",", 1)[0]
-            if ev.sample_metrics and name not in ev.sample_metrics:
-                continue
-            theirs = 100.0 * theirs  # lmms-eval aggregates are fractions
-        elif key.lower() not in ("overall", "acc", "accuracy"):
-            continue
-        label = key if group == "all" else f"{group} / {key}"
-        rows.append([label, theirs, ours, ours - theirs])
-    return rows
+def _own_scorer(rep: Mapping[str, Any] | None) -> str | None:
+    """The task whose own scorer the dataset named in the file's name has (a TextVQA sheet
+    read by the VQA v2 script)."""
+    name = str((rep or {}).get("source", "")).lower().replace("-", "")
+    return next((t for key, t in _OWN_SCORER.items() if key in name), None)
 
 
 def _vqa_samples(ev: VQAEvaluation, examples: int) -> SampleCheck | None:

@@ -46,8 +46,8 @@ class TaskEvaluation:
     sample_check: SampleCheck | None = None
     #: bootstrap intervals (``stats.BootstrapResult``) when asked (``ci=``), else ``None``
     intervals: Any = None
-    #: the toolkit's numbers compared with ours (VQA v2's ``toolkit_check.ToolkitCheck``);
-    #: its ``as_dict()`` is merged into ``reported`` (its per-sample part is ``sample_check``)
+    #: what the results file adds to every task's check (VQA v2's ``toolkit_check.ToolkitCheck``:
+    #: the ``ReportedRule`` its reported numbers are compared by; its samples are ``sample_check``)
     toolkit_check: Any = None
     #: the signatures of extra metrics beside the headline's (VQA v2's EM: ``{"em": ...}``)
     signatures: Mapping[str, str] = field(default_factory=dict)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
+from ..pipeline.toolkit_check import compare_reported
 from .explanation import ItemExplanation, explain_item
 from .html import _CSS, _PALETTE, _barh, _e, _figure, _figure_html, _svg, _table
 from .task_text import (
@@ -25,8 +26,6 @@ from .task_text import (
     _distinct,
     breakdown_columns,
     breakdowns,
-    reported_comparable,
-    reported_pairs,
 )
 
 if TYPE_CHECKING:
@@ -177,16 +176,15 @@ def _distribution(ev: TaskEvaluation) -> str:
 def _reported(ev: TaskEvaluation) -> str:
     """The toolkit's own numbers beside ours (its ``_acc.csv``, ``results.json``) and its
     per-sample scores (lmms-eval logs)."""
-    reported = ev.data.reported
+    c = compare_reported(ev)
     out = []
     digits = ev.aggregate.digits
-    if reported:
-        source = reported.get("source", "?")
-        if reported_comparable(ev, reported):
-            pairs = reported_pairs(ev, reported)
+    if c is not None:
+        source = c.source if c.source is not None else "?"
+        if c.compared:
             rows = [
                 [label, *_distinct(theirs, mine, digits), _difference(mine - theirs, digits)]
-                for label, theirs, mine in pairs
+                for label, theirs, mine in c.rows
             ]
             out.append(
                 f"<p>The toolkit's numbers (<code>{_e(source)}</code>) beside the ones "
@@ -202,18 +200,15 @@ def _reported(ev: TaskEvaluation) -> str:
                 )
             else:
                 out.append('<p class="note">No number in common.</p>')
+            if c.hint is not None:
+                out.append(f'<p class="note">The numbers differ: {_e(c.hint)}.</p>')
         else:
-            from ..readers.layouts import reported_numbers
-
             out.append(
                 f'<p class="note">Reported by VLMEvalKit (<code>{_e(source)}</code>): not '
                 f"compared under profile <code>{_e(ev.profile.name)}</code>, whose rules differ "
                 "from the toolkit's; score with a VLMEvalKit profile to compare.</p>"
             )
-            shown = [
-                [key if group == "all" else f"{group} / {key}", _value(theirs, digits)]
-                for group, key, theirs in reported_numbers(reported)
-            ]
+            shown = [[label, _value(theirs, digits)] for label, theirs in c.shown]
             if shown:
                 out.append(_table(["metric", "reported"], shown, [False, True]))
     check = ev.sample_check

@@ -5,15 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..pipeline.toolkit_check import reported_comparable, reported_pairs, vlmevalkit_profile
-from ..readers.layouts import reported_numbers
+from ..pipeline.toolkit_check import (
+    ReportedComparison,
+    compare_reported,
+    reported_comparable,
+    reported_pairs,
+)
 from .text import table
 
 if TYPE_CHECKING:
     from ..tasks._base import Aggregate
     from ..tasks._run import TaskEvaluation
 
-__all__ = ["reported_comparable", "reported_pairs", "task_text"]
+__all__ = ["reported_comparable", "reported_pairs", "reported_text", "task_text", "unit_suffix"]
 
 
 def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
@@ -21,8 +25,7 @@ def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
     reported numbers beside ours when they were found, the notes and the signature."""
     agg = result.aggregate
     d = agg.digits if digits is None else digits
-    unit = {"fraction": "", "percent": " (%)", "points": " (points)", "count": ""}[agg.units]
-    lines = [f"{result.task.title} — profile {result.profile.name}{unit}"]
+    lines = [f"{result.task.title} — profile {result.profile.name}{unit_suffix(result)}"]
     rows = [[k, v] for k, v in agg.metrics.items()]
     lines.append(table(rows, ["metric", "value"], d))
     for name, groups in breakdowns(agg):
@@ -30,12 +33,11 @@ def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
         grows = [[g, *(m.get(k, "") for k in keys)] for g, m in groups.items()]
         lines.append("")
         lines.append(table(grows, [name, *keys], d))
-    reported = result.data.reported
-    if reported:
+    if result.data.reported:
         lines.append("")
-        lines.append(_reported_text(result, reported, d))
-    if result.sample_check is not None:
-        lines.append(result.sample_check.format())
+    reported = reported_text(result, d)
+    if reported:
+        lines.append(reported)
     for note in result.notes:
         lines.append(f"note: {note}")
     lines.append(f"read: {', '.join(result.data.layouts)}")
@@ -56,60 +58,56 @@ def breakdown_columns(groups: Mapping[Any, Mapping[str, Any]]) -> list[str]:
     return keys
 
 
-def _reported_text(result: TaskEvaluation, reported: Mapping[str, Any], digits: int) -> str:
-    """Rows of ``metric  reported  recomputed  difference`` for every number both have.
+def reported_text(result: TaskEvaluation, digits: int | None = None) -> str:
+    """The toolkit's numbers beside ours (:func:`compare_reported`) and the per-sample check,
+    as ``score TASK`` and ``vqa`` print them for every task; ``""`` when the file came with
+    neither."""
+    d = result.aggregate.digits if digits is None else digits
+    comparison = compare_reported(result)
+    lines = [] if comparison is None else [_comparison_text(result, comparison, d)]
+    if result.sample_check is not None:
+        lines.append(result.sample_check.format())
+    return "\n".join(lines)
 
-    The reported numbers are VLMEvalKit's (its ``_acc.csv``/``_score.csv``), so they are set
-    beside ours only under a VLMEvalKit profile; under another profile a difference would be
-    the toolkits' disagreement (or their units), not a reproduction check, so they are listed
-    alone, with the profile to compare them under.
-    """
-    source = reported.get("source", "?")
-    lmms = reported.get("toolkit") == "lmms-eval"
-    if not reported_comparable(result, reported):
-        names = list(reported.get("profiles") or ())
-        names = names or [p.name for p in result.task.profiles if vlmevalkit_profile(p)]
-        hint = f"; compare with --profile {' or '.join(names)}" if names else ""
+
+def _comparison_text(result: TaskEvaluation, c: ReportedComparison, digits: int) -> str:
+    """Rows of ``metric  reported  recomputed  difference`` for every number both have, and
+    the hint when one differs. Not compared under this profile (VLMEvalKit's numbers under
+    another toolkit's profile: a difference would be the toolkits' disagreement, or their
+    units, not a reproduction check): the toolkit's numbers alone, as it wrote them, with the
+    profiles to compare them under."""
+    source = c.source if c.source is not None else "?"
+    if not c.compared:
+        hint = f"; compare with --profile {' or '.join(c.compare_with)}" if c.compare_with else ""
         head = (
-            f"reported by {reported.get('toolkit', 'VLMEvalKit')} ({source}): not compared "
+            f"reported by {c.toolkit or 'VLMEvalKit'} ({source}): not compared "
             f"under profile {result.profile.name}{hint}"
         )
-        shown = [
-            [key if group == "all" else f"{group} / {key}", theirs]
-            for group, key, theirs in reported_numbers(reported)
-        ]
-        # the toolkit's own numbers are still shown, as it wrote them (its rule, its units)
+        shown = [list(row) for row in c.shown]
         return head + ("\n" + table(shown, ["metric", "reported"], digits) if shown else "")
-    rows = [
-        (label, theirs, mine, _difference(mine - theirs, digits))
-        for label, theirs, mine in reported_pairs(result, reported)
-    ]
-    head = f"reported by the toolkit ({source}) vs recomputed"
-    if not rows:
+    head = f"reported by {c.toolkit or 'the toolkit'} ({source}) vs recomputed{unit_suffix(result)}"
+    if not c.rows:
         return head + ": no number in common"
     header = ["metric", "reported", "recomputed", "difference"]
-    width = max(len(header[3]), *(len(r[3]) for r in rows))
-    # the difference right-aligned like the numbers beside it
     cells = [
-        [label, *_distinct(theirs, mine, digits), diff.rjust(width)]
-        for label, theirs, mine, diff in rows
+        [label, *_distinct(theirs, mine, digits), _difference(mine - theirs, digits)]
+        for label, theirs, mine in c.rows
     ]
+    # the numbers right-aligned under their headings (they are text, to show enough digits)
+    for col in (1, 2, 3):
+        width = max(len(header[col]), *(len(row[col]) for row in cells))
+        for row in cells:
+            row[col] = row[col].rjust(width)
     out = head + ":\n" + table(cells, header, digits)
-    if any(diff != "0" for *_, diff in rows):
-        same = vlmevalkit_profile if not lmms else (lambda p: p.toolkit.startswith("lmms-eval"))
-        named = reported.get("profiles")
-        others = [
-            p
-            for p in result.task.profiles
-            if (p.name in named if named is not None else same(p)) and p is not result.profile
-        ]
-        if others:
-            alts = "; ".join(f"--profile {p.name} ({p.description})" for p in others)
-            out += (
-                "\nthe numbers differ: the file may come from another release of the toolkit; "
-                f"its other profiles here: {alts}"
-            )
+    if c.hint is not None:
+        out += f"\nthe numbers differ: {c.hint}"
     return out
+
+
+def unit_suffix(result: TaskEvaluation) -> str:
+    """The units after a heading: `` (%)`` for percent, nothing for fractions and counts."""
+    units = result.aggregate.units
+    return {"fraction": "", "percent": " (%)", "points": " (points)", "count": ""}[units]
 
 
 def _distinct(theirs: float, mine: float, digits: int) -> tuple[str, str]:
