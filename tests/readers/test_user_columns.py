@@ -22,13 +22,10 @@ from vqametrics.readers.cells import group_text, json_answer, named_columns, row
 from vqametrics.readers.layouts import item_id, predictions_from
 from vqametrics.readers.records import Records, cell_text, field_value
 
-#: tasks whose message for that cell is written outside the readers (the task module or the
-#: MMBench loader) and still names the layout's column; strict, so a mended one must go
-ID_GAPS = {}
-ANSWER_GAPS = {
-    "vqav2": "readers/vqa.py: question N: empty prediction (names no column)",
-    "okvqa": "readers/vqa.py: question N: empty prediction (names no column)",
-}
+#: tasks whose message for that cell still names the layout's column (none now); strict, so a
+#: mended one must go
+ID_GAPS: dict[str, str] = {}
+ANSWER_GAPS: dict[str, str] = {}
 #: the tasks with a bad answer cell to give: a blank one where an empty prediction is an
 #: error, a list in JSON lines (a sheet's empty prediction that the scorer scores is not bad)
 BAD_ANSWER_TASKS = sorted(

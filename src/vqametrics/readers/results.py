@@ -263,7 +263,7 @@ def _from_records(records: Records, id_field: str | None, answer_field: str | No
     notes.insert(0, f"read {records.source} as {title} [{preds.layout}]")
     pairs = list(zip(ids, preds.texts, strict=True))
     return ResultsFile(
-        Results(records.source, pairs),
+        Results(records.source, pairs, answer_field or preds.answer_field),
         preds.layout,
         ground_truth,
         positional,
@@ -356,7 +356,7 @@ def resolve_positions(results: ResultsFile, question_ids: Sequence[QuestionId]) 
         "in its order"
     )
     return ResultsFile(
-        Results(results.source, pairs),
+        Results(results.source, pairs, results.results.answer_column),
         results.layout,
         None,
         False,

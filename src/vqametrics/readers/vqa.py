@@ -210,6 +210,9 @@ class Results:
     source: str
     #: ``None``: an empty cell or a null answer, a missing prediction (the one rule)
     pairs: Sequence[tuple[QuestionId, str | None]]
+    #: the column the answers were read from, as the user's file names it (sheets and logs),
+    #: for a message about an empty cell; ``None`` for the official list
+    answer_column: str | None = None
 
     def __repr__(self) -> str:
         return f"<Results {self.source}: {len(self.pairs)} predictions>"
@@ -485,12 +488,13 @@ def match_predictions(
         )
     # an empty cell (rare: only sheets and logs have them) is a missing prediction
     empty = [j for j in range(len(dataset)) if seen[j] and preds[j] is None] if had_none else []
+    column = f"the {results.answer_column!r} cell; " if results.answer_column else ""
     missing = [dataset.question_ids[j] for j in range(len(dataset)) if preds[j] is None]
     if empty and not allow_missing:
         raise MissingPredictionError(
             f"{name}: question {dataset.question_ids[empty[0]]!r}: empty prediction "
-            f"({len(empty)} empty, {len(missing)} of {len(dataset)} question(s) missing); pass "
-            "--allow-missing to score them 0"
+            f"({column}{len(empty)} empty, {len(missing)} of {len(dataset)} question(s) "
+            "missing); pass --allow-missing to score them 0"
         )
     if missing and not allow_missing:
         raise MissingPredictionError(
