@@ -398,7 +398,7 @@ def _answers(
     """Each row's answer text, question and split: the split from LLaVA's question file when
     given, else (with a folder of label files) the row's own ``category``. *id_col* holds
     the question id (``--id-field``; LLaVA's ``question_id``)."""
-    answers = []
+    answers: list[_Answer] = []
     append = answers.append
     for i, row in enumerate(records.rows):
         if field not in row:
