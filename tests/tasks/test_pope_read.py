@@ -111,3 +111,32 @@ def test_label_items_keep_ids_fields_and_line_numbers(tmp_path: Path) -> None:
     }
     assert items[1].fields == {"label_line": 2, "split": "popular", "question": "Is there a cat?"}
     assert [it.id for it in _read_labels(None, path).items()] == [7, 2]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("bad", [False, True])
+def test_reading_leaves_the_collector_as_it_found_it(
+    tmp_path: Path, enabled: bool, bad: bool
+) -> None:
+    """The collector is paused while POPE's files are read, and restored after, on an error
+    too."""
+    import gc
+
+    from vqametrics.core.exceptions import InputError
+    from vqametrics.readers.items import TaskInputs
+    from vqametrics.tasks._pope_read import read_pope
+
+    rows = [{"question_id": 1, "text": "yes"}] * (2 if bad else 1)  # twice: a repeated id
+    res = _write_jsonl(tmp_path / "a.jsonl", rows)
+    inputs = TaskInputs(results=str(res), annotations=str(_labels(tmp_path, 1)))
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        if bad:
+            with pytest.raises(InputError, match="duplicate question_id 1"):
+                read_pope(inputs)
+        else:
+            assert len(read_pope(inputs).items) == 1
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
