@@ -140,3 +140,24 @@ def test_reading_leaves_the_collector_as_it_found_it(
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_list_as_question_id_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An id that is a list (not a number or a string) is bad input, not a traceback: in the
+    answers it is not in the question file, in the question file it is named as such."""
+    questions = [{"question_id": 1, "text": "Is there a q0?", "category": "random"}]
+    qfile = _write_jsonl(tmp_path / "q.jsonl", questions)
+    res = _write_jsonl(tmp_path / "a.jsonl", [{"question_id": [1], "text": "yes"}])
+    lab = str(_labels(tmp_path, 1))
+    argv = ["score", "pope", "--annotations", lab, "--questions", str(qfile)]
+    assert main([*argv, "--results", str(res)]) == 2
+    err = capsys.readouterr().err
+    assert "a.jsonl: line 1: question_id [1] is not in the question file" in err
+    assert "Traceback" not in err
+    _write_jsonl(qfile, [{**questions[0], "question_id": [1]}])
+    good = _write_jsonl(tmp_path / "b.jsonl", [{"question_id": 1, "text": "yes"}])
+    assert main([*argv, "--results", str(good)]) == 2
+    err = capsys.readouterr().err
+    assert "q.jsonl: line 1: question_id [1] is list, expected a number or a string" in err

@@ -203,6 +203,11 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, Any]]:
             )
         # keyed by value: an answer's question_id 12 finds the question file's "12"
         qid = row["question_id"]
+        if not isinstance(qid, Hashable):
+            raise InputError(
+                f"{records.where(i)}: question_id {qid!r} is {type(qid).__name__}, expected "
+                "a number or a string"
+            )
         category = row["category"]
         out[str(qid) if type(qid) is int else id_key(qid)] = (
             category if type(category) is str else str(category),
@@ -430,7 +435,8 @@ def _answers(
         if questions is not None:
             if qid is None:
                 raise InputError(f"{records.where(i)}: no {id_col!r} to look up in --questions")
-            found = questions.get(str(qid) if type(qid) is int else id_key(qid))
+            lookup = str(qid) if type(qid) is int else id_key(qid)
+            found = questions.get(lookup) if isinstance(lookup, Hashable) else None
             if found is None:
                 raise InputError(
                     f"{records.where(i)}: {id_col} {qid!r} is not in the question file "
