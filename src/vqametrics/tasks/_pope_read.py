@@ -203,16 +203,17 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, Any]]:
             )
         # keyed by value: an answer's question_id 12 finds the question file's "12"
         qid = row["question_id"]
-        if not isinstance(qid, Hashable):
+        category = row["category"]
+        try:
+            out[str(qid) if type(qid) is int else id_key(qid)] = (
+                category if type(category) is str else str(category),
+                row.get("text", ""),
+            )
+        except TypeError:  # an id that cannot be a key (a list, an object)
             raise InputError(
                 f"{records.where(i)}: question_id {qid!r} is {type(qid).__name__}, expected "
                 "a number or a string"
-            )
-        category = row["category"]
-        out[str(qid) if type(qid) is int else id_key(qid)] = (
-            category if type(category) is str else str(category),
-            row.get("text", ""),
-        )
+            ) from None
     return out
 
 
@@ -369,6 +370,10 @@ def _require_column(records: Records, column: str) -> None:
             )
 
 
+#: a tuple, not ``str | int``: the union would be built anew for every row
+_ID_TYPES = (str, int)
+
+
 def _distinct_ints(keys: Sequence[Any]) -> bool:
     """Whether every key is an ``int`` (not a bool) and no two are equal: then no two are the
     same id by :func:`unique_rows`'s rule either, and it need not be asked (LLaVA's ids)."""
@@ -435,8 +440,10 @@ def _answers(
         if questions is not None:
             if qid is None:
                 raise InputError(f"{records.where(i)}: no {id_col!r} to look up in --questions")
-            lookup = str(qid) if type(qid) is int else id_key(qid)
-            found = questions.get(lookup) if isinstance(lookup, Hashable) else None
+            try:
+                found = questions.get(str(qid) if type(qid) is int else id_key(qid))
+            except TypeError:  # an id that cannot be a key (a list) is in no question file
+                found = None
             if found is None:
                 raise InputError(
                     f"{records.where(i)}: {id_col} {qid!r} is not in the question file "
@@ -447,7 +454,7 @@ def _answers(
                 qtext = _question_text(found[1])
         elif folder and "category" in row:
             split = str(field_value(row["category"], records.where(i), "category"))
-        key: str | int = qid if isinstance(qid, str | int) else i + 1
+        key: str | int = qid if isinstance(qid, _ID_TYPES) else i + 1
         append(_Answer(split, text, qtext, key, i))
     return answers
 
