@@ -12,13 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vqametrics.cli import main
-from vqametrics.readers.records import read_records
 from vqametrics.tasks._pope_read import (
-    _Answer,
     _distinct_ints,
     _question_text,
     _read_labels,
-    _Wheres,
 )
 
 
@@ -72,15 +69,6 @@ def test_distinct_ints() -> None:
     assert not _distinct_ints([1, 2, 1])
     assert not _distinct_ints([1, "2"])
     assert not _distinct_ints([True, 2])  # a bool is not an id the shortcut may take
-
-
-def test_wheres_word_each_answer_when_asked(tmp_path: Path) -> None:
-    records = read_records(_write_jsonl(tmp_path / "a.jsonl", [{"x": 1}] * 3))
-    answers = [_Answer(None, "yes", None, k, row) for k, row in ((1, 2), (2, 0))]
-    wheres = _Wheres(records, answers)
-    assert len(wheres) == 2
-    assert wheres[0].endswith("a.jsonl: line 3") and wheres[-1].endswith("a.jsonl: line 1")
-    assert wheres[:1] == [wheres[0]]
 
 
 @given(st.text(alphabet=" \n\tab?", max_size=12))

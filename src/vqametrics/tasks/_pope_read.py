@@ -9,7 +9,7 @@ import gc
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
 from ..readers.detect import LogLayout, join_docs_by_key, read_log, read_yes_no, yes_no_layouts
@@ -296,7 +296,10 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         keys = [a.key for a in answers]
         if not _distinct_ints(keys):
             keep, dup_note = unique_rows(
-                keys, _Wheres(records, answers), what=id_col, on_duplicate=inputs.on_duplicate
+                keys,
+                [records.where(a.row) for a in answers],
+                what=id_col,
+                on_duplicate=inputs.on_duplicate,
             )
             answers = [answers[k] for k in keep]
     if folder and any(a.split is None for a in answers):
@@ -378,25 +381,6 @@ def _distinct_ints(keys: Sequence[Any]) -> bool:
     """Whether every key is an ``int`` (not a bool) and no two are equal: then no two are the
     same id by :func:`unique_rows`'s rule either, and it need not be asked (LLaVA's ids)."""
     return all(type(k) is int for k in keys) and len(set(keys)) == len(keys)
-
-
-class _Wheres(Sequence[str]):
-    """Where each answer was read, worded only when a message needs one."""
-
-    def __init__(self, records: Records, answers: Sequence[_Answer]) -> None:
-        self._records, self._answers = records, answers
-
-    def __len__(self) -> int:
-        return len(self._answers)
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[str]: ...
-    def __getitem__(self, i: int | slice) -> str | list[str]:
-        if isinstance(i, slice):
-            return [self._records.where(a.row) for a in self._answers[i]]
-        return self._records.where(self._answers[i].row)
 
 
 def _group_by_split(answers: Sequence[_Answer]) -> dict[str | None, list[_Answer]]:
