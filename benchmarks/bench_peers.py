@@ -23,7 +23,8 @@
 The baselines are small re-implementations of what the peer scripts do (written for this
 benchmark), run as ``python -c`` in a fresh process like ours. Each pair runs alternately;
 the median wall time of each and the median of the per-pair ratios (ours / baseline) are
-printed, with the CPU time (user + sys from ``wait4``), the figure to trust on a loaded host.
+printed, with the CPU time (user + sys from ``wait4``: medians and the ratio), the figure to
+trust on a loaded host.
 
 ``--before SRC`` also runs ours from another source tree (e.g. an export of main's ``src/``) in
 the same alternation, and prints its ratio to the same baseline.
@@ -210,7 +211,8 @@ def main() -> int:
     script = Path(sys.executable).with_name("vqametrics")
     cli = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "vqametrics"]
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
-    print(f"{'':17} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}   (medians)")
+    head = f"{'':17} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}"
+    print(f"{head} {'ours CPU':>9} {'peer CPU':>9}   (medians)")
     for name, (build, base) in PAIRS.items():
         if args.only and name not in args.only:
             continue
@@ -228,9 +230,12 @@ def main() -> int:
                 cpu_ratio = statistics.median(r[k][1] / r[1][1] for r in runs)
                 ours_s = statistics.median(r[k][0] for r in runs)
                 peer_s = statistics.median(r[1][0] for r in runs)
+                ours_cpu = statistics.median(r[k][1] for r in runs)
+                peer_cpu = statistics.median(r[1][1] for r in runs)
                 print(
                     f"{label:17} {ours_s * 1000:7.0f}ms {peer_s * 1000:7.0f}ms "
-                    f"{wall_ratio:10.2f}x {cpu_ratio:9.2f}x"
+                    f"{wall_ratio:10.2f}x {cpu_ratio:9.2f}x "
+                    f"{ours_cpu * 1000:7.0f}ms {peer_cpu * 1000:7.0f}ms"
                 )
     print(f"load {os.getloadavg()[0]:.1f}")
     return 0

@@ -5,6 +5,7 @@ text checks the official script lacks. See ``pope.py`` for the scoring."""
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
@@ -107,23 +108,36 @@ def _label_files(annotations: Any) -> list[tuple[str | None, Any]]:
 
 
 class _LabelFile(NamedTuple):
-    """One label file as read: an item per label line (no prediction yet), in file order."""
+    """One label file as read: each label line's references and fields (no prediction yet),
+    in file order; :meth:`items` gives them as items with their ids."""
 
     split: str | None
     records: Records
-    items: list[Item]
+    #: ``((label,), fields)`` of each label line
+    lines: list[tuple[tuple[str], dict[str, Any]]]
     #: (commit, split, lines) when the file is a known version (``KNOWN_LABELS``)
     known: tuple[str, str, int] | None
     #: the version token of the signature: the commit, or ``custom-<fingerprint>``
     version: str
 
+    def items(self) -> list[Item]:
+        """The label lines as items: id ``<split>/<question_id>`` (the line number when the
+        line has none); built only where a join needs the ids (positional pairing does not)."""
+        split = self.split
+        out = []
+        for i, (row, (refs, fields)) in enumerate(zip(self.records.rows, self.lines, strict=True)):
+            qid = row.get("question_id", i + 1)
+            out.append(Item(f"{split}/{qid}" if split is not None else qid, None, refs, fields))
+        return out
+
 
 def _read_labels(split: str | None, source: Any) -> _LabelFile:
-    """A label file's lines as items: id ``<split>/<question_id>`` (the line number when it has
-    none), the label, and the line number, split, question and image as fields."""
+    """A label file's lines: the label, and the line number, split, question and image as
+    fields (their ids: :meth:`_LabelFile.items`)."""
     fmt = "jsonl" if isinstance(source, str | os.PathLike) else None
     records = read_records(source, format=fmt)
-    items = []
+    lines: list[tuple[tuple[str], dict[str, Any]]] = []
+    append = lines.append
     for i, row in enumerate(records.rows):
         if "label" not in row:
             raise InputError(
@@ -131,7 +145,7 @@ def _read_labels(split: str | None, source: Any) -> _LabelFile:
                 "is this a POPE label file?"
             )
         label = row["label"]
-        if not isinstance(label, str):
+        if type(label) is not str:
             label = str(cell_text(label, records.where(i), column="label"))
         fields: dict[str, Any] = {"label_line": i + 1}
         if split is not None:
@@ -140,12 +154,10 @@ def _read_labels(split: str | None, source: Any) -> _LabelFile:
             fields["question"] = row["text"]
         if "image" in row:
             fields["image"] = row["image"]
-        qid = row.get("question_id", i + 1)
-        item_id = f"{split}/{qid}" if split is not None else qid
-        items.append(Item(item_id, None, (label,), fields))
+        append(((label,), fields))
     fp = _fingerprint(records.rows)
     known = KNOWN_LABELS.get(fp)
-    return _LabelFile(split, records, items, known, known[0] if known else f"custom-{fp[:8]}")
+    return _LabelFile(split, records, lines, known, known[0] if known else f"custom-{fp[:8]}")
 
 
 def _labels_extra(files: Sequence[_LabelFile]) -> dict[str, Any]:
@@ -154,7 +166,10 @@ def _labels_extra(files: Sequence[_LabelFile]) -> dict[str, Any]:
 
 
 def _question_text(value: Any) -> str:
-    return str(value).split("\n")[0].strip()
+    """A question's first line, stripped: how LLaVA's prompts (the question, a newline, the
+    answer instruction) are compared with the label files' questions."""
+    text = value if type(value) is str else str(value)
+    return text.partition("\n")[0].strip()
 
 
 def _answer_field(records: Records, inputs: TaskInputs) -> tuple[str, str]:
@@ -173,12 +188,13 @@ def _answer_field(records: Records, inputs: TaskInputs) -> tuple[str, str]:
     )
 
 
-def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
-    """LLaVA's question file: ``question_id`` → (``category`` = split, question text)."""
+def _read_questions(source: Any) -> dict[Hashable, tuple[str, Any]]:
+    """LLaVA's question file: ``question_id`` → (``category`` = split, question text as
+    written: :func:`_question_text` is applied only where an answer lacks its prompt)."""
     records = read_records(
         source, format="jsonl" if isinstance(source, str | os.PathLike) else None
     )
-    out: dict[Hashable, tuple[str, str]] = {}
+    out: dict[Hashable, tuple[str, Any]] = {}
     for i, row in enumerate(records.rows):
         if "question_id" not in row or "category" not in row:
             raise InputError(
@@ -186,10 +202,18 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, str]]:
                 "(LLaVA's llava_pope_test.jsonl)"
             )
         # keyed by value: an answer's question_id 12 finds the question file's "12"
-        out[id_key(row["question_id"])] = (
-            str(row["category"]),
-            _question_text(row.get("text", "")),
-        )
+        qid = row["question_id"]
+        category = row["category"]
+        try:
+            out[str(qid) if type(qid) is int else id_key(qid)] = (
+                category if type(category) is str else str(category),
+                row.get("text", ""),
+            )
+        except TypeError:  # an id that cannot be a key (a list, an object)
+            raise InputError(
+                f"{records.where(i)}: question_id {qid!r} is {type(qid).__name__}, expected "
+                "a number or a string"
+            ) from None
     return out
 
 
@@ -199,9 +223,22 @@ TOOLKIT_LAYOUTS = yes_no_layouts(LogLayout(metrics=LMMS_EVAL_METRICS, record=LMM
 
 
 def read_pope(inputs: TaskInputs) -> TaskData:
-    return read_yes_no(
-        inputs, TOOLKIT_LAYOUTS, sheet=_read_vlmevalkit, log=_read_lmms_eval, other=_read_answers
-    )
+    """POPE's items from whichever layout the results are in, read with the cyclic garbage
+    collector paused: the rows of LLaVA's three files are tens of thousands of acyclic dicts,
+    and the collector's passes over them cost a quarter of the reading (issue 23)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return read_yes_no(
+            inputs,
+            TOOLKIT_LAYOUTS,
+            sheet=_read_vlmevalkit,
+            log=_read_lmms_eval,
+            other=_read_answers,
+        )
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:
@@ -256,13 +293,15 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     dup_note = None
     if all(id_col in row for row in records.rows):
         # LLaVA's answers name their question: one answered twice would shift every pairing
-        keep, dup_note = unique_rows(
-            [a.key for a in answers],
-            [records.where(a.row) for a in answers],
-            what=id_col,
-            on_duplicate=inputs.on_duplicate,
-        )
-        answers = [answers[k] for k in keep]
+        keys = [a.key for a in answers]
+        if not _distinct_ints(keys):
+            keep, dup_note = unique_rows(
+                keys,
+                [records.where(a.row) for a in answers],
+                what=id_col,
+                on_duplicate=inputs.on_duplicate,
+            )
+            answers = [answers[k] for k in keep]
     if folder and any(a.split is None for a in answers):
         raise InputError(
             f"{records.source}: the answers carry no split, so they cannot be paired with a "
@@ -273,15 +312,18 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     items: list[Item] = []
     files: list[_LabelFile] = []
     notes: list[str] = [dup_note] if dup_note else []
-    used: set[int] = set()
+    by_split = _group_by_split(answers)
+    used: set[str | None] = set()
+    every = False  # whether one label file took every answer
     for split, source in label_files:
         labels = _read_labels(split, source)
         files.append(labels)
         if not folder and (questions is None or split is None):
             mine = answers  # one label file: every answer, in order
+            every = True
         else:
-            mine = [a for a in answers if a.split == split]
-        used.update(a.row for a in mine)
+            mine = by_split.get(split, [])
+            used.add(split)
         if not mine:
             if inputs.allow_missing:
                 notes.append(f"{labels.records.source}: no answers for split {split}; left out")
@@ -293,12 +335,12 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         _check_pairing(mine, labels, records)
         # QUIRK positional-pairing: answer i with label line i (the counts are checked)
         items.extend(
-            Item(ans.key, ans.text, line.references, line.fields)
-            for ans, line in zip(mine, labels.items, strict=True)
+            Item(ans.key, ans.text, refs, fields)
+            for ans, (refs, fields) in zip(mine, labels.lines, strict=True)
         )
 
-    if questions is not None or folder:
-        extra = [a for a in answers if a.row not in used]
+    if (questions is not None or folder) and not every:
+        extra = [a for a in answers if a.split not in used]
         if extra:
             splits = ", ".join(sorted({str(a.split) for a in extra}))
             if not inputs.ignore_extra:
@@ -331,10 +373,32 @@ def _require_column(records: Records, column: str) -> None:
             )
 
 
+#: a tuple, not ``str | int``: the union would be built anew for every row
+_ID_TYPES = (str, int)
+
+
+def _distinct_ints(keys: Sequence[Any]) -> bool:
+    """Whether every key is an ``int`` (not a bool) and no two are equal: then no two are the
+    same id by :func:`unique_rows`'s rule either, and it need not be asked (LLaVA's ids)."""
+    return all(type(k) is int for k in keys) and len(set(keys)) == len(keys)
+
+
+def _group_by_split(answers: Sequence[_Answer]) -> dict[str | None, list[_Answer]]:
+    """The answers of each split, each split's in file order."""
+    groups: dict[str | None, list[_Answer]] = {}
+    for a in answers:
+        group = groups.get(a.split)
+        if group is None:
+            groups[a.split] = [a]
+        else:
+            group.append(a)
+    return groups
+
+
 def _answers(
     records: Records,
     field: str,
-    questions: Mapping[Hashable, tuple[str, str]] | None,
+    questions: Mapping[Hashable, tuple[str, Any]] | None,
     questions_source: Any,
     folder: bool,
     id_col: str = "question_id",
@@ -342,11 +406,14 @@ def _answers(
     """Each row's answer text, question and split: the split from LLaVA's question file when
     given, else (with a folder of label files) the row's own ``category``. *id_col* holds
     the question id (``--id-field``; LLaVA's ``question_id``)."""
-    answers = []
+    answers: list[_Answer] = []
+    append = answers.append
     for i, row in enumerate(records.rows):
         if field not in row:
             raise InputError(f"{records.where(i)}: no {field!r} field (fields: {', '.join(row)})")
-        text = answer_cell(records, i, field)
+        text = row[field]
+        if type(text) is not str:  # a string is taken as it is; anything else is checked
+            text = answer_cell(records, i, field)
         qid = row.get(id_col)
         split: str | None = None
         qtext: str | None = None
@@ -357,18 +424,22 @@ def _answers(
         if questions is not None:
             if qid is None:
                 raise InputError(f"{records.where(i)}: no {id_col!r} to look up in --questions")
-            if id_key(qid) not in questions:
+            try:
+                found = questions.get(str(qid) if type(qid) is int else id_key(qid))
+            except TypeError:  # an id that cannot be a key (a list) is in no question file
+                found = None
+            if found is None:
                 raise InputError(
                     f"{records.where(i)}: {id_col} {qid!r} is not in the question file "
                     f"{questions_source}"
                 )
-            split, qq = questions[id_key(qid)]
+            split = found[0]
             if qtext is None:
-                qtext = qq
+                qtext = _question_text(found[1])
         elif folder and "category" in row:
             split = str(field_value(row["category"], records.where(i), "category"))
-        key: str | int = qid if isinstance(qid, str | int) else i + 1
-        answers.append(_Answer(split, text, qtext, key, i))
+        key: str | int = qid if isinstance(qid, _ID_TYPES) else i + 1
+        append(_Answer(split, text, qtext, key, i))
     return answers
 
 
@@ -378,7 +449,7 @@ def _check_pairing(answers: Sequence[_Answer], labels: _LabelFile, results: Reco
     known, split = labels.known, labels.split
     version = f" (POPE labels @ {known[0]}, {known[1]})" if known else ""
     what = f"split {split}" if split else "the answers"
-    if len(answers) != len(labels.items):
+    if len(answers) != len(labels.lines):
         hint = ""
         if split == "random" and len(answers) == 2910:
             hint = "; 2,910 random answers were made for the e3e3926 labels LLaVA-1.5 used"
@@ -386,15 +457,15 @@ def _check_pairing(answers: Sequence[_Answer], labels: _LabelFile, results: Reco
             hint = "; 3,000 random answers were made for the current (3df3ba1) labels"
         raise InputError(
             f"{results.source}: {len(answers)} answers for {what} but {labels.records.source} "
-            f"has {len(labels.items)} labels{version}: answers and labels are paired by "
+            f"has {len(labels.lines)} labels{version}: answers and labels are paired by "
             f"position, so this would misalign (--allow-missing cannot place absent "
             f"answers){hint}"
         )
-    for pos, (ans, line) in enumerate(zip(answers, labels.items, strict=True)):
-        ltext = line.fields.get("question")
+    for pos, (ans, (_, fields)) in enumerate(zip(answers, labels.lines, strict=True)):
+        ltext = fields.get("question")
         if ans.question is None or ltext is None:
             continue
-        if ans.question != _question_text(ltext):
+        if ans.question != ltext and ans.question != _question_text(ltext):
             raise InputError(
                 f"{results.where(ans.row)}: question {ans.question!r} but "
                 f"{labels.records.where(pos)} asks {_question_text(ltext)!r}"
@@ -411,7 +482,7 @@ def _label_truth(inputs: TaskInputs) -> Truth:
     the files' order (a folder's files sorted by name: adversarial, popular, random)."""
     files = [_read_labels(split, source) for split, source in _label_files(inputs.annotations)]
     return Truth(
-        [line for f in files for line in f.items],
+        [line for f in files for line in f.items()],
         tuple(f.records.source for f in files),
         "pope-labels",
         extra=_labels_extra(files),
