@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import warnings
 import weakref
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -386,18 +384,6 @@ def _score_rows(
             continue
         pred, ans, _ = question(raw, answers[i])
         out[i] = score_normalized(pred, ans, groups[i], prof)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while millions of acyclic objects are built."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import orjson
 
+from ..core.collector import gc_paused
 from ..core.output import FileDigest, StagedDir, write_chunks
 from ..readers._fork import Forked, fork_worthwhile
-from .vqa import VQA_OUTPUTS, VQAEvaluation, _gc_paused
+from .vqa import VQA_OUTPUTS, VQAEvaluation
 
 __all__ = ["VQA_OUTPUTS", "PendingOutputs", "start_vqa_outputs", "write_vqa_outputs"]
 
@@ -109,7 +110,7 @@ def start_vqa_outputs(
 
 def _write_official(result: VQAEvaluation, staged: StagedDir) -> None:
     """Stage the four official files."""
-    with _gc_paused():
+    with gc_paused():
         files = None
         if result._fast is not None:
             # the same bytes, assembled in bulk (score/_fast.py)
@@ -125,7 +126,7 @@ def _write_official(result: VQAEvaluation, staged: StagedDir) -> None:
 def _write_jsonl(result: VQAEvaluation, path: Path) -> FileDigest:
     """``per_question.jsonl``: one ``orjson.dumps`` line per record (in bulk when possible);
     its size and sha256 (a forked writer returns them to the parent)."""
-    with _gc_paused():
+    with gc_paused():
         return write_chunks(path, _jsonl_chunks(result))
 
 

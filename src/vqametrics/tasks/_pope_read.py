@@ -5,12 +5,12 @@ text checks the official script lacks. See ``pope.py`` for the scoring."""
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..core.collector import gc_paused
 from ..core.exceptions import InputError
 from ..readers.detect import LogLayout, join_docs_by_key, read_log, read_yes_no, yes_no_layouts
 from ..readers.join import unique_rows
@@ -226,9 +226,7 @@ def read_pope(inputs: TaskInputs) -> TaskData:
     """POPE's items from whichever layout the results are in, read with the cyclic garbage
     collector paused: the rows of LLaVA's three files are tens of thousands of acyclic dicts,
     and the collector's passes over them cost a quarter of the reading (issue 23)."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return read_yes_no(
             inputs,
             TOOLKIT_LAYOUTS,
@@ -236,9 +234,6 @@ def read_pope(inputs: TaskInputs) -> TaskData:
             log=_read_lmms_eval,
             other=_read_answers,
         )
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _read_answers(records: Records, inputs: TaskInputs) -> TaskData:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
+from ..core.collector import gc_paused
 from ..core.signature import Signature
 from ..pipeline.vqa import (
     VQA_OUTPUTS,
@@ -23,7 +24,6 @@ from ..pipeline.vqa import (
     VQAEvaluation,
     VQARead,
     _breakdown,
-    _gc_paused,
     bulk_findings,
     read_vqa,
     score_question,
@@ -427,7 +427,7 @@ def evaluate_vqa(
 
     _check_vqa_arguments(locals())
     task, name = _task_for(profile)
-    with _gc_paused():
+    with gc_paused():
         evaluation = evaluate(
             task,
             results,
