@@ -98,14 +98,30 @@ def test_recorded_hit_that_differs_is_listed(tmp_path: Path) -> None:
     )
 
 
-def test_judge_record_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("spelling", ["--judge-record", "--judge_record"])
+def test_judge_record_option(
+    spelling: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     sheet = _sheet(tmp_path, ["1,q,cat,dog,bird,B,hmm,x"])
     rec = tmp_path / "elsewhere.csv"
     rec.write_text('index,hit,log\n1,1,"Match Log: B. "\n', encoding="utf-8")
-    args = ["score", "realworldqa", "--results", str(sheet), "--judge-record", str(rec)]
+    args = ["score", "realworldqa", "--results", str(sheet), spelling, str(rec)]
     assert main([*args, "--json"]) == 0
     out = capsys.readouterr().out
     assert '"Overall": 1.0' in out and "judge:recorded" in out
+
+
+def test_every_task_spells_judge_record_with_a_hyphen() -> None:
+    """One spelling in every task's option list (MMMU and ScienceQA said ``--judge_record``;
+    the underscore form is still read, for every task option)."""
+    from vqametrics.tasks import list_tasks
+
+    spelled = {t.name: t.options for t in list_tasks() if t.options}
+    with_record = {t for t, opts in spelled.items() if any("record" in n for n, _ in opts)}
+    assert {"mmmu", "scienceqa", "realworldqa"} <= with_record
+    for task in with_record:
+        names = [n for n, _ in spelled[task] if "record" in n]
+        assert names == ["judge-record"], (task, names)
 
 
 def test_column_names_are_lower_cased_and_answers_cast(tmp_path: Path) -> None:

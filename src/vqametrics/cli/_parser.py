@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from collections.abc import Sequence
 
 from .._version import __version__
 from ._table import COMMANDS as _COMMANDS
 from ._table import DESCRIPTION, EPILOG
 from ._table import columns as _columns
 
-__all__ = ["build_parser", "listing_parser", "sized"]
+__all__ = ["build_parser", "listing_parser", "parse_task_options", "sized"]
 
 _PACKAGE = __name__.rpartition(".")[0]
 
@@ -35,6 +36,25 @@ def sized(formatter: type[argparse.HelpFormatter]) -> type[argparse.HelpFormatte
             super().__init__(prog, *args, **kwargs)
 
     return Sized
+
+
+def parse_task_options(
+    prog: str, options: Sequence[tuple[str, str]], extra: Sequence[str]
+) -> tuple[dict[str, str], list[str]]:
+    """A task's own options (``Task.options``: ``(name, help)`` pairs, GQA's ``--choices``) among
+    *extra*: the values given, by key (``judge_record``), and the arguments left unknown. Each
+    option is accepted with hyphens or underscores (``--judge-record``, ``--judge_record``), as
+    tasks once declared it either way."""
+    parser = argparse.ArgumentParser(
+        prog=prog, add_help=False, formatter_class=sized(argparse.HelpFormatter)
+    )
+    for name, text in options:
+        spellings = dict.fromkeys(
+            f"--{n}" for n in (name, name.replace("_", "-"), name.replace("-", "_"))
+        )
+        parser.add_argument(*spellings, dest=name.replace("-", "_"), metavar="V", help=text)
+    values, unknown = parser.parse_known_args(list(extra))
+    return {k: v for k, v in vars(values).items() if v is not None}, unknown
 
 
 class _Only:

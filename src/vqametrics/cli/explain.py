@@ -148,27 +148,19 @@ def _emit(args: argparse.Namespace, e: Any) -> None:
         print(e.text())
 
 
-def _extra_parser(prog: str, names: list[tuple[str, str]]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, add_help=False)
-    for name, text in names:
-        parser.add_argument(f"--{name}", metavar="V", help=text)
-    return parser
-
-
 def _parse_extra(
     args: argparse.Namespace, names: list[tuple[str, str]], what: str
 ) -> dict[str, str]:
     from ..core.exceptions import InputError
+    from ._parser import parse_task_options
 
-    values, unknown = _extra_parser("vqametrics explain", names).parse_known_args(
-        getattr(args, "extra", [])
-    )
+    values, unknown = parse_task_options("vqametrics explain", names, getattr(args, "extra", []))
     if unknown:
         known = ", ".join(f"--{n}" for n, _ in names) or "none"
         raise InputError(
             f"explain: unrecognized arguments for {what}: {' '.join(unknown)} ({known})"
         )
-    return {k: v for k, v in vars(values).items() if v is not None}
+    return values
 
 
 def _no_extra(args: argparse.Namespace, what: str) -> None:

@@ -235,15 +235,13 @@ def _run_task(args: argparse.Namespace, inputs: list[Any]) -> int:
 def _task_options(task: object, extra: list[str]) -> dict[str, str]:
     """The task's own options (``Task.options``) among the arguments left unparsed."""
     from ..core.exceptions import InputError
+    from ._parser import parse_task_options
 
     names = list(getattr(task, "options", ()))
-    parser = argparse.ArgumentParser(prog="vqametrics report", add_help=False)
-    for name, text in names:
-        parser.add_argument(f"--{name}", metavar="V", help=text)
-    values, unknown = parser.parse_known_args(extra)
+    values, unknown = parse_task_options("vqametrics report", names, extra)
     if unknown:
         known = ", ".join(f"--{n}" for n, _ in names) or "none"
         raise InputError(
             f"report: unrecognized arguments: {' '.join(unknown)} (task options: {known})"
         )
-    return {k: v for k, v in vars(values).items() if v is not None}
+    return values

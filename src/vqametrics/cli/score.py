@@ -212,21 +212,13 @@ def _task_options(task: Task, extra: list[str]) -> dict[str, str]:
     """The task's own options (``Task.options``, e.g. GQA's ``--choices``) among the arguments
     the generic ``score`` options left; anything else is a usage error."""
     from ..core.exceptions import InputError
-    from ._parser import sized
+    from ._parser import parse_task_options
 
-    # sized: argparse would otherwise import shutil for the width of its messages (issue 23)
-    parser = argparse.ArgumentParser(
-        prog=f"vqametrics score {task.name}",
-        add_help=False,
-        formatter_class=sized(argparse.HelpFormatter),
-    )
-    for name, text in task.options:
-        parser.add_argument(f"--{name}", metavar="V", help=text)
-    values, unknown = parser.parse_known_args(extra)
+    values, unknown = parse_task_options(f"vqametrics score {task.name}", task.options, extra)
     if unknown:
         known = ", ".join(f"--{name}" for name, _ in task.options) or "none"
         raise InputError(
             f"unrecognized arguments for task {task.name!r}: {' '.join(unknown)} "
             f"(its own options: {known})"
         )
-    return {k: v for k, v in vars(values).items() if v is not None}
+    return values

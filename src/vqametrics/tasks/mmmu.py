@@ -686,7 +686,7 @@ TASK = register_task(
         ),
         annotations_optional=True,
         options=(
-            ("judge_record", "VLMEvalKit's _{judge}_result.xlsx (default: beside the sheet)"),
+            ("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside the sheet)"),
             (
                 "fallback-seed",
                 "seed of the random letter for unparseable answers (official: 42; lmms-eval: "

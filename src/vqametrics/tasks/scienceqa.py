@@ -622,7 +622,7 @@ TASK = register_task(
         aliases=("scienceqa-img", "scienceqa_img", "sqa"),
         annotations_optional=True,
         options=(
-            ("judge_record", "VLMEvalKit's _{judge}_result.xlsx (default: beside the sheet)"),
+            ("judge-record", "VLMEvalKit's _{judge}_result.xlsx (default: beside the sheet)"),
             ("fallback-seed", "official profile: seed of the random fallback (default 10)"),
             ("shots", "official profile: few-shot examples drawn first (default 3)"),
         ),
