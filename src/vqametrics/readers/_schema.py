@@ -11,8 +11,6 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 __all__ = [
-    "ANNOTATIONS",
-    "ANNOTATIONS_ANSWERS",
     "ANNOTATIONS_ANSWERS_RAW",
     "ANNOTATIONS_HEAD",
     "ANNOTATIONS_RAW",
@@ -43,16 +41,6 @@ class QuestionHead(Struct, gc=False):
     image: JsonInt | str | None = None
 
 
-class Question(QuestionHead, kw_only=True, gc=False):
-    answers: list[Answer]
-
-
-class QuestionAnswers(Struct, gc=False):
-    """Only a question's answers (every other field skipped)."""
-
-    answers: list[Answer]
-
-
 class QuestionHeadRaw(QuestionHead, kw_only=True, gc=False):
     """A question with its answers kept as raw JSON (validated, not yet decoded): they are
     decoded a batch at a time, so that two million answer records never exist at once."""
@@ -74,16 +62,8 @@ class AnnotationsAnswersRaw(Struct, gc=False):
     annotations: list[QuestionAnswersRaw]
 
 
-class Annotations(Struct, gc=False):
-    annotations: list[Question]
-
-
 class AnnotationsHead(Struct, gc=False):
     annotations: list[QuestionHead]
-
-
-class AnnotationsAnswers(Struct, gc=False):
-    annotations: list[QuestionAnswers]
 
 
 class Prediction(Struct, gc=False):
@@ -104,16 +84,15 @@ class Questions(Struct, gc=False):
     questions: list[QuestionEntry]
 
 
-ANNOTATIONS = Annotations | list[Question]
-# the split decode of a large annotations file (``load._bulk._split_annotations``): a document
-# decodes as ANNOTATIONS if and only if it decodes as both of these (each field is checked by
-# exactly one of them, with the same type, and both check the same shape around them)
-ANNOTATIONS_HEAD = AnnotationsHead | list[QuestionHead]
-ANNOTATIONS_ANSWERS = AnnotationsAnswers | list[QuestionAnswers]
-# the batched decode (``load._bulk._batched_answers``): the same checks as ANNOTATIONS (and as
-# ANNOTATIONS_ANSWERS), with each question's answers decoded as ANSWER_BATCH items afterwards
+# a whole annotations file in one process (``readers._bulk._sequential_parts``): the questions
+# with their answers kept raw, which are then decoded ANSWER_BATCH questions at a time
+# (``readers._bulk._batched_answers``) — together every field of a question checked once
 ANNOTATIONS_RAW = AnnotationsRaw | list[QuestionHeadRaw]
-ANNOTATIONS_ANSWERS_RAW = AnnotationsAnswersRaw | list[QuestionAnswersRaw]
 ANSWER_BATCH = list[list[Answer]]
+# the split decode of a large file (``readers._bulk._split_annotations``): this process checks
+# ANNOTATIONS_HEAD, the forked child ANNOTATIONS_ANSWERS_RAW and then the batches; each field is
+# checked by exactly one of them, and both check the same shape around them
+ANNOTATIONS_HEAD = AnnotationsHead | list[QuestionHead]
+ANNOTATIONS_ANSWERS_RAW = AnnotationsAnswersRaw | list[QuestionAnswersRaw]
 RESULTS = list[Prediction]
 QUESTIONS = Questions
