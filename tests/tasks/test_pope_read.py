@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vqametrics.cli import main
+from vqametrics.core.exceptions import InputError
+from vqametrics.readers.join import unique_rows
 from vqametrics.tasks._pope_read import (
-    _distinct_ints,
     _question_text,
     _read_labels,
 )
@@ -64,11 +65,19 @@ def test_repeated_id_last_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert doc["metrics"]["TP"] == 1 and doc["metrics"]["FN"] == 1  # line 3's "No" at id 1
 
 
+def _no_place(i: int) -> str:
+    raise AssertionError(f"the place of row {i} was made though no id repeats")
+
+
 def test_distinct_ints() -> None:
-    assert _distinct_ints([3, 1, 2])
-    assert not _distinct_ints([1, 2, 1])
-    assert not _distinct_ints([1, "2"])
-    assert not _distinct_ints([True, 2])  # a bool is not an id the shortcut may take
+    """The shared duplicate rule's shortcut (``readers.join.unique_rows``, which POPE's reader
+    calls with ``Records.where``): distinct integers keep every row and make no place."""
+    assert unique_rows([3, 1, 2], _no_place) == ([0, 1, 2], None)
+    with pytest.raises(InputError, match=r"row 3: duplicate question id 1 \(first at row 1"):
+        unique_rows([1, 2, 1], lambda i: f"row {i + 1}")
+    with pytest.raises(InputError, match="duplicate question id '1'"):
+        unique_rows([1, "1"], lambda i: f"row {i + 1}")  # 1 and "1": one id, not the shortcut
+    assert unique_rows([True, 2], _no_place) == ([0, 1], None)  # a bool is not an int id
 
 
 @given(st.text(alphabet=" \n\tab?", max_size=12))

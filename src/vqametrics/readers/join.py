@@ -78,7 +78,7 @@ def check_unique(
 
 def unique_rows(
     ids: Sequence[Hashable],
-    wheres: Sequence[str],
+    wheres: Sequence[str] | Callable[[int], str],
     *,
     what: str = "question id",
     on_duplicate: Literal["error", "last"] = "error",
@@ -87,8 +87,12 @@ def unique_rows(
     rule for repeated ids: an error naming both places, or with ``on_duplicate="last"`` the
     last row of each id, kept at the place of the first; with a note counting them.
 
-    Ids written ``12`` and ``"12"`` are the same item.
+    Ids written ``12`` and ``"12"`` are the same item. *wheres* gives row *i*'s place, as a
+    sequence or a function (``Records.where``: a place is made only for a message).
     """
+    if all(type(k) is int for k in ids) and len(set(ids)) == len(ids):
+        return list(range(len(ids))), None  # distinct integers (LLaVA's ids): none repeats
+    place = wheres.__getitem__ if isinstance(wheres, Sequence) else wheres
     first: dict[Hashable, int] = {}
     last: dict[int, int] = {}
     for i, key in enumerate(ids):
@@ -98,7 +102,7 @@ def unique_rows(
         if j != i:
             if on_duplicate == "error":
                 raise InputError(
-                    f"{wheres[i]}: duplicate {what} {key!r} (first at {wheres[j]}; pass "
+                    f"{place(i)}: duplicate {what} {key!r} (first at {place(j)}; pass "
                     "--on-duplicate last to keep the last one)"
                 )
             last[j] = i

@@ -288,14 +288,11 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     dup_note = None
     if all(id_col in row for row in records.rows):
         # LLaVA's answers name their question: one answered twice would shift every pairing
-        keys = [a.key for a in answers]
-        if not _distinct_ints(keys):
-            keep, dup_note = unique_rows(
-                keys,
-                [records.where(a.row) for a in answers],
-                what=id_col,
-                on_duplicate=inputs.on_duplicate,
-            )
+        # one answer a row, in order: answer k's place is records.where(k)
+        keep, dup_note = unique_rows(
+            [a.key for a in answers], records.where, what=id_col, on_duplicate=inputs.on_duplicate
+        )
+        if dup_note is not None:
             answers = [answers[k] for k in keep]
     if folder and any(a.split is None for a in answers):
         raise InputError(
@@ -370,12 +367,6 @@ def _require_column(records: Records, column: str) -> None:
 
 #: a tuple, not ``str | int``: the union would be built anew for every row
 _ID_TYPES = (str, int)
-
-
-def _distinct_ints(keys: Sequence[Any]) -> bool:
-    """Whether every key is an ``int`` (not a bool) and no two are equal: then no two are the
-    same id by :func:`unique_rows`'s rule either, and it need not be asked (LLaVA's ids)."""
-    return all(type(k) is int for k in keys) and len(set(keys)) == len(keys)
 
 
 def _group_by_split(answers: Sequence[_Answer]) -> dict[str | None, list[_Answer]]:
