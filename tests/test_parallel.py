@@ -15,6 +15,7 @@ import pytest
 from vqametrics.cli import main
 from vqametrics.kernels import _fast
 from vqametrics.pipeline import vqa_outputs as files
+from vqametrics.pipeline._vqa_bulk import JsonlLines
 from vqametrics.readers import _fork
 from vqametrics.readers._fork import Forked
 
@@ -23,7 +24,9 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 ANSWERS = ["yes", "no", "two", "2", "a dog", "Dog.", "red", "none", "0", "café"]
 
 
-def _write_inputs(tmp: Path, n: int = 300) -> list[str]:
+def _write_inputs(tmp: Path, n: int = 300, short_every: int = 0) -> list[str]:
+    """Official-layout inputs for *n* questions; with *short_every*, every such question has
+    three answers instead of ten (a row the bulk writer leaves to the per-question loop)."""
     anns = [
         {
             "question_id": 1000 + q,
@@ -33,7 +36,7 @@ def _write_inputs(tmp: Path, n: int = 300) -> list[str]:
             "multiple_choice_answer": ANSWERS[q % 10],
             "answers": [
                 {"answer": ANSWERS[(q * i + i) % 10], "answer_confidence": "yes", "answer_id": i}
-                for i in range(1, 11)
+                for i in range(1, 4 if short_every and q % short_every == 0 else 11)
             ],
         }
         for q in range(n)
@@ -80,10 +83,17 @@ def _spy_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return started
 
 
+@pytest.mark.parametrize("short_every", [0, 7])
 def test_forked_writer_writes_the_same_bytes(
-    tmp_path: Path, bulk: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    bulk: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    short_every: int,
 ) -> None:
-    args = _write_inputs(tmp_path)
+    # with short_every, rows written one at a time fall in the child's lines and in this
+    # process's (the child writes the first 75 % of the 300 lines)
+    args = _write_inputs(tmp_path, short_every=short_every)
     forks = _spy_forks(monkeypatch)
     monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 10**9)
     seq = _run(capsys, [*args, "--out", str(tmp_path / "seq")])
@@ -105,11 +115,12 @@ def test_forked_writer_failure_is_the_same_one_line(
 ) -> None:
     args = _write_inputs(tmp_path)
 
-    def full_disk(result: object) -> Iterator[bytes]:
+    def full_disk(*args: object) -> Iterator[bytes]:
         yield b"{}\n"
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(files, "_jsonl_chunks", full_disk)  # inherited by a forked child
+    # both writers assemble their lines here (inherited by a forked child)
+    monkeypatch.setattr(JsonlLines, "chunks", full_disk)
     outcomes = []
     for threshold, out in ((10**9, "seq"), (1, "par")):
         monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", threshold)

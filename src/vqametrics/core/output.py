@@ -51,6 +51,7 @@ __all__ = [
     "MANIFEST",
     "FileDigest",
     "StagedDir",
+    "append_chunks",
     "check_not_input",
     "check_out_dir",
     "discard_unpublished",
@@ -278,6 +279,24 @@ def write_chunks(path: PathLike, chunks: Iterable[bytes]) -> FileDigest:
     h = hashlib.sha256()
     size = 0
     with os.fdopen(os.open(path, flags, 0o666), "wb") as fh:
+        for chunk in chunks:
+            fh.write(chunk)
+            h.update(chunk)
+            size += len(chunk)
+    return FileDigest(size, h.hexdigest())
+
+
+def append_chunks(path: PathLike, chunks: Iterable[bytes]) -> FileDigest:
+    """Append *chunks* to the file *path* that another process wrote the start of; the size
+    and sha256 of the whole file (its start is read back to be hashed: a hash cannot be
+    handed over between processes)."""
+    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    h = hashlib.sha256()
+    size = 0
+    with os.fdopen(os.open(path, flags), "r+b") as fh:
+        while block := fh.read(1 << 22):
+            h.update(block)
+            size += len(block)
         for chunk in chunks:
             fh.write(chunk)
             h.update(chunk)

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["REASONS", "Diagnostics", "diagnose", "verbose_reasons", "word_limit"]
 
@@ -217,7 +217,7 @@ def diagnose(
         preds = predictions
 
         def flags() -> list[tuple[str, ...] | None]:
-            return [None if t is None else seen[t] for t in preds]
+            return _flags_of(seen, preds)
 
         examples = _examples(preds, lambda i, t: seen[t]) if verbose else ()
         return Diagnostics(len(predictions) - missing, verbose, counts, examples, flags)
@@ -249,6 +249,15 @@ def _distinct(
     missing = tally.pop(None, 0)
     present: Counter[str] = tally  # type: ignore[assignment]  # None was popped
     return present, missing, {t: _reasons(t, limit) for t in present}
+
+
+def _flags_of(
+    seen: dict[str, tuple[str, ...]], predictions: Sequence[str | None]
+) -> list[tuple[str, ...] | None]:
+    """The reasons of each prediction (``None`` where it is missing), from the reasons of each
+    distinct text: *seen* holds every text, and no ``None``."""
+    lookup = cast("dict[str | None, tuple[str, ...]]", seen)
+    return list(map(lookup.get, predictions))
 
 
 def _tally_reasons(
@@ -329,6 +338,9 @@ def _diagnose_with_references(
     examples = _examples(predictions, hits_at) if verbose else ()
 
     def flags() -> list[tuple[str, ...] | None]:
-        return [None if t is None else hits_at(i, t) for i, t in enumerate(predictions)]
+        out = _flags_of(seen, predictions)
+        for i, hits in changed.items():
+            out[i] = hits
+        return out
 
     return Diagnostics(len(predictions) - missing, verbose, counts, examples, flags)
