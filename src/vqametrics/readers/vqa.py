@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ..core.answers import answer_groups
 from ..core.exceptions import IdTypeWarning, InputError, MissingPredictionError
@@ -455,6 +455,9 @@ def match_predictions(
     :class:`IdTypeWarning`.
     """
     index = dataset.index
+    exact = _exact_match(index, results.pairs, len(dataset))
+    if exact is not None:
+        return Matched(exact, [], [], 0, 0)
     preds: list[str | None] = [None] * len(dataset)
     seen = bytearray(len(dataset))
     extra: list[QuestionId] = []
@@ -509,6 +512,25 @@ def match_predictions(
             stacklevel=2,
         )
     return Matched(preds, missing, extra, duplicates, fixed)
+
+
+def _exact_match(
+    index: Mapping[QuestionId, int], pairs: Sequence[tuple[QuestionId, str | None]], n: int
+) -> list[str | None] | None:
+    """The predictions in question order when *pairs* name every question once, each with its
+    dataset spelling and a non-empty answer (the usual file: nothing to warn or refuse, and
+    :func:`match_predictions` need not look at each pair); ``None`` otherwise."""
+    if len(pairs) != n or not n:
+        return None
+    qids, answers = zip(*pairs, strict=True)
+    found = list(map(index.get, qids))
+    if None in found or None in answers or len(set(found)) != n:
+        return None
+    rows = cast("list[int]", found)
+    preds: list[str | None] = [None] * n
+    for j, answer in zip(rows, answers, strict=True):
+        preds[j] = answer
+    return preds
 
 
 def _other_spelling(qid: QuestionId) -> QuestionId | None:

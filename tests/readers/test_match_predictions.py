@@ -1,0 +1,72 @@
+"""Aligning predictions with questions: the whole-file shortcut gives what the pair-by-pair
+rule gives (the last prediction of a question wins; a question without one, or with an empty
+one, is missing; an unknown question is extra), on any mix of such files."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vqametrics.readers._dataset import VQADataset
+from vqametrics.readers.vqa import Results, match_predictions
+
+
+def _dataset(qids: list[int]) -> VQADataset:
+    n = len(qids)
+    return VQADataset(
+        source="ann.json",
+        question_ids=qids,
+        answers=[["a"] * 10 for _ in qids],
+        groups=[None] * n,
+        question_types=[None] * n,
+        answer_types=[None] * n,
+        image_ids=[0] * n,
+        multiple_choice_answers=[None] * n,
+        index={q: i for i, q in enumerate(qids)},
+    )
+
+
+def _reference(qids: list[int], pairs: list[tuple[int, str | None]]) -> tuple[list, int, int]:
+    """By hand: the predictions in question order, the number of repeats and of unknown ids."""
+    known = set(qids)
+    last: dict[int, str | None] = {}
+    repeats = extra = 0
+    for q, a in pairs:
+        if q not in known:
+            extra += 1
+            continue
+        repeats += q in last
+        last[q] = a
+    return [last.get(q) for q in qids], repeats, extra
+
+
+answers = st.one_of(st.none(), st.sampled_from(["yes", "no", "2", "café", ""]))
+
+
+@given(
+    st.lists(st.integers(0, 40), min_size=1, max_size=12, unique=True),
+    st.data(),
+)
+def test_matching_equals_the_rule_by_hand(qids: list[int], data: st.DataObject) -> None:
+    # every question once, in any order (the shortcut's case), or with repeats, gaps and
+    # unknown ids (the pair-by-pair path's)
+    order = data.draw(st.permutations(qids))
+    extra_ids = st.integers(41, 50)
+    pairs = data.draw(
+        st.one_of(
+            st.just([(q, "yes") for q in order]),
+            st.lists(st.tuples(st.one_of(st.sampled_from(qids), extra_ids), answers), max_size=20),
+        )
+    )
+    got = match_predictions(
+        _dataset(qids),
+        Results("res.json", pairs),
+        allow_missing=True,
+        ignore_extra=True,
+        on_duplicate="last",
+    )
+    preds, repeats, extra = _reference(qids, pairs)
+    assert got.predictions == preds
+    assert got.duplicates == repeats
+    assert len(got.extra) == extra
+    assert got.missing == [q for q, p in zip(qids, preds, strict=True) if p is None]
