@@ -53,15 +53,19 @@ class JsonlLines:
         # fragments are str (orjson's bytes read as latin-1, see _text): str.join is far
         # cheaper than bytes.join, which takes a buffer per item
         def frags(values: Sequence[Any], after: str = "") -> Any:
-            out = np.empty(len(values) + 1, dtype=object)
-            out[:-1] = [_text(dumps(v)) + after for v in values]
+            return with_end([_text(dumps(v)) for v in values], after)
+
+        def with_end(texts: list[str], after: str) -> Any:
+            out = np.empty(len(texts) + 1, dtype=object)
+            out[:-1] = [t + after for t in texts]
             out[-1] = ""
             return out
 
         steps_idx, steps_lists = steps_changed(ev, fast)
         tables = fast.tables
         self._raw = frags(fast.raw_predictions, ',"normalized_prediction":')[fast.raw_prediction]
-        self._pred = frags(fast.strings, ',"normalized_answers":[')[fast.prediction]
+        strings = [_text(dumps(v)) for v in fast.strings]  # predictions and answers
+        self._pred = with_end(strings, ',"normalized_answers":[')[fast.prediction]
         masks = [
             f'{_text(dumps(m))},"leave_one_out":{_text(dumps(loo))},"score":'
             for m, loo in zip(tables.m, tables.loo, strict=True)
@@ -71,8 +75,8 @@ class JsonlLines:
         bits, inverse = np.unique(values.view(np.int64), return_inverse=True)
         self._score = frags(bits.view(np.float64).tolist())[inverse.reshape(-1)]
         self._tail = _tail_column(ev, steps_idx, steps_lists, fast.unanimous, n)
-        self._answer = frags(fast.strings, ",")
-        self._last_answer = frags(fast.strings, '],"m":')
+        self._answer = with_end(strings, ",")
+        self._last_answer = with_end(strings, '],"m":')
         self._ev = ev
         self._fast = fast
 
