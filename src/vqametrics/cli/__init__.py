@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
-__all__ = ["main"]
+__all__ = ["console_main", "main"]
 
 _COMMANDS = COMMANDS
 _columns = columns
@@ -279,6 +279,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def console_main() -> None:
+    """The ``vqametrics`` and ``python -m vqametrics`` commands: :func:`main`, then the exit.
+
+    When nothing is left to run at exit (no exit handler registered, no other thread), the
+    process leaves at once (``os._exit``) once its streams are flushed: the interpreter's
+    teardown frees every object one by one, which measured 17 ms of a small score's 150 ms of
+    CPU and 0.1 s after a 214k-question run, for nothing. :func:`main` called in a process of
+    one's own (a notebook, a test) returns as always.
+    """
+    code = main()
+    if _nothing_at_exit():
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (AttributeError, OSError, ValueError):
+            pass  # the interpreter's own exit reports it, as it always has
+        else:
+            os._exit(code)
+    sys.exit(code)
+
+
+def _nothing_at_exit() -> bool:
+    """Whether leaving without the interpreter's teardown skips nothing: no ``atexit``
+    handler (logging, a plotting or HTTP library may register one) and no other thread."""
+    import atexit
+
+    count = getattr(atexit, "_ncallbacks", None)  # CPython's; elsewhere, the normal exit
+    threading = sys.modules.get("threading")  # not imported: no other thread was started
+    return (
+        count is not None
+        and count() == 0
+        and (threading is None or threading.active_count() == 1)
+    )
 
 
 def _discard_staged_outputs() -> None:
