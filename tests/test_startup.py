@@ -29,6 +29,7 @@ NEVER = {
     "shutil",
     "threading",
     "fractions",
+    "pkgutil",
     "decimal",
     "html",
     "vqametrics.views.explanation",
