@@ -10,9 +10,9 @@
  *
  * It is an optimisation only: vqametrics.readers._bulk._batched_answers (pure Python) is the
  * reference and the fallback. scan_answers returns None whenever it is not certain that the
- * reference gives the same result (an escape in a key, a number that is not a plain integer,
- * a repeated key, an escaped lone surrogate, nesting deeper than it follows, ...), and the
- * reference decides. Escapes in an answer text are decoded as msgspec decodes them.
+ * reference gives the same result (a number that is not a plain integer, a repeated key, an
+ * escaped lone surrogate, nesting deeper than it follows, ...), and the reference decides.
+ * Escapes in an answer text or a key are decoded as msgspec decodes them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -48,32 +48,6 @@ static inline int
 is_digit(unsigned char c)
 {
     return c >= '0' && c <= '9';
-}
-
-/* A string without escapes or control characters, *p at its opening quote: its bytes in
- * [*start, *start + *len), *p moved past the closing quote. GIVE_UP on anything else. */
-static int
-plain_string(ptr *p, ptr end, ptr *start, Py_ssize_t *len)
-{
-    ptr q = *p;
-    if (q >= end || *q != '"') {
-        return GIVE_UP;
-    }
-    q++;
-    ptr s = q;
-    while (q < end && *q != '"') {
-        if (*q == '\\' || *q < 0x20) {
-            return GIVE_UP;
-        }
-        q++;
-    }
-    if (q >= end) {
-        return GIVE_UP;
-    }
-    *start = s;
-    *len = q - s;
-    *p = q + 1;
-    return GO;
 }
 
 static inline int
@@ -683,12 +657,13 @@ typedef struct {
     Column codes;
     int64_t *ids; /* the answer_ids of the question being read */
     Py_ssize_t ids_cap;
-    Scratch scratch; /* the decoded text of an answer with escapes */
+    Scratch scratch;     /* the decoded text of an answer with escapes */
+    Scratch key_scratch; /* the decoded text of a key with escapes */
 } Scan;
 
 /* one answer record {"answer": str, "answer_id": int, ...}, *p at its opening brace */
 static int
-scan_record(ptr *p, ptr end, Scratch *scratch, ptr *text, Py_ssize_t *text_len, int64_t *id)
+scan_record(ptr *p, ptr end, Scratch *scratch, Scratch *key_scratch, ptr *text, Py_ssize_t *text_len, int64_t *id)
 {
     ptr q = *p;
     int have_text = 0, have_id = 0;
@@ -703,8 +678,13 @@ scan_record(ptr *p, ptr end, Scratch *scratch, ptr *text, Py_ssize_t *text_len, 
         ptr key;
         Py_ssize_t key_len;
         int rc;
-        if (plain_string(&q, end, &key, &key_len) != GO) {
-            return GIVE_UP; /* an escaped key might spell "answer" */
+        /* keys are matched decoded, as msgspec matches them ("answ\u0065r" is "answer") */
+        if (q >= end || *q != '"') {
+            return GIVE_UP;
+        }
+        rc = text_string(&q, end, key_scratch, &key, &key_len);
+        if (rc != GO) {
+            return rc;
         }
         q = skip_ws(q, end);
         if (q >= end || *q != ':') {
@@ -767,7 +747,7 @@ scan_list(Scan *sc, ptr p, ptr end, int64_t *count)
         ptr text = NULL;
         Py_ssize_t text_len = 0;
         int64_t id = 0, code = 0;
-        int rc = scan_record(&p, end, &sc->scratch, &text, &text_len, &id);
+        int rc = scan_record(&p, end, &sc->scratch, &sc->key_scratch, &text, &text_len, &id);
         if (rc != GO) {
             return rc;
         }
@@ -870,6 +850,7 @@ scan_answers(PyObject *module, PyObject *arg)
     }
     PyMem_Free(sc.ids);
     PyMem_Free(sc.scratch.data);
+    PyMem_Free(sc.key_scratch.data);
     table_free(&sc.table);
     Py_XDECREF(sc.codes.bytes);
     Py_XDECREF(counts.bytes);
