@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import shlex
+import shutil
 import sysconfig
 from collections.abc import Callable
 from pathlib import Path
@@ -117,8 +117,10 @@ EXTRA = st.recursive(
     | st.integers(-(2**70), 2**70)
     | st.floats(allow_nan=False, allow_infinity=False)
     | TEXTS,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["k", "é", 'q"', "answer"]), inner, max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["k", "é", 'q"', "answer"]), inner, max_size=2)
+    ),
     max_leaves=5,
 )
 # ids the schema accepts, distinct as numbers, among them the edges of int64
@@ -292,11 +294,15 @@ def test_the_environment_switch_forces_the_pure_path_with_the_same_dataset(
     monkeypatch.setattr(_bulk, "_batched_answers", lambda raws: calls.append(1) or reference(raws))
     pure = load_annotations(path)
     assert calls == [1]
-    assert pure.answers == first.answers == [
-        ["yes", "no", "Café", "猫 2"],
-        ["2", "two", "😀"],
-        ["yes"],
-    ]
+    assert (
+        pure.answers
+        == first.answers
+        == [
+            ["yes", "no", "Café", "猫 2"],
+            ["2", "two", "😀"],
+            ["yes"],
+        ]
+    )
     codes, pure_codes = first._answer_codes, pure._answer_codes
     assert codes is not None and pure_codes is not None
     assert codes.strings == pure_codes.strings
