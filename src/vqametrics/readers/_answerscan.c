@@ -24,7 +24,7 @@
 typedef const unsigned char *ptr;
 
 /* outcome of a step: keep going, give up (the caller returns None), or a Python error set */
-enum { GO = 0, GIVE_UP = 1, FAILED = 2 };
+enum { GO = 0, GIVE_UP = 1, FAILED = 2, CLOSED = 3 };
 
 /* deeper nesting inside a skipped value gives up (msgspec's own limit is higher) */
 #define MAX_DEPTH 256
@@ -106,6 +106,26 @@ scratch_reserve(Scratch *b, size_t extra)
     }
     b->data = data;
     b->cap = cap;
+    return GO;
+}
+
+/* after an item of an array or object: CLOSED with *p past the closing *close, or GO with *p
+ * at the next item (past the comma), or GIVE_UP */
+static int
+after_item(ptr *p, ptr end, unsigned char close)
+{
+    ptr q = skip_ws(*p, end);
+    if (q >= end) {
+        return GIVE_UP;
+    }
+    if (*q == close) {
+        *p = q + 1;
+        return CLOSED;
+    }
+    if (*q != ',') {
+        return GIVE_UP;
+    }
+    *p = skip_ws(q + 1, end);
     return GO;
 }
 
@@ -368,18 +388,14 @@ skip_value(ptr *p, ptr end, int depth)
             if (rc != GO) {
                 return rc;
             }
-            q = skip_ws(q, end);
-            if (q >= end) {
-                return GIVE_UP;
-            }
-            if (*q == close) {
-                *p = q + 1;
+            rc = after_item(&q, end, close);
+            if (rc == CLOSED) {
+                *p = q;
                 return GO;
             }
-            if (*q != ',') {
-                return GIVE_UP;
+            if (rc != GO) {
+                return rc;
             }
-            q = skip_ws(q + 1, end);
         }
     }
     default:
@@ -711,22 +727,18 @@ scan_record(ptr *p, ptr end, Scratch *scratch, Scratch *key_scratch, ptr *text, 
         if (rc != GO) {
             return rc;
         }
-        q = skip_ws(q, end);
-        if (q >= end) {
-            return GIVE_UP;
-        }
-        if (*q == '}') {
+        rc = after_item(&q, end, '}');
+        if (rc == CLOSED) {
             break;
         }
-        if (*q != ',') {
-            return GIVE_UP;
+        if (rc != GO) {
+            return rc;
         }
-        q = skip_ws(q + 1, end);
     }
     if (!have_text || !have_id) {
         return GIVE_UP; /* a missing answer_id: the reference gives up too */
     }
-    *p = q + 1;
+    *p = q;
     return GO;
 }
 
@@ -769,19 +781,15 @@ scan_list(Scan *sc, ptr p, ptr end, int64_t *count)
             sc->ids_cap = cap;
         }
         sc->ids[k++] = id;
-        p = skip_ws(p, end);
-        if (p >= end) {
-            return GIVE_UP;
-        }
-        if (*p == ']') {
+        rc = after_item(&p, end, ']');
+        if (rc == CLOSED) {
             break;
         }
-        if (*p != ',') {
-            return GIVE_UP;
+        if (rc != GO) {
+            return rc;
         }
-        p = skip_ws(p + 1, end);
     }
-    if (skip_ws(p + 1, end) != end) {
+    if (skip_ws(p, end) != end) {
         return GIVE_UP;
     }
     if (!distinct(sc->ids, k)) {
