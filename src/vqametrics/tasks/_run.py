@@ -10,12 +10,22 @@ from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..core.signature import Signature
 from ..extract import Diagnostics, apply_extractor, diagnose
-from ..pipeline.toolkit_check import SampleCheck, check_samples, reported_block
+from ..readers.lmms_eval import TOOLKIT_SCORE
 from . import get_task
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile, item_column
+from ._base import (
+    Aggregate,
+    Item,
+    ItemColumns,
+    Task,
+    TaskData,
+    TaskInputs,
+    TaskProfile,
+    item_column,
+)
 
 if TYPE_CHECKING:  # made by apply_extractor: a run that does not extract never loads it
     from ..extract import ExtractionRun
+    from ..pipeline.toolkit_check import SampleCheck
 
 __all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
 
@@ -210,6 +220,8 @@ class TaskEvaluation:
         }
         if self.signatures:
             out["signatures"] = {"headline": out["signature"], **self.signatures}
+        from ..pipeline.toolkit_check import reported_block  # only for the document
+
         reported = reported_block(self)
         if reported is not None:
             out["reported"] = reported
@@ -428,12 +440,24 @@ def _run(
         extraction,
         judgements,
         stats,
-        sample_check=check_samples(t, prof, items, scores),
+        sample_check=_sample_check(t, prof, items, scores),
     )
     if t.finish is not None:
         finished: TaskEvaluation = t.finish(evaluation, inputs)
         return finished
     return evaluation
+
+
+def _sample_check(
+    t: Task, prof: TaskProfile, items: Sequence[Item], scores: Sequence[float]
+) -> SampleCheck | None:
+    """The toolkit's recorded per-sample scores beside ours (``toolkit_check.check_samples``),
+    which is not imported when the items are columns without them (POPE's, VQA v2's)."""
+    if isinstance(items, ItemColumns) and TOOLKIT_SCORE not in items.field_names:
+        return None
+    from ..pipeline.toolkit_check import check_samples
+
+    return check_samples(t, prof, items, scores)
 
 
 def evaluate_task(task: str | Task, results: Any, **kwargs: Any) -> TaskEvaluation:
