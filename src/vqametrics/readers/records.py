@@ -284,11 +284,12 @@ def _parse_json(name: str, data: bytes, suffix: str, rows_key: str, jsonl: bool 
     # a leading byte order mark is read as the CSV/TSV reader reads it (utf-8-sig): not text
     value, lines = parse_json_or_jsonl(name, data.removeprefix(_BOM), jsonl)
     if lines is not None:
-        for i, row in enumerate(value):
-            if not isinstance(row, dict):
-                raise InputError(
-                    f"{name}: line {lines[i]}: expected a JSON object, got {type(row).__name__}"
-                )
+        if set(map(type, value)) != {dict}:  # the parser makes plain dicts: else line by line
+            for i, row in enumerate(value):
+                if not isinstance(row, dict):
+                    raise InputError(
+                        f"{name}: line {lines[i]}: expected a JSON object, got {type(row).__name__}"
+                    )
         return Records(value, name, "jsonl", lines)
     if isinstance(value, list):
         _check_objects(name, value)

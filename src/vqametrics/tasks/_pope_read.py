@@ -16,7 +16,7 @@ from ..readers.detect import LogLayout, join_docs_by_key, read_log, read_yes_no,
 from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
 from ..readers.records import Records, cell_text, field_value, read_records
-from ._base import Item, TaskData, TaskInputs
+from ._base import Item, ItemColumns, TaskData, TaskInputs, item_column
 from ._common import id_key
 from ._lmms import KeyedJoin, LogReading, MetricRecord, Truth, log_docs
 from ._yesno import answer_cell, read_yes_no_sheet
@@ -78,11 +78,34 @@ class _Answer(NamedTuple):
     row: int
 
 
+class _Answers(NamedTuple):
+    """The answers of a results file as columns, one value per answer in file order (the
+    fields of :class:`_Answer`): no object per answer (issue 23)."""
+
+    splits: list[str | None]
+    texts: list[str | None]
+    questions: list[str | None]
+    keys: list[str | int]
+    rows: list[int]
+
+    @classmethod
+    def of(cls, answers: Sequence[_Answer]) -> _Answers:
+        """The columns of *answers*."""
+        if not answers:
+            return cls([], [], [], [], [])
+        splits, texts, questions, keys, rows = map(list, zip(*answers, strict=True))
+        return cls(splits, texts, questions, keys, rows)
+
+    def take(self, keep: Sequence[int]) -> _Answers:
+        """The answers at the positions *keep*, in that order."""
+        return _Answers(*([col[k] for k in keep] for col in self))
+
+
 def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
     import hashlib  # only with label files: a sheet's score need not load OpenSSL (issue 23)
 
-    lines = "\n".join(f"{r.get('image', '')}\t{r.get('text', '')}\t{r.get('label')}" for r in rows)
-    return hashlib.sha256(lines.encode("utf-8")).hexdigest()[:16]
+    lines = [f"{r.get('image', '')}\t{r.get('text', '')}\t{r.get('label')}" for r in rows]
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
 
 
 def _label_files(annotations: Any) -> list[tuple[str | None, Any]]:
@@ -107,27 +130,58 @@ def _label_files(annotations: Any) -> list[tuple[str | None, Any]]:
     return [(split, path)]
 
 
+#: a label line without that key (``text``, ``image``): its item has no such field
+_ABSENT: Any = object()
+
+
 class _LabelFile(NamedTuple):
-    """One label file as read: each label line's references and fields (no prediction yet),
-    in file order; :meth:`items` gives them as items with their ids."""
+    """One label file as read: each label line's label, question and image as columns (no
+    prediction yet), in file order; :meth:`fields` gives a line's item fields, :meth:`items`
+    the lines as items with their ids."""
 
     split: str | None
     records: Records
-    #: ``((label,), fields)`` of each label line
-    lines: list[tuple[tuple[str], dict[str, Any]]]
+    #: each line's label, as text
+    labels: list[str]
+    #: each line's ``text`` (its question) and ``image``, :data:`_ABSENT` where it has none
+    questions: list[Any]
+    images: list[Any]
     #: (commit, split, lines) when the file is a known version (``KNOWN_LABELS``)
     known: tuple[str, str, int] | None
     #: the version token of the signature: the commit, or ``custom-<fingerprint>``
     version: str
+
+    def fields(self, i: int) -> dict[str, Any]:
+        """Line *i*'s item fields: its line number, split, question and image (each that
+        the line has)."""
+        fields: dict[str, Any] = {"label_line": i + 1}
+        if self.split is not None:
+            fields["split"] = self.split
+        if self.questions[i] is not _ABSENT:
+            fields["question"] = self.questions[i]
+        if self.images[i] is not _ABSENT:
+            fields["image"] = self.images[i]
+        return fields
+
+    def question(self, i: int) -> Any:
+        """Line *i*'s question, ``None`` when it has none (or a null one)."""
+        text = self.questions[i]
+        return None if text is _ABSENT else text
+
+    def as_columns(self) -> bool:
+        """Whether the lines' fields can be held as columns (:class:`ItemColumns`): no line
+        has a null ``text`` or ``image`` (a column's ``None`` is a field the item lacks)."""
+        return None not in self.questions and None not in self.images
 
     def items(self) -> list[Item]:
         """The label lines as items: id ``<split>/<question_id>`` (the line number when the
         line has none); built only where a join needs the ids (positional pairing does not)."""
         split = self.split
         out = []
-        for i, (row, (refs, fields)) in enumerate(zip(self.records.rows, self.lines, strict=True)):
+        for i, row in enumerate(self.records.rows):
             qid = row.get("question_id", i + 1)
-            out.append(Item(f"{split}/{qid}" if split is not None else qid, None, refs, fields))
+            item_id = f"{split}/{qid}" if split is not None else qid
+            out.append(Item(item_id, None, (self.labels[i],), self.fields(i)))
         return out
 
 
@@ -136,28 +190,32 @@ def _read_labels(split: str | None, source: Any) -> _LabelFile:
     fields (their ids: :meth:`_LabelFile.items`)."""
     fmt = "jsonl" if isinstance(source, str | os.PathLike) else None
     records = read_records(source, format=fmt)
-    lines: list[tuple[tuple[str], dict[str, Any]]] = []
-    append = lines.append
-    for i, row in enumerate(records.rows):
-        if "label" not in row:
-            raise InputError(
-                f"{records.where(i)}: no 'label' field (fields: {', '.join(row)}); "
-                "is this a POPE label file?"
-            )
-        label = row["label"]
-        if type(label) is not str:
-            label = str(cell_text(label, records.where(i), column="label"))
-        fields: dict[str, Any] = {"label_line": i + 1}
-        if split is not None:
-            fields["split"] = split
-        if "text" in row:
-            fields["question"] = row["text"]
-        if "image" in row:
-            fields["image"] = row["image"]
-        append(((label,), fields))
-    fp = _fingerprint(records.rows)
+    rows = records.rows
+    try:
+        labels = [row["label"] for row in rows]
+    except KeyError:
+        labels = None
+    if labels is None or set(map(type, labels)) - {str}:  # line by line: the first fault named
+        labels = [_label_text(records, i, row) for i, row in enumerate(rows)]
+    questions = [row.get("text", _ABSENT) for row in rows]
+    images = [row.get("image", _ABSENT) for row in rows]
+    fp = _fingerprint(rows)
     known = KNOWN_LABELS.get(fp)
-    return _LabelFile(split, records, lines, known, known[0] if known else f"custom-{fp[:8]}")
+    version = known[0] if known else f"custom-{fp[:8]}"
+    return _LabelFile(split, records, labels, questions, images, known, version)
+
+
+def _label_text(records: Records, i: int, row: Mapping[str, Any]) -> str:
+    """Line *i*'s label as text; a line without one is an error naming it."""
+    if "label" not in row:
+        raise InputError(
+            f"{records.where(i)}: no 'label' field (fields: {', '.join(row)}); "
+            "is this a POPE label file?"
+        )
+    label = row["label"]
+    if type(label) is str:
+        return label
+    return str(cell_text(label, records.where(i), column="label"))
 
 
 def _labels_extra(files: Sequence[_LabelFile]) -> dict[str, Any]:
@@ -194,6 +252,19 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, Any]]:
     records = read_records(
         source, format="jsonl" if isinstance(source, str | os.PathLike) else None
     )
+    rows = records.rows
+    try:  # a whole column at a time where every row has both (else row by row, below)
+        qids = [row["question_id"] for row in rows]
+        categories = [row["category"] for row in rows]
+    except KeyError:
+        qids = categories = []
+    kinds = set(map(type, qids))
+    if len(qids) == len(rows) and kinds <= {int, str}:
+        keys = [str(qid) if type(qid) is int else qid.strip() for qid in qids]
+        if set(map(type, categories)) - {str}:
+            categories = [c if type(c) is str else str(c) for c in categories]
+        texts = [row.get("text", "") for row in rows]
+        return dict(zip(keys, zip(categories, texts, strict=True), strict=True))
     out: dict[Hashable, tuple[str, Any]] = {}
     for i, row in enumerate(records.rows):
         if "question_id" not in row or "category" not in row:
@@ -277,9 +348,12 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     id_col = inputs.id_field or "question_id"
     if inputs.id_field is not None:
         _require_column(records, id_col)
-    answers = _answers(records, field, questions, inputs.questions, folder, id_col)
-    empty = [a.row for a in answers if a.text is None]
-    if empty and not inputs.allow_missing:
+    answers = _answer_columns(records, field, questions, folder, id_col)
+    if answers is None:  # a row the columns do not cover: row by row, the first fault named
+        answers = _Answers.of(_answers(records, field, questions, inputs.questions, folder, id_col))
+    texts = answers.texts
+    if None in texts and not inputs.allow_missing:
+        empty = [answers.rows[k] for k, text in enumerate(texts) if text is None]
         more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
         raise InputError(
             f"{records.where(empty[0])}: empty answer ({field!r} is null or an empty cell)"
@@ -290,28 +364,28 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         # LLaVA's answers name their question: one answered twice would shift every pairing
         # one answer a row, in order: answer k's place is records.where(k)
         keep, dup_note = unique_rows(
-            [a.key for a in answers], records.where, what=id_col, on_duplicate=inputs.on_duplicate
+            answers.keys, records.where, what=id_col, on_duplicate=inputs.on_duplicate
         )
         if dup_note is not None:
-            answers = [answers[k] for k in keep]
-    if folder and any(a.split is None for a in answers):
+            answers = answers.take(keep)
+    if folder and None in answers.splits:
         raise InputError(
             f"{records.source}: the answers carry no split, so they cannot be paired with a "
             "folder of label files; pass LLaVA's question file as --questions "
             "(llava_pope_test.jsonl) or one coco_pope_<split>.json as --annotations"
         )
 
-    items: list[Item] = []
+    paired: list[tuple[_LabelFile, list[int]]] = []  # each label file and its answers
     files: list[_LabelFile] = []
     notes: list[str] = [dup_note] if dup_note else []
-    by_split = _group_by_split(answers)
+    by_split = _group_by_split(answers.splits)
     used: set[str | None] = set()
     every = False  # whether one label file took every answer
     for split, source in label_files:
         labels = _read_labels(split, source)
         files.append(labels)
         if not folder and (questions is None or split is None):
-            mine = answers  # one label file: every answer, in order
+            mine = list(range(len(answers.keys)))  # one label file: every answer, in order
             every = True
         else:
             mine = by_split.get(split, [])
@@ -324,25 +398,22 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
                 f"{records.source}: no answers for split {split!r} "
                 f"(label file {labels.records.source}); pass --allow-missing to leave it out"
             )
-        _check_pairing(mine, labels, records)
-        # QUIRK positional-pairing: answer i with label line i (the counts are checked)
-        items.extend(
-            Item(ans.key, ans.text, refs, fields)
-            for ans, (refs, fields) in zip(mine, labels.lines, strict=True)
-        )
+        _check_pairing(mine, answers, labels, records)
+        paired.append((labels, mine))
 
     if (questions is not None or folder) and not every:
-        extra = [a for a in answers if a.split not in used]
+        extra = [k for k, split in enumerate(answers.splits) if split not in used]
         if extra:
-            splits = ", ".join(sorted({str(a.split) for a in extra}))
+            splits = ", ".join(sorted({str(answers.splits[k]) for k in extra}))
             if not inputs.ignore_extra:
                 raise InputError(
-                    f"{records.where(extra[0].row)}: {len(extra)} answer(s) of split(s) {splits} "
-                    "have no label file here; pass the folder of the three label files, or "
-                    "--ignore-extra to leave them out"
+                    f"{records.where(answers.rows[extra[0]])}: {len(extra)} answer(s) of "
+                    f"split(s) {splits} have no label file here; pass the folder of the three "
+                    "label files, or --ignore-extra to leave them out"
                 )
             notes.append(f"{len(extra)} answer(s) of split(s) {splits} were ignored")
-    n_empty = sum(1 for it in items if it.prediction is None)
+    items = _paired_items(answers, paired)
+    n_empty = item_column(items, "prediction").count(None)
     if n_empty:
         notes.append(f"{n_empty} empty answer(s) scored wrong (--allow-missing)")
     return TaskData(
@@ -352,8 +423,36 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
         tuple(notes),
         extra=_labels_extra(files),
         n_missing=n_empty,
-        n_extra_ignored=len(answers) - len(items),
+        n_extra_ignored=len(answers.keys) - len(items),
     )
+
+
+def _paired_items(
+    answers: _Answers, paired: Sequence[tuple[_LabelFile, Sequence[int]]]
+) -> Sequence[Item]:
+    """QUIRK positional-pairing: answer *k* of a label file's answers with its line *k* (the
+    counts are checked): as columns (no object per item), or as items where a line's null
+    ``text``/``image`` is a field a column could not hold."""
+    keys, texts = answers.keys, answers.texts
+    if not all(labels.as_columns() for labels, _ in paired):
+        return [
+            Item(keys[k], texts[k], (labels.labels[pos],), labels.fields(pos))
+            for labels, mine in paired
+            for pos, k in enumerate(mine)
+        ]
+    ids: list[str | int] = []
+    predictions: list[str | None] = []
+    references: list[tuple[str]] = []
+    columns: dict[str, list[Any]] = {"label_line": [], "split": [], "question": [], "image": []}
+    for labels, mine in paired:
+        ids += [keys[k] for k in mine]
+        predictions += [texts[k] for k in mine]
+        references += [(label,) for label in labels.labels]
+        columns["label_line"] += range(1, len(mine) + 1)
+        columns["split"] += [labels.split] * len(mine)
+        columns["question"] += [None if q is _ABSENT else q for q in labels.questions]
+        columns["image"] += [None if im is _ABSENT else im for im in labels.images]
+    return ItemColumns(ids, predictions, references, columns)
 
 
 def _require_column(records: Records, column: str) -> None:
@@ -369,16 +468,85 @@ def _require_column(records: Records, column: str) -> None:
 _ID_TYPES = (str, int)
 
 
-def _group_by_split(answers: Sequence[_Answer]) -> dict[str | None, list[_Answer]]:
-    """The answers of each split, each split's in file order."""
-    groups: dict[str | None, list[_Answer]] = {}
-    for a in answers:
-        group = groups.get(a.split)
+def _group_by_split(splits: Sequence[str | None]) -> dict[str | None, list[int]]:
+    """The positions of each split's answers, each split's in file order."""
+    groups: dict[str | None, list[int]] = {}
+    for k, split in enumerate(splits):
+        group = groups.get(split)
         if group is None:
-            groups[a.split] = [a]
+            groups[split] = [k]
         else:
-            group.append(a)
+            group.append(k)
     return groups
+
+
+def _answer_columns(
+    records: Records,
+    field: str,
+    questions: Mapping[Hashable, tuple[str, Any]] | None,
+    folder: bool,
+    id_col: str,
+) -> _Answers | None:
+    """:func:`_answers` as columns, a whole column at a time, where every row is what the
+    layout expects: its answer text, ids of one kind (numbers, texts, or none), the question
+    in every row's ``prompt`` (else ``question``, or in none) and, with the question file,
+    every id in it. ``None`` otherwise: :func:`_answers` then reads the rows one by one and
+    names the first fault (the result is the same: ``test_pope_read`` checks both ways)."""
+    rows = records.rows
+    n = len(rows)
+    try:
+        texts = [row[field] for row in rows]
+    except KeyError:
+        return None
+    if not n or set(map(type, texts)) != {str}:
+        return None
+    qids = [row.get(id_col) for row in rows]
+    kinds = set(map(type, qids))
+    asked = _asked(rows)
+    if asked is _ABSENT:
+        return None
+    if questions is not None:
+        if kinds == {int}:
+            lookup = list(map(str, qids))
+        elif kinds <= {int, str}:
+            lookup = [str(qid) if type(qid) is int else qid.strip() for qid in qids]
+        else:
+            return None
+        found = list(map(questions.get, lookup))
+        if None in found:
+            return None
+        splits: list[str | None] = [f[0] for f in found]
+        if asked is None:
+            asked = [_question_text(f[1]) for f in found]
+    elif folder:
+        categories = [row.get("category") for row in rows]
+        if set(map(type, categories)) != {str}:
+            return None
+        splits = list(categories)
+    else:
+        splits = [None] * n
+    if kinds == {type(None)}:
+        keys: list[str | int] = list(range(1, n + 1))
+    elif kinds <= {int, str}:
+        keys = qids
+    else:
+        return None
+    return _Answers(splits, texts, [None] * n if asked is None else asked, keys, [*range(n)])
+
+
+def _asked(rows: Sequence[Mapping[str, Any]]) -> Any:
+    """Every row's question as :func:`_answers` reads it (its ``prompt``, else its
+    ``question``): ``None`` when no row has either, :data:`_ABSENT` when the rows differ in
+    which they have."""
+    for name in ("prompt", "question"):
+        values = [row.get(name, _ABSENT) for row in rows]
+        if _ABSENT not in values:
+            if set(map(type, values)) == {str}:
+                return [value.partition("\n")[0].strip() for value in values]
+            return list(map(_question_text, values))
+        if values.count(_ABSENT) != len(values):
+            return _ABSENT
+    return None
 
 
 def _answers(
@@ -429,31 +597,38 @@ def _answers(
     return answers
 
 
-def _check_pairing(answers: Sequence[_Answer], labels: _LabelFile, results: Records) -> None:
-    """Count check, then text check: positional pairing with another label version would
-    silently misalign in the official script."""
+def _check_pairing(
+    mine: Sequence[int], answers: _Answers, labels: _LabelFile, results: Records
+) -> None:
+    """Count check, then text check of the answers at the positions *mine* against the label
+    lines: positional pairing with another label version would silently misalign in the
+    official script."""
     known, split = labels.known, labels.split
     version = f" (POPE labels @ {known[0]}, {known[1]})" if known else ""
     what = f"split {split}" if split else "the answers"
-    if len(answers) != len(labels.lines):
+    n_labels = len(labels.labels)
+    if len(mine) != n_labels:
         hint = ""
-        if split == "random" and len(answers) == 2910:
+        if split == "random" and len(mine) == 2910:
             hint = "; 2,910 random answers were made for the e3e3926 labels LLaVA-1.5 used"
-        elif split == "random" and len(answers) == 3000:
+        elif split == "random" and len(mine) == 3000:
             hint = "; 3,000 random answers were made for the current (3df3ba1) labels"
         raise InputError(
-            f"{results.source}: {len(answers)} answers for {what} but {labels.records.source} "
-            f"has {len(labels.lines)} labels{version}: answers and labels are paired by "
+            f"{results.source}: {len(mine)} answers for {what} but {labels.records.source} "
+            f"has {n_labels} labels{version}: answers and labels are paired by "
             f"position, so this would misalign (--allow-missing cannot place absent "
             f"answers){hint}"
         )
-    for pos, (ans, (_, fields)) in enumerate(zip(answers, labels.lines, strict=True)):
-        ltext = fields.get("question")
-        if ans.question is None or ltext is None:
+    asked = [answers.questions[k] for k in mine]
+    if asked == labels.questions:
+        return  # every answer asks its line's question as written (LLaVA's, once cut)
+    for pos, question in enumerate(asked):
+        ltext = labels.question(pos)
+        if question is None or ltext is None:
             continue
-        if ans.question != ltext and ans.question != _question_text(ltext):
+        if question != ltext and question != _question_text(ltext):
             raise InputError(
-                f"{results.where(ans.row)}: question {ans.question!r} but "
+                f"{results.where(answers.rows[mine[pos]])}: question {question!r} but "
                 f"{labels.records.where(pos)} asks {_question_text(ltext)!r}"
                 f"{version}: the answers were made for another version of the label file "
                 "(pairing is by position)"

@@ -4,18 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..core.signature import Signature
 from ..extract import Diagnostics, apply_extractor, diagnose
-from ..pipeline.toolkit_check import SampleCheck, check_samples, reported_block
+from ..readers.lmms_eval import TOOLKIT_SCORE
 from . import get_task
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile, item_column
+from ._base import (
+    Aggregate,
+    Item,
+    ItemColumns,
+    Task,
+    TaskData,
+    TaskInputs,
+    TaskProfile,
+    item_column,
+)
 
 if TYPE_CHECKING:  # made by apply_extractor: a run that does not extract never loads it
     from ..extract import ExtractionRun
+    from ..pipeline.toolkit_check import SampleCheck
 
 __all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
 
@@ -210,6 +220,8 @@ class TaskEvaluation:
         }
         if self.signatures:
             out["signatures"] = {"headline": out["signature"], **self.signatures}
+        from ..pipeline.toolkit_check import reported_block  # only for the document
+
         reported = reported_block(self)
         if reported is not None:
             out["reported"] = reported
@@ -428,12 +440,24 @@ def _run(
         extraction,
         judgements,
         stats,
-        sample_check=check_samples(t, prof, items, scores),
+        sample_check=_sample_check(t, prof, items, scores),
     )
     if t.finish is not None:
         finished: TaskEvaluation = t.finish(evaluation, inputs)
         return finished
     return evaluation
+
+
+def _sample_check(
+    t: Task, prof: TaskProfile, items: Sequence[Item], scores: Sequence[float]
+) -> SampleCheck | None:
+    """The toolkit's recorded per-sample scores beside ours (``toolkit_check.check_samples``),
+    which is not imported when the items are columns without them (POPE's, VQA v2's)."""
+    if isinstance(items, ItemColumns) and TOOLKIT_SCORE not in items.field_names:
+        return None
+    from ..pipeline.toolkit_check import check_samples
+
+    return check_samples(t, prof, items, scores)
 
 
 def evaluate_task(task: str | Task, results: Any, **kwargs: Any) -> TaskEvaluation:
@@ -466,22 +490,40 @@ def _judge_other(
 
 
 def _score_all(prof: TaskProfile, items: Sequence[Item], sources: tuple[str, ...]) -> list[float]:
-    """Every item's score; an error raised by the scorer names the item it was scoring."""
-    scores = []
-    for item in items:
-        try:
-            scores.append(prof.score_item(item))
-        except VqaMetricsError as exc:
-            from .textvqa import AnswerCountError
-
-            text = str(exc)
-            # the ground truth's file (always the first source) for its own faults, else the
-            # results file's
-            ground_truth = isinstance(exc, AnswerCountError)
-            source = (sources[0] if ground_truth else sources[-1]) if sources else "input"
-            if source in text:
-                raise
-            if repr(item.id) in text or str(item.id) in text:
-                raise type(exc)(f"{source}: {text}") from None
-            raise type(exc)(f"{source}: item {item.id!r}: {text}") from None
+    """Every item's score; an error raised by the scorer names the item it was scoring. A
+    profile whose items are scored by ``score(prediction, references)`` alone (no context,
+    :meth:`TaskProfile.score_item` as declared) reads the two columns: no item is built."""
+    scores: list[float] = []
+    append = scores.append
+    if prof.context or type(prof).score_item is not TaskProfile.score_item:
+        for item in items:
+            try:
+                append(prof.score_item(item))
+            except VqaMetricsError as exc:
+                _raise_naming(exc, item, sources)
+        return scores
+    score = prof.score
+    predictions = item_column(items, "prediction")
+    try:
+        for prediction, references in zip(
+            predictions, item_column(items, "references"), strict=True
+        ):
+            append(0.0 if prediction is None else score(prediction, references))
+    except VqaMetricsError as exc:
+        _raise_naming(exc, items[len(scores)], sources)
     return scores
+
+
+def _raise_naming(exc: VqaMetricsError, item: Item, sources: tuple[str, ...]) -> NoReturn:
+    """Raise *exc* (being handled) naming the item it was raised for, and the file at fault
+    (the ground truth's, always the first source, for its own faults; else the results')."""
+    from .textvqa import AnswerCountError
+
+    text = str(exc)
+    ground_truth = isinstance(exc, AnswerCountError)
+    source = (sources[0] if ground_truth else sources[-1]) if sources else "input"
+    if source in text:
+        raise exc
+    if repr(item.id) in text or str(item.id) in text:
+        raise type(exc)(f"{source}: {text}") from None
+    raise type(exc)(f"{source}: item {item.id!r}: {text}") from None

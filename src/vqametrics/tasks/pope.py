@@ -36,7 +36,7 @@ from ..core.exceptions import InputError
 from ..core.toolkits import LLAVA_32CEBC3 as LLAVA_PIN
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
-from ._base import Aggregate, Item, Task, TaskData
+from ._base import Aggregate, Item, Task, TaskData, item_column
 from ._common import numpy_mean
 from ._pope_read import LMMS_EVAL_REPORTED, read_pope
 from ._yesno import (
@@ -182,11 +182,21 @@ def _official_numbers(
 def _by_split(items: Sequence[Item]) -> dict[str | None, list[int]]:
     """Item indices per split: the label file an item was paired with (``split``), else each
     split a VLMEvalKit row's ``category`` lists (``adversarial,popular``: the row is in both
-    splits, as in the label files it was de-duplicated from); ``None`` when neither is known."""
+    splits, as in the label files it was de-duplicated from); ``None`` when neither is known.
+    Read as columns (:func:`item_column`): no item is built."""
     groups: dict[str | None, list[int]] = {}
-    for i, item in enumerate(items):
-        split = item.fields.get("split")
-        category = item.fields.get("category")
+    splits = item_column(items, "split")
+    categories = item_column(items, "category")
+    if categories.count(None) == len(categories):  # no category: each item in its split
+        for i, split in enumerate(splits):
+            name = split if split is None or type(split) is str else str(split)
+            group = groups.get(name)
+            if group is None:
+                groups[name] = [i]
+            else:
+                group.append(i)
+        return groups
+    for i, (split, category) in enumerate(zip(splits, categories, strict=True)):
         if split is None and category is not None:
             names: list[str | None] = list(str(category).split(","))
         else:
@@ -194,6 +204,17 @@ def _by_split(items: Sequence[Item]) -> dict[str | None, list[int]]:
         for name in names:
             groups.setdefault(name, []).append(i)
     return groups
+
+
+def _split_names(items: Sequence[Item]) -> list[str]:
+    """The names of the splits of :func:`_by_split`, sorted (for the signature), without
+    grouping the items when none has a category."""
+    categories = item_column(items, "category")
+    if categories.count(None) == len(categories):
+        names = {str(split) for split in item_column(items, "split") if split is not None}
+    else:
+        names = {name for name in _by_split(items) if name is not None}
+    return sorted(names)
 
 
 def _split_means(
@@ -209,9 +230,11 @@ def _per_split_aggregate(items: Sequence[Item], digits: int, what: str) -> Aggre
     is the mean F1 over splits, as LLaVA reports it."""
     split_numbers: dict[str, dict[str, float | int]] = {}
     groups = _by_split(items)
+    predictions = item_column(items, "prediction")
+    references = item_column(items, "references")
     for split, idx in groups.items():
-        preds = [_official_pred(items[i]) for i in idx]
-        labels = [_label_positive(items[i].references[0]) for i in idx]
+        labels = [_label_positive(references[i][0]) for i in idx]
+        preds = [_official_pred(predictions[i], t) for i, t in zip(idx, labels, strict=True)]
         where = f"split {split}" if split is not None else "the answers"
         split_numbers[split or "all"] = _official_numbers(preds, labels, where)
     if len(split_numbers) == 1:
@@ -241,12 +264,12 @@ def _per_split_aggregate(items: Sequence[Item], digits: int, what: str) -> Aggre
     )
 
 
-def _official_pred(item: Item) -> bool:
+def _official_pred(prediction: str | None, positive: bool) -> bool:
     """Whether the official parse reads "yes"; a missing answer (``--allow-missing``) is
-    counted wrong, as its score is: the opposite of its label."""
-    if item.prediction is None:
-        return not _label_positive(item.references[0])
-    return parse_official(item.prediction) != "no"
+    counted wrong, as its score is: the opposite of its label (*positive*: a true "yes")."""
+    if prediction is None:
+        return not positive
+    return parse_official(prediction) != "no"
 
 
 def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
@@ -289,9 +312,12 @@ def _lmms_numbers(
 
 
 def _aggregate_lmms(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
+    predictions = item_column(items, "prediction")
+    references = item_column(items, "references")
+
     def numbers(idx: Sequence[int], where: str) -> dict[str, float | int]:
-        toks = [lmms_eval_token(items[i].prediction or "") for i in idx]
-        gts = [_lmms_gt(items[i].references[0]) for i in idx]
+        toks = [lmms_eval_token(predictions[i] or "") for i in idx]
+        gts = [_lmms_gt(references[i][0]) for i in idx]
         return _lmms_numbers(toks, gts, [scores[i] for i in idx], where)
 
     metrics = numbers(range(len(items)), "the answers")
@@ -367,7 +393,7 @@ def _aggregate_vlm(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
 
 def _signature_fields(data: TaskData) -> tuple[tuple[str, Any], ...]:
     labels = data.extra.get("labels")
-    splits = sorted(s for s in _by_split(data.items) if s is not None)
+    splits = _split_names(data.items)
     return (("labels", labels), ("splits", ",".join(splits) if splits else None))
 
 

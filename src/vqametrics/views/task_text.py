@@ -5,19 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..pipeline.toolkit_check import (
-    ReportedComparison,
-    compare_reported,
-    reported_comparable,
-    reported_pairs,
-)
 from .text import table
 
 if TYPE_CHECKING:
+    from ..pipeline.toolkit_check import ReportedComparison
     from ..tasks._base import Aggregate
     from ..tasks._run import TaskEvaluation
 
-__all__ = ["reported_comparable", "reported_pairs", "reported_text", "task_text", "unit_suffix"]
+__all__ = ["reported_text", "task_text", "unit_suffix"]
 
 
 def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
@@ -45,6 +40,17 @@ def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def __getattr__(name: str) -> Any:
+    """``reported_comparable`` and ``reported_pairs``, re-exported from the comparison's
+    module (``pipeline.toolkit_check``) on first use: a score without reported numbers does
+    not import it (issue 23)."""
+    if name in ("reported_comparable", "reported_pairs"):
+        from ..pipeline import toolkit_check
+
+        return getattr(toolkit_check, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def breakdowns(agg: Aggregate) -> list[tuple[str, Mapping[Any, Mapping[str, Any]]]]:
     """The breakdowns that have groups, in order: ``(name, {group: metrics})``."""
     return [(name, groups) for name, groups in agg.breakdowns.items() if groups]
@@ -62,6 +68,10 @@ def reported_text(result: TaskEvaluation, digits: int | None = None) -> str:
     """The toolkit's numbers beside ours (:func:`compare_reported`) and the per-sample check,
     as ``score TASK`` and ``vqa`` print them for every task; ``""`` when the file came with
     neither."""
+    if not result.data.reported and result.sample_check is None:
+        return ""  # nothing to set beside ours: the comparison is not even imported
+    from ..pipeline.toolkit_check import compare_reported
+
     d = result.aggregate.digits if digits is None else digits
     comparison = compare_reported(result)
     lines = [] if comparison is None else [_comparison_text(result, comparison, d)]
