@@ -310,9 +310,7 @@ def _nothing_at_exit() -> bool:
     count = getattr(atexit, "_ncallbacks", None)  # CPython's; elsewhere, the normal exit
     threading = sys.modules.get("threading")  # not imported: no other thread was started
     return (
-        count is not None
-        and count() == 0
-        and (threading is None or threading.active_count() == 1)
+        count is not None and count() == 0 and (threading is None or threading.active_count() == 1)
     )
 
 

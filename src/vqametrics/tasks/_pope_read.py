@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..core.collector import gc_paused
 from ..core.exceptions import InputError
@@ -98,7 +98,7 @@ class _Answers(NamedTuple):
 
     def take(self, keep: Sequence[int]) -> _Answers:
         """The answers at the positions *keep*, in that order."""
-        return _Answers(*([col[k] for k in keep] for col in self))
+        return _Answers(*([col[k] for k in keep] for col in self))  # type: ignore[arg-type]
 
 
 def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -509,12 +509,13 @@ def _answer_columns(
         if kinds == {int}:
             lookup = list(map(str, qids))
         elif kinds <= {int, str}:
-            lookup = [str(qid) if type(qid) is int else qid.strip() for qid in qids]
+            lookup = [str(qid) if type(qid) is int else cast(str, qid).strip() for qid in qids]
         else:
             return None
-        found = list(map(questions.get, lookup))
-        if None in found:
+        looked = list(map(questions.get, lookup))
+        if None in looked:
             return None
+        found = cast("list[tuple[str, Any]]", looked)
         splits: list[str | None] = [f[0] for f in found]
         if asked is None:
             asked = [_question_text(f[1]) for f in found]
@@ -528,7 +529,7 @@ def _answer_columns(
     if kinds == {type(None)}:
         keys: list[str | int] = list(range(1, n + 1))
     elif kinds <= {int, str}:
-        keys = qids
+        keys = cast("list[str | int]", qids)
     else:
         return None
     return _Answers(splits, texts, [None] * n if asked is None else asked, keys, [*range(n)])
