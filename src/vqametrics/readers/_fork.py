@@ -93,9 +93,11 @@ class Forked:
         """
         if self._read_fd < 0:
             raise RuntimeError("the result was already collected")
-        with os.fdopen(self._read_fd, "rb") as pipe:
+        # the pipe is this call's to close from here on, even if a signal (SIGTERM) interrupts
+        # the read: cancel() must not close the descriptor again
+        fd, self._read_fd = self._read_fd, -1
+        with os.fdopen(fd, "rb") as pipe:
             data = pipe.read()  # read before waiting: a full pipe would block the child
-        self._read_fd = -1
         if not data:
             code = os.waitstatus_to_exitcode(self._reap())
             how = f"killed by signal {-code}" if code < 0 else f"exited with status {code}"
