@@ -289,9 +289,9 @@ skip_string(ptr *p, ptr end)
     return GIVE_UP;
 }
 
-/* a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+/* the integer part of a JSON number, -?(0|[1-9][0-9]*): *p past it, or GIVE_UP */
 static int
-skip_number(ptr *p, ptr end)
+skip_integer_part(ptr *p, ptr end)
 {
     ptr q = *p;
     if (q < end && *q == '-') {
@@ -307,6 +307,18 @@ skip_number(ptr *p, ptr end)
         while (q < end && is_digit(*q)) {
             q++;
         }
+    }
+    *p = q;
+    return GO;
+}
+
+/* a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int
+skip_number(ptr *p, ptr end)
+{
+    ptr q = *p;
+    if (skip_integer_part(&q, end) != GO) {
+        return GIVE_UP;
     }
     if (q < end && *q == '.') {
         q++;
@@ -412,31 +424,21 @@ static int
 parse_int64(ptr *p, ptr end, int64_t *out)
 {
     ptr q = *p;
-    int negative = 0;
-    uint64_t value = 0;
-    if (q < end && *q == '-') {
-        negative = 1;
-        q++;
-    }
-    if (q >= end || !is_digit(*q)) {
+    if (skip_integer_part(&q, end) != GO) {
         return GIVE_UP;
-    }
-    if (*q == '0') {
-        q++;
-    }
-    else {
-        const uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-        while (q < end && is_digit(*q)) {
-            unsigned d = *q - '0';
-            if (value > (limit - d) / 10) {
-                return GIVE_UP; /* outside int64: the schema's bounds reject it */
-            }
-            value = value * 10 + d;
-            q++;
-        }
     }
     if (q < end && (*q == '.' || *q == 'e' || *q == 'E' || is_digit(*q))) {
         return GIVE_UP;
+    }
+    const int negative = **p == '-';
+    const uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    uint64_t value = 0;
+    for (ptr digit = *p + negative; digit < q; digit++) {
+        unsigned d = *digit - '0';
+        if (value > (limit - d) / 10) {
+            return GIVE_UP; /* outside int64: the schema's bounds reject it */
+        }
+        value = value * 10 + d;
     }
     if (negative) {
         *out = value == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)value;
