@@ -21,7 +21,14 @@ from ._common import id_key
 from ._lmms import KeyedJoin, LogReading, MetricRecord, Truth, log_docs
 from ._yesno import answer_cell, read_yes_no_sheet
 
-__all__ = ["KNOWN_LABELS", "LMMS_EVAL_METRICS", "LMMS_EVAL_REPORTED", "SPLITS", "read_pope"]
+__all__ = [
+    "KNOWN_LABELS",
+    "LMMS_EVAL_METRICS",
+    "LMMS_EVAL_REPORTED",
+    "SPLITS",
+    "group_by_split",
+    "read_pope",
+]
 
 SPLITS = ("adversarial", "popular", "random")
 
@@ -378,7 +385,7 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     paired: list[tuple[_LabelFile, list[int]]] = []  # each label file and its answers
     files: list[_LabelFile] = []
     notes: list[str] = [dup_note] if dup_note else []
-    by_split = _group_by_split(answers.splits)
+    by_split = group_by_split(answers.splits)
     used: set[str | None] = set()
     every = False  # whether one label file took every answer
     for split, source in label_files:
@@ -468,7 +475,7 @@ def _require_column(records: Records, column: str) -> None:
 _ID_TYPES = (str, int)
 
 
-def _group_by_split(splits: Sequence[str | None]) -> dict[str | None, list[int]]:
+def group_by_split(splits: Sequence[str | None]) -> dict[str | None, list[int]]:
     """The positions of each split's answers, each split's in file order."""
     groups: dict[str | None, list[int]] = {}
     for k, split in enumerate(splits):

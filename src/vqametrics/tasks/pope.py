@@ -38,7 +38,7 @@ from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, item_column
 from ._common import numpy_mean
-from ._pope_read import LMMS_EVAL_REPORTED, read_pope
+from ._pope_read import LMMS_EVAL_REPORTED, group_by_split, read_pope
 from ._yesno import (
     YesNoRule,
     parse_vlmevalkit,
@@ -188,14 +188,7 @@ def _by_split(items: Sequence[Item]) -> dict[str | None, list[int]]:
     splits = item_column(items, "split")
     categories = item_column(items, "category")
     if categories.count(None) == len(categories):  # no category: each item in its split
-        for i, split in enumerate(splits):
-            name = split if split is None or type(split) is str else str(split)
-            group = groups.get(name)
-            if group is None:
-                groups[name] = [i]
-            else:
-                group.append(i)
-        return groups
+        return group_by_split([s if s is None or type(s) is str else str(s) for s in splits])
     for i, (split, category) in enumerate(zip(splits, categories, strict=True)):
         if split is None and category is not None:
             names: list[str | None] = list(str(category).split(","))
