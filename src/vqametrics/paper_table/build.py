@@ -85,7 +85,7 @@ def _reported_value(
         return None
     source = str(reported.get("source", "?"))
     if reported.get("toolkit") == "lmms-eval":
-        from ..views.task_text import reported_pairs
+        from ..pipeline.toolkit_check import reported_pairs
 
         mine = _raw_value(ev, measure)
         if mine is None:

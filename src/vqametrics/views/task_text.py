@@ -40,17 +40,6 @@ def task_text(result: TaskEvaluation, digits: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def __getattr__(name: str) -> Any:
-    """``reported_comparable`` and ``reported_pairs``, re-exported from the comparison's
-    module (``pipeline.toolkit_check``) on first use: a score without reported numbers does
-    not import it (issue 23)."""
-    if name in ("reported_comparable", "reported_pairs"):
-        from ..pipeline import toolkit_check
-
-        return getattr(toolkit_check, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def breakdowns(agg: Aggregate) -> list[tuple[str, Mapping[Any, Mapping[str, Any]]]]:
     """The breakdowns that have groups, in order: ``(name, {group: metrics})``."""
     return [(name, groups) for name, groups in agg.breakdowns.items() if groups]
