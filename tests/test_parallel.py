@@ -92,7 +92,7 @@ def test_forked_writer_writes_the_same_bytes(
     short_every: int,
 ) -> None:
     # with short_every, rows written one at a time fall in the child's lines and in this
-    # process's (the child writes the first 75 % of the 300 lines)
+    # process's (the child writes the first 68 % of the 300 lines: CHILD_SHARE)
     args = _write_inputs(tmp_path, short_every=short_every)
     forks = _spy_forks(monkeypatch)
     monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 10**9)

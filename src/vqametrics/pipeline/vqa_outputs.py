@@ -9,17 +9,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import orjson
 
 from ..core.collector import gc_paused
-from ..core.output import FileDigest, StagedDir, append_chunks, write_chunks
+from ..core.output import FileDigest, StagedDir, append_chunks, write_chunks, write_start
 from ..readers._fork import Forked, fork_worthwhile
 from .vqa import VQA_OUTPUTS, VQAEvaluation
-
-if TYPE_CHECKING:
-    from ._vqa_bulk import JsonlLines
 
 __all__ = ["VQA_OUTPUTS", "PendingOutputs", "start_vqa_outputs", "write_vqa_outputs"]
 
@@ -27,17 +23,17 @@ InputPaths = Sequence[str | os.PathLike[str] | None]
 
 _OPTS = orjson.OPT_NON_STR_KEYS
 #: From this many (bulk-scored) questions, ``per_question.jsonl`` is written by two processes:
-#: a forked child writes its first lines while this process writes the other files and then
-#: assembles the rest, which it appends when the child is done. The file is most of the writing
-#: time, and a child inherits the prepared lines copy-on-write, so nothing has to be handed
-#: over. Below it, a fork costs more than it saves.
+#: a forked child prepares the lines and writes the first of them while this process writes
+#: the other files, then prepares the lines again and assembles the rest, which it appends when
+#: the child is done. The file is most of the writing time; the child inherits the evaluation
+#: copy-on-write, so nothing has to be handed over. Below it, a fork costs more than it saves.
 PARALLEL_MIN_QUESTIONS = 50_000
 
 #: the share of ``per_question.jsonl``'s lines the child writes, so that both finish together:
 #: this process first writes the four official files, and reads back the child's lines to hash
-#: them. Measured at 214k questions (CPU seconds): the official files 0.28, the whole file 0.65
-#: in the child and 0.8 here with the hashing
-CHILD_SHARE = 0.75
+#: them. Measured at 214k questions (seconds): the prepared columns 0.2 in each process, the
+#: official files 0.25, all lines 0.65 in the child, 0.4 here plus their writing and hashing
+CHILD_SHARE = 0.68
 
 
 def write_vqa_outputs(
@@ -87,23 +83,29 @@ class PendingOutputs:
 
 class _SplitJsonl:
     """``per_question.jsonl`` written by two processes: a forked child writes the first lines
-    (:data:`CHILD_SHARE` of them), this process the rest when :meth:`finish` is called."""
+    (:data:`CHILD_SHARE` of them), this process the rest when :meth:`finish` is called.
+
+    Each process prepares the lines' columns itself (:class:`JsonlLines`): prepared before the
+    fork, they would delay the child and everything this process does meanwhile.
+    """
 
     def __init__(self, result: VQAEvaluation, path: Path) -> None:
-        from ._vqa_bulk import JsonlLines
+        from . import _vqa_bulk  # noqa: F401  (imported once, before the fork, for both)
 
-        assert result._fast is not None
-        with gc_paused():
-            self._lines = JsonlLines(result, result._fast)
+        self._result = result
         self._path = path
-        self._split = int(self._lines.n * CHILD_SHARE)
-        self._child = Forked(_write_lines, self._lines, path, self._split)
+        self._split = int(len(result.dataset) * CHILD_SHARE)
+        self._child = Forked(_write_lines, result, path, self._split)
 
     def finish(self) -> FileDigest:
         """Assemble the last lines, wait for the child, append them; the whole file's digest."""
+        from ._vqa_bulk import JsonlLines
+
         try:
             with gc_paused():
-                tail = list(self._lines.chunks(self._split, self._lines.n))
+                lines = JsonlLines(self._result, self._result._fast)
+                tail = list(lines.chunks(self._split, lines.n))
+            del lines
             self._child.result()
         except BaseException:
             self._child.cancel()
@@ -114,10 +116,14 @@ class _SplitJsonl:
         self._child.cancel()
 
 
-def _write_lines(lines: JsonlLines, path: Path, stop: int) -> None:
-    """The child's part of :class:`_SplitJsonl`: lines 0 to *stop* into the new file *path*."""
+def _write_lines(result: VQAEvaluation, path: Path, stop: int) -> None:
+    """The child's part of :class:`_SplitJsonl`: lines 0 to *stop* into the new file *path*
+    (not hashed here: :func:`append_chunks` hashes the whole file)."""
+    from ._vqa_bulk import JsonlLines
+
     with gc_paused():
-        write_chunks(path, lines.chunks(0, stop))
+        lines = JsonlLines(result, result._fast)
+        write_start(path, lines.chunks(0, stop))
 
 
 def start_vqa_outputs(
