@@ -37,7 +37,15 @@ if TYPE_CHECKING:
     BoolArray = npt.NDArray[np.bool_]
     FloatArray = npt.NDArray[np.float64]
 
-__all__ = ["AnswerCodes", "FastScores", "answer_codes", "have_numpy", "mask_tables", "score_fast"]
+__all__ = [
+    "AnswerCodes",
+    "FastScores",
+    "answer_codes",
+    "have_numpy",
+    "mask_tables",
+    "score_fast",
+    "unique_inverse",
+]
 
 #: Below this many questions the per-question loop is as fast (and numpy is not imported).
 MIN_QUESTIONS = 2000
@@ -49,6 +57,25 @@ def have_numpy() -> bool:
     except ImportError:  # pragma: no cover - numpy is optional
         return False
     return True
+
+
+def unique_inverse(values: IntArray) -> tuple[IntArray, IntArray]:
+    """``numpy.unique(values, return_inverse=True)`` of non-negative integer codes (sorted
+    distinct values, and each value's index among them), with the inverse flat.
+
+    Codes packed from a few small columns (step bitmasks, types) span a small range; there a
+    table of the values present takes one pass instead of ``unique``'s sort (about 1 ms instead
+    of 20 ms at 214k rows). A wide range is left to ``unique``.
+    """
+    import numpy as np
+
+    if len(values) and int(values.min()) >= 0 and int(values.max()) < 4 * len(values) + 1024:
+        present = np.zeros(int(values.max()) + 1, dtype=np.bool_)
+        present[values] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return np.flatnonzero(present), rank[values]
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return distinct, inverse.reshape(-1)
 
 
 @dataclass(frozen=True)

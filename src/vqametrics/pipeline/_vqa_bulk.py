@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..aggregate._bulk import fast_breakdown, type_groups
 from ..core.answers import N_ANSWERS
+from ..kernels._fast import unique_inverse
 from .vqa import steps_changed
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ def _tail_column(
     sizes = (len(steps_lists), 2, len(qtypes), len(atypes), 2)
     parts = (steps_idx, unanimous.astype(np.int64), qt, at, flags.astype(np.int64))
     combined = np.ravel_multi_index(parts, sizes)
-    distinct, inverse = np.unique(combined, return_inverse=True)
+    distinct, inverse = unique_inverse(combined)
     end = "" if chat else "}\n"
     texts = []
     for st, sk, q, a, v in zip(*np.unravel_index(distinct, sizes), strict=True):
@@ -184,7 +185,7 @@ def _tail_column(
         if verbose:
             text += f',"verbose":{"true" if v else "false"}'
         texts.append(text + end)
-    tail = np.array(texts, dtype=object)[inverse.reshape(-1)]
+    tail = np.array(texts, dtype=object)[inverse]
     for key, col in chat:
         tail = tail + f',"{key}":' + col
     if end == "":

@@ -575,6 +575,8 @@ def steps_changed(ev: VQAEvaluation, fast: FastScores) -> tuple[IntArray, list[l
 def _compute_steps_changed(ev: VQAEvaluation, fast: FastScores) -> tuple[IntArray, list[list[str]]]:
     import numpy as np
 
+    from ..kernels._fast import unique_inverse
+
     prof = ev.profile
     codes = ev.dataset._answer_codes.codes
     n = len(fast.scores)
@@ -589,12 +591,12 @@ def _compute_steps_changed(ev: VQAEvaluation, fast: FastScores) -> tuple[IntArra
             | fast.prediction_bits[side][fast.raw_prediction[sel]]
         )
     pred_names = [s.name for s in prof.prediction_steps]
-    distinct, inverse = np.unique(row_bits, return_inverse=True)
+    distinct, inverse = unique_inverse(row_bits)
     lists = []
     for b in distinct.tolist():
         steps = {name for name, v in fast.step_bits.items() if b & v}
         lists.append([x for x in pred_names if x in steps] + sorted(steps - set(pred_names)))
-    return inverse.reshape(-1), lists
+    return inverse, lists
 
 
 def fast_records(ev: VQAEvaluation, fast: FastScores) -> Iterator[dict[str, Any]]:
