@@ -238,3 +238,27 @@ def test_score_help_lists_the_tasks_and_their_options(capsys: pytest.CaptureFixt
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert "textvqa" in out and "pope" in out and "--choices V  [gqa]" in out
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_vqa_leaves_the_collector_as_it_found_it(
+    fixture_5q: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fails: bool
+) -> None:
+    # the command pauses the cyclic collector while it scores; an in-process caller keeps its own
+    import gc
+
+    results = fixture_5q / "results.json"
+    if fails:  # an input error (exit code 2, README) raised while the collector is paused
+        results = tmp_path / "broken.json"
+        results.write_text('[{"question_id": 1, "answer": "x"}, {')
+    args = ["vqa", "--annotations", str(fixture_5q / "annotations.json"), "--results"]
+    assert gc.isenabled()
+    assert main([*args, str(results), "--out", str(tmp_path / "out")]) == (2 if fails else 0)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert main([*args, str(results)]) == (2 if fails else 0)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    capsys.readouterr()
