@@ -48,13 +48,15 @@ answers = st.one_of(st.none(), st.sampled_from(["yes", "no", "2", "café", ""]))
     st.data(),
 )
 def test_matching_equals_the_rule_by_hand(qids: list[int], data: st.DataObject) -> None:
-    # every question once, in any order (the shortcut's case), or with repeats, gaps and
-    # unknown ids (the pair-by-pair path's)
+    # every question once, in any order or in the dataset's (the shortcuts' cases), or with
+    # repeats, gaps and unknown ids (the pair-by-pair path's)
     order = data.draw(st.permutations(qids))
     extra_ids = st.integers(41, 50)
+    in_order = [(q, data.draw(answers)) for q in qids]  # the dataset's order (a shortcut too)
     pairs = data.draw(
         st.one_of(
             st.just([(q, "yes") for q in order]),
+            st.just(in_order),
             st.lists(st.tuples(st.one_of(st.sampled_from(qids), extra_ids), answers), max_size=20),
         )
     )

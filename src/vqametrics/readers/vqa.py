@@ -524,7 +524,11 @@ def _exact_match(
         return None
     qids, answers = zip(*pairs, strict=True)
     found = list(map(index.get, qids))
-    if None in found or None in answers or len(set(found)) != n:
+    if None in answers:
+        return None
+    if found == list(range(n)):  # the file lists the questions in the dataset's order
+        return list(answers)
+    if None in found or len(set(found)) != n:
         return None
     rows = cast("list[int]", found)
     preds: list[str | None] = [None] * n
