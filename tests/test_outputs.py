@@ -15,12 +15,10 @@ from vqametrics.cli import main
 from vqametrics.core import output
 from vqametrics.core.output import (
     MANIFEST,
-    append_chunks,
     check_not_input,
     publish_dir,
     verify_dir,
     write_output_file,
-    write_start,
 )
 
 FIXTURE = Path(__file__).parent / "data" / "vqa2_val_5q_official"
@@ -65,27 +63,6 @@ def test_publish_dir_writes_files_and_a_manifest_last(tmp_path: Path) -> None:
     }
     assert verify_dir(tmp_path / "out") == manifest
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary left
-
-
-@pytest.mark.parametrize("start", [[], [b""], [b"ab", b"", "\u00e9".encode()], [b"x" * 70000]])
-def test_a_file_started_unhashed_and_appended_has_the_whole_digest(
-    tmp_path: Path, start: list[bytes]
-) -> None:
-    # the forked writer's way: one process writes the start, another appends and hashes it all
-    path = tmp_path / "f.jsonl"
-    tail = [b"tail\n", b"", b"\x00end"]
-    assert write_start(path, start) == sum(map(len, start))
-    digest = append_chunks(path, tail)
-    whole = b"".join(start + tail)
-    assert path.read_bytes() == whole
-    assert digest == (len(whole), hashlib.sha256(whole).hexdigest())
-
-
-def test_write_start_refuses_an_existing_file(tmp_path: Path) -> None:
-    (tmp_path / "f").write_bytes(b"old")
-    with pytest.raises(FileExistsError):
-        write_start(tmp_path / "f", [b"new"])
-    assert (tmp_path / "f").read_bytes() == b"old"
 
 
 def test_verify_dir_tells_a_partial_folder(tmp_path: Path) -> None:

@@ -135,6 +135,59 @@ def test_forked_writer_failure_is_the_same_one_line(
     assert outcomes[0] == (1, "vqametrics: error: [Errno 28] No space left on device")
 
 
+@pytest.mark.parametrize("fails", ["first lines", "received lines"])
+def test_a_failure_in_the_child_alone_is_its_one_line(
+    tmp_path: Path,
+    bulk: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fails: str,
+) -> None:
+    # the child fails while writing its own lines, or the lines this process sent it; this
+    # process then finds the pipe closed (or not) and must report the child's error, not its own
+    args = _write_inputs(tmp_path)
+    parent = os.getpid()
+    real_chunks, real_received = JsonlLines.chunks, files._received
+
+    def chunks(self: JsonlLines, start: int, stop: int) -> Iterator[bytes]:
+        if os.getpid() != parent and fails == "first lines":
+            raise OSError(28, "No space left on device")
+        return real_chunks(self, start, stop)
+
+    def received(fd: int) -> Iterator[bytes]:
+        yield from real_received(fd)
+        if fails == "received lines":
+            raise OSError(28, "No space left on device")
+
+    real_send = files._send
+
+    def send_after_the_child_died(fd: int, tail: list[bytes]) -> None:
+        if fails == "first lines":  # the pipe's far end closed first: the write meets EPIPE
+            import select
+            import time
+
+            poller = select.poll()
+            poller.register(fd, select.POLLOUT)
+            deadline = time.monotonic() + 10
+            while not any(ev & select.POLLERR for _, ev in poller.poll(0)):
+                assert time.monotonic() < deadline, "the child did not stop"
+                time.sleep(0.005)
+        real_send(fd, tail)
+
+    monkeypatch.setattr(JsonlLines, "chunks", chunks)
+    monkeypatch.setattr(files, "_received", received)
+    monkeypatch.setattr(files, "_send", send_after_the_child_died)
+    monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 1)
+    forks = _spy_forks(monkeypatch)
+    code, stdout, err = _run(capsys, [*args, "--out", str(tmp_path / "o")])
+    assert forks
+    lines = [ln for ln in err.splitlines() if ln.startswith("vqametrics: error:")]
+    assert lines == ["vqametrics: error: [Errno 28] No space left on device"], err
+    assert (code, stdout) == (1, "") and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+    assert not [p for p in tmp_path.iterdir() if ".vqm-" in p.name]
+
+
 def test_an_output_name_taken_by_a_folder_is_refused_before_scoring(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

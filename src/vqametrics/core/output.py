@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import mmap
 import os
 import re
 import shutil
@@ -40,7 +39,7 @@ import sys
 import tempfile
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -52,7 +51,6 @@ __all__ = [
     "MANIFEST",
     "FileDigest",
     "StagedDir",
-    "append_chunks",
     "check_not_input",
     "check_out_dir",
     "discard_unpublished",
@@ -61,7 +59,6 @@ __all__ = [
     "verify_dir",
     "write_chunks",
     "write_output_file",
-    "write_start",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -276,43 +273,11 @@ def write_chunks(path: PathLike, chunks: Iterable[bytes]) -> FileDigest:
 
     Usable in a forked child: the digest is its return value.
     """
-    h = hashlib.sha256()
-    size = _create(path, chunks, h.update)
-    return FileDigest(size, h.hexdigest())
-
-
-def write_start(path: PathLike, chunks: Iterable[bytes]) -> int:
-    """:func:`write_chunks` without the digest, for the start of a file that
-    :func:`append_chunks` completes (and hashes whole); its size."""
-    return _create(path, chunks, None)
-
-
-def _create(
-    path: PathLike, chunks: Iterable[bytes], hash_update: Callable[[bytes], object] | None
-) -> int:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     flags |= getattr(os, "O_BINARY", 0)
+    h = hashlib.sha256()
     size = 0
     with os.fdopen(os.open(path, flags, 0o666), "wb") as fh:
-        for chunk in chunks:
-            fh.write(chunk)
-            if hash_update is not None:
-                hash_update(chunk)
-            size += len(chunk)
-    return size
-
-
-def append_chunks(path: PathLike, chunks: Iterable[bytes]) -> FileDigest:
-    """Append *chunks* to the file *path* that another process wrote the start of; the size
-    and sha256 of the whole file (its start is read back to be hashed: a hash cannot be
-    handed over between processes)."""
-    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    h = hashlib.sha256()
-    with os.fdopen(os.open(path, flags), "r+b") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size:  # hashed from a map of the file: no copy of its start (mmap refuses length 0)
-            with mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_READ) as start:
-                h.update(start)
         for chunk in chunks:
             fh.write(chunk)
             h.update(chunk)
