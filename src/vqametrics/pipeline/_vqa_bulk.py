@@ -129,7 +129,7 @@ def _id_fragments(qids: Sequence[Any]) -> list[str]:
 
     if (
         qids
-        and all(type(q) is int for q in qids)
+        and _types(qids) == {int}
         and min(qids) >= _INT_MIN
         and max(qids) <= _INT_MAX
     ):
@@ -139,6 +139,11 @@ def _id_fragments(qids: Sequence[Any]) -> list[str]:
         return q if type(q) is int and _INT_MIN <= q <= _INT_MAX else _text(dumps(q))
 
     return [f'{{"question_id":{text(q)},"prediction":' for q in qids]
+
+
+def _types(values: Sequence[Any]) -> set[type]:
+    """The exact types among *values* (one C-level pass; a subclass of int is not int)."""
+    return set(map(type, values))
 
 
 # the ints orjson writes (others raise, as they did one record at a time)
@@ -235,9 +240,10 @@ def official_files(ev: VQAEvaluation, fast: FastScores) -> dict[str, bytes] | No
     if len(ev.scores) != n or len(set(qids)) != n:
         return None
     keys = np.empty(n, dtype=object)
-    if all(type(q) is int for q in qids):
+    types = _types(qids)
+    if types == {int}:
         keys[:] = [f'"{q}"' for q in qids]  # how orjson writes an int key
-    elif all(type(q) is int or type(q) is str for q in qids):
+    elif types <= {int, str}:
         keys[:] = [f'"{q}"' if type(q) is int else _text(orjson.dumps(q)) for q in qids]
     else:
         return None
