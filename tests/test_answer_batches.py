@@ -87,3 +87,42 @@ def test_a_file_irregular_in_a_later_batch_loads_as_the_validating_path_does(
     assert batched.groups == validated.groups
     assert batched.groups[-1] == [0, 0]  # the equal records are one group
     assert batched.question_ids == validated.question_ids == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("ragged", [False, True])
+@pytest.mark.parametrize("image_key", ["image_id", "image", "both"])
+def test_the_fast_columns_are_the_validating_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ragged: bool, image_key: str
+) -> None:
+    # ten answers each (the answer lists come straight from numpy) or not; images named by
+    # image_id, by image (another layout), or by either from one question to the next
+    ten = _answers("yes yes no yes 2 two 2 3 cat dog")
+    anns = []
+    for q in range(6):
+        rec: dict[str, Any] = {"question_id": 100 + q, "question_type": f"t{q % 2}"}
+        rec["answer_type"] = "other" if q % 3 else None
+        rec["answers"] = RECORDS[q % 4] if ragged else ten
+        key = image_key if image_key != "both" else ("image", "image_id")[q % 2]
+        rec[key] = f"{q}.jpg" if key == "image" else q // 2
+        anns.append(rec)
+    path = tmp_path / "annotations.json"
+    path.write_text(json.dumps(anns))
+    built: list[int] = []
+    real = _bulk._fast_dataset
+
+    def spy(*args: Any) -> Any:
+        built.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(_bulk, "_fast_dataset", spy)
+    fast = load_annotations(path)
+    assert built  # the fast path read it
+    monkeypatch.setattr(vqa, "load_fast", lambda *args: None)  # the validating path alone
+    validated = load_annotations(path)
+    for column in ("question_ids", "answers", "image_ids", "question_types", "answer_types"):
+        assert getattr(fast, column) == getattr(validated, column), column
+    want_images = [
+        f"{q}.jpg" if (image_key == "image" or (image_key == "both" and q % 2 == 0)) else q // 2
+        for q in range(6)
+    ]
+    assert fast.image_ids == want_images

@@ -127,12 +127,7 @@ def _id_fragments(qids: Sequence[Any]) -> list[str]:
 
     dumps = orjson.dumps
 
-    if (
-        qids
-        and _types(qids) == {int}
-        and min(qids) >= _INT_MIN
-        and max(qids) <= _INT_MAX
-    ):
+    if qids and _types(qids) == {int} and min(qids) >= _INT_MIN and max(qids) <= _INT_MAX:
         return list(map('{"question_id":%d,"prediction":'.__mod__, qids))
 
     def text(q: Any) -> Any:

@@ -263,7 +263,9 @@ def _fast_head(anns: list[Any]) -> _Head | None:
     if len(index) != n:
         return None
     unset = _fast_types().unset
-    images = [q.image if q.image_id is unset else q.image_id for q in anns]
+    images = list(map(attrgetter("image_id"), anns))
+    if unset in images:  # (ints, strs and None equal only themselves) the "image" layout
+        images = [q.image if q.image_id is unset else q.image_id for q in anns]
     return _Head(
         question_ids=qids,
         index=index,
@@ -300,10 +302,11 @@ def _fast_dataset(
 
     codes = codes_from_flat(strings, flat_codes, lens)
     # every answer list holds the shared distinct strings: far less memory than one per record
-    shared = np.array(strings, dtype=object)[flat_codes].tolist()
-    if bool(codes.regular.all()):
-        answers = [shared[i : i + 10] for i in range(0, len(shared), 10)]
+    objects = np.array(strings, dtype=object)[flat_codes]
+    if bool(codes.regular.all()):  # ten answers each: the lists straight from numpy
+        answers = objects.reshape(-1, 10).tolist()
     else:
+        shared = objects.tolist()
         ends = np.cumsum(lens).tolist()
         answers = [shared[e - k : e] for e, k in zip(ends, lens.tolist(), strict=True)]
     n = len(head.question_ids)

@@ -412,6 +412,8 @@ def _is_regular_file(path: PathLike) -> bool:
 
 
 def _check_questions_cover(name: str, dataset: VQADataset, ids: set[Any]) -> None:
+    if ids.issuperset(dataset.question_ids):
+        return
     unknown = [q for q in dataset.question_ids if q not in ids]
     if unknown:
         raise InputError(
