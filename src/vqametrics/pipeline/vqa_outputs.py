@@ -174,6 +174,7 @@ _PIPE_BYTES = 1 << 20
 
 
 def _widen(fd: int) -> None:
+    """Ask for a pipe of :data:`_PIPE_BYTES` where the system allows it (nothing otherwise)."""
     try:
         import fcntl
 

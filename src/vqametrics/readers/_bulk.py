@@ -264,7 +264,7 @@ def _fast_head(anns: list[Any]) -> _Head | None:
         return None
     unset = _fast_types().unset
     images = list(map(attrgetter("image_id"), anns))
-    if unset in images:  # (ints, strs and None equal only themselves) the "image" layout
+    if unset in images:  # some question names its image "image" (UNSET equals only itself)
         images = [q.image if q.image_id is unset else q.image_id for q in anns]
     return _Head(
         question_ids=qids,
