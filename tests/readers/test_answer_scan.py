@@ -308,3 +308,28 @@ def test_the_environment_switch_forces_the_pure_path_with_the_same_dataset(
     assert codes is not None and pure_codes is not None
     assert codes.strings == pure_codes.strings
     assert codes.codes.tolist() == pure_codes.codes.tolist()
+
+
+def test_the_answers_child_needs_no_numpy(
+    scan: Callable[[list[Any]], Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The forked child of a split load sends the scanner's buffers: it never imports numpy,
+    so the parent can fork before importing it (in a fresh interpreter, where nothing else
+    has imported numpy yet)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from vqametrics.readers import _bulk, _json\n"
+        "got = _bulk._answers_in_child(_json.map_file(sys.argv[1]))\n"
+        "counts, strings, codes = got\n"
+        "print('numpy' in sys.modules, list(memoryview(counts).cast('q')), strings)\n"
+    )
+    monkeypatch.delenv(_bulk.PURE_PYTHON_ENV, raising=False)
+    path = _annotations(tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True
+    ).stdout
+    # three questions with 4, 3 and 1 answers; the distinct texts in first-seen order
+    assert out.strip() == "False [4, 3, 1] ['yes', 'no', 'Café', '猫 2', '2', 'two', '😀']"

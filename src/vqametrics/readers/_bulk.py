@@ -65,8 +65,20 @@ def decode_fast(raw: bytes, what: str) -> Any:
 
 
 def fast_annotations_possible() -> bool:
+    """Whether msgspec imports and numpy is installed (imported later: where the loading is
+    split, this process imports it while the child decodes)."""
+    from importlib.util import find_spec
+
     try:
         import msgspec  # noqa: F401
+    except ImportError:  # pragma: no cover - a broken install: use the slow path
+        return False
+    return find_spec("numpy") is not None
+
+
+def _numpy_imports() -> bool:
+    """Whether numpy imports (the fast paths' arrays need it)."""
+    try:
         import numpy  # noqa: F401
     except ImportError:  # pragma: no cover - a broken install: use the slow path
         return False
@@ -83,6 +95,8 @@ def load_fast(
         if split is not None:
             return split
         # irregular input (or the child died): the sequential paths below decide, as always
+    if not _numpy_imports():
+        return None
     mapped = map_file(path)
     if mapped is None:
         return None
@@ -136,6 +150,8 @@ def _split_annotations(
     if mapped is None:
         return None
     with Forked(_answers_in_child, mapped) as child:  # leaving early kills the child
+        if not _numpy_imports():  # here, not before the fork: the child has no use for it
+            return None
         with closing_map(mapped):  # closes only this process's view: the child keeps its own
             decoded = decode_typed(mapped, _fast_types().annotations_head)
         if decoded is None:
@@ -147,7 +163,7 @@ def _split_annotations(
         if meanwhile is not None:
             meanwhile()
         try:
-            answers: tuple[Any, list[str], Any] | None = child.result(reap=False)
+            answers = _as_arrays(child.result(reap=False))
         except ChildProcessError:  # killed (e.g. out of memory): retry in this process
             return None
         if answers is None:
@@ -164,7 +180,8 @@ def _answers_in_child(mapped: Any) -> tuple[Any, list[str], Any] | None:
     decoded = decode_typed(mapped, _fast_types().annotations_answers, check_utf8=False)
     if decoded is None:
         return None
-    return _answer_columns(list(map(attrgetter("answers"), _questions_of(decoded))))
+    # the compiled scanner's buffers as they are: the parent reads them as arrays
+    return _scanned_answers(list(map(attrgetter("answers"), _questions_of(decoded))))
 
 
 #: set to any value but ``0`` or empty, the compiled answer scanner is not used (for tests,
@@ -192,13 +209,24 @@ def answer_scanner() -> Callable[[list[Any]], Any] | None:
 def _answer_columns(raws: list[Any]) -> tuple[Any, list[str], Any] | None:
     """:func:`_batched_answers` by the compiled scanner where it is built and sure of its
     result, else by the pure-Python reference (which then decides, as always)."""
+    return _as_arrays(_scanned_answers(raws))
+
+
+def _scanned_answers(raws: list[Any]) -> tuple[Any, list[str], Any] | None:
+    """:func:`_answer_columns` with the counts and codes as the compiled scanner gives them
+    (int64 buffers; numpy is not imported for them), or as the reference's arrays."""
     scan = answer_scanner()
     scanned = None if scan is None else scan(raws)
-    if scanned is None:
-        return _batched_answers(raws)
+    return _batched_answers(raws) if scanned is None else scanned
+
+
+def _as_arrays(answers: tuple[Any, list[str], Any] | None) -> tuple[Any, list[str], Any] | None:
+    """The counts and codes of :func:`_scanned_answers` as int64 arrays (views, no copy)."""
+    if answers is None:
+        return None
     import numpy as np
 
-    counts, strings, codes = scanned
+    counts, strings, codes = answers
     return np.frombuffer(counts, dtype=np.int64), strings, np.frombuffer(codes, dtype=np.int64)
 
 
