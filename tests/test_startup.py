@@ -104,6 +104,49 @@ def test_a_small_score_imports_its_own_task_and_nothing_it_does_not_use(
     assert (NEVER | unneeded) & mods == set()
 
 
+def _pope_labels(d: Path) -> list[str]:
+    """LLaVA's layout: answers joined through its question file to a folder of label files."""
+    labels, questions, answers = d / "labels", d / "questions.jsonl", d / "answers.jsonl"
+    labels.mkdir()
+    qlines, alines = [], []
+    for k, split in enumerate(("adversarial", "popular", "random")):
+        rows = [
+            {"question_id": i + 1, "image": f"im{i}.jpg", "text": "Is there a dog?"}
+            | {"label": "yes" if i % 2 else "no"}
+            for i in range(4)
+        ]
+        (labels / f"coco_pope_{split}.json").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        for i in range(4):
+            qid = 100 * k + i
+            qlines.append({"question_id": qid, "text": "Is there a dog?", "category": split})
+            alines.append({"question_id": qid, "prompt": "Is there a dog?", "text": "Yes"})
+    questions.write_text("".join(json.dumps(r) + "\n" for r in qlines))
+    answers.write_text("".join(json.dumps(r) + "\n" for r in alines))
+    return ["--annotations", str(labels), "--questions", str(questions), "--results", str(answers)]
+
+
+#: what POPE's label files need not bring: OpenSSL for their fingerprint (CPython's own
+#: sha256 does), pathlib (with urllib.parse and ipaddress) for a folder's names, csv for JSON
+LABEL_RUN_UNNEEDED = {"hashlib", "_hashlib", "pathlib", "urllib.parse", "ipaddress", "csv"}
+
+
+def test_pope_with_label_files_imports_no_openssl_pathlib_or_csv(tmp_path: Path) -> None:
+    mods = set(_imported_after(["score", "pope", *_pope_labels(tmp_path)], tmp_path))
+    assert "vqametrics.tasks._pope_read" in mods  # it did run
+    assert (NEVER | LABEL_RUN_UNNEEDED | {"vqametrics.profiles"}) & mods == set()
+
+
+def test_pope_with_label_files_scores_them(tmp_path: Path) -> None:
+    """The run above is a real one: every answer is "Yes", half the labels are yes."""
+    from vqametrics.tasks._run import evaluate_task
+
+    args = _pope_labels(tmp_path)
+    result = evaluate_task("pope", args[5], annotations=args[1], questions=args[3])
+    assert result.metrics["n"] == 12
+    assert result.metrics["acc_mean"] == 0.5  # 6 of 12 right
+    assert "labels:custom-" in str(result.signature)
+
+
 def _registering_module(task: Task) -> str:
     """The task module (``tasks/<name>.py``) that registered *task*."""
     found = {

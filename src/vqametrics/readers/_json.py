@@ -8,12 +8,12 @@ import os
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
 from typing import Any
 
 import orjson
 
 from ..core.exceptions import InputError
+from ._paths import path_text
 
 __all__ = [
     "decode_typed",
@@ -42,7 +42,8 @@ def read_raw(path: PathLike) -> bytes:
     :class:`InputError`."""
     name = display_name(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path_text(path), "rb") as fh:  # Path(path).read_bytes(), without pathlib
+            data = fh.read()
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Literal
 
 from ..core.exceptions import InputError
+from ._paths import path_suffix
 from .answers import reported_scores
 from .items import Item, ItemId, TaskData, TaskInputs
 from .join import disagreement_note, unique_items
@@ -89,7 +89,7 @@ class Detected:
 def is_sheet_path(source: Any) -> bool:
     """Whether *source* is a path named like a VLMEvalKit sheet (``.xlsx``, ``.tsv``,
     ``.csv``): such a file is read as a sheet whatever its columns."""
-    return isinstance(source, str | os.PathLike) and Path(source).suffix.lower() in _SHEET_SUFFIXES
+    return isinstance(source, str | os.PathLike) and path_suffix(source).lower() in _SHEET_SUFFIXES
 
 
 def detect(

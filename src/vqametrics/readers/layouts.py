@@ -10,17 +10,18 @@ submissions (``questionId`` with ``prediction`` or ``answer``) and VizWiz result
 
 from __future__ import annotations
 
-import csv
 import os
 import re
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.exceptions import InputError
 from .formats import PREDICTION_LAYOUTS
 from .records import Records, cell_text, column_name
+
+if TYPE_CHECKING:  # pathlib and csv are imported where a toolkit's scores are looked for
+    from pathlib import Path
 
 __all__ = [
     "PREDICTION_LAYOUTS",
@@ -252,6 +253,8 @@ def find_reported(results_path: Any) -> tuple[str, dict[str, Any]] | None:
     """
     if not isinstance(results_path, str | os.PathLike) or os.fspath(results_path) == "-":
         return None
+    from pathlib import Path
+
     path = Path(results_path)
     stem = path.name
     for suffix in (".xlsx", ".tsv", ".csv", ".json", ".jsonl"):
@@ -266,6 +269,8 @@ def find_reported(results_path: Any) -> tuple[str, dict[str, Any]] | None:
 
 
 def _read_reported(path: Path) -> dict[str, Any]:
+    import csv
+
     with open(path, newline="", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
     if len(rows) < 2:
@@ -311,6 +316,8 @@ def find_lmms_eval_reported(samples_path: Any) -> tuple[str, str, dict[str, Any]
     """
     if not isinstance(samples_path, str | os.PathLike) or os.fspath(samples_path) == "-":
         return None
+    from pathlib import Path
+
     path = Path(samples_path)
     for i, pattern in enumerate(_LMMS_SAMPLES):
         m = pattern.match(path.name)
@@ -357,6 +364,8 @@ def _lmms_results(path: Path) -> dict[str, Any]:
 def read_reported(path: Any) -> tuple[str, str, dict[str, Any]]:
     """``--reported FILE``: a VLMEvalKit ``_acc.csv``/``_score.csv`` or an lmms-eval
     ``results.json``, as ``(toolkit, path, values)``."""
+    from pathlib import Path
+
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{p}: no such file (--reported)")

@@ -10,7 +10,6 @@ can say what it read. Task modules interpret the columns; nothing here knows abo
 
 from __future__ import annotations
 
-import csv
 import functools
 import io
 import os
@@ -316,6 +315,8 @@ def _parse_delimited(name: str, data: bytes, suffix: str, rows_key: str, delimit
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{name}: not UTF-8 text (byte {exc.start}): {exc.reason}") from None
+    import csv  # only for CSV and TSV: a JSON file's score does without it (issue 23)
+
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     # a field of any length (a long generation): the csv module refuses fields beyond 128 KiB
     # by default; the limit is raised for this read only
