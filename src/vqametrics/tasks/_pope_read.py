@@ -8,8 +8,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Hashable, Mapping, Sequence
-from itertools import compress, repeat
-from operator import eq, itemgetter, methodcaller
 from typing import Any, NamedTuple, cast
 
 from ..core.collector import gc_paused
@@ -288,16 +286,16 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, Any]]:
     )
     rows = records.rows
     try:  # a whole column at a time where every row has both (else row by row, below)
-        qids = list(map(itemgetter("question_id"), rows))
-        categories = list(map(itemgetter("category"), rows))
+        qids = [row["question_id"] for row in rows]
+        categories = [row["category"] for row in rows]
     except KeyError:
         qids = categories = []
     kinds = set(map(type, qids))
     if len(qids) == len(rows) and kinds <= {int, str}:
-        keys = _id_keys(qids, kinds)
+        keys = [str(qid) if type(qid) is int else qid.strip() for qid in qids]
         if set(map(type, categories)) - {str}:
             categories = [c if type(c) is str else str(c) for c in categories]
-        texts = list(map(methodcaller("get", "text", ""), rows))
+        texts = [row.get("text", "") for row in rows]
         return dict(zip(keys, zip(categories, texts, strict=True), strict=True))
     out: dict[Hashable, tuple[str, Any]] = {}
     for i, row in enumerate(records.rows):
@@ -503,29 +501,8 @@ def _require_column(records: Records, column: str) -> None:
 _ID_TYPES = (str, int)
 
 
-def _id_keys(qids: list[Any], kinds: set[type]) -> list[str]:
-    """The question file's keys of ids that are numbers or texts (*kinds*: their types): a
-    number as its decimal text, a text stripped; a whole column at a time where it is of one
-    kind."""
-    if kinds == {int}:
-        return list(map(str, qids))
-    if kinds == {str}:
-        return list(map(str.strip, qids))
-    return [str(qid) if type(qid) is int else qid.strip() for qid in qids]
-
-
-#: at most this many splits are grouped a pass each over the column (LLaVA's three): beyond,
-#: one pass over the column puts each position in its split's group
-_FEW_SPLITS = 8
-
-
 def group_by_split(splits: Sequence[str | None]) -> dict[str | None, list[int]]:
-    """The positions of each split's answers, each split's in file order (the splits in the
-    order they first appear)."""
-    names = dict.fromkeys(splits)
-    if len(names) <= _FEW_SPLITS:  # a C-level pass a split: no Python step per answer
-        n = len(splits)
-        return {s: list(compress(range(n), map(eq, repeat(s, n), splits))) for s in names}
+    """The positions of each split's answers, each split's in file order."""
     groups: dict[str | None, list[int]] = {}
     for k, split in enumerate(splits):
         group = groups.get(split)
@@ -551,24 +528,28 @@ def _answer_columns(
     rows = records.rows
     n = len(rows)
     try:
-        texts = list(map(itemgetter(field), rows))
+        texts = [row[field] for row in rows]
     except KeyError:
         return None
     if not n or set(map(type, texts)) != {str}:
         return None
-    qids = list(map(methodcaller("get", id_col), rows))
+    qids = [row.get(id_col) for row in rows]
     kinds = set(map(type, qids))
     asked = _asked(rows)
     if asked is _ABSENT:
         return None
     if questions is not None:
-        if not kinds <= {int, str}:
+        if kinds == {int}:
+            lookup = list(map(str, qids))
+        elif kinds <= {int, str}:
+            lookup = [str(qid) if type(qid) is int else cast(str, qid).strip() for qid in qids]
+        else:
             return None
-        looked = list(map(questions.get, _id_keys(qids, kinds)))
+        looked = list(map(questions.get, lookup))
         if None in looked:
             return None
         found = cast("list[tuple[str, Any]]", looked)
-        splits: list[str | None] = list(map(itemgetter(0), found))
+        splits: list[str | None] = [f[0] for f in found]
         if asked is None:
             asked = [_question_text(f[1]) for f in found]
     elif folder:
@@ -592,11 +573,10 @@ def _asked(rows: Sequence[Mapping[str, Any]]) -> Any:
     ``question``): ``None`` when no row has either, :data:`_ABSENT` when the rows differ in
     which they have."""
     for name in ("prompt", "question"):
-        values = list(map(methodcaller("get", name, _ABSENT), rows))
+        values = [row.get(name, _ABSENT) for row in rows]
         if _ABSENT not in values:
-            if set(map(type, values)) == {str}:  # value.partition("\n")[0].strip(), in C
-                firsts = map(itemgetter(0), map(str.partition, values, repeat("\n")))
-                return list(map(str.strip, firsts))
+            if set(map(type, values)) == {str}:
+                return [value.partition("\n")[0].strip() for value in values]
             return list(map(_question_text, values))
         if values.count(_ABSENT) != len(values):
             return _ABSENT
