@@ -83,12 +83,30 @@ def _gqa(d: Path) -> list[str]:
     return ["--questions", str(d / "q.json"), "--results", str(d / "p.json")]
 
 
+def _mme(d: Path) -> list[str]:
+    """eval_tool's layout: a folder of ``<task>.txt`` (two of the fourteen, --allow-missing)."""
+    folder = d / "results"
+    folder.mkdir()
+    for task in ("existence", "OCR"):
+        lines = [
+            f"{i // 2}.jpg\tIs it {i}? Please answer yes or no.\t{('Yes', 'No')[i % 2]}\tYes\n"
+            for i in range(4)
+        ]
+        (folder / f"{task}.txt").write_text("".join(lines))
+    return ["--results", str(folder), "--allow-missing"]
+
+
+#: what a run of a results file or folder does without: pathlib (with urllib.parse and
+#: ipaddress) and the toolkit check, where no item carries the toolkit's own score
+PLAIN = {"pathlib", "urllib.parse", "ipaddress", "vqametrics.pipeline.toolkit_check"}
+
 #: task -> (its inputs, its module, what else that run does without)
 RUNS = {
-    "pope": (_pope, "pope", {"hashlib", "vqametrics.profiles"}),  # no label files: no hash
-    "chartqa": (_chartqa, "chartqa", {"vqametrics.profiles", "vqametrics.core.output"}),
+    "pope": (_pope, "pope", {"hashlib", "vqametrics.profiles"} | PLAIN),  # no labels: no hash
+    "chartqa": (_chartqa, "chartqa", {"vqametrics.profiles", "vqametrics.core.output"} | PLAIN),
     "docvqa": (_docvqa, "anls", {"vqametrics.core.output"}),
     "gqa": (_gqa, "gqa", {"vqametrics.core.output"}),
+    "mme": (_mme, "mme", {"vqametrics.core.output", "hashlib"} | PLAIN),
 }
 
 

@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vqametrics.readers._paths import glob_names, path_join, path_name, path_suffix, path_text
+from vqametrics.readers._paths import (
+    glob_names,
+    path_join,
+    path_name,
+    path_suffix,
+    path_text,
+    path_with_name,
+)
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="elsewhere pathlib itself answers")
 
@@ -51,6 +58,18 @@ def test_chosen_paths_are_spelled_as_pathlib_spells_them(text: str) -> None:
     assert path_name(text) == path.name
     assert path_suffix(text) == path.suffix
     assert path_join(text, "coco_pope_random.json") == str(path / "coco_pope_random.json")
+    _same_with_name(text, "x_acc.csv")
+
+
+def _same_with_name(text: str, name: str) -> None:
+    """``path_with_name`` is ``with_name``, a path without a name refused by both."""
+    try:
+        expected = str(PurePosixPath(text).with_name(name))
+    except ValueError:
+        with pytest.raises(ValueError, match="has an empty name"):
+            path_with_name(text, name)
+    else:
+        assert path_with_name(text, name) == expected
 
 
 @given(PATHS)
@@ -64,6 +83,7 @@ def test_generated_paths_are_spelled_as_pathlib_spells_them(text: str) -> None:
 @given(PATHS, st.text(alphabet=".ab_xé", min_size=1, max_size=6).filter(lambda n: n != "."))
 def test_a_name_joins_a_folder_as_pathlib_joins_it(folder: str, name: str) -> None:
     assert path_join(folder, name) == str(PurePosixPath(folder) / name)
+    _same_with_name(folder, name)
 
 
 def test_a_path_object_is_spelled_as_its_text_and_bytes_are_refused() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["glob_names", "path_join", "path_name", "path_suffix", "path_text"]
+__all__ = ["glob_names", "path_join", "path_name", "path_suffix", "path_text", "path_with_name"]
 
 _POSIX = os.name == "posix"
 
@@ -43,6 +43,19 @@ def path_join(folder: str | os.PathLike[str], name: str) -> str:
         return str(Path(folder) / name)
     root, parts = _parts(_text(folder))
     return _spelled(root, [*parts, name])
+
+
+def path_with_name(path: str | os.PathLike[str], name: str) -> str:
+    """``str(Path(path).with_name(name))`` for a plain file *name*: the last component
+    replaced (a path without one is a ``ValueError``, as in pathlib)."""
+    if not _POSIX:
+        from pathlib import Path
+
+        return str(Path(path).with_name(name))
+    root, parts = _parts(_text(path))
+    if not parts:
+        raise ValueError(f"{_spelled(root, parts)!r} has an empty name")
+    return _spelled(root, [*parts[:-1], name])
 
 
 def path_name(path: str | os.PathLike[str]) -> str:
