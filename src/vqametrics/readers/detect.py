@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ..core.exceptions import InputError
 from ._paths import path_suffix
@@ -76,9 +76,9 @@ class Layouts:
     log_with_answer_field: bool = True
 
 
-@dataclass(frozen=True)
-class Detected:
-    """A results file as read, and the toolkit layout it is in."""
+class Detected(NamedTuple):
+    """A results file as read, and the toolkit layout it is in (a named tuple: a frozen
+    dataclass costs ten times its making at import, issue 23)."""
 
     kind: Literal["vlmevalkit", "lmms-eval", "other"]
     records: Records
@@ -270,12 +270,12 @@ def read_yes_no(
     )
 
 
-@dataclass(frozen=True)
-class DocJoin:
+class DocJoin(NamedTuple):
     """Records matched to annotation items (:func:`join_docs`). ``joined``: a truth item's
     index → its record's item, in the order the records first named them; ``extra``: where
     the records are that name no truth item; ``repeated``: how many records named one already
-    matched (the last kept); ``differ``: the ids of records whose own answer differs."""
+    matched (the last kept); ``differ``: the ids of records whose own answer differs. A named
+    tuple, as :class:`Detected`."""
 
     joined: dict[int, Item]
     extra: list[str]

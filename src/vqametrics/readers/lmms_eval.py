@@ -19,7 +19,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from ..core.exceptions import InputError
 from .answers import text_predictions
@@ -638,8 +638,7 @@ def log_docs(preds: Predictions, reading: LogReading) -> list[Item]:
     return reading.adjust(items, preds) if reading.adjust is not None else items
 
 
-@dataclass(frozen=True)
-class KeyedJoin:
+class KeyedJoin(NamedTuple):
     """How a task words and keeps a log's docs joined to its annotations by a key the docs
     hold (:func:`~vqametrics.readers.detect.join_docs_by_key`), as data. Templates:
     ``{source}`` the log, ``{truth}`` the annotations' sources, ``{n}`` a count, ``{first}``
@@ -649,7 +648,8 @@ class KeyedJoin:
     unless ``--allow-missing``; then kept without a prediction when ``keep_absent``, else left
     out); ``differ_truth``: the annotations in the note counting the docs whose answer differs
     (read as the doc reads it: ``as_doc``); ``repeat_error``: a second record for an item
-    (:func:`~vqametrics.readers.detect.join_docs`)."""
+    (:func:`~vqametrics.readers.detect.join_docs`). A named tuple: a frozen dataclass costs
+    ten times its making at import (issue 23)."""
 
     used: str
     extra_error: str
