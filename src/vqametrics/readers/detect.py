@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Literal, NamedTuple
 
 from ..core.exceptions import InputError
@@ -62,15 +62,15 @@ __all__ = [
 _SHEET_SUFFIXES = (".xlsx", ".tsv", ".csv")
 
 
-@dataclass(frozen=True)
-class Layouts:
+class Layouts(NamedTuple):
     """How a task's files are told apart and what its log holds, as data: ``log`` (its fields
     in an lmms-eval log); ``sheets_by_name``: a path named like a sheet is read as a VLMEvalKit
     sheet whatever its columns; ``sheet_needs_answer``: a sheet is one only with its ``answer``
     column (else the task's own reader words what is missing); ``log_with_answer_field``:
-    whether a file given ``--answer-field`` may still be a log."""
+    whether a file given ``--answer-field`` may still be a log. A named tuple, as
+    :class:`LogLayout`."""
 
-    log: LogLayout = field(default_factory=LogLayout)
+    log: LogLayout = LogLayout()
     sheets_by_name: bool = False
     sheet_needs_answer: bool = False
     log_with_answer_field: bool = True

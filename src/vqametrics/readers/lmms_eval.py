@@ -548,9 +548,9 @@ def _newer_layout(layout: str, spec: MetricRecord) -> str:
 # ------------------------------------------------------- how a task's log is read, as data
 
 
-@dataclass(frozen=True)
-class LogLayout:
-    """How a task's fields sit in an lmms-eval ``--log_samples`` log, as data.
+class LogLayout(NamedTuple):
+    """How a task's fields sit in an lmms-eval ``--log_samples`` log, as data (a named tuple,
+    as every task makes one at import: a frozen dataclass costs ten times its making).
 
     ``metrics``: the per-sample metric keys ``process_results`` writes (the first present is
     the toolkit's own score of the sample); ``record``: where the newer log (no ``doc``) keeps
@@ -587,9 +587,9 @@ class Truth:
         return self.places[k] if self.places is not None else repr(self.items[k].id)
 
 
-@dataclass(frozen=True)
-class LogReading:
-    """How a task reads its lmms-eval ``--log_samples`` log, as data.
+class LogReading(NamedTuple):
+    """How a task reads its lmms-eval ``--log_samples`` log, as data (a named tuple, as
+    :class:`LogLayout`).
 
     A record's ``doc`` becomes an item by :func:`lmms_eval_items`: ``id_keys`` (the doc keys
     of its id; none: ``doc_id``), ``references`` (its answers, ``references(doc, where)``),
