@@ -18,7 +18,8 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from ..core.exceptions import InputError
@@ -421,8 +422,12 @@ def positional_items(
 # ------------------------------------------------------------- the newer form: no doc, a record
 
 
-@dataclass(frozen=True)
-class MetricRecord:
+#: the empty mapping a record's ``doc``/``key_values`` and a truth's ``extra`` default to:
+#: read-only, so that the one default of the named tuples below is shared safely
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class MetricRecord(NamedTuple):
     """Where a task's ground truth sits in lmms-eval's per-sample metric record, as data.
 
     From lmms-eval 0.4 on ``save_results_samples`` drops ``doc``, and from 0.7 (the pin
@@ -438,15 +443,17 @@ class MetricRecord:
     key of an id that may repeat in one log (POPE's question ids in each of its three splits,
     which the record does not name), its *k*-th repeat given ``#k``; ``whole``: the record is
     the dataset row itself, copied whole (HallusionBench's ``hb_process_results`` returns the
-    doc less its image). The stand-in doc is then read by the task's own ``doc`` path.
+    doc less its image). The stand-in doc is then read by the task's own ``doc`` path. A
+    named tuple, as every task makes one at import (a frozen dataclass costs ten times its
+    making: issue 23).
     """
 
     metrics: tuple[str, ...]
-    doc: Mapping[str, str] = field(default_factory=dict)
+    doc: Mapping[str, str] = _EMPTY
     target: str | None = "answer"
     key_field: str | None = None
     key_prefix: str = ""
-    key_values: Mapping[str, str] = field(default_factory=dict)
+    key_values: Mapping[str, str] = _EMPTY
     numbered: str | None = None
     whole: bool = False
 
@@ -563,12 +570,11 @@ class LogLayout(NamedTuple):
     truth: tuple[str, ...] = ("annotations",)
 
 
-@dataclass(frozen=True)
-class Truth:
+class Truth(NamedTuple):
     """The annotation items a log is joined to, as the task read them: ``sources`` and
     ``layout`` name them in the result; ``name`` in messages (the sources joined by default);
     ``places`` says where each item is, for messages (its id by default); ``notes`` come first
-    in the result; ``extra`` goes into the signature."""
+    in the result; ``extra`` goes into the signature. A named tuple, as :class:`LogLayout`."""
 
     items: Sequence[Item]
     sources: tuple[str, ...]
@@ -576,7 +582,7 @@ class Truth:
     name: str | None = None
     places: Sequence[str] | None = None
     notes: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = _EMPTY
 
     def named(self) -> str:
         """How messages name these annotations."""
