@@ -16,7 +16,6 @@ from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
-from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.records import Records, cell_text
 from ._base import Aggregator, Item, TaskData, TaskInputs, TaskProfile
 from ._common import not_text_error, read_vlmevalkit, typed
@@ -47,6 +46,9 @@ def yorn_extraction(text: str) -> str:
     So ``No, there is no dog.`` → ``No``, ``NO`` → ``No``, ``Yes, but no`` → ``Unknown``,
     ``I think yes`` → ``Yes``, ``Nope`` → ``Unknown``.
     """
+    # the normalizer (and the official tables it loads) only where VLMEvalKit's rule runs
+    from ..normalize.vlmevalkit import punctuation_vlm
+
     words = punctuation_vlm(text.lower()).split()
     has_yes = "yes" in words
     has_no = "no" in words
