@@ -146,6 +146,8 @@ def _pope_labels(d: Path) -> list[str]:
 #: what POPE's label files need not bring: OpenSSL for their fingerprint (CPython's own
 #: sha256 does), pathlib (with urllib.parse and ipaddress) for a folder's names, csv for JSON
 LABEL_RUN_UNNEEDED = {"hashlib", "_hashlib", "pathlib", "urllib.parse", "ipaddress", "csv"}
+#: nor gzip's zlib and mmap, for files neither compressed nor mapped
+LABEL_RUN_UNNEEDED |= {"zlib", "mmap"}
 #: the official normalizer's tables, which only VLMEvalKit's yes/no rule needs of POPE
 LABEL_RUN_UNNEEDED |= {"vqametrics.normalize.official", "vqametrics.normalize.vlmevalkit"}
 

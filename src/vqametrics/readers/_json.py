@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import codecs
-import mmap
 import os
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ..core.exceptions import InputError
 from ._paths import path_text
+
+if TYPE_CHECKING:  # mmap and zlib are imported where a file is mapped or ungzipped
+    import mmap
 
 __all__ = [
     "decode_typed",
@@ -66,6 +67,7 @@ def ungzip(name: str, data: bytes) -> tuple[bytes, bool]:
             raise InputError(f"{name}: named .gz but is not gzip-compressed")
         return data, False
     import gzip  # only for gzip input
+    import zlib
 
     try:
         out = gzip.decompress(data)
@@ -226,6 +228,8 @@ def map_file(path: PathLike) -> mmap.mmap | None:
         with open(path, "rb") as fh:
             if fh.read(2) == GZIP_MAGIC:
                 return None  # compressed: read_bytes decompresses it
+            import mmap
+
             return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None
