@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ._json import parse_json_or_jsonl, read_raw, ungzip
+from ._json import is_blank, parse_json_or_jsonl, read_raw, ungzip
 from .formats import FILE_FORMATS, InputFormat, parse_input_format
 
 __all__ = [
@@ -136,7 +136,7 @@ def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
             data = sys.stdin.buffer.read()
         except OSError as exc:
             raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-        if not data.strip():
+        if is_blank(data):
             raise InputError(f"{name}: file is empty")
     else:
         data = read_raw(path)
