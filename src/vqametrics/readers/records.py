@@ -83,9 +83,11 @@ class Records:
             return _Where(text, notes or {}, self.user_names or {})
         return text
 
-    @property
+    @functools.cached_property
     def columns(self) -> list[str]:
-        """Every column name that occurs, in first-seen order."""
+        """Every column name that occurs, in first-seen order. Worked out once (a pass over
+        every row, asked four times of each results file: issue 23); the rows are never
+        changed once read (a reader makes new :class:`Records` with ``replace``)."""
         first = list(self.rows[0]) if self.rows else []
         if len(set().union(*self.rows)) == len(first):
             return first  # the usual case, every row with the first row's columns: in C
