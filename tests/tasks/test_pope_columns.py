@@ -5,6 +5,7 @@ each distinct answer parsed once against the per-item parse, and a whole score e
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -98,3 +99,18 @@ def test_each_distinct_answer_and_label_counted_once_is_each_counted(
 
 def test_an_unhashable_label_is_counted_one_at_a_time() -> None:
     assert pope._positives([["no"], "no", "yes"]) == [True, False, True]
+
+
+@pytest.mark.parametrize("spelled", ["{d}", "./{d}/", "{d}//", "{d}/./coco_pope_random.json"])
+def test_the_label_files_are_named_as_pathlib_names_them(shared_data: Path, spelled: str) -> None:
+    """The folder's files (or the one file), split and path text, as ``Path.glob`` and
+    ``str(Path)`` gave them before pathlib was taken off the start (issue 23)."""
+    text = spelled.format(d=os.path.relpath(shared_data / "pope" / "e3e3926"))
+    path = Path(text)
+    if path.is_dir():
+        files = sorted(path.glob("coco_pope_*.json"))
+        expected = [(f.name[len("coco_pope_") : -len(".json")], str(f)) for f in files]
+    else:
+        expected = [("random", str(path))]
+    assert _pope_read._label_files(text) == expected
+    assert len(expected) in (1, 3)
