@@ -83,12 +83,30 @@ def _gqa(d: Path) -> list[str]:
     return ["--questions", str(d / "q.json"), "--results", str(d / "p.json")]
 
 
+def _mme(d: Path) -> list[str]:
+    """eval_tool's layout: a folder of ``<task>.txt`` (two of the fourteen, --allow-missing)."""
+    folder = d / "results"
+    folder.mkdir()
+    for task in ("existence", "OCR"):
+        lines = [
+            f"{i // 2}.jpg\tIs it {i}? Please answer yes or no.\t{('Yes', 'No')[i % 2]}\tYes\n"
+            for i in range(4)
+        ]
+        (folder / f"{task}.txt").write_text("".join(lines))
+    return ["--results", str(folder), "--allow-missing"]
+
+
+#: what a run of a results file or folder does without: pathlib (with urllib.parse and
+#: ipaddress) and the toolkit check, where no item carries the toolkit's own score
+PLAIN = {"pathlib", "urllib.parse", "ipaddress", "vqametrics.pipeline.toolkit_check"}
+
 #: task -> (its inputs, its module, what else that run does without)
 RUNS = {
-    "pope": (_pope, "pope", {"hashlib", "vqametrics.profiles"}),  # no label files: no hash
-    "chartqa": (_chartqa, "chartqa", {"vqametrics.profiles", "vqametrics.core.output"}),
+    "pope": (_pope, "pope", {"hashlib", "vqametrics.profiles"} | PLAIN),  # no labels: no hash
+    "chartqa": (_chartqa, "chartqa", {"vqametrics.profiles", "vqametrics.core.output"} | PLAIN),
     "docvqa": (_docvqa, "anls", {"vqametrics.core.output"}),
     "gqa": (_gqa, "gqa", {"vqametrics.core.output"}),
+    "mme": (_mme, "mme", {"vqametrics.core.output", "hashlib"} | PLAIN),
 }
 
 
@@ -102,6 +120,53 @@ def test_a_small_score_imports_its_own_task_and_nothing_it_does_not_use(
     loaded = {m for m in mods if m.startswith("vqametrics.tasks.") and not m[17:].startswith("_")}
     assert loaded == {f"vqametrics.tasks.{module}"}  # no other task module
     assert (NEVER | unneeded) & mods == set()
+
+
+def _pope_labels(d: Path) -> list[str]:
+    """LLaVA's layout: answers joined through its question file to a folder of label files."""
+    labels, questions, answers = d / "labels", d / "questions.jsonl", d / "answers.jsonl"
+    labels.mkdir()
+    qlines, alines = [], []
+    for k, split in enumerate(("adversarial", "popular", "random")):
+        rows = [
+            {"question_id": i + 1, "image": f"im{i}.jpg", "text": "Is there a dog?"}
+            | {"label": "yes" if i % 2 else "no"}
+            for i in range(4)
+        ]
+        (labels / f"coco_pope_{split}.json").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        for i in range(4):
+            qid = 100 * k + i
+            qlines.append({"question_id": qid, "text": "Is there a dog?", "category": split})
+            alines.append({"question_id": qid, "prompt": "Is there a dog?", "text": "Yes"})
+    questions.write_text("".join(json.dumps(r) + "\n" for r in qlines))
+    answers.write_text("".join(json.dumps(r) + "\n" for r in alines))
+    return ["--annotations", str(labels), "--questions", str(questions), "--results", str(answers)]
+
+
+#: what POPE's label files need not bring: OpenSSL for their fingerprint (CPython's own
+#: sha256 does), pathlib (with urllib.parse and ipaddress) for a folder's names, csv for JSON
+LABEL_RUN_UNNEEDED = {"hashlib", "_hashlib", "pathlib", "urllib.parse", "ipaddress", "csv"}
+#: nor gzip's zlib and mmap, for files neither compressed nor mapped
+LABEL_RUN_UNNEEDED |= {"zlib", "mmap"}
+#: the official normalizer's tables, which only VLMEvalKit's yes/no rule needs of POPE
+LABEL_RUN_UNNEEDED |= {"vqametrics.normalize.official", "vqametrics.normalize.vlmevalkit"}
+
+
+def test_pope_with_label_files_imports_no_openssl_pathlib_or_csv(tmp_path: Path) -> None:
+    mods = set(_imported_after(["score", "pope", *_pope_labels(tmp_path)], tmp_path))
+    assert "vqametrics.tasks._pope_read" in mods  # it did run
+    assert (NEVER | LABEL_RUN_UNNEEDED | {"vqametrics.profiles"}) & mods == set()
+
+
+def test_pope_with_label_files_scores_them(tmp_path: Path) -> None:
+    """The run above is a real one: every answer is "Yes", half the labels are yes."""
+    from vqametrics.tasks._run import evaluate_task
+
+    args = _pope_labels(tmp_path)
+    result = evaluate_task("pope", args[5], annotations=args[1], questions=args[3])
+    assert result.metrics["n"] == 12
+    assert result.metrics["acc_mean"] == 0.5  # 6 of 12 right
+    assert "labels:custom-" in str(result.signature)
 
 
 def _registering_module(task: Task) -> str:

@@ -7,7 +7,7 @@ says where a rule was read (``open-compass/VLMEvalKit@e8e78f0 vlmeval/dataset/ut
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "LLAVA",
@@ -22,9 +22,10 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Pin:
-    """One toolkit at one commit (and its release, where the commit is a release's)."""
+class Pin(NamedTuple):
+    """One toolkit at one commit (and its release, where the commit is a release's). A named
+    tuple: every score imports the pins, and a frozen dataclass costs ten times its making
+    (issue 23)."""
 
     name: str
     repository: str

@@ -55,16 +55,22 @@ def _long_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]
     return reasoning, marker, markdown
 
 
-_SENTENCE_END = re.compile(r"[.!?。！？](?:\s+|$)")
-# characters behind every sign but "sentences" and "long"
-_SPECIAL = re.compile(r"[<*`_#\\\n]|answer|答案", re.IGNORECASE)
+@functools.cache
+def _short_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The sentence-end pattern and the characters behind every sign but "sentences" and
+    "long", compiled on first use: a task that never diagnoses (yes/no, choices) never
+    compiles them (issue 23)."""
+    sentence_end = re.compile(r"[.!?。！？](?:\s+|$)")
+    special = re.compile(r"[<*`_#\\\n]|answer|答案", re.IGNORECASE)
+    return sentence_end, special
 
 
 def _reasons(text: str, max_words: int) -> tuple[str, ...]:
+    sentence_end, special = _short_patterns()
     stripped = text.strip()
     n_words = len(stripped.split())
-    if n_words <= 2 and _SPECIAL.search(stripped) is None:  # the common case, cheaply
-        return ("sentences",) if len(_SENTENCE_END.findall(stripped)) >= 2 else ()
+    if n_words <= 2 and special.search(stripped) is None:  # the common case, cheaply
+        return ("sentences",) if len(sentence_end.findall(stripped)) >= 2 else ()
     found = []
     reasoning, marker, markdown = _long_patterns()
     if reasoning.search(stripped):
@@ -73,7 +79,7 @@ def _reasons(text: str, max_words: int) -> tuple[str, ...]:
         found.append("answer_marker")
     if markdown.search(stripped):
         found.append("markdown")
-    ends = len(_SENTENCE_END.findall(stripped))
+    ends = len(sentence_end.findall(stripped))
     lines = sum(1 for line in stripped.split("\n") if line.strip())
     full_sentence = n_words >= 3 and stripped[-1] in ".!?。！？"
     if ends >= 2 or lines >= 2 or full_sentence:

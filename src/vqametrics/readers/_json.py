@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import codecs
-import mmap
 import os
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ..core.exceptions import InputError
+from ._paths import path_text
+
+if TYPE_CHECKING:  # mmap and zlib are imported where a file is mapped or ungzipped
+    import mmap
 
 __all__ = [
     "decode_typed",
@@ -42,16 +43,23 @@ def read_raw(path: PathLike) -> bytes:
     :class:`InputError`."""
     name = display_name(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path_text(path), "rb") as fh:  # Path(path).read_bytes(), without pathlib
+            data = fh.read()
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{name}: is a directory, expected a file") from None
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    if not data.strip():
+    if is_blank(data):
         raise InputError(f"{name}: file is empty")
     return data
+
+
+def is_blank(data: bytes) -> bool:
+    """``not data.strip()`` without the copy ``strip`` makes of a file that ends with a newline
+    (a page-faulted megabyte for each results file): empty, or ASCII whitespace throughout."""
+    return not data or data.isspace()
 
 
 def ungzip(name: str, data: bytes) -> tuple[bytes, bool]:
@@ -65,12 +73,13 @@ def ungzip(name: str, data: bytes) -> tuple[bytes, bool]:
             raise InputError(f"{name}: named .gz but is not gzip-compressed")
         return data, False
     import gzip  # only for gzip input
+    import zlib
 
     try:
         out = gzip.decompress(data)
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"{name}: not a valid gzip stream ({exc})") from None
-    if not out.strip():
+    if is_blank(out):
         raise InputError(f"{name}: file is empty (once decompressed)")
     return out, True
 
@@ -153,7 +162,9 @@ def object_pairs(data: bytes) -> list[tuple[str, Any]]:
 def _looks_like_jsonl(data: bytes, exc: orjson.JSONDecodeError) -> bool:
     if exc.msg != "unexpected content after document":
         return False
-    first = data.lstrip().split(b"\n", 1)[0]
+    text = data.lstrip()
+    end = text.find(b"\n")
+    first = text if end < 0 else text[:end]  # text.split(b"\n", 1)[0], without copying the rest
     try:
         return isinstance(orjson.loads(first), dict)
     except orjson.JSONDecodeError:
@@ -225,6 +236,8 @@ def map_file(path: PathLike) -> mmap.mmap | None:
         with open(path, "rb") as fh:
             if fh.read(2) == GZIP_MAGIC:
                 return None  # compressed: read_bytes decompresses it
+            import mmap
+
             return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None

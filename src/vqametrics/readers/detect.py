@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any, Literal, NamedTuple
 
 from ..core.exceptions import InputError
+from ._paths import path_suffix
 from .answers import reported_scores
 from .items import Item, ItemId, TaskData, TaskInputs
 from .join import disagreement_note, unique_items
@@ -62,23 +62,23 @@ __all__ = [
 _SHEET_SUFFIXES = (".xlsx", ".tsv", ".csv")
 
 
-@dataclass(frozen=True)
-class Layouts:
+class Layouts(NamedTuple):
     """How a task's files are told apart and what its log holds, as data: ``log`` (its fields
     in an lmms-eval log); ``sheets_by_name``: a path named like a sheet is read as a VLMEvalKit
     sheet whatever its columns; ``sheet_needs_answer``: a sheet is one only with its ``answer``
     column (else the task's own reader words what is missing); ``log_with_answer_field``:
-    whether a file given ``--answer-field`` may still be a log."""
+    whether a file given ``--answer-field`` may still be a log. A named tuple, as
+    :class:`LogLayout`."""
 
-    log: LogLayout = field(default_factory=LogLayout)
+    log: LogLayout = LogLayout()
     sheets_by_name: bool = False
     sheet_needs_answer: bool = False
     log_with_answer_field: bool = True
 
 
-@dataclass(frozen=True)
-class Detected:
-    """A results file as read, and the toolkit layout it is in."""
+class Detected(NamedTuple):
+    """A results file as read, and the toolkit layout it is in (a named tuple: a frozen
+    dataclass costs ten times its making at import, issue 23)."""
 
     kind: Literal["vlmevalkit", "lmms-eval", "other"]
     records: Records
@@ -89,7 +89,7 @@ class Detected:
 def is_sheet_path(source: Any) -> bool:
     """Whether *source* is a path named like a VLMEvalKit sheet (``.xlsx``, ``.tsv``,
     ``.csv``): such a file is read as a sheet whatever its columns."""
-    return isinstance(source, str | os.PathLike) and Path(source).suffix.lower() in _SHEET_SUFFIXES
+    return isinstance(source, str | os.PathLike) and path_suffix(source).lower() in _SHEET_SUFFIXES
 
 
 def detect(
@@ -270,12 +270,12 @@ def read_yes_no(
     )
 
 
-@dataclass(frozen=True)
-class DocJoin:
+class DocJoin(NamedTuple):
     """Records matched to annotation items (:func:`join_docs`). ``joined``: a truth item's
     index → its record's item, in the order the records first named them; ``extra``: where
     the records are that name no truth item; ``repeated``: how many records named one already
-    matched (the last kept); ``differ``: the ids of records whose own answer differs."""
+    matched (the last kept); ``differ``: the ids of records whose own answer differs. A named
+    tuple, as :class:`Detected`."""
 
     joined: dict[int, Item]
     extra: list[str]

@@ -13,7 +13,7 @@ the columns. A forced layout skips recognition; a file without its columns is an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core.exceptions import InputError
 
@@ -59,9 +59,10 @@ LAYOUTS: Mapping[str, str] = {
 INPUT_FORMAT_CHOICES = (*LAYOUTS, *FILE_FORMATS)
 
 
-@dataclass(frozen=True)
-class InputFormat:
-    """A parsed ``--input-format``: the file format and the layout forced (``None``: recognize)."""
+class InputFormat(NamedTuple):
+    """A parsed ``--input-format``: the file format and the layout forced (``None``: recognize).
+    A named tuple: every read makes one, and a frozen dataclass costs ten times its making at
+    import (issue 23)."""
 
     file_format: str | None = None
     #: the user's layout name (``llava``); :attr:`layout` is the recognized name it forces

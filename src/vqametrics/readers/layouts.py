@@ -10,17 +10,19 @@ submissions (``questionId`` with ``prediction`` or ``answer``) and VizWiz result
 
 from __future__ import annotations
 
-import csv
 import os
 import re
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.exceptions import InputError
+from ._paths import path_name, path_with_name
 from .formats import PREDICTION_LAYOUTS
 from .records import Records, cell_text, column_name
+
+if TYPE_CHECKING:  # pathlib and csv are imported where a toolkit's scores are looked for
+    from pathlib import Path
 
 __all__ = [
     "PREDICTION_LAYOUTS",
@@ -252,20 +254,21 @@ def find_reported(results_path: Any) -> tuple[str, dict[str, Any]] | None:
     """
     if not isinstance(results_path, str | os.PathLike) or os.fspath(results_path) == "-":
         return None
-    path = Path(results_path)
-    stem = path.name
+    stem = path_name(results_path)  # as pathlib spells the names, without it (issue 23)
     for suffix in (".xlsx", ".tsv", ".csv", ".json", ".jsonl"):
         if stem.endswith(suffix):
             stem = stem[: -len(suffix)]
             break
     for kind in ("_acc.csv", "_score.csv"):
-        cand = path.with_name(stem + kind)
-        if cand.is_file():
-            return os.fspath(cand), _read_reported(cand)
+        cand = path_with_name(results_path, stem + kind)
+        if os.path.isfile(cand):
+            return cand, _read_reported(cand)
     return None
 
 
-def _read_reported(path: Path) -> dict[str, Any]:
+def _read_reported(path: str | Path) -> dict[str, Any]:
+    import csv
+
     with open(path, newline="", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
     if len(rows) < 2:
@@ -311,27 +314,27 @@ def find_lmms_eval_reported(samples_path: Any) -> tuple[str, str, dict[str, Any]
     """
     if not isinstance(samples_path, str | os.PathLike) or os.fspath(samples_path) == "-":
         return None
-    path = Path(samples_path)
     for i, pattern in enumerate(_LMMS_SAMPLES):
-        m = pattern.match(path.name)
+        m = pattern.match(path_name(samples_path))  # pathlib's spelling, without it (issue 23)
         if m is None:
             continue
         name = f"{m['date']}_results.json" if i == 0 else f"results_{m['date']}.json"
-        cand = path.with_name(name)
-        if cand.is_file():
+        cand = path_with_name(samples_path, name)
+        if os.path.isfile(cand):
             values = _lmms_results(cand)
             task = m["task"]
             if task in values:
-                return "lmms-eval", os.fspath(cand), {task: values[task]}
-            return "lmms-eval", os.fspath(cand), values
+                return "lmms-eval", cand, {task: values[task]}
+            return "lmms-eval", cand, values
     return None
 
 
-def _lmms_results(path: Path) -> dict[str, Any]:
+def _lmms_results(path: str | Path) -> dict[str, Any]:
     import orjson
 
     try:
-        data = orjson.loads(path.read_bytes())
+        with open(path, "rb") as fh:  # Path(path).read_bytes()
+            data = orjson.loads(fh.read())
     except (OSError, orjson.JSONDecodeError) as exc:
         raise InputError(f"{path}: not a readable lmms-eval results.json ({exc})") from None
     results = data.get("results") if isinstance(data, dict) else None
@@ -357,6 +360,8 @@ def _lmms_results(path: Path) -> dict[str, Any]:
 def read_reported(path: Any) -> tuple[str, str, dict[str, Any]]:
     """``--reported FILE``: a VLMEvalKit ``_acc.csv``/``_score.csv`` or an lmms-eval
     ``results.json``, as ``(toolkit, path, values)``."""
+    from pathlib import Path
+
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{p}: no such file (--reported)")

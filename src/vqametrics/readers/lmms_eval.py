@@ -18,8 +18,9 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TypeVar
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from ..core.exceptions import InputError
 from .answers import text_predictions
@@ -421,8 +422,12 @@ def positional_items(
 # ------------------------------------------------------------- the newer form: no doc, a record
 
 
-@dataclass(frozen=True)
-class MetricRecord:
+#: the empty mapping a record's ``doc``/``key_values`` and a truth's ``extra`` default to:
+#: read-only, so that the one default of the named tuples below is shared safely
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class MetricRecord(NamedTuple):
     """Where a task's ground truth sits in lmms-eval's per-sample metric record, as data.
 
     From lmms-eval 0.4 on ``save_results_samples`` drops ``doc``, and from 0.7 (the pin
@@ -438,15 +443,17 @@ class MetricRecord:
     key of an id that may repeat in one log (POPE's question ids in each of its three splits,
     which the record does not name), its *k*-th repeat given ``#k``; ``whole``: the record is
     the dataset row itself, copied whole (HallusionBench's ``hb_process_results`` returns the
-    doc less its image). The stand-in doc is then read by the task's own ``doc`` path.
+    doc less its image). The stand-in doc is then read by the task's own ``doc`` path. A
+    named tuple, as every task makes one at import (a frozen dataclass costs ten times its
+    making: issue 23).
     """
 
     metrics: tuple[str, ...]
-    doc: Mapping[str, str] = field(default_factory=dict)
+    doc: Mapping[str, str] = _EMPTY
     target: str | None = "answer"
     key_field: str | None = None
     key_prefix: str = ""
-    key_values: Mapping[str, str] = field(default_factory=dict)
+    key_values: Mapping[str, str] = _EMPTY
     numbered: str | None = None
     whole: bool = False
 
@@ -548,9 +555,9 @@ def _newer_layout(layout: str, spec: MetricRecord) -> str:
 # ------------------------------------------------------- how a task's log is read, as data
 
 
-@dataclass(frozen=True)
-class LogLayout:
-    """How a task's fields sit in an lmms-eval ``--log_samples`` log, as data.
+class LogLayout(NamedTuple):
+    """How a task's fields sit in an lmms-eval ``--log_samples`` log, as data (a named tuple,
+    as every task makes one at import: a frozen dataclass costs ten times its making).
 
     ``metrics``: the per-sample metric keys ``process_results`` writes (the first present is
     the toolkit's own score of the sample); ``record``: where the newer log (no ``doc``) keeps
@@ -563,12 +570,11 @@ class LogLayout:
     truth: tuple[str, ...] = ("annotations",)
 
 
-@dataclass(frozen=True)
-class Truth:
+class Truth(NamedTuple):
     """The annotation items a log is joined to, as the task read them: ``sources`` and
     ``layout`` name them in the result; ``name`` in messages (the sources joined by default);
     ``places`` says where each item is, for messages (its id by default); ``notes`` come first
-    in the result; ``extra`` goes into the signature."""
+    in the result; ``extra`` goes into the signature. A named tuple, as :class:`LogLayout`."""
 
     items: Sequence[Item]
     sources: tuple[str, ...]
@@ -576,7 +582,7 @@ class Truth:
     name: str | None = None
     places: Sequence[str] | None = None
     notes: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = _EMPTY
 
     def named(self) -> str:
         """How messages name these annotations."""
@@ -587,9 +593,9 @@ class Truth:
         return self.places[k] if self.places is not None else repr(self.items[k].id)
 
 
-@dataclass(frozen=True)
-class LogReading:
-    """How a task reads its lmms-eval ``--log_samples`` log, as data.
+class LogReading(NamedTuple):
+    """How a task reads its lmms-eval ``--log_samples`` log, as data (a named tuple, as
+    :class:`LogLayout`).
 
     A record's ``doc`` becomes an item by :func:`lmms_eval_items`: ``id_keys`` (the doc keys
     of its id; none: ``doc_id``), ``references`` (its answers, ``references(doc, where)``),
@@ -638,8 +644,7 @@ def log_docs(preds: Predictions, reading: LogReading) -> list[Item]:
     return reading.adjust(items, preds) if reading.adjust is not None else items
 
 
-@dataclass(frozen=True)
-class KeyedJoin:
+class KeyedJoin(NamedTuple):
     """How a task words and keeps a log's docs joined to its annotations by a key the docs
     hold (:func:`~vqametrics.readers.detect.join_docs_by_key`), as data. Templates:
     ``{source}`` the log, ``{truth}`` the annotations' sources, ``{n}`` a count, ``{first}``
@@ -649,7 +654,8 @@ class KeyedJoin:
     unless ``--allow-missing``; then kept without a prediction when ``keep_absent``, else left
     out); ``differ_truth``: the annotations in the note counting the docs whose answer differs
     (read as the doc reads it: ``as_doc``); ``repeat_error``: a second record for an item
-    (:func:`~vqametrics.readers.detect.join_docs`)."""
+    (:func:`~vqametrics.readers.detect.join_docs`). A named tuple: a frozen dataclass costs
+    ten times its making at import (issue 23)."""
 
     used: str
     extra_error: str

@@ -10,7 +10,6 @@ can say what it read. Task modules interpret the columns; nothing here knows abo
 
 from __future__ import annotations
 
-import csv
 import functools
 import io
 import os
@@ -21,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from ._json import parse_json_or_jsonl, read_raw, ungzip
+from ._json import is_blank, parse_json_or_jsonl, read_raw, ungzip
 from .formats import FILE_FORMATS, InputFormat, parse_input_format
 
 __all__ = [
@@ -84,9 +83,11 @@ class Records:
             return _Where(text, notes or {}, self.user_names or {})
         return text
 
-    @property
+    @functools.cached_property
     def columns(self) -> list[str]:
-        """Every column name that occurs, in first-seen order."""
+        """Every column name that occurs, in first-seen order. Worked out once (a pass over
+        every row, asked four times of each results file: issue 23); the rows are never
+        changed once read (a reader makes new :class:`Records` with ``replace``)."""
         first = list(self.rows[0]) if self.rows else []
         if len(set().union(*self.rows)) == len(first):
             return first  # the usual case, every row with the first row's columns: in C
@@ -137,7 +138,7 @@ def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
             data = sys.stdin.buffer.read()
         except OSError as exc:
             raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-        if not data.strip():
+        if is_blank(data):
             raise InputError(f"{name}: file is empty")
     else:
         data = read_raw(path)
@@ -316,6 +317,8 @@ def _parse_delimited(name: str, data: bytes, suffix: str, rows_key: str, delimit
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{name}: not UTF-8 text (byte {exc.start}): {exc.reason}") from None
+    import csv  # only for CSV and TSV: a JSON file's score does without it (issue 23)
+
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     # a field of any length (a long generation): the csv module refuses fields beyond 128 KiB
     # by default; the limit is raised for this read only

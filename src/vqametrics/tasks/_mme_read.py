@@ -8,10 +8,10 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.exceptions import InputError
+from ..readers._paths import glob_names, path_join, path_name, path_text
 from ..readers.detect import (
     LogLayout,
     join_docs,
@@ -26,6 +26,9 @@ from ..readers.records import Records, cell_text, read_bytes_from
 from ._base import Item, TaskData, TaskInputs
 from ._lmms import KeyedJoin, LogReading, MetricRecord, Truth, log_docs
 from ._yesno import answer_cell, read_yes_no_sheet, unused_notes
+
+if TYPE_CHECKING:  # pathlib is imported for --annotations only (issue 23)
+    from pathlib import Path
 
 __all__ = [
     "COGNITION",
@@ -164,8 +167,17 @@ def _check_even(name: str, n: int) -> None:
         )
 
 
-def _task_files(folder: Path) -> dict[str, Path]:
-    files = {p.stem: p for p in sorted(folder.glob("*.txt"))}
+def _stem(name: str) -> str:
+    """``PurePath(name).stem``: the name without its last extension (``.txt`` stays whole)."""
+    i = name.rfind(".")
+    return name[:i] if 0 < i < len(name) - 1 else name
+
+
+def _task_files(folder: str | os.PathLike[str]) -> dict[str, str]:
+    """``<task>.txt`` → its path, as ``{p.stem: p for p in sorted(Path(folder).glob("*.txt"))}``
+    spells them, without pathlib."""
+    text = path_text(folder)
+    files = {_stem(n): path_join(text, n) for n in sorted(glob_names(text, "", ".txt"))}
     if not files:
         raise MmeInputError(
             f"{folder}: no <task>.txt files (expected the eval_tool layout: existence.txt, "
@@ -181,14 +193,14 @@ TOOLKIT_LAYOUTS = yes_no_layouts(LogLayout(metrics=LMMS_EVAL_METRICS, record=LMM
 
 def read_mme(inputs: TaskInputs) -> TaskData:
     src = inputs.results
-    if isinstance(src, str | os.PathLike) and Path(src).is_dir():
-        return _read_folder(Path(src), inputs)
+    if isinstance(src, str | os.PathLike) and os.path.isdir(path_text(src)):
+        return _read_folder(path_text(src), inputs)
     return read_yes_no(
         inputs, TOOLKIT_LAYOUTS, sheet=_read_vlmevalkit, log=_read_lmms_eval, other=_read_llava
     )
 
 
-def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
+def _read_folder(folder: str, inputs: TaskInputs) -> TaskData:
     """An eval_tool results folder: ``<task>.txt`` with the response as the 4th column.
 
     Each file is checked against the official question set (``QUESTIONS``): a task file
@@ -234,7 +246,7 @@ def _read_folder(folder: Path, inputs: TaskInputs) -> TaskData:
             on_duplicate=inputs.on_duplicate,
         )
         if dup_note:
-            notes.append(f"{files[task].name}: {dup_note}")
+            notes.append(f"{path_name(files[task])}: {dup_note}")
         lines = [lines[k] for k in keep]
         _check_even(os.fspath(files[task]), len(lines))
         if len(lines) < QUESTIONS[task]:
@@ -343,6 +355,8 @@ def _your_results(
 ) -> tuple[Path, dict[tuple[str, str, str], tuple[str, str, str]]]:
     """The eval_tool ``Your_Results`` folder: ``(task, image stem, question)`` → ``(GT, image,
     where)``, in the official task order (``TASKS``), then any other task file by name."""
+    from pathlib import Path
+
     ann = Path(annotations)
     if not ann.is_dir():
         raise InputError(
@@ -356,7 +370,9 @@ def _your_results(
         for img, question, answer, _resp, where in read_task_file(path, need_response=False):
             key = (task, img.split(".")[0], question)
             if key in gt:
-                raise MmeInputError(f"{where}: the same image and question twice in {path.name}")
+                raise MmeInputError(
+                    f"{where}: the same image and question twice in {path_name(path)}"
+                )
             gt[key] = (answer, img, where)
     return ann, gt
 

@@ -6,12 +6,13 @@ text checks the official script lacks. See ``pope.py`` for the scoring."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Hashable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, NamedTuple, cast
 
 from ..core.collector import gc_paused
 from ..core.exceptions import InputError
+from ..readers._paths import glob_names, path_join, path_name, path_text
 from ..readers.detect import LogLayout, join_docs_by_key, read_log, read_yes_no, yes_no_layouts
 from ..readers.join import unique_rows
 from ..readers.layouts import Predictions
@@ -108,11 +109,33 @@ class _Answers(NamedTuple):
         return _Answers(*([col[k] for k in keep] for col in self))  # type: ignore[arg-type]
 
 
-def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
-    import hashlib  # only with label files: a sheet's score need not load OpenSSL (issue 23)
+def _sha256(data: bytes) -> str:
+    """The SHA-256 of *data* in hex, from CPython's own module where it has one: ``hashlib``
+    loads OpenSSL, 3.5 ms of a small POPE score's start for one digest (issue 23)."""
+    try:
+        sha256: Any = __import__("_sha2" if sys.version_info >= (3, 12) else "_sha256").sha256
+    except ImportError:  # another interpreter, or a build without it
+        import hashlib
 
-    lines = [f"{r.get('image', '')}\t{r.get('text', '')}\t{r.get('label')}" for r in rows]
-    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+        sha256 = hashlib.sha256
+    return str(sha256(data).hexdigest())
+
+
+def _fingerprint(
+    rows: Sequence[Mapping[str, Any]],
+    labels: Sequence[Any] | None = None,
+    questions: Sequence[Any] = (),
+    images: Sequence[Any] = (),
+) -> str:
+    """The label file's fingerprint: the SHA-256 of its ``image\ttext\tlabel`` lines (16 hex).
+    *labels*, *questions* and *images*: the rows' raw ``label``, ``text`` and ``image`` as
+    columns, when already taken; where every one is a string the lines are joined without a
+    format per row (the same text)."""
+    if labels is not None and all(set(map(type, c)) == {str} for c in (labels, questions, images)):
+        lines = list(map("\t".join, zip(images, questions, labels, strict=True)))
+    else:
+        lines = [f"{r.get('image', '')}\t{r.get('text', '')}\t{r.get('label')}" for r in rows]
+    return _sha256("\n".join(lines).encode("utf-8"))[:16]
 
 
 def _label_files(annotations: Any) -> list[tuple[str | None, Any]]:
@@ -120,17 +143,17 @@ def _label_files(annotations: Any) -> list[tuple[str | None, Any]]:
     (LLaVA's ``--annotation-dir``), one file, or rows in memory."""
     if not isinstance(annotations, str | os.PathLike):
         return [(None, annotations)]
-    path = Path(annotations)
-    if path.is_dir():
-        files = sorted(path.glob("coco_pope_*.json"))
-        if not files:
+    path = path_text(annotations)  # as str(Path(annotations)) spells it, without pathlib
+    if os.path.isdir(path):
+        names = sorted(glob_names(path, "coco_pope_", ".json"))
+        if not names:
             raise InputError(
                 f"{path}: no coco_pope_<split>.json label files in this folder "
                 "(expected coco_pope_random.json, coco_pope_popular.json, "
                 "coco_pope_adversarial.json)"
             )
-        return [(f.name[len("coco_pope_") : -len(".json")], f) for f in files]
-    name = path.name
+        return [(name[len("coco_pope_") : -len(".json")], path_join(path, name)) for name in names]
+    name = path_name(path)
     split = None
     if name.startswith("coco_pope_") and name.endswith(".json"):
         split = name[len("coco_pope_") : -len(".json")]
@@ -202,11 +225,13 @@ def _read_labels(split: str | None, source: Any) -> _LabelFile:
         labels = [row["label"] for row in rows]
     except KeyError:
         labels = None
+    raw = labels
     if labels is None or set(map(type, labels)) - {str}:  # line by line: the first fault named
+        raw = None
         labels = [_label_text(records, i, row) for i, row in enumerate(rows)]
     questions = [row.get("text", _ABSENT) for row in rows]
     images = [row.get("image", _ABSENT) for row in rows]
-    fp = _fingerprint(rows)
+    fp = _fingerprint(rows, raw, questions, images)
     known = KNOWN_LABELS.get(fp)
     version = known[0] if known else f"custom-{fp[:8]}"
     return _LabelFile(split, records, labels, questions, images, known, version)
@@ -350,7 +375,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
     questions = _read_questions(inputs.questions) if inputs.questions is not None else None
     label_files = _label_files(inputs.annotations)
     folder = len(label_files) > 1 or (
-        isinstance(inputs.annotations, str | os.PathLike) and Path(inputs.annotations).is_dir()
+        isinstance(inputs.annotations, str | os.PathLike)
+        and os.path.isdir(path_text(inputs.annotations))
     )
     id_col = inputs.id_field or "question_id"
     if inputs.id_field is not None:

@@ -452,9 +452,13 @@ def _sample_check(
     t: Task, prof: TaskProfile, items: Sequence[Item], scores: Sequence[float]
 ) -> SampleCheck | None:
     """The toolkit's recorded per-sample scores beside ours (``toolkit_check.check_samples``),
-    which is not imported when the items are columns without them (POPE's, VQA v2's)."""
-    if isinstance(items, ItemColumns) and TOOLKIT_SCORE not in items.field_names:
-        return None
+    which is not imported when no item can carry one: columns without them (POPE's, VQA
+    v2's), or items none of which has one (MME's folder, a VLMEvalKit sheet)."""
+    if isinstance(items, ItemColumns):
+        if TOOLKIT_SCORE not in items.field_names:
+            return None
+    elif not any(TOOLKIT_SCORE in item.fields for item in items):
+        return None  # check_samples finds no recorded score to compare
     from ..pipeline.toolkit_check import check_samples
 
     return check_samples(t, prof, items, scores)

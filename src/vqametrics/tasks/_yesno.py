@@ -10,13 +10,12 @@ judge when one is configured, and otherwise stays ``Unknown`` and is scored wron
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.exceptions import InputError
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
-from ..normalize.vlmevalkit import punctuation_vlm
 from ..readers.records import Records, cell_text
 from ._base import Aggregator, Item, TaskData, TaskInputs, TaskProfile
 from ._common import not_text_error, read_vlmevalkit, typed
@@ -47,6 +46,9 @@ def yorn_extraction(text: str) -> str:
     So ``No, there is no dog.`` → ``No``, ``NO`` → ``No``, ``Yes, but no`` → ``Unknown``,
     ``I think yes`` → ``Yes``, ``Nope`` → ``Unknown``.
     """
+    # the normalizer (and the official tables it loads) only where VLMEvalKit's rule runs
+    from ..normalize.vlmevalkit import punctuation_vlm
+
     words = punctuation_vlm(text.lower()).split()
     has_yes = "yes" in words
     has_no = "no" in words
@@ -82,11 +84,11 @@ def unjudged_notes(items: Sequence[Item], what: str, after: str = "") -> list[st
 # ---------------------------------------------------------------------------- profiles
 
 
-@dataclass(frozen=True)
-class YesNoRule:
+class YesNoRule(NamedTuple):
     """How one toolkit reads a yes/no answer (``parse``: ``yes``/``no``/``other``) and its
     label (``truth``), with the words that say so in an explanation: an answer is right when
-    the two agree, in every POPE and MME profile."""
+    the two agree, in every POPE and MME profile. A named tuple: a frozen dataclass costs ten
+    times its making at import (issue 23)."""
 
     parse: Callable[[str], str]
     truth: Callable[[str], str]

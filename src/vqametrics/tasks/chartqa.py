@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..aggregate.formulas import Average, group_by, naive_sum
@@ -328,6 +327,8 @@ def _read_annotations(source: Any) -> tuple[list[Item], str]:
     ``question``, ``answer``, ``type``) as items in lmms-eval's order: a folder is read as
     ``test_human.json`` then ``test_augmented.json``, as lmms-lab/ChartQA was built; a single
     file in its own order. Item ids are positions (lmms-eval's ``doc_id``)."""
+    from pathlib import Path  # only with annotations: a log's score does without (issue 23)
+
     files: list[Any] = [source]
     if isinstance(source, str | os.PathLike) and Path(source).is_dir():
         files = [Path(source) / name for name in _TEST_FILES]

@@ -226,8 +226,8 @@ def _per_split_aggregate(items: Sequence[Item], digits: int, what: str) -> Aggre
     predictions = item_column(items, "prediction")
     references = item_column(items, "references")
     for split, idx in groups.items():
-        labels = [_label_positive(references[i][0]) for i in idx]
-        preds = [_official_pred(predictions[i], t) for i, t in zip(idx, labels, strict=True)]
+        labels = _positives([references[i][0] for i in idx])
+        preds = _official_preds([predictions[i] for i in idx], labels)
         where = f"split {split}" if split is not None else "the answers"
         split_numbers[split or "all"] = _official_numbers(preds, labels, where)
     if len(split_numbers) == 1:
@@ -255,6 +255,26 @@ def _per_split_aggregate(items: Sequence[Item], digits: int, what: str) -> Aggre
         breakdowns={"split": split_numbers},
         notes=tuple(notes),
     )
+
+
+def _positives(labels: Sequence[Any]) -> list[bool]:
+    """:func:`_label_positive` of each label, each distinct label once (a split's 3,000
+    labels are two words)."""
+    try:
+        known = {label: _label_positive(label) for label in set(labels)}
+    except TypeError:  # a label that cannot be a key: one at a time
+        return [_label_positive(label) for label in labels]
+    return list(map(known.__getitem__, labels))
+
+
+def _official_preds(predictions: Sequence[str | None], positives: Sequence[bool]) -> list[bool]:
+    """:func:`_official_pred` of each answer and its label's polarity, each distinct answer
+    parsed once (a model says "Yes" and "No" in a few ways, thousands of times)."""
+    parsed = {p: parse_official(p) != "no" for p in set(predictions) if p is not None}
+    return [
+        not positive if p is None else parsed[p]
+        for p, positive in zip(predictions, positives, strict=True)
+    ]
 
 
 def _official_pred(prediction: str | None, positive: bool) -> bool:
