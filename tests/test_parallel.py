@@ -236,6 +236,42 @@ def test_forked_returns_value_and_reraises_errors() -> None:
     assert _children() == before  # all reaped: no zombies
 
 
+def _big(n: int) -> bytes:
+    return bytes(range(256)) * n
+
+
+@pytest.mark.parametrize("value_file", [True, False])
+def test_forked_values_of_any_size_arrive_whole(
+    monkeypatch: pytest.MonkeyPatch, value_file: bool
+) -> None:
+    # by the in-memory value file (Linux), or through the pipe where there is none; a value
+    # larger than any pipe, an empty one, an error
+    if not value_file:
+        monkeypatch.setattr(_fork, "_value_file", lambda: -1)
+    read_from_file: list[int] = []
+    real_read = _fork._read_value
+
+    def spy(fd: int, size: int) -> bytes:
+        read_from_file.append(size)
+        return real_read(fd, size)
+
+    monkeypatch.setattr(_fork, "_read_value", spy)
+    before = _children()
+    open_before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    for n in (20_000, 0):
+        with Forked(_big, n) as job:
+            assert job.result() == bytes(range(256)) * n
+    with Forked(_boom, "bad thing") as job, pytest.raises(ValueError, match=r"^bad thing"):
+        job.result()
+    assert _children() == before
+    if value_file and hasattr(os, "memfd_create"):
+        assert read_from_file and read_from_file[0] > 5_000_000  # the big value, by the file
+    else:
+        assert not read_from_file
+    if open_before is not None:  # no descriptor left open (the pipe, the value file)
+        assert len(os.listdir("/proc/self/fd")) == open_before
+
+
 def test_forked_cancel_kills_and_reaps() -> None:
     before = _children()
     with pytest.raises(KeyError), Forked(signal.pause):

@@ -67,13 +67,14 @@ class Forked:
     def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()  # or the child could print the parent's buffered text again
+        self._value_fd = _value_file()
         read_fd, write_fd = os.pipe()
         parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child (coverage does not follow it)
             os.close(read_fd)
             _die_with_parent(parent)
-            _child(write_fd, fn, args)
+            _child(write_fd, self._value_fd, fn, args)
         os.close(write_fd)
         self._pid: int | None = pid
         self._read_fd = read_fd
@@ -104,10 +105,21 @@ class Forked:
             raise ChildProcessError(f"a worker process {how} before finishing its work")
         if reap:
             self._reap()
-        ok, value = pickle.loads(data)
+        payload: bytes | memoryview
+        if data[:1] == _IN_FILE:
+            payload = _read_value(self._value_fd, int.from_bytes(data[1:], "little"))
+        else:
+            payload = memoryview(data)[1:]
+        self._close_value_file()
+        ok, value = pickle.loads(payload)
         if ok:
             return value
         raise value
+
+    def _close_value_file(self) -> None:
+        if self._value_fd >= 0:
+            os.close(self._value_fd)
+            self._value_fd = -1
 
     def _reap(self) -> int:
         """Wait for the child to exit; its wait status."""
@@ -117,6 +129,7 @@ class Forked:
 
     def cancel(self) -> None:
         """Kill the child if it still runs, and reap it (no-op once it is reaped)."""
+        self._close_value_file()
         if self._read_fd >= 0:
             os.close(self._read_fd)
             self._read_fd = -1
@@ -148,7 +161,39 @@ def _die_with_parent(parent: int) -> None:  # pragma: no cover - runs in the chi
 _PR_SET_PDEATHSIG = 1
 
 
-def _child(write_fd: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+#: how the child's message on the pipe begins: its value follows, or it is in the value file
+#: (then its size follows, 8 bytes little-endian)
+_ON_PIPE, _IN_FILE = b"P", b"F"
+
+
+def _value_file() -> int:
+    """An anonymous in-memory file for the child's pickled value (Linux ``memfd_create``), or
+    -1: the value then goes through the pipe. Through the file, the child writes it at memory
+    speed without waiting, and this process reads it in one copy instead of pipe-sized pieces
+    (VQA v2's 19 MB of answer codes: about 15 ms instead of 40-90 ms)."""
+    create = getattr(os, "memfd_create", None)
+    if create is None:  # pragma: no cover - not Linux
+        return -1
+    try:
+        fd: int = create("vqametrics-worker-value", getattr(os, "MFD_CLOEXEC", 0))
+    except OSError:  # pragma: no cover - e.g. a seccomp filter
+        return -1
+    return fd
+
+
+def _read_value(fd: int, size: int) -> bytes:
+    """The *size* bytes the child wrote into the value file *fd*."""
+    parts, offset = [], 0
+    while offset < size:
+        part = os.pread(fd, size - offset, offset)
+        if not part:
+            raise ChildProcessError("a worker process left a shorter value than it announced")
+        parts.append(part)
+        offset += len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _child(write_fd: int, value_fd: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
     """The child's side: run *fn*, send ``(ok, value or exception)``, leave with ``os._exit``."""
     code = 1
     try:
@@ -156,8 +201,19 @@ def _child(write_fd: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None
             payload = pickle.dumps((True, fn(*args)), protocol=pickle.HIGHEST_PROTOCOL)
         except BaseException as exc:  # every failure goes back to the parent
             payload = _pickled_error(exc)
+        in_file = False
+        if value_fd >= 0:
+            with contextlib.suppress(OSError):  # no room: the pipe then carries it
+                view = memoryview(payload)
+                while view:
+                    view = view[os.write(value_fd, view) :]
+                in_file = True
         with os.fdopen(write_fd, "wb") as pipe:
-            pipe.write(payload)
+            if in_file:
+                pipe.write(_IN_FILE + len(payload).to_bytes(8, "little"))
+            else:
+                pipe.write(_ON_PIPE)
+                pipe.write(payload)
         code = 0
     finally:
         os._exit(code)
