@@ -119,7 +119,8 @@ def test_the_fast_columns_are_the_validating_paths(
     assert built  # the fast path read it
     monkeypatch.setattr(vqa, "load_fast", lambda *args: None)  # the validating path alone
     validated = load_annotations(path)
-    for column in ("question_ids", "answers", "image_ids", "question_types", "answer_types"):
+    columns = ("question_ids", "answers", "image_ids", "question_types", "answer_types")
+    for column in (*columns, "multiple_choice_answers"):
         assert getattr(fast, column) == getattr(validated, column), column
     want_images = [
         f"{q}.jpg" if (image_key == "image" or (image_key == "both" and q % 2 == 0)) else q // 2
