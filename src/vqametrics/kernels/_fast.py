@@ -201,8 +201,11 @@ def score_fast(
     bit: dict[str, int] = {}
     for st in (*profile.prediction_steps, *profile.answer_steps):
         bit.setdefault(st.name, 1 << len(bit))
-    prep_a, fin_a, bits_a = _normalize_side(codes.strings, profile.answer_steps, intern, bit)
-    prep_p, fin_p, bits_p = _normalize_side(pred_strings, profile.prediction_steps, intern, bit)
+    seen: dict[Any, dict[Any, tuple[int, int]]] = {}  # the sides share what they both meet
+    prep_a, fin_a, bits_a = _normalize_side(codes.strings, profile.answer_steps, intern, bit, seen)
+    prep_p, fin_p, bits_p = _normalize_side(
+        pred_strings, profile.prediction_steps, intern, bit, seen
+    )
 
     ap = prep_a[codes.codes]  # (n, 10) prepared answer ids
     pp = prep_p[pred_codes]  # (n,) prepared prediction ids
@@ -243,25 +246,42 @@ def score_fast(
 
 
 def _normalize_side(
-    strings: list[str], steps: tuple[Step, ...], intern: _Interner, bit: dict[str, int]
+    strings: list[str],
+    steps: tuple[Step, ...],
+    intern: _Interner,
+    bit: dict[str, int],
+    seen: dict[Any, dict[Any, tuple[int, int]]],
 ) -> tuple[IntArray, IntArray, tuple[IntArray, IntArray]]:
     """Prepared ids (unconditional steps) of *strings*, finished ids (conditional steps) by
-    prepared id, and per string the bits of the steps that changed it: ``(skipped, full)``."""
+    prepared id, and per string the bits of the steps that changed it: ``(skipped, full)``.
+
+    *seen* holds, per stage of steps, what each text or prepared id became (``(id, bits)``):
+    a string that the answers and the predictions share (most profiles normalize both alike)
+    goes through the steps once.
+    """
     import numpy as np
 
     first = tuple((st.fn, bit[st.name]) for st in steps if not st.conditional)
     then = tuple((st.fn, bit[st.name]) for st in steps if st.conditional)
     prep = np.empty(len(strings), dtype=np.int64)
     skip_bits = np.zeros(len(strings), dtype=np.int64)
+    prepared = seen.setdefault(first, {})
     for k, text in enumerate(strings):
-        text, skip_bits[k] = _traced(text, first)
-        prep[k] = intern(text)
+        hit = prepared.get(text)
+        if hit is None:
+            out, changed = _traced(text, first)
+            hit = prepared[text] = (intern(out), changed)
+        prep[k], skip_bits[k] = hit
     used = np.unique(prep).tolist()
     fin = np.full(len(intern.strings), -1, dtype=np.int64)
     fin_bits = np.zeros(len(intern.strings), dtype=np.int64)
+    finished = seen.setdefault(("finished", then), {})
     for u in used:
-        text, fin_bits[u] = _traced(intern.strings[u], then)
-        fin[u] = intern(text)
+        hit = finished.get(u)
+        if hit is None:
+            out, changed = _traced(intern.strings[u], then)
+            hit = finished[u] = (intern(out), changed)
+        fin[u], fin_bits[u] = hit
     return prep, fin, (skip_bits, skip_bits | fin_bits[prep])
 
 
