@@ -20,6 +20,7 @@ from vqametrics.tasks._pope_read import (
     _Answers,
     _answers,
     _read_questions,
+    group_by_split,
 )
 from vqametrics.tasks._run import evaluate_task
 
@@ -114,3 +115,13 @@ def test_the_label_files_are_named_as_pathlib_names_them(shared_data: Path, spel
         expected = [("random", str(path))]
     assert _pope_read._label_files(text) == expected
     assert len(expected) in (1, 3)
+
+
+@given(st.lists(st.sampled_from(["random", "popular", "adversarial", None]), max_size=40))
+def test_group_by_split_is_the_grouping_by_hand(splits: list[str | None]) -> None:
+    by_hand: dict[str | None, list[int]] = {}
+    for k, split in enumerate(splits):
+        by_hand.setdefault(split, []).append(k)
+    got = group_by_split(splits)
+    assert got == by_hand
+    assert list(got) == list(by_hand)  # the splits in the order they first appear
