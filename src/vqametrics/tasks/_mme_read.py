@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.exceptions import InputError
-from ..readers._paths import glob_names, path_join, path_name, path_text
+from ..readers._paths import glob_names, path_join, path_name, path_suffix, path_text
 from ..readers.detect import (
     LogLayout,
     join_docs,
@@ -169,8 +169,7 @@ def _check_even(name: str, n: int) -> None:
 
 def _stem(name: str) -> str:
     """``PurePath(name).stem``: the name without its last extension (``.txt`` stays whole)."""
-    i = name.rfind(".")
-    return name[:i] if 0 < i < len(name) - 1 else name
+    return name[: len(name) - len(path_suffix(name))]
 
 
 def _task_files(folder: str | os.PathLike[str]) -> dict[str, str]:

@@ -26,9 +26,9 @@ optional; without ``doc`` they are joined to the label files by position.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from ..aggregate.formulas import naive_mean, precision_recall_f1
@@ -270,19 +270,18 @@ def _positives(labels: Sequence[Any]) -> list[bool]:
 def _official_preds(predictions: Sequence[str | None], positives: Sequence[bool]) -> list[bool]:
     """:func:`_official_pred` of each answer and its label's polarity, each distinct answer
     parsed once (a model says "Yes" and "No" in a few ways, thousands of times)."""
-    parsed = {p: parse_official(p) != "no" for p in set(predictions) if p is not None}
-    return [
-        not positive if p is None else parsed[p]
-        for p, positive in zip(predictions, positives, strict=True)
-    ]
+    parse = cache(parse_official)
+    return list(map(partial(_official_pred, parse=parse), predictions, positives))
 
 
-def _official_pred(prediction: str | None, positive: bool) -> bool:
+def _official_pred(
+    prediction: str | None, positive: bool, parse: Callable[[str], str] = parse_official
+) -> bool:
     """Whether the official parse reads "yes"; a missing answer (``--allow-missing``) is
     counted wrong, as its score is: the opposite of its label (*positive*: a true "yes")."""
     if prediction is None:
         return not positive
-    return parse_official(prediction) != "no"
+    return parse(prediction) != "no"
 
 
 def _aggregate_official(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:

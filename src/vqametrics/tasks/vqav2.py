@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
-from ..core.collector import gc_paused
 from ..core.signature import Signature
 from ..pipeline.vqa import (
     VQA_OUTPUTS,
@@ -427,22 +426,21 @@ def evaluate_vqa(
 
     _check_vqa_arguments(locals())
     task, name = _task_for(profile)
-    with gc_paused():
-        evaluation = evaluate(
-            task,
-            results,
-            annotations=annotations,
-            questions=questions,
-            profile=name,
-            format=input_format,
-            id_field=id_field,
-            answer_field=answer_field,
-            allow_missing=allow_missing,
-            ignore_extra=ignore_extra,
-            on_duplicate=on_duplicate,
-            reported=reported,
-            extract=extract,
-        )
+    evaluation = evaluate(
+        task,
+        results,
+        annotations=annotations,
+        questions=questions,
+        profile=name,
+        format=input_format,
+        id_field=id_field,
+        answer_field=answer_field,
+        allow_missing=allow_missing,
+        ignore_extra=ignore_extra,
+        on_duplicate=on_duplicate,
+        reported=reported,
+        extract=extract,
+    )
     view = vqa_view(evaluation, digits)
     if tuple(metrics) == ("vqa",) and ci is False:
         return view
