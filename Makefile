@@ -23,7 +23,7 @@ $(VENV)/bin/python:
 # the test toolchain (and every extra): make test, test-slow, lint, bench, screenshots. uv (a
 # PyPI wheel with its binary inside) installs the same packages as pip in about a fifth of
 # pip's time, and like --no-compile writes no bytecode; where uv cannot be had, pip installs
-$(STAMP): pyproject.toml hatch_build.py src/vqametrics/readers/_answerscan.c | $(VENV)/bin/python
+$(STAMP): pyproject.toml hatch_build.py src/vqametrics/readers/_answerscan.c src/vqametrics/pipeline/_joinrows.c | $(VENV)/bin/python
 	$(PIP) install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]' \
 	  || $(PIP) install --quiet --no-compile -e '.[test]'
 	touch $(STAMP)
@@ -51,7 +51,8 @@ types: $(STAMP)
 test: style
 	@$(MAKE) --no-print-directory -j2 types test-fast
 
-# the answer scanner must have been compiled where a compiler is (tests/readers/test_answer_scan.py)
+# the compiled helpers must have been built where a compiler is (tests/readers/test_answer_scan.py,
+# tests/test_join_rows.py)
 test-fast: $(STAMP)
 	VQAMETRICS_REQUIRE_EXTENSION=1 $(PYTEST) -m "not slow"
 

@@ -1,10 +1,10 @@
-"""Build hook: compile the optional answer scanner (src/vqametrics/readers/_answerscan.c).
+"""Build hook: compile the optional C helpers (:data:`EXTENSIONS`).
 
-The scanner only makes VQA v2 annotations load faster (issue 23); vqametrics gives the same
-bytes without it. So this hook never fails an install: without a C compiler or the Python
-headers it prints a warning and the package uses its pure-Python path. It compiles with the
-interpreter's own settings (``sysconfig``), in place for an editable install and into the wheel
-otherwise.
+Each only makes vqametrics faster (issue 23): the answer scanner loads VQA v2 annotations, the
+row joiner assembles a large ``per_question.jsonl``; vqametrics gives the same bytes without
+them. So this hook never fails an install: without a C compiler or the Python headers it prints
+a warning and the package uses its pure-Python paths. It compiles with the interpreter's own
+settings (``sysconfig``), in place for an editable install and into the wheel otherwise.
 """
 
 from __future__ import annotations
@@ -20,8 +20,11 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCE = Path("src", "vqametrics", "readers", "_answerscan.c")
-MODULE = "vqametrics.readers._answerscan"
+#: each C file and the module it builds
+EXTENSIONS = (
+    (Path("src", "vqametrics", "readers", "_answerscan.c"), "vqametrics.readers._answerscan"),
+    (Path("src", "vqametrics", "pipeline", "_joinrows.c"), "vqametrics.pipeline._joinrows"),
+)
 
 
 def compile_command(source: Path, target: Path) -> list[str] | None:
@@ -38,9 +41,10 @@ def compile_command(source: Path, target: Path) -> list[str] | None:
     return [*shlex.split(ldshared), *flags, f"-I{include}", str(source), "-o", str(target)]
 
 
-def build_extension(root: Path, target: Path) -> str | None:
-    """Compile the scanner to *target*; ``None`` on success, else why it was not built."""
-    command = compile_command(root / SOURCE, target)
+def build_extension(root: Path, source: Path, module: str, target: Path) -> str | None:
+    """Compile *source* (module *module*) to *target*; ``None`` on success, else why it was
+    not built."""
+    command = compile_command(root / source, target)
     if command is None:
         return "no C compiler settings or Python headers for this interpreter"
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -57,7 +61,7 @@ def build_extension(root: Path, target: Path) -> str | None:
             "s.loader.exec_module(u.module_from_spec(s))\n"
         )
         check = subprocess.run(
-            [sys.executable, "-c", loads, MODULE, partial],
+            [sys.executable, "-c", loads, module, partial],
             capture_output=True,
             text=True,
             timeout=120,
@@ -74,32 +78,35 @@ def build_extension(root: Path, target: Path) -> str | None:
             os.unlink(partial)
 
 
-class AnswerScanHook(BuildHookInterface):
-    """Compiles the scanner for the wheel (or in place, for an editable install)."""
+class CompiledHelpersHook(BuildHookInterface):
+    """Compiles the C helpers for the wheel (or in place, for an editable install)."""
 
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         root = Path(self.root)
-        name = "_answerscan" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")
-        if version == "editable":
-            target = root / SOURCE.parent / name
-        else:
-            self._build_dir = tempfile.TemporaryDirectory()
-            target = Path(self._build_dir.name, name)
-        why = build_extension(root, target)
-        if why is not None:
-            if version == "editable":
-                target.unlink(missing_ok=True)  # an older build of another source: not used
-            self.app.display_warning(
-                "vqametrics: the optional answer scanner was not compiled; VQA annotations "
-                f"load through the (slower) pure-Python path, with the same results.\n{why}"
-            )
-            return
-        build_data["pure_python"] = False
-        build_data["infer_tag"] = True
         if version != "editable":
-            build_data["force_include"][str(target)] = "vqametrics/readers/" + name
+            self._build_dir = tempfile.TemporaryDirectory()
+        for source, module in EXTENSIONS:
+            name = source.stem + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")
+            if version == "editable":
+                target = root / source.parent / name
+            else:
+                target = Path(self._build_dir.name, name)
+            why = build_extension(root, source, module, target)
+            if why is not None:
+                if version == "editable":
+                    target.unlink(missing_ok=True)  # an older build of another source: not used
+                self.app.display_warning(
+                    f"vqametrics: the optional {module} was not compiled; vqametrics uses its "
+                    f"(slower) pure-Python path, with the same results.\n{why}"
+                )
+                continue
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
+            if version != "editable":
+                inside = "/".join(source.parent.parts[1:])  # src/vqametrics/x -> vqametrics/x
+                build_data["force_include"][str(target)] = f"{inside}/{name}"
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         build_dir = getattr(self, "_build_dir", None)

@@ -84,3 +84,65 @@ def test_python_dash_m_uses_it(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["task"] == "vqav2"
+
+
+def test_the_results_are_left_for_the_exit_only_under_console_main(tmp_path: Path) -> None:
+    # freeing a large evaluation object by object is what os._exit skips: console_main holds
+    # the last one until the process leaves; main() in a process of one's own holds nothing
+    args = _inputs(tmp_path)
+    leave = (
+        "import os, sys\n"
+        "from vqametrics.cli import _exit\n"
+        "real = os._exit\n"
+        "def leave(code):\n"
+        "    held = [(type(o).__name__, o.accuracy['overall']) for o in _exit._held]\n"
+        "    print('held', held, file=sys.stderr)\n"
+        "    sys.stderr.flush()\n"
+        "    real(code)\n"
+        "os._exit = leave\n"
+    )
+    done = _run(
+        leave + f"sys.argv = {['vqametrics', *args]!r}\n"
+        "from vqametrics.cli import console_main\n"
+        "console_main()\n",
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "held [('VQAEvaluation', 100.0)]" in done.stderr.splitlines()
+    in_process = _run(
+        f"from vqametrics.cli import _exit, main\n"
+        f"assert main({args!r}) == 0\n"
+        "print('held', len(_exit._held))\n",
+        tmp_path,
+    )
+    assert in_process.returncode == 0, in_process.stderr
+    assert in_process.stdout.splitlines()[-1] == "held 0"
+    with_handler = _run(
+        "import atexit, sys\n"
+        "from vqametrics.cli import _exit\n"
+        "atexit.register(lambda: print('held at exit', len(_exit._held)))\n"
+        f"sys.argv = {['vqametrics', *args]!r}\n"
+        "from vqametrics.cli import console_main\n"
+        "console_main()\n",
+        tmp_path,
+    )
+    assert with_handler.returncode == 0, with_handler.stderr
+    assert with_handler.stdout.rstrip().endswith("held at exit 0")  # released before the exit
+
+
+def test_only_the_last_object_handed_is_held() -> None:
+    from vqametrics.cli import _exit
+
+    first, second = object(), object()
+    _exit.hold_until_exit(first)
+    assert _exit._held == []  # not under console_main: nothing is held
+    _exit.holding(True)
+    try:
+        _exit.hold_until_exit(first)
+        _exit.hold_until_exit(second)  # a command scoring several files hands each in turn
+        assert _exit._held == [second]
+    finally:
+        _exit.release()
+    assert _exit._held == []
+    _exit.hold_until_exit(first)
+    assert _exit._held == []  # released: holding is off again

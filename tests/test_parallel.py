@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from vqametrics.cli import main
+from vqametrics.core.compiled import PURE_PYTHON_ENV, compiled
 from vqametrics.kernels import _fast
 from vqametrics.pipeline import vqa_outputs as files
 from vqametrics.pipeline._vqa_bulk import JsonlLines
@@ -83,16 +84,26 @@ def _spy_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return started
 
 
+@pytest.fixture(params=[files.CHILD_SHARE, 1.0], ids=["lines-sent", "child-writes-all"])
+def share(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> float:
+    """The child's share of the lines: CHILD_SHARE (this process sends it the rest: without the
+    compiled joiner) or all of them (with it)."""
+    value: float = request.param
+    monkeypatch.setattr(files, "_child_share", lambda: value)
+    return value
+
+
 @pytest.mark.parametrize("short_every", [0, 7])
 def test_forked_writer_writes_the_same_bytes(
     tmp_path: Path,
     bulk: None,
+    share: float,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     short_every: int,
 ) -> None:
     # with short_every, rows written one at a time fall in the child's lines and in this
-    # process's (the child writes the first 68 % of the 300 lines: CHILD_SHARE)
+    # process's (with CHILD_SHARE the child writes the first 68 % of the 300 lines)
     args = _write_inputs(tmp_path, short_every=short_every)
     forks = _spy_forks(monkeypatch)
     monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 10**9)
@@ -108,6 +119,31 @@ def test_forked_writer_writes_the_same_bytes(
     assert "per_question.jsonl" in names
     for name in names:
         assert (tmp_path / "seq" / name).read_bytes() == (tmp_path / "par" / name).read_bytes()
+
+
+def test_with_the_compiled_joiner_the_child_writes_every_line(
+    tmp_path: Path, bulk: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)
+    if compiled("vqametrics.pipeline._joinrows", "join_rows") is None:
+        pytest.skip("the compiled row joiner is not built")
+    assert files._child_share() == 1.0
+    parent, prepared = os.getpid(), []
+    real_init = JsonlLines.__init__
+
+    def init(self: JsonlLines, *args: Any) -> None:
+        if os.getpid() == parent:
+            prepared.append(1)
+        real_init(self, *args)
+
+    monkeypatch.setattr(JsonlLines, "__init__", init)
+    monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 1)
+    code, _, err = _run(capsys, [*_write_inputs(tmp_path), "--out", str(tmp_path / "o")])
+    assert code == 0, err
+    assert prepared == []  # this process prepared no line: the child wrote them all
+    assert len((tmp_path / "o" / "per_question.jsonl").read_bytes().splitlines()) == 300
+    monkeypatch.setenv(PURE_PYTHON_ENV, "1")
+    assert files._child_share() == files.CHILD_SHARE
 
 
 def test_forked_writer_failure_is_the_same_one_line(
@@ -139,6 +175,7 @@ def test_forked_writer_failure_is_the_same_one_line(
 def test_a_failure_in_the_child_alone_is_its_one_line(
     tmp_path: Path,
     bulk: None,
+    share: float,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     fails: str,

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from vqametrics.core.compiled import PURE_PYTHON_ENV
 from vqametrics.readers import _bulk
 from vqametrics.readers.vqa import load_annotations
 
@@ -277,7 +278,7 @@ def test_a_file_loads_through_the_scanner(
         raise AssertionError("the pure-Python answers path ran")
 
     path = _annotations(tmp_path)
-    monkeypatch.delenv(_bulk.PURE_PYTHON_ENV, raising=False)  # the suite may run with it set
+    monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)  # the suite may run with it set
     monkeypatch.setattr(_bulk, "_batched_answers", reference)
     dataset = load_annotations(path)
     assert dataset.answers[0] == ["yes", "no", "Café", "猫 2"]
@@ -288,7 +289,7 @@ def test_the_environment_switch_forces_the_pure_path_with_the_same_dataset(
 ) -> None:
     path = _annotations(tmp_path)
     first = load_annotations(path)
-    monkeypatch.setenv(_bulk.PURE_PYTHON_ENV, "1")
+    monkeypatch.setenv(PURE_PYTHON_ENV, "1")
     assert _bulk.answer_scanner() is None
     calls = []
     reference = _bulk._batched_answers
@@ -326,7 +327,7 @@ def test_the_answers_child_needs_no_numpy(
         "counts, strings, codes = got\n"
         "print('numpy' in sys.modules, list(memoryview(counts).cast('q')), strings)\n"
     )
-    monkeypatch.delenv(_bulk.PURE_PYTHON_ENV, raising=False)
+    monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)
     path = _annotations(tmp_path)
     out = subprocess.run(
         [sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True

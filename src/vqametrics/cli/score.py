@@ -19,6 +19,7 @@ from ._common import (
     print_json,
     task_input_args,
 )
+from ._exit import hold_until_exit
 from ._output import add_name_option, emit_systems, names_for, wants_table
 
 if TYPE_CHECKING:
@@ -157,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
             extracted=args.extract is not None,
             source=results if several else None,
         )
+        hold_until_exit(result)
         return result
 
     from ._output import ci_settings

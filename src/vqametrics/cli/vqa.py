@@ -17,6 +17,7 @@ from ._common import (
     add_json_flag,
     evaluate_from_args,
 )
+from ._exit import hold_until_exit
 from ._output import add_name_option, wants_table
 from ._systems import run_vqa_systems
 
@@ -92,6 +93,7 @@ def _run_one(
 ) -> int:
     """Score one results file, print its table or document, write its ``--out`` files."""
     result = evaluate_from_args(args, path)  # also warns about verbose predictions
+    hold_until_exit(result)
     judge_files: dict[str, bytes] = {}
     judged = None
     if client is not None:
@@ -114,7 +116,6 @@ def _run_one(
         # a large per_question.jsonl is written by a child process meanwhile (vqa_outputs.py)
         with start_vqa_outputs(result, args.out, inputs=inputs, extra=judge_files) as writing:
             text = _stdout_text(args, result, metrics, intervals, judged)
-            del result  # free the evaluation while the child still writes
             writing.wait()
         sys.stdout.write(text)
         print(f"wrote outputs to {args.out}", file=sys.stderr)

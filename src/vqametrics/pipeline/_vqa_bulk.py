@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..aggregate._bulk import fast_breakdown, type_groups
 from ..core.answers import N_ANSWERS
+from ..core.compiled import compiled
 from ..kernels._fast import unique_inverse
 from .vqa import steps_changed
 
@@ -21,9 +22,14 @@ if TYPE_CHECKING:
     from ..kernels._fast import FastScores
     from .vqa import VQAEvaluation
 
-__all__ = ["JsonlLines", "jsonl_chunks", "official_files"]
+__all__ = ["JsonlLines", "join_rows_reference", "jsonl_chunks", "official_files"]
 
 _CHUNK = 1 << 15
+
+#: a column of lines: (table of fragments, codes, step, offset); row i's piece is
+#: ``table[codes[i * step + offset]]`` (codes ``None``: index ``i * step + offset``; table
+#: ``None``: the code in decimal)
+Column = tuple[list[str] | None, Any, int, int]
 
 
 def jsonl_chunks(ev: VQAEvaluation, fast: FastScores) -> Iterator[bytes]:
@@ -40,8 +46,9 @@ class JsonlLines:
     (orjson output composes: a dict is ``{``, ``"key":value`` joined by ``,``, then ``}``).
     Fields that vary together share one fragment with the keys between them (``m``,
     ``leave_one_out`` and the ``score`` key by match mask; ``steps_changed`` to the end of the
-    line by their combination), so a line is joined from 16 pieces instead of about 40. The
-    bytes are those of one ``orjson.dumps`` per record.
+    line by their combination), so a line is joined from 19 pieces instead of about 40, each
+    column a table of fragments and a code per row (:func:`join_rows_reference`). The bytes
+    are those of one ``orjson.dumps`` per record.
     """
 
     def __init__(self, ev: VQAEvaluation, fast: FastScores) -> None:
@@ -52,64 +59,103 @@ class JsonlLines:
         self.n = n = len(ev.dataset)
 
         # fragments are str (orjson's bytes read as latin-1, see _text): str.join is far
-        # cheaper than bytes.join, which takes a buffer per item
-        def frags(values: Sequence[Any], after: str = "") -> Any:
-            return with_end([_text(dumps(v)) for v in values], after)
+        # cheaper than bytes.join, which takes a buffer per item; a table's last fragment is
+        # empty, for the code -1
+        def frags(values: Sequence[Any], after: str = "") -> list[str]:
+            return [_text(dumps(v)) + after for v in values] + [""]
 
-        def with_end(texts: list[str], after: str) -> Any:
-            out = np.empty(len(texts) + 1, dtype=object)
-            out[:-1] = [t + after for t in texts]
-            out[-1] = ""
-            return out
+        def codes(values: Any) -> Any:
+            return np.ascontiguousarray(values, dtype=np.int64)
 
         steps_idx, steps_lists = steps_changed(ev, fast)
         tables = fast.tables
-        self._raw = frags(fast.raw_predictions, ',"normalized_prediction":')[fast.raw_prediction]
         strings = [_text(dumps(v)) for v in fast.strings]  # predictions and answers
-        self._pred = with_end(strings, ',"normalized_answers":[')[fast.prediction]
         masks = [
             f'{_text(dumps(m))},"leave_one_out":{_text(dumps(loo))},"score":'
             for m, loo in zip(tables.m, tables.loo, strict=True)
         ]
-        self._mask = np.array(masks, dtype=object)[fast.mask]
         values = np.array(ev.scores, dtype=np.float64)
         bits, inverse = np.unique(values.view(np.int64), return_inverse=True)
-        self._score = frags(bits.view(np.float64).tolist())[inverse.reshape(-1)]
-        self._tail = _tail_column(ev, steps_idx, steps_lists, fast.unanimous, n)
-        self._answer = with_end(strings, ",")
-        self._last_answer = with_end(strings, '],"m":')
+        answers = codes(fast.answers)
+        answer = [t + "," for t in strings] + [""]
+        self._columns: list[Column] = [
+            ([',"prediction":'], None, 0, 0),
+            (
+                frags(fast.raw_predictions, ',"normalized_prediction":'),
+                codes(fast.raw_prediction),
+                1,
+                0,
+            ),
+            ([t + ',"normalized_answers":[' for t in strings] + [""], codes(fast.prediction), 1, 0),
+            *[(answer, answers, N_ANSWERS, k) for k in range(N_ANSWERS - 1)],
+            ([t + '],"m":' for t in strings] + [""], answers, N_ANSWERS, N_ANSWERS - 1),
+            (masks, codes(fast.mask), 1, 0),
+            (frags(bits.view(np.float64).tolist()), codes(inverse.reshape(-1)), 1, 0),
+            *_tail_columns(ev, steps_idx, steps_lists, fast.unanimous, n),
+        ]
+        qids: Sequence[Any] = ev.dataset.question_ids
+        self._qids: Any = None  # the ids as int64 codes, written in decimal, where they all fit
+        if qids and _types(qids) == {int} and min(qids) >= _INT64_MIN and max(qids) <= _INT64_MAX:
+            self._qids = np.array(qids, dtype=np.int64)
         self._ev = ev
         self._fast = fast
 
     def chunks(self, start: int, stop: int) -> Iterator[bytes]:
         """The bytes of lines ``start`` to ``stop`` (excluded), a few thousand lines a chunk."""
-        import numpy as np
         import orjson
 
         ev, fast = self._ev, self._fast
         qids = ev.dataset.question_ids
-        vector = fast.vector_rows
         slow_rows = fast.slow_rows()
         part = slow_rows[bisect_left(slow_rows, start) : bisect_left(slow_rows, stop)]
         slow = ev._per_question_slow(part)
         opt = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
-        width = 5 + N_ANSWERS
+        join = compiled("vqametrics.pipeline._joinrows", "join_rows")
         for lo in range(start, stop, _CHUNK):
             hi = min(stop, lo + _CHUNK)
-            rows = slice(lo, hi)
-            block = np.empty((hi - lo, width), dtype=object)
-            block[:, 0] = _id_fragments(qids[rows])
-            block[:, 1] = self._raw[rows]
-            block[:, 2] = self._pred[rows]
-            answers = fast.answers[rows]
-            block[:, 3 : 2 + N_ANSWERS] = self._answer[answers[:, : N_ANSWERS - 1]]
-            block[:, 2 + N_ANSWERS] = self._last_answer[answers[:, N_ANSWERS - 1]]
-            block[:, 3 + N_ANSWERS] = self._mask[rows]
-            block[:, 4 + N_ANSWERS] = self._score[rows] + self._tail[rows]
-            for i in np.flatnonzero(~vector[rows]).tolist():
-                block[i, :] = ""
-                block[i, 0] = _text(orjson.dumps(next(slow), option=opt))
-            yield "".join(block.ravel().tolist()).encode("latin-1")
+            ids: list[Column]
+            if self._qids is not None:
+                ids = [(['{"question_id":'], None, 0, 0), (None, self._qids, 1, 0)]
+            else:  # the fragments of this chunk's ids: row i is fragment i - lo
+                ids = [
+                    (['{"question_id":'], None, 0, 0),
+                    (_id_fragments(qids[lo:hi]), None, 1, -lo),
+                ]
+            columns = [*ids, *self._columns]
+            rows = part[bisect_left(part, lo) : bisect_left(part, hi)]
+            texts = [_text(orjson.dumps(next(slow), option=opt)) for _ in rows]
+            data = None if join is None else join(columns, lo, hi, rows, texts)
+            yield join_rows_reference(columns, lo, hi, rows, texts) if data is None else data
+
+
+def join_rows_reference(
+    columns: Sequence[Column], start: int, stop: int, slow_rows: list[int], slow_texts: list[str]
+) -> bytes:
+    """Rows ``start`` to ``stop`` (excluded) as bytes: each row the pieces of *columns* in
+    order, or its text of *slow_texts* where *slow_rows* (ascending) names it; the pieces are
+    one-byte str (:func:`_text`), written back as the bytes they were read from.
+
+    The reference of the compiled ``_joinrows.join_rows`` (``pipeline/_joinrows.c``) and its
+    fallback: where the compiled one is not sure of its input it returns ``None`` and this
+    decides (a wider str raises here, as ``encode("latin-1")`` does)."""
+    import numpy as np
+
+    positions = np.arange(start, stop, dtype=np.int64)
+    block = np.full((stop - start, max(len(columns), 1)), "", dtype=object)
+    for c, (table, codes, step, offset) in enumerate(columns):
+        index = positions * step + offset
+        if codes is not None:
+            index = np.asarray(codes).reshape(-1)[index]
+        if table is None:
+            block[:, c] = list(map(str, index.tolist()))
+        else:
+            pieces = np.empty(len(table), dtype=object)
+            pieces[:] = table
+            block[:, c] = pieces[index]
+    slow = np.array(slow_rows, dtype=np.int64) - start
+    block[slow, :] = ""
+    block[slow, 0] = slow_texts
+    return "".join(block.ravel().tolist()).encode("latin-1")
 
 
 def _text(data: bytes) -> str:
@@ -143,11 +189,13 @@ def _types(values: Sequence[Any]) -> set[type]:
 
 # the ints orjson writes (others raise, as they did one record at a time)
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
+# the ints an int64 code holds (ids beyond them are written by _id_fragments)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
-def _tail_column(
+def _tail_columns(
     ev: VQAEvaluation, steps_idx: Any, steps_lists: list[list[str]], unanimous: Any, n: int
-) -> Any:
+) -> list[Column]:
     """Per row, the end of its line from ``,"steps_changed":`` on: one fragment per distinct
     combination of steps, unanimity skip, question and answer type and ``verbose`` flag (a few
     hundred), then the extraction's columns, if any."""
@@ -185,22 +233,21 @@ def _tail_column(
         if verbose:
             text += f',"verbose":{"true" if v else "false"}'
         texts.append(text + end)
-    tail = np.array(texts, dtype=object)[inverse]
+    out: list[Column] = [(texts, np.ascontiguousarray(inverse, dtype=np.int64), 1, 0)]
     for key, col in chat:
-        tail = tail + f',"{key}":' + col
-    if end == "":
-        tail = tail + "}\n"
-    return tail
+        out += [([f',"{key}":'], None, 0, 0), (col, None, 1, 0)]
+    if chat:
+        out.append((["}\n"], None, 0, 0))
+    return out
 
 
-def _extraction_columns(ev: VQAEvaluation, n: int) -> list[tuple[str, Any]]:
+def _extraction_columns(ev: VQAEvaluation, n: int) -> list[tuple[str, list[str]]]:
     """Under ``extract``, the raw text and trace columns, as
     :meth:`VQAEvaluation.chat_fields` gives them after ``verbose`` (JSON fragments, one per
     row)."""
-    import numpy as np
     import orjson
 
-    out: list[tuple[str, Any]] = []
+    out: list[tuple[str, list[str]]] = []
     if ev.extraction is not None:
         memo: dict[Any, str] = {}
 
@@ -216,9 +263,7 @@ def _extraction_columns(ev: VQAEvaluation, n: int) -> list[tuple[str, Any]]:
             ("extracted", [None if t is None else t.text for t in traces]),
             ("extract_rule", [None if t is None else t.rule for t in traces]),
         ):
-            col = np.empty(n, dtype=object)
-            col[:] = [frag(v) for v in values]
-            out.append((key, col))
+            out.append((key, [frag(v) for v in values]))
     return out
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 
 from ..core.collector import gc_paused
+from ..core.compiled import compiled
 from ..core.output import FileDigest, StagedDir, write_chunks
 from ..readers._fork import Forked, fork_worthwhile
 from .vqa import VQA_OUTPUTS, VQAEvaluation
@@ -34,8 +35,18 @@ PARALLEL_MIN_QUESTIONS = 50_000
 #: the share of ``per_question.jsonl``'s lines the child writes, so that both finish together:
 #: this process first writes the four official files. Measured at 214k questions (seconds):
 #: the prepared columns 0.15-0.2 in each process, the official files 0.25, all lines 0.3-0.6
-#: in the child and 0.4 here
+#: in the child and 0.4 here. With the compiled line joiner (``_joinrows.c``) the child writes
+#: every line (:func:`_child_share`)
 CHILD_SHARE = 0.68
+
+
+def _child_share() -> float:
+    """:data:`CHILD_SHARE`, or all the lines where the compiled joiner assembles them: then all
+    of them take the child less time (0.1 s at 214k questions) than the official files take
+    this process (0.15-0.2 s), and preparing the columns here too would only delay it."""
+    if compiled("vqametrics.pipeline._joinrows", "join_rows") is not None:
+        return 1.0
+    return CHILD_SHARE
 
 
 def write_vqa_outputs(
@@ -85,10 +96,11 @@ class PendingOutputs:
 
 class _SplitJsonl:
     """``per_question.jsonl`` written by two processes: a forked child writes the first lines
-    (:data:`CHILD_SHARE` of them), this process assembles the rest when :meth:`finish` is
-    called and sends them to the child, which appends them and hashes the whole file as it
-    writes it (a hash cannot be handed over between processes, and reading the file back to
-    hash it cost this process 0.1 s at 214k questions).
+    (:func:`_child_share` of them: all, where the compiled joiner is built), this process
+    assembles the rest, if any, when :meth:`finish` is called and sends them to the child,
+    which appends them and hashes the whole file as it writes it (a hash cannot be handed over
+    between processes, and reading the file back to hash it cost this process 0.1 s at 214k
+    questions).
 
     Each process prepares the lines' columns itself (:class:`JsonlLines`): prepared before the
     fork, they would delay the child and everything this process does meanwhile.
@@ -98,7 +110,7 @@ class _SplitJsonl:
         from . import _vqa_bulk  # noqa: F401  (imported once, before the fork, for both)
 
         self._result = result
-        self._split = int(len(result.dataset) * CHILD_SHARE)
+        self._split = int(len(result.dataset) * _child_share())
         read_end, self._send_end = os.pipe()
         _widen(self._send_end)
         try:
@@ -114,10 +126,12 @@ class _SplitJsonl:
         from ._vqa_bulk import JsonlLines
 
         try:
-            with gc_paused():
-                lines = JsonlLines(self._result, self._result._fast)
-                tail = list(lines.chunks(self._split, lines.n))
-            del lines
+            tail: list[bytes] = []
+            if self._split < len(self._result.dataset):
+                with gc_paused():
+                    lines = JsonlLines(self._result, self._result._fast)
+                    tail = list(lines.chunks(self._split, lines.n))
+                del lines
             send_end, self._send_end = self._send_end, -1
             _send(send_end, tail)
             del tail

@@ -16,6 +16,7 @@ from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
+from ..core.compiled import compiled
 from ._dataset import QuestionId, VQADataset
 from ._json import PathLike, closing_map, decode_typed, map_file
 
@@ -184,26 +185,18 @@ def _answers_in_child(mapped: Any) -> tuple[Any, list[str], Any] | None:
     return _scanned_answers(list(map(attrgetter("answers"), _questions_of(decoded))))
 
 
-#: set to any value but ``0`` or empty, the compiled answer scanner is not used (for tests,
-#: and for anyone who suspects it): the pure-Python reference then does all the work
-PURE_PYTHON_ENV = "VQAMETRICS_PURE_PYTHON"
-
-
 def answer_scanner() -> Callable[[list[Any]], Any] | None:
     """The compiled :func:`_batched_answers` (``readers/_answerscan.c``), or ``None`` when it
-    is not built or :data:`PURE_PYTHON_ENV` turns it off.
+    is not built or :data:`~vqametrics.core.compiled.PURE_PYTHON_ENV` turns it off.
 
     Why it exists (issue 23): on one CPU, decoding VQA v2's 2.1M answer records with msgspec,
     checking their answer_ids and interning their texts took about 1.35 s of a 4.4 s run; the
     scanner reads the same raw lists in about 0.17 s, making a str only per distinct text.
     """
-    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
-        return None
-    try:
-        from ._answerscan import scan_answers
-    except ImportError:  # not compiled (no compiler at install time): the pure path
-        return None
-    return scan_answers
+    scan: Callable[[list[Any]], Any] | None = compiled(
+        "vqametrics.readers._answerscan", "scan_answers"
+    )
+    return scan
 
 
 def _answer_columns(raws: list[Any]) -> tuple[Any, list[str], Any] | None:

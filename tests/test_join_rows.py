@@ -1,0 +1,202 @@
+"""The compiled row joiner (``pipeline/_joinrows.c``) against its reference,
+``pipeline._vqa_bulk.join_rows_reference``: on any columns it gives the reference's bytes or
+``None`` (the reference then decides), on ordinary ones it really gives bytes, and the files
+written through either are the same."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sysconfig
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vqametrics.core.compiled import PURE_PYTHON_ENV
+from vqametrics.kernels import _fast
+from vqametrics.pipeline import vqa_outputs
+from vqametrics.pipeline._vqa_bulk import join_rows_reference
+from vqametrics.tasks.vqav2 import evaluate_vqa
+
+REQUIRE_ENV = "VQAMETRICS_REQUIRE_EXTENSION"
+
+
+def _can_compile() -> bool:
+    """Whether this interpreter has what the build hook (hatch_build.py) compiles with."""
+    command = shlex.split(sysconfig.get_config_var("LDSHARED") or "")
+    include = sysconfig.get_paths().get("include") or ""
+    return bool(command) and bool(shutil.which(command[0])) and Path(include, "Python.h").is_file()
+
+
+def _built() -> Callable[..., Any] | None:
+    try:
+        from vqametrics.pipeline._joinrows import join_rows
+    except ImportError:
+        return None
+    return join_rows
+
+
+def test_the_joiner_is_built_where_it_can_be() -> None:
+    """``make test`` sets VQAMETRICS_REQUIRE_EXTENSION=1: on a machine with a C compiler and the
+    Python headers, an install that did not build the joiner fails here."""
+    if os.environ.get(REQUIRE_ENV) != "1":
+        pytest.skip(f"{REQUIRE_ENV} is not 1 (make test sets it)")
+    if not _can_compile():
+        pytest.skip("no C compiler or Python headers here: the pure-Python path is expected")
+    assert _built() is not None, (
+        "vqametrics.pipeline._joinrows is not built although this machine can compile it: "
+        "reinstall (`uv pip install -e .` or `make test` after touching pyproject.toml) and "
+        "read the build hook's warning"
+    )
+
+
+@pytest.fixture(scope="module")
+def join() -> Callable[..., Any]:
+    found = _built()
+    if found is None:
+        pytest.skip("the compiled row joiner is not built (no compiler at install time)")
+    return found
+
+
+def _i64(values: list[int]) -> Any:
+    return np.array(values, dtype=np.int64)
+
+
+def test_a_small_case_derived_by_hand(join: Callable[..., Any]) -> None:
+    # rows 0..3: a coded column (code -1 is the table's last piece), a constant, a decimal
+    # column and the line's end; row 2 is a slow row written whole
+    columns = [
+        (["a", "bb", "\xe9", ""], _i64([0, 1, 2, -1]), 1, 0),
+        ([","], None, 0, 0),
+        (None, _i64([10, -3, 0, 2**63 - 1]), 1, 0),
+        (["\n"], None, 0, 0),
+    ]
+    expected = b"a,10\nbb,-3\nSLOW\n,9223372036854775807\n"
+    assert join(columns, 0, 4, [2], ["SLOW\n"]) == expected
+    assert join_rows_reference(columns, 0, 4, [2], ["SLOW\n"]) == expected
+    # a part of the rows; codes read with a step and an offset (one row of a 2-column array)
+    pairs = [(["x", "y", "z"], _i64([0, 1, 2, 0, 1, 2]), 2, 1), (["|"], None, 0, 0)]
+    assert join(pairs, 1, 3, [], []) == join_rows_reference(pairs, 1, 3, [], []) == b"x|z|"
+    # no codes: the row's position indexes the table (here shifted by the offset)
+    shifted = [(["p", "q"], None, 1, -5)]
+    assert join(shifted, 5, 7, [], []) == join_rows_reference(shifted, 5, 7, [], []) == b"pq"
+    assert join(shifted, 5, 5, [], []) == b""
+
+
+@pytest.mark.parametrize(
+    ("columns", "slow_rows", "slow_texts"),
+    [
+        ([(["猫"], None, 0, 0)], [], []),  # a piece wider than one byte a character
+        ([(["a", 1], _i64([0, 1]), 1, 0)], [], []),  # not a str
+        ([(["a"], np.array([0, 0], dtype=np.int32), 1, 0)], [], []),  # codes not int64
+        ([(["a"], _i64([0, 1]), 1, 0)], [], []),  # a code beyond the table
+        ([(["a"], _i64([0]), 1, 0)], [], []),  # fewer codes than rows
+        ([(["a"], None, 0, 0)], [1, 0], ["x", "y"]),  # slow rows not ascending
+        ([(["a"], None, 0, 0)], [0], ["猫"]),  # a wide slow text
+        ([("a", None, 0, 0)], [], []),  # a table that is not a list
+    ],
+)
+def test_input_it_does_not_take_is_left_to_the_reference(
+    join: Callable[..., Any], columns: list[Any], slow_rows: list[int], slow_texts: list[str]
+) -> None:
+    assert join(columns, 0, 2, slow_rows, slow_texts) is None
+
+
+one_byte_text = st.text(alphabet=st.characters(max_codepoint=255), max_size=6)
+
+
+@st.composite
+def _columns(draw: st.DrawFn) -> tuple[list[Any], int, int, list[int], list[str]]:
+    start = draw(st.integers(0, 5))
+    stop = start + draw(st.integers(0, 12))
+    columns: list[Any] = []
+    for _ in range(draw(st.integers(0, 5))):
+        kind = draw(st.sampled_from(["coded", "decimal", "constant", "positional"]))
+        table = draw(st.lists(one_byte_text, min_size=1, max_size=6))
+        if kind == "constant":
+            columns.append((table[:1], None, 0, 0))
+        elif kind == "positional":  # the table has a piece per row, first row at start
+            rows = draw(st.lists(one_byte_text, min_size=stop - start, max_size=stop - start))
+            columns.append((rows, None, 1, -start))
+        else:
+            step = draw(st.integers(1, 3))
+            offset = draw(st.integers(0, step - 1))
+            low, high = (-len(table), len(table) - 1)
+            if kind == "decimal":
+                low, high = -(2**63), 2**63 - 1
+            size = stop * step
+            codes = draw(st.lists(st.integers(low, high), min_size=size, max_size=size))
+            columns.append((None if kind == "decimal" else table, _i64(codes), step, offset))
+    slow_rows = sorted(draw(st.sets(st.integers(start, max(start, stop - 1)), max_size=3)))
+    slow_rows = [r for r in slow_rows if r < stop]
+    slow_texts = [draw(one_byte_text) for _ in slow_rows]
+    return columns, start, stop, slow_rows, slow_texts
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=_columns())
+def test_any_columns_give_the_references_bytes(
+    join: Callable[..., Any], case: tuple[list[Any], int, int, list[int], list[str]]
+) -> None:
+    columns, start, stop, slow_rows, slow_texts = case
+    got = join(columns, start, stop, slow_rows, slow_texts)
+    # every case drawn is input the joiner takes: it must answer, not leave it to the reference
+    assert got is not None
+    assert got == join_rows_reference(columns, start, stop, slow_rows, slow_texts)
+
+
+ANSWERS = ["yes", "no", "two", "2", "a dog", "Dog.", "red", "none", "0", "café", "猫"]
+
+
+def _evaluation(n: int = 120) -> Any:
+    """An evaluation scored in bulk: non-ASCII texts, a missing prediction, and questions with
+    three answers (rows the bulk writer leaves to the per-question records)."""
+    records = [
+        {
+            "question_id": 10 * q,
+            "image_id": q,
+            "question_type": f"what is {q % 4}",
+            "answer_type": ["yes/no", "number", "other"][q % 3],
+            "answers": [
+                {"answer": ANSWERS[(q * i + i) % len(ANSWERS)], "answer_id": i}
+                for i in range(1, 4 if q % 9 == 0 else 11)
+            ],
+        }
+        for q in range(n)
+    ]
+    predictions = {10 * q: ANSWERS[(q * 5) % len(ANSWERS)] for q in range(n) if q != 7}
+    return evaluate_vqa(records, predictions, allow_missing=True)
+
+
+@pytest.mark.filterwarnings("ignore::vqametrics.VqaMetricsWarning")  # the 3-answer questions
+def test_the_files_are_the_same_through_either(
+    join: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_fast, "MIN_QUESTIONS", 1)
+    result = _evaluation()
+    assert result._fast is not None
+    monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)
+    calls: list[int] = []
+    import vqametrics.pipeline._vqa_bulk as bulk
+
+    monkeypatch.setattr(
+        bulk, "join_rows_reference", lambda *a: calls.append(1) or join_rows_reference(*a)
+    )
+    vqa_outputs.write_vqa_outputs(result, tmp_path / "compiled")
+    assert calls == []  # the compiled joiner took every chunk
+    monkeypatch.setenv(PURE_PYTHON_ENV, "1")
+    vqa_outputs.write_vqa_outputs(result, tmp_path / "pure")
+    assert calls  # the reference did the work
+    opts = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+    one_by_one = b"".join(
+        orjson.dumps(rec, option=opts) for rec in result._per_question_slow(range(120))
+    )
+    for name in ("compiled", "pure"):
+        assert (tmp_path / name / "per_question.jsonl").read_bytes() == one_by_one, name
