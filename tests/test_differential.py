@@ -12,6 +12,7 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 
 from reference import official_vqa as ref
 from vqametrics.aggregate import breakdown, official_outputs
+from vqametrics.core.answers import answer_codes
 from vqametrics.kernels import _fast
 from vqametrics.kernels.question import QuestionNormalizer
 from vqametrics.pipeline.vqa import score_dataset
@@ -125,6 +127,60 @@ def test_scores_match_reference(profile: str, flow: str, rows: list[Any]) -> Non
         assert _hex(score_dataset(as_dataset(records), preds, profile)) == _hex(expected)
     with bulk_threshold(10**9):  # the per-question loop gives the same bits
         assert _hex(score_dataset(as_dataset(records), preds, profile)) == _hex(expected)
+
+
+def _fast_fields(f: _fast.FastScores) -> dict[str, Any]:
+    """A FastScores as plain values (its caches and mask tables left out)."""
+
+    def plain(v: Any) -> Any:
+        if isinstance(v, tuple):
+            return tuple(map(plain, v))
+        return v.tolist() if hasattr(v, "tolist") else v
+
+    return {k: plain(v) for k, v in vars(f).items() if k not in ("groups", "memo", "tables")}
+
+
+@pytest.mark.filterwarnings("ignore::vqametrics.VqaMetricsWarning")
+@settings(max_examples=80, deadline=None)
+@given(
+    rows=st.lists(question, min_size=1, max_size=20),
+    name=st.sampled_from([p.name for p in list_profiles()]),
+)
+def test_answers_traced_ahead_score_the_same(rows: list[Any], name: str) -> None:
+    # the loader's child may trace the answers through the profile's steps (AnswerTracer);
+    # the scorer then looks them up instead of tracing them again: every column the same
+    records, preds = _build(rows)
+    dataset = as_dataset(records)
+    codes = answer_codes(dataset.answers)
+    prof = get_profile(name)
+    plain = _fast_fields(_fast.score_fast(codes, dataset.groups, preds, prof))
+    tracer = _fast.AnswerTracer(prof)
+    prepared, finished = traced = tracer(codes.strings)
+    ahead = replace(codes, traces=(tracer, traced))
+    real, calls = _fast._traced, [0, 0]
+
+    def counted(text: str, steps: Any) -> tuple[str, int]:
+        calls[k] += 1
+        return real(text, steps)
+
+    _fast._traced = counted
+    try:
+        k = 0
+        assert _fast_fields(_fast.score_fast(codes, dataset.groups, preds, prof)) == plain
+        k = 1
+        assert _fast_fields(_fast.score_fast(ahead, dataset.groups, preds, prof)) == plain
+    finally:
+        _fast._traced = real
+    # what the tracer did is exactly what the scorer no longer does: each distinct answer
+    # through the unconditional steps, each distinct result through the conditional ones
+    assert calls[0] - calls[1] == len(prepared) + len(finished)
+    # traces made for other steps are not used: the scores are the profile's own
+    for other in list_profiles():
+        tracer = _fast.AnswerTracer(other)
+        if tracer.stages != _fast.AnswerTracer(prof).stages:
+            made = replace(codes, traces=(tracer, tracer(codes.strings)))
+            assert _fast_fields(_fast.score_fast(made, dataset.groups, preds, prof)) == plain
+            break
 
 
 def test_every_mask_of_the_table_matches_reference() -> None:

@@ -223,7 +223,7 @@ def test_outputs_are_the_same_bytes(
         assert path.read_bytes() == (tmp_path / "par" / path.name).read_bytes()
 
 
-def _killed(mapped: Any) -> None:
+def _killed(*args: Any) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -277,3 +277,25 @@ def test_result_without_reaping_reaps_on_exit() -> None:
         with pytest.raises(RuntimeError, match="already collected"):
             job.result()
     assert _children() == before
+
+
+def test_the_child_traces_the_answers_for_the_scorer(
+    tmp_path: Path, split: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the split's child calls the tracer on the distinct answer texts; the dataset keeps it and
+    # its result for the scorer; the sequential path (no child, no time to spare) does not
+    from vqametrics.kernels._fast import AnswerTracer
+    from vqametrics.profiles import get_profile
+
+    path = _write(tmp_path, "ann.json", ANNOTATIONS["regular"])
+    tracer = AnswerTracer(get_profile("official"))
+    codes = vqa.load_annotations(path, answer_tracer=tracer)._answer_codes
+    assert split == [True]
+    assert codes.strings == ["cat", "dog", "two", "2"]
+    assert codes.traces is not None and codes.traces[0] is tracer
+    prepared, finished = codes.traces[1]
+    assert prepared == tracer(codes.strings)[0]
+    assert sorted(prepared) == ["2", "cat", "dog", "two"]
+    assert finished["two"] == ("2", finished["two"][1]) and finished["two"][1] != 0  # a number word
+    monkeypatch.setattr(_bulk, "SPLIT_MIN_BYTES", 1 << 62)
+    assert vqa.load_annotations(path, answer_tracer=tracer)._answer_codes.traces is None

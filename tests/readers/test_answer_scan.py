@@ -323,8 +323,8 @@ def test_the_answers_child_needs_no_numpy(
     script = (
         "import sys\n"
         "from vqametrics.readers import _bulk, _json\n"
-        "got = _bulk._answers_in_child(_json.map_file(sys.argv[1]))\n"
-        "counts, strings, codes = got\n"
+        "(counts, strings, codes), traced = _bulk._answers_in_child(_json.map_file(sys.argv[1]))\n"
+        "assert traced is None  # no tracer given\n"
         "print('numpy' in sys.modules, list(memoryview(counts).cast('q')), strings)\n"
     )
     monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)

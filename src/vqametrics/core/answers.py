@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, count
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,11 +38,14 @@ class AnswerCodes:
     """A dataset's answers as integer codes: ``strings[codes[q, i]]`` is answer *i* of *q*.
 
     Only rows with exactly 10 answers are filled (``regular``); the others are zeros.
+    *traces*: ``(tracer, tracer(strings))``, where the loader had the strings traced through a
+    profile's answer steps ahead of scoring (``kernels._fast.AnswerTracer``).
     """
 
     strings: list[str]
     codes: IntArray
     regular: BoolArray
+    traces: Any = None
 
 
 def intern_strings(items: Iterable[str]) -> tuple[list[str], IntArray]:
@@ -64,8 +67,11 @@ def answer_codes(answers: Sequence[Sequence[str]]) -> AnswerCodes:
     return codes_from_flat(strings, flat_codes, lens)
 
 
-def codes_from_flat(strings: list[str], flat_codes: IntArray, lens: IntArray) -> AnswerCodes:
-    """Build :class:`AnswerCodes` from the codes of all answers in order and the row lengths."""
+def codes_from_flat(
+    strings: list[str], flat_codes: IntArray, lens: IntArray, traces: Any = None
+) -> AnswerCodes:
+    """Build :class:`AnswerCodes` from the codes of all answers in order and the row lengths
+    (and the strings' *traces*, if any)."""
     import numpy as np
 
     n = len(lens)
@@ -78,7 +84,7 @@ def codes_from_flat(strings: list[str], flat_codes: IntArray, lens: IntArray) ->
         codes = np.zeros((n, N_ANSWERS), dtype=np.int64)
         idx = starts[regular][:, None] + np.arange(N_ANSWERS)
         codes[regular] = flat_codes[idx]
-    return AnswerCodes(strings, codes, regular)
+    return AnswerCodes(strings, codes, regular, traces)
 
 
 def answer_groups(records: Sequence[object]) -> tuple[list[str], list[int] | None]:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AnswerCodes",
+    "AnswerTracer",
     "FastScores",
     "answer_codes",
     "have_numpy",
@@ -198,13 +199,14 @@ def score_fast(
     # normalize each distinct string once, step by step (as the profile's composed functions
     # do), noting which named steps changed it: the report's ``steps_changed`` comes for free
     intern = _Interner()
-    bit: dict[str, int] = {}
-    for st in (*profile.prediction_steps, *profile.answer_steps):
-        bit.setdefault(st.name, 1 << len(bit))
+    bit = _step_bits(profile)
     seen: dict[Any, dict[Any, tuple[int, int]]] = {}  # the sides share what they both meet
-    prep_a, fin_a, bits_a = _normalize_side(codes.strings, profile.answer_steps, intern, bit, seen)
+    stages = _stages(profile.answer_steps, bit)
+    traced = codes.traces  # the answer side traced ahead (AnswerTracer), if for these steps
+    known = traced[1] if traced is not None and traced[0].stages == stages else None
+    prep_a, fin_a, bits_a = _normalize_side(codes.strings, stages, intern, seen, known)
     prep_p, fin_p, bits_p = _normalize_side(
-        pred_strings, profile.prediction_steps, intern, bit, seen
+        pred_strings, _stages(profile.prediction_steps, bit), intern, seen
     )
 
     ap = prep_a[codes.codes]  # (n, 10) prepared answer ids
@@ -245,31 +247,75 @@ def score_fast(
     )
 
 
+def _step_bits(profile: Profile) -> dict[str, int]:
+    """A bit per named step of *profile* (prediction steps first), for ``steps_changed``."""
+    bit: dict[str, int] = {}
+    for st in (*profile.prediction_steps, *profile.answer_steps):
+        bit.setdefault(st.name, 1 << len(bit))
+    return bit
+
+
+#: a side's steps as ``(fn, bit)`` pairs: the unconditional ones, then the conditional ones
+Stages = tuple[
+    tuple[tuple[Callable[[str], str], int], ...], tuple[tuple[Callable[[str], str], int], ...]
+]
+
+
+def _stages(steps: tuple[Step, ...], bit: dict[str, int]) -> Stages:
+    first = tuple((st.fn, bit[st.name]) for st in steps if not st.conditional)
+    then = tuple((st.fn, bit[st.name]) for st in steps if st.conditional)
+    return first, then
+
+
+#: what :class:`AnswerTracer` found: per text, its result and bits after the unconditional
+#: steps; per such result, after the conditional ones
+Traces = tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]]
+
+
+class AnswerTracer:
+    """The part of :func:`score_fast` that depends on the answers alone, done ahead: each
+    distinct answer traced through a profile's answer steps (:func:`_traced`), for a process
+    with time to spare (the annotations loader's forked child, whose half of the work ends
+    before the parent's; at 214k questions the answers' 25k distinct texts take it 0.1 s that
+    the scoring then saves). Calling it needs no numpy; its result is pure data, and
+    :attr:`stages` tells :func:`score_fast` which steps it is for (``AnswerCodes.traces``)."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.stages = _stages(profile.answer_steps, _step_bits(profile))
+
+    def __call__(self, strings: list[str]) -> Traces:
+        first, then = self.stages
+        prepared = {text: _traced(text, first) for text in strings}
+        finished = {out: _traced(out, then) for out, _ in prepared.values()}
+        return prepared, finished
+
+
 def _normalize_side(
     strings: list[str],
-    steps: tuple[Step, ...],
+    stages: Stages,
     intern: _Interner,
-    bit: dict[str, int],
     seen: dict[Any, dict[Any, tuple[int, int]]],
+    known: Traces | None = None,
 ) -> tuple[IntArray, IntArray, tuple[IntArray, IntArray]]:
     """Prepared ids (unconditional steps) of *strings*, finished ids (conditional steps) by
     prepared id, and per string the bits of the steps that changed it: ``(skipped, full)``.
 
     *seen* holds, per stage of steps, what each text or prepared id became (``(id, bits)``):
     a string that the answers and the predictions share (most profiles normalize both alike)
-    goes through the steps once.
+    goes through the steps once. *known*: the traces :class:`AnswerTracer` computed for these
+    stages (looked up instead of traced again: the same results, in the same order).
     """
     import numpy as np
 
-    first = tuple((st.fn, bit[st.name]) for st in steps if not st.conditional)
-    then = tuple((st.fn, bit[st.name]) for st in steps if st.conditional)
+    first, then = stages
+    known_first, known_then = known if known is not None else ({}, {})
     prep = np.empty(len(strings), dtype=np.int64)
     skip_bits = np.zeros(len(strings), dtype=np.int64)
     prepared = seen.setdefault(first, {})
     for k, text in enumerate(strings):
         hit = prepared.get(text)
         if hit is None:
-            out, changed = _traced(text, first)
+            out, changed = known_first.get(text) or _traced(text, first)
             hit = prepared[text] = (intern(out), changed)
         prep[k], skip_bits[k] = hit
     used = np.unique(prep).tolist()
@@ -279,7 +325,8 @@ def _normalize_side(
     for u in used:
         hit = finished.get(u)
         if hit is None:
-            out, changed = _traced(intern.strings[u], then)
+            text = intern.strings[u]
+            out, changed = known_then.get(text) or _traced(text, then)
             hit = finished[u] = (intern(out), changed)
         fin[u], fin_bits[u] = hit
     return prep, fin, (skip_bits, skip_bits | fin_bits[prep])

@@ -6,7 +6,7 @@ import os
 import warnings
 import weakref
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -434,8 +434,11 @@ def read_vqa(
     id_field: str | None = None,
     answer_field: str | None = None,
     reported: PathLike | None = None,
+    answer_tracer: Callable[[list[str]], Any] | None = None,
 ) -> VQARead:
-    """Read and join a VQA run (arguments as :func:`evaluate_vqa`), without scoring it."""
+    """Read and join a VQA run (arguments as :func:`evaluate_vqa`), without scoring it;
+    *answer_tracer*: the scorer's answer side, done by the loader where it can (see
+    :func:`~vqametrics.readers.vqa.load_annotations`)."""
     read: dict[str, Any] = {
         "input_format": input_format,
         "id_field": id_field,
@@ -460,7 +463,9 @@ def read_vqa(
     elif isinstance(annotations, Sequence) and not isinstance(annotations, str | bytes):
         dataset = as_dataset(annotations, on_duplicate=on_duplicate)
     else:
-        dataset = load_annotations(annotations, on_duplicate=on_duplicate, meanwhile=ahead)
+        dataset = load_annotations(
+            annotations, on_duplicate=on_duplicate, meanwhile=ahead, answer_tracer=answer_tracer
+        )
     if questions is not None:
         load_questions(questions, dataset, ahead=ahead)
     if rfile is None:

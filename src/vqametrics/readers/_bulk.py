@@ -87,12 +87,16 @@ def _numpy_imports() -> bool:
 
 
 def load_fast(
-    name: str, path: PathLike, meanwhile: Callable[[], object] | None
+    name: str,
+    path: PathLike,
+    meanwhile: Callable[[], object] | None,
+    tracer: Callable[[list[str]], Any] | None = None,
 ) -> VQADataset | None:
     """The official layout with distinct ``answer_id`` in every question, decoded in bulk
-    (split over two processes for a large file); ``None``: use the slow path."""
+    (split over two processes for a large file, whose child then calls *tracer*: see
+    ``load_annotations``); ``None``: use the slow path."""
     if _split_worthwhile(path):
-        split = _split_annotations(name, path, meanwhile)
+        split = _split_annotations(name, path, meanwhile, tracer)
         if split is not None:
             return split
         # irregular input (or the child died): the sequential paths below decide, as always
@@ -135,7 +139,10 @@ def _split_worthwhile(path: PathLike) -> bool:
 
 
 def _split_annotations(
-    name: str, path: PathLike, meanwhile: Callable[[], object] | None
+    name: str,
+    path: PathLike,
+    meanwhile: Callable[[], object] | None,
+    tracer: Callable[[list[str]], Any] | None = None,
 ) -> VQADataset | None:
     """:func:`load_fast` on two cores; ``None``: use the sequential paths.
 
@@ -143,14 +150,15 @@ def _split_annotations(
     forked child does just that (:func:`_answers_in_child`, which sends back only integer codes
     and the few thousand distinct strings) while this process decodes everything else and
     builds the other columns, then calls *meanwhile*. Together the two decodes accept exactly
-    the documents the full struct accepts (see ``_schema``), so the dataset is the same.
+    the documents the full struct accepts (see ``_schema``), so the dataset is the same. The
+    child's half ends first: it then calls *tracer* on the distinct answer texts.
     """
     from ._fork import Forked
 
     mapped = map_file(path)
     if mapped is None:
         return None
-    with Forked(_answers_in_child, mapped) as child:  # leaving early kills the child
+    with Forked(_answers_in_child, mapped, tracer) as child:  # leaving early kills the child
         if not _numpy_imports():  # here, not before the fork: the child has no use for it
             return None
         with closing_map(mapped):  # closes only this process's view: the child keeps its own
@@ -164,25 +172,35 @@ def _split_annotations(
         if meanwhile is not None:
             meanwhile()
         try:
-            answers = _as_arrays(child.result(reap=False))
+            got = child.result(reap=False)
         except ChildProcessError:  # killed (e.g. out of memory): retry in this process
             return None
-        if answers is None:
+        if got is None:
             return None
+        answers, traced = got
+        arrays = _as_arrays(answers)
+        if arrays is None:
+            return None
+        traces = None if tracer is None or traced is None else (tracer, traced)
         # built before leaving the block, which reaps the child: meanwhile it frees its memory
-        return _fast_dataset(name, head, *answers)
+        return _fast_dataset(name, head, *arrays, traces=traces)
 
 
-def _answers_in_child(mapped: Any) -> tuple[Any, list[str], Any] | None:
+def _answers_in_child(
+    mapped: Any, tracer: Callable[[list[str]], Any] | None = None
+) -> tuple[tuple[Any, list[str], Any] | None, Any] | None:
     """The child's half of :func:`_split_annotations`: the answer counts, the distinct texts
-    and the code of every answer (:func:`_answer_columns`), or ``None`` (the document does not
-    decode, or its answers are irregular)."""
+    and the code of every answer (:func:`_answer_columns`), with *tracer*'s result on the
+    texts (``None`` without one), or ``None`` (the document does not decode)."""
     # the parent checks that the document is valid UTF-8 (on the same bytes)
     decoded = decode_typed(mapped, _fast_types().annotations_answers, check_utf8=False)
     if decoded is None:
         return None
     # the compiled scanner's buffers as they are: the parent reads them as arrays
-    return _scanned_answers(list(map(attrgetter("answers"), _questions_of(decoded))))
+    answers = _scanned_answers(list(map(attrgetter("answers"), _questions_of(decoded))))
+    del decoded
+    traced = None if answers is None or tracer is None else tracer(answers[1])
+    return answers, traced
 
 
 def answer_scanner() -> Callable[[list[Any]], Any] | None:
@@ -316,14 +334,15 @@ def _answer_counts(records: list[list[Any]]) -> Any:
 
 
 def _fast_dataset(
-    name: str, head: _Head, lens: Any, strings: list[str], flat_codes: Any
+    name: str, head: _Head, lens: Any, strings: list[str], flat_codes: Any, traces: Any = None
 ) -> VQADataset:
-    """Assemble the dataset from its non-answer columns and its interned answers."""
+    """Assemble the dataset from its non-answer columns and its interned answers (and their
+    *traces*: ``AnswerCodes.traces``)."""
     import numpy as np
 
     from ..core.answers import codes_from_flat
 
-    codes = codes_from_flat(strings, flat_codes, lens)
+    codes = codes_from_flat(strings, flat_codes, lens, traces)
     # every answer list holds the shared distinct strings: far less memory than one per record
     objects = np.array(strings, dtype=object)[flat_codes]
     if bool(codes.regular.all()):  # ten answers each: the lists straight from numpy

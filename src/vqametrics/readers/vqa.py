@@ -58,6 +58,7 @@ def load_annotations(
     *,
     on_duplicate: OnDuplicate = "error",
     meanwhile: Callable[[], object] | None = None,
+    answer_tracer: Callable[[list[str]], Any] | None = None,
 ) -> VQADataset:
     """Load and validate an annotations file (see the module docstring for the layouts).
 
@@ -80,11 +81,14 @@ def load_annotations(
 
     *meanwhile* is called while a child process decodes part of a large file (and not at all
     otherwise), for work that can overlap with it, such as a :class:`ReadAhead`.
+    *answer_tracer* is called by that child with the distinct answer texts once it has them
+    (the scorer's answer side, ``kernels._fast.AnswerTracer``); its result is kept with the
+    dataset's answer codes (``AnswerCodes.traces``).
     """
     name = display_name(path)
     jsonl = is_jsonl(path)
     if not jsonl and fast_annotations_possible():
-        fast = load_fast(name, path, meanwhile)
+        fast = load_fast(name, path, meanwhile, answer_tracer)
         if fast is not None:
             return fast
     raw = read_bytes(path)

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from ..core.signature import Signature
+from ..kernels._fast import AnswerTracer
 from ..pipeline.vqa import (
     VQA_OUTPUTS,
     Annotations,
@@ -208,6 +209,7 @@ def vqa_items(dataset: Any, predictions: Sequence[str | None]) -> ItemColumns:
 def _read(inputs: TaskInputs, own: Profile | None = None) -> TaskData:
     """The VQA pipeline's reader: annotations (official, flat, LAVIS; or none when the results
     carry them), results in any layout, joined by question id."""
+    prof = own if own is not None else get_profile(inputs.profile or "official")
     r = read_vqa(
         inputs.annotations,
         inputs.results,
@@ -216,9 +218,9 @@ def _read(inputs: TaskInputs, own: Profile | None = None) -> TaskData:
         id_field=inputs.id_field,
         answer_field=inputs.answer_field,
         reported=inputs.reported,
+        answer_tracer=AnswerTracer(prof),  # the scorer's answer side, by the loader's child
         **inputs.join_rules,
     )
-    prof = own if own is not None else get_profile(inputs.profile or "official")
     return _data(r, r.predictions, r.all_notes(prof), own)
 
 
