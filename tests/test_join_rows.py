@@ -155,12 +155,22 @@ def test_any_columns_give_the_references_bytes(
 ANSWERS = ["yes", "no", "two", "2", "a dog", "Dog.", "red", "none", "0", "café", "猫"]
 
 
-def _evaluation(n: int = 120) -> Any:
+#: question ids of each kind the writers handle: ints written from int64 codes, ints beyond
+#: int64, strings (one of them not ASCII), both kinds mixed
+IDS = {
+    "int": lambda q: 10 * q,
+    "beyond int64": lambda q: 2**63 + q,
+    "str": lambda q: f"q{q}" if q != 3 else "q-é",
+    "mixed": lambda q: q if q % 2 else f"{q}",
+}
+
+
+def _evaluation(ids: Callable[[int], Any], n: int = 120) -> Any:
     """An evaluation scored in bulk: non-ASCII texts, a missing prediction, and questions with
     three answers (rows the bulk writer leaves to the per-question records)."""
     records = [
         {
-            "question_id": 10 * q,
+            "question_id": ids(q),
             "image_id": q,
             "question_type": f"what is {q % 4}",
             "answer_type": ["yes/no", "number", "other"][q % 3],
@@ -171,16 +181,17 @@ def _evaluation(n: int = 120) -> Any:
         }
         for q in range(n)
     ]
-    predictions = {10 * q: ANSWERS[(q * 5) % len(ANSWERS)] for q in range(n) if q != 7}
+    predictions = {ids(q): ANSWERS[(q * 5) % len(ANSWERS)] for q in range(n) if q != 7}
     return evaluate_vqa(records, predictions, allow_missing=True)
 
 
 @pytest.mark.filterwarnings("ignore::vqametrics.VqaMetricsWarning")  # the 3-answer questions
+@pytest.mark.parametrize("ids", IDS)
 def test_the_files_are_the_same_through_either(
-    join: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    join: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ids: str
 ) -> None:
     monkeypatch.setattr(_fast, "MIN_QUESTIONS", 1)
-    result = _evaluation()
+    result = _evaluation(IDS[ids])
     assert result._fast is not None
     monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)
     calls: list[int] = []
@@ -198,5 +209,12 @@ def test_the_files_are_the_same_through_either(
     one_by_one = b"".join(
         orjson.dumps(rec, option=opts) for rec in result._per_question_slow(range(120))
     )
-    for name in ("compiled", "pure"):
-        assert (tmp_path / name / "per_question.jsonl").read_bytes() == one_by_one, name
+    official = {
+        f"{name}.json": orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        for name, value in result.official_outputs().items()
+    }
+    assert len(official) == 4
+    for way in ("compiled", "pure"):
+        assert (tmp_path / way / "per_question.jsonl").read_bytes() == one_by_one, way
+        for name, data in official.items():
+            assert (tmp_path / way / name).read_bytes() == data, (way, name)

@@ -74,8 +74,7 @@ class JsonlLines:
             f'{_text(dumps(m))},"leave_one_out":{_text(dumps(loo))},"score":'
             for m, loo in zip(tables.m, tables.loo, strict=True)
         ]
-        values = np.array(ev.scores, dtype=np.float64)
-        bits, inverse = np.unique(values.view(np.int64), return_inverse=True)
+        distinct, score_codes = _score_codes(ev, fast)
         answers = codes(fast.answers)
         answer = [t + "," for t in strings] + [""]
         self._columns: list[Column] = [
@@ -90,13 +89,10 @@ class JsonlLines:
             *[(answer, answers, N_ANSWERS, k) for k in range(N_ANSWERS - 1)],
             ([t + '],"m":' for t in strings] + [""], answers, N_ANSWERS, N_ANSWERS - 1),
             (masks, codes(fast.mask), 1, 0),
-            (frags(bits.view(np.float64).tolist()), codes(inverse.reshape(-1)), 1, 0),
+            (frags(distinct), score_codes, 1, 0),
             *_tail_columns(ev, steps_idx, steps_lists, fast.unanimous, n),
         ]
-        qids: Sequence[Any] = ev.dataset.question_ids
-        self._qids: Any = None  # the ids as int64 codes, written in decimal, where they all fit
-        if qids and _types(qids) == {int} and min(qids) >= _INT64_MIN and max(qids) <= _INT64_MAX:
-            self._qids = np.array(qids, dtype=np.int64)
+        self._qids = _int64_ids(ev, fast)
         self._ev = ev
         self._fast = fast
 
@@ -110,7 +106,6 @@ class JsonlLines:
         part = slow_rows[bisect_left(slow_rows, start) : bisect_left(slow_rows, stop)]
         slow = ev._per_question_slow(part)
         opt = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
-        join = compiled("vqametrics.pipeline._joinrows", "join_rows")
         for lo in range(start, stop, _CHUNK):
             hi = min(stop, lo + _CHUNK)
             ids: list[Column]
@@ -119,13 +114,12 @@ class JsonlLines:
             else:  # the fragments of this chunk's ids: row i is fragment i - lo
                 ids = [
                     (['{"question_id":'], None, 0, 0),
-                    (_id_fragments(qids[lo:hi]), None, 1, -lo),
+                    (_id_texts(qids[lo:hi]), None, 1, -lo),
                 ]
             columns = [*ids, *self._columns]
             rows = part[bisect_left(part, lo) : bisect_left(part, hi)]
             texts = [_text(orjson.dumps(next(slow), option=opt)) for _ in rows]
-            data = None if join is None else join(columns, lo, hi, rows, texts)
-            yield join_rows_reference(columns, lo, hi, rows, texts) if data is None else data
+            yield _join(columns, lo, hi, rows, texts)
 
 
 def join_rows_reference(
@@ -166,20 +160,20 @@ def _text(data: bytes) -> str:
     return data.decode("latin-1")
 
 
-def _id_fragments(qids: Sequence[Any]) -> list[str]:
-    """``{"question_id":ID,"prediction":`` for each id (an int orjson can write is written as
-    ``str`` writes it, which is how orjson writes it; any other id through orjson)."""
+def _id_texts(qids: Sequence[Any]) -> list[str]:
+    """Each id as orjson writes it (an int it can write as ``str`` writes it; any other id
+    through orjson, which raises for what it cannot write, as one record at a time did)."""
     import orjson
 
     dumps = orjson.dumps
 
     if qids and _types(qids) == {int} and min(qids) >= _INT_MIN and max(qids) <= _INT_MAX:
-        return list(map('{"question_id":%d,"prediction":'.__mod__, qids))
+        return list(map(str, qids))
 
-    def text(q: Any) -> Any:
-        return q if type(q) is int and _INT_MIN <= q <= _INT_MAX else _text(dumps(q))
+    def text(q: Any) -> str:
+        return str(q) if type(q) is int and _INT_MIN <= q <= _INT_MAX else _text(dumps(q))
 
-    return [f'{{"question_id":{text(q)},"prediction":' for q in qids]
+    return list(map(text, qids))
 
 
 def _types(values: Sequence[Any]) -> set[type]:
@@ -189,7 +183,7 @@ def _types(values: Sequence[Any]) -> set[type]:
 
 # the ints orjson writes (others raise, as they did one record at a time)
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
-# the ints an int64 code holds (ids beyond them are written by _id_fragments)
+# the ints an int64 code holds (ids beyond them are written by _id_texts)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -270,40 +264,93 @@ def _extraction_columns(ev: VQAEvaluation, n: int) -> list[tuple[str, list[str]]
 def official_files(ev: VQAEvaluation, fast: FastScores) -> dict[str, bytes] | None:
     """The four official files as bytes, identical to ``orjson.dumps(value, OPT_NON_STR_KEYS)``
     of :meth:`VQAEvaluation.official_outputs`; ``None`` if the question ids are not unique
-    ints and strings (then the dicts are built and dumped instead)."""
+    ints and strings (then the dicts are built and dumped instead). Each file's
+    ``"id":score`` pairs are joined as columns (:func:`_join`): the id, and the score's
+    fragment by its code."""
     import numpy as np
     import orjson
 
     d = ev.dataset
-    qids = d.question_ids
+    qids: Sequence[Any] = d.question_ids
     n = len(qids)
     if len(ev.scores) != n or len(set(qids)) != n:
         return None
-    keys = np.empty(n, dtype=object)
-    types = _types(qids)
-    if types == {int}:
-        keys[:] = [f'"{q}"' for q in qids]  # how orjson writes an int key
-    elif types <= {int, str}:
+    q64 = _int64_ids(ev, fast)
+    keys = None
+    if q64 is None:
+        if not _types(qids) <= {int, str}:
+            return None
+        keys = np.empty(n, dtype=object)  # how orjson writes an int key, or the string key
         keys[:] = [f'"{q}"' if type(q) is int else _text(orjson.dumps(q)) for q in qids]
-    else:
-        return None
-    values = np.array(ev.scores, dtype=np.float64)
-    bits, inverse = np.unique(values.view(np.int64), return_inverse=True)
-    rounded = [round(100 * v, ev.digits) for v in bits.view(np.float64).tolist()]
-    frags = np.array([":" + _text(orjson.dumps(v)) for v in rounded], dtype=object)
-    pairs = keys + frags[inverse.reshape(-1)]
+    distinct, codes = _score_codes(ev, fast)
+    frags = [":" + _text(orjson.dumps(round(100 * v, ev.digits))) for v in distinct]
+
+    def pairs(rows: Any = None) -> bytes:
+        """The comma-separated pairs of *rows* (ascending; ``None``: every row)."""
+        m = n if rows is None else len(rows)
+        commas = np.ones(m, dtype=np.int64)
+        commas[:1] = 0
+        ids: list[Column]
+        if q64 is not None:
+            ids = [(['"'], None, 0, 0), (None, q64 if rows is None else q64[rows], 1, 0)]
+            ids.append((['"'], None, 0, 0))
+        else:
+            assert keys is not None
+            ids = [((keys if rows is None else keys[rows]).tolist(), None, 1, 0)]
+        column = codes if rows is None else codes[rows]
+        return _join([(["", ","], commas, 1, 0), *ids, (frags, column, 1, 0)], 0, m, [], [])
 
     def by(types: Sequence[str | None]) -> bytes:
         parts = [
-            _text(orjson.dumps(key)) + ":{" + ",".join(pairs[rows].tolist()) + "}"
+            orjson.dumps(key) + b":{" + pairs(rows) + b"}"
             for key, rows in type_groups(types, fast.groups)
         ]
-        return ("{" + ",".join(parts) + "}").encode("latin-1")
+        return b"{" + b",".join(parts) + b"}"
 
     accuracy = fast_breakdown(ev.scores, d.question_types, d.answer_types, ev.digits, fast.groups)
     return {
         "accuracy": orjson.dumps(accuracy, option=orjson.OPT_NON_STR_KEYS),
-        "evalQA": ("{" + ",".join(pairs.tolist()) + "}").encode("latin-1"),
+        "evalQA": b"{" + pairs() + b"}",
         "evalQuesType": by(d.question_types),
         "evalAnsType": by(d.answer_types),
     }
+
+
+def _score_codes(ev: VQAEvaluation, fast: FastScores) -> tuple[list[float], Any]:
+    """The distinct scores (by their bits) and each row's code among them, found once per
+    evaluation for the two writers that need them."""
+    import numpy as np
+
+    hit = fast.memo.get("score_codes")
+    if hit is None:
+        values = np.array(ev.scores, dtype=np.float64)
+        bits, inverse = np.unique(values.view(np.int64), return_inverse=True)
+        codes = np.ascontiguousarray(inverse.reshape(-1), dtype=np.int64)
+        hit = fast.memo["score_codes"] = (bits.view(np.float64).tolist(), codes)
+    return hit
+
+
+def _int64_ids(ev: VQAEvaluation, fast: FastScores) -> Any:
+    """The question ids as int64 codes (written in decimal) where they are all ints that fit,
+    else ``None``; found once per evaluation."""
+    import numpy as np
+
+    if "ids64" not in fast.memo:
+        qids: Sequence[Any] = ev.dataset.question_ids
+        fits = (
+            qids and _types(qids) == {int} and min(qids) >= _INT64_MIN and max(qids) <= _INT64_MAX
+        )
+        fast.memo["ids64"] = np.array(qids, dtype=np.int64) if fits else None
+    return fast.memo["ids64"]
+
+
+def _join(
+    columns: Sequence[Column], start: int, stop: int, slow_rows: list[int], slow_texts: list[str]
+) -> bytes:
+    """:func:`join_rows_reference` by the compiled joiner where it is built and takes the input,
+    else by the reference itself."""
+    join = compiled("vqametrics.pipeline._joinrows", "join_rows")
+    data = None if join is None else join(list(columns), start, stop, slow_rows, slow_texts)
+    return (
+        join_rows_reference(columns, start, stop, slow_rows, slow_texts) if data is None else data
+    )

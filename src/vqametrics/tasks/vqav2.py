@@ -424,8 +424,6 @@ def evaluate_vqa(
     is :func:`~vqametrics.evaluate`'s. Malformed input raises ``InputError`` naming the file
     and the question id or line.
     """
-    from ..pipeline._notebook import extra_metrics, interval_of
-
     _check_vqa_arguments(locals())
     task, name = _task_for(profile)
     evaluation = evaluate(
@@ -446,6 +444,8 @@ def evaluate_vqa(
     view = vqa_view(evaluation, digits)
     if tuple(metrics) == ("vqa",) and ci is False:
         return view
+    from ..pipeline._notebook import extra_metrics, interval_of  # only for these two
+
     return replace(
         view, extra_metrics=extra_metrics(view, metrics), intervals=interval_of(view, ci)
     )
