@@ -84,10 +84,10 @@ def _spy_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return started
 
 
-@pytest.fixture(params=[files.CHILD_SHARE, 1.0], ids=["lines-sent", "child-writes-all"])
+@pytest.fixture(params=[files.CHILD_SHARE, 0.0], ids=["rest-sent", "all-sent"])
 def share(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> float:
     """The child's share of the lines: CHILD_SHARE (this process sends it the rest: without the
-    compiled joiner) or all of them (with it)."""
+    compiled joiner) or none (this process sends them all: with it)."""
     value: float = request.param
     monkeypatch.setattr(files, "_child_share", lambda: value)
     return value
@@ -121,26 +121,27 @@ def test_forked_writer_writes_the_same_bytes(
         assert (tmp_path / "seq" / name).read_bytes() == (tmp_path / "par" / name).read_bytes()
 
 
-def test_with_the_compiled_joiner_the_child_writes_every_line(
+def test_with_the_compiled_joiner_this_process_assembles_every_line(
     tmp_path: Path, bulk: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv(PURE_PYTHON_ENV, raising=False)
     if compiled("vqametrics.pipeline._joinrows", "join_rows") is None:
         pytest.skip("the compiled row joiner is not built")
-    assert files._child_share() == 1.0
-    parent, prepared = os.getpid(), []
+    assert files._child_share() == 0.0
+    prepared: list[tuple[int, int]] = []  # (pid, children alive) of each preparation
     real_init = JsonlLines.__init__
 
     def init(self: JsonlLines, *args: Any) -> None:
-        if os.getpid() == parent:
-            prepared.append(1)
+        prepared.append((os.getpid(), len(_children())))
         real_init(self, *args)
 
     monkeypatch.setattr(JsonlLines, "__init__", init)
     monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 1)
     code, _, err = _run(capsys, [*_write_inputs(tmp_path), "--out", str(tmp_path / "o")])
     assert code == 0, err
-    assert prepared == []  # this process prepared no line: the child wrote them all
+    # prepared once, here, before the writer was forked (after it, every object touched would
+    # be a page copied); the child prepared nothing: it only wrote and hashed what it was sent
+    assert prepared == [(os.getpid(), 0)]
     assert len((tmp_path / "o" / "per_question.jsonl").read_bytes().splitlines()) == 300
     monkeypatch.setenv(PURE_PYTHON_ENV, "1")
     assert files._child_share() == files.CHILD_SHARE
@@ -182,6 +183,7 @@ def test_a_failure_in_the_child_alone_is_its_one_line(
 ) -> None:
     # the child fails while writing its own lines, or the lines this process sent it; this
     # process then finds the pipe closed (or not) and must report the child's error, not its own
+    # (with no line of its own, the child fails at once: on the file it opens)
     args = _write_inputs(tmp_path)
     parent = os.getpid()
     real_chunks, real_received = JsonlLines.chunks, files._received
@@ -211,7 +213,15 @@ def test_a_failure_in_the_child_alone_is_its_one_line(
                 time.sleep(0.005)
         real_send(fd, tail)
 
+    real_write = files.write_chunks
+
+    def write(path: Path, chunks: Any) -> Any:
+        if os.getpid() != parent and fails == "first lines" and share == 0.0:
+            raise OSError(28, "No space left on device")
+        return real_write(path, chunks)
+
     monkeypatch.setattr(JsonlLines, "chunks", chunks)
+    monkeypatch.setattr(files, "write_chunks", write)
     monkeypatch.setattr(files, "_received", received)
     monkeypatch.setattr(files, "_send", send_after_the_child_died)
     monkeypatch.setattr(files, "PARALLEL_MIN_QUESTIONS", 1)

@@ -7,7 +7,7 @@ an interrupted run leaves the previous complete folder or the new one, never a m
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from pathlib import Path
 
@@ -36,16 +36,17 @@ PARALLEL_MIN_QUESTIONS = 50_000
 #: this process first writes the four official files. Measured at 214k questions (seconds):
 #: the prepared columns 0.15-0.2 in each process, the official files 0.25, all lines 0.3-0.6
 #: in the child and 0.4 here. With the compiled line joiner (``_joinrows.c``) the child writes
-#: every line (:func:`_child_share`)
+#: none of its own (:func:`_child_share`)
 CHILD_SHARE = 0.68
 
 
 def _child_share() -> float:
-    """:data:`CHILD_SHARE`, or all the lines where the compiled joiner assembles them: then all
-    of them take the child less time (0.1 s at 214k questions) than the official files take
-    this process (0.15-0.2 s), and preparing the columns here too would only delay it."""
+    """:data:`CHILD_SHARE`, or none where the compiled joiner assembles the lines: then this
+    process assembles every one (prepared once, in 0.1 s, and joined in 0.1 s at 214k
+    questions) and streams them to the child before it writes the official files, and the
+    child only writes and hashes them (0.2 s, the part that cannot be shared) meanwhile."""
     if compiled("vqametrics.pipeline._joinrows", "join_rows") is not None:
-        return 1.0
+        return 0.0
     return CHILD_SHARE
 
 
@@ -96,21 +97,26 @@ class PendingOutputs:
 
 class _SplitJsonl:
     """``per_question.jsonl`` written by two processes: a forked child writes the first lines
-    (:func:`_child_share` of them: all, where the compiled joiner is built), this process
-    assembles the rest, if any, when :meth:`finish` is called and sends them to the child,
-    which appends them and hashes the whole file as it writes it (a hash cannot be handed over
-    between processes, and reading the file back to hash it cost this process 0.1 s at 214k
-    questions).
+    (:func:`_child_share` of them), this process assembles the rest and sends them to the
+    child, which appends them and hashes the whole file as it writes it (a hash cannot be
+    handed over between processes, and reading the file back to hash it cost this process
+    0.1 s at 214k questions). When the child writes none of its own, this process sends every
+    line at once (:meth:`send_early`, before the official files); otherwise it sends the rest
+    when :meth:`finish` is called.
 
     Each process prepares the lines' columns itself (:class:`JsonlLines`): prepared before the
     fork, they would delay the child and everything this process does meanwhile.
     """
 
     def __init__(self, result: VQAEvaluation, path: Path) -> None:
-        from . import _vqa_bulk  # noqa: F401  (imported once, before the fork, for both)
+        from ._vqa_bulk import JsonlLines  # imported once, before the fork, for both
 
         self._result = result
         self._split = int(len(result.dataset) * _child_share())
+        self._lines = None
+        if self._split == 0:  # prepared before the fork: after it, each object touched here
+            with gc_paused():  # would be a page copied (0.1 s more at 214k questions)
+                self._lines = JsonlLines(result, result._fast)
         read_end, self._send_end = os.pipe()
         _widen(self._send_end)
         try:
@@ -121,20 +127,25 @@ class _SplitJsonl:
         finally:
             os.close(read_end)
 
-    def finish(self) -> FileDigest:
-        """Assemble the last lines, send them to the child; the whole file's digest."""
+    def send_early(self) -> None:
+        """Where the child writes no line of its own, assemble and send them all now: the child
+        writes them while this process goes on with the official files."""
+        if self._split == 0:
+            self._send_lines()
+
+    def _send_lines(self) -> None:
         from ._vqa_bulk import JsonlLines
 
-        try:
-            tail: list[bytes] = []
-            if self._split < len(self._result.dataset):
-                with gc_paused():
-                    lines = JsonlLines(self._result, self._result._fast)
-                    tail = list(lines.chunks(self._split, lines.n))
-                del lines
+        with gc_paused():
+            lines, self._lines = self._lines or JsonlLines(self._result, self._result._fast), None
             send_end, self._send_end = self._send_end, -1
-            _send(send_end, tail)
-            del tail
+            _send(send_end, lines.chunks(self._split, lines.n))
+
+    def finish(self) -> FileDigest:
+        """Send the last lines, if not sent yet; the whole file's digest."""
+        try:
+            if self._send_end >= 0:
+                self._send_lines()
             digest: FileDigest = self._child.result()
         except BaseException:
             self.cancel()
@@ -157,13 +168,16 @@ def _write_lines(
 
     os.close(send_end)  # the parent's end: while open here, the pipe would never end
     with gc_paused():
+        if stop == 0:  # every line comes from the parent
+            return write_chunks(path, _received(read_end))
         lines = JsonlLines(result, result._fast)
         return write_chunks(path, chain(lines.chunks(0, stop), _received(read_end)))
 
 
-def _send(fd: int, chunks: list[bytes]) -> None:
-    """Write *chunks* to the pipe *fd*, then close it. A child that stopped reading has failed:
-    its own error is then what :meth:`Forked.result` raises."""
+def _send(fd: int, chunks: Iterable[bytes]) -> None:
+    """Write *chunks* to the pipe *fd*, then close it (also when making them fails). A child
+    that stopped reading has failed: its own error is then what :meth:`Forked.result`
+    raises."""
     try:
         for chunk in chunks:
             view = memoryview(chunk)
@@ -216,6 +230,7 @@ def start_vqa_outputs(
         large = result._fast is not None and len(result.scores) >= PARALLEL_MIN_QUESTIONS
         if large and fork_worthwhile():
             worker = _SplitJsonl(result, jsonl)
+            worker.send_early()
         _write_official(result, staged)
         if worker is None:
             staged.record("per_question.jsonl", _write_jsonl(result, jsonl))
