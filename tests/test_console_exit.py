@@ -146,3 +146,31 @@ def test_only_the_last_object_handed_is_held() -> None:
     assert _exit._held == []
     _exit.hold_until_exit(first)
     assert _exit._held == []  # released: holding is off again
+
+
+def test_blas_threads_are_one_under_the_command_unless_set(tmp_path: Path) -> None:
+    # no command does linear algebra: the command asks OpenBLAS for one thread (its start-up
+    # thread pool cost 20 ms of numpy's import); a user's setting, and main() in a process of
+    # one's own, are left alone
+    args = _inputs(tmp_path)
+    show = (
+        "import atexit, os, sys\n"
+        "atexit.register(lambda: print('blas', os.environ.get('OPENBLAS_NUM_THREADS')))\n"
+        f"sys.argv = {['vqametrics', *args]!r}\n"
+        "from vqametrics.cli import console_main\n"
+        "console_main()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for preset, expected in ((None, "1"), ("4", "4")):
+        run_env = {**env, "PYTHONPATH": SRC, **({"OPENBLAS_NUM_THREADS": preset} if preset else {})}
+        done = subprocess.run(
+            [sys.executable, "-c", show], capture_output=True, text=True, env=run_env, cwd=tmp_path
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.rstrip().endswith(f"blas {expected}")
+    in_process = subprocess.run(
+        [sys.executable, "-c", f"import os\nfrom vqametrics.cli import main\nmain({args!r})\n"
+         "print('blas', os.environ.get('OPENBLAS_NUM_THREADS'))"],
+        capture_output=True, text=True, env={**env, "PYTHONPATH": SRC}, cwd=tmp_path,
+    )  # fmt: skip
+    assert in_process.stdout.rstrip().endswith("blas None"), in_process.stderr

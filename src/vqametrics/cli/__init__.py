@@ -294,6 +294,9 @@ def console_main() -> None:
     from . import _exit
 
     _exit.holding(True)  # a command's large results are left for the exit (_exit.py)
+    # numpy's OpenBLAS starts a thread per CPU when numpy is imported (20 ms), and no
+    # vqametrics command does linear algebra; a user's own setting is kept
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     code = main()
     if _nothing_at_exit():
         try:
