@@ -324,3 +324,32 @@ def test_forked_cancel_kills_and_reaps() -> None:
     with pytest.raises(KeyError), Forked(signal.pause):
         raise KeyError("the parent fails while the child runs")
     assert _children() == before
+
+
+def test_the_sender_thread_absorbs_a_closed_pipe_and_raises_other_failures() -> None:
+    import threading
+
+    before = threading.active_count()
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the child stopped reading: its own error is the one reported
+    sender = files._Sender(write_end)
+    sender.send([b"x" * 100_000, b"y"])
+    sender.join()
+    unwritable = os.open(os.devnull, os.O_RDONLY)  # a write to it fails (EBADF)
+    failing = files._Sender(unwritable)
+    failing.send(iter([b"x"]))
+    with pytest.raises(OSError):
+        failing.join()
+
+    def broken() -> Iterator[bytes]:
+        yield b"x"
+        raise ValueError("making the chunks failed")
+
+    read_end, write_end = os.pipe()
+    half = files._Sender(write_end)
+    with pytest.raises(ValueError, match="making the chunks failed"):
+        half.send(broken())
+    half.join()  # the end was queued all the same: the pipe is closed, the thread done
+    assert os.read(read_end, 10) == b"x" and os.read(read_end, 10) == b""
+    os.close(read_end)
+    assert threading.active_count() == before

@@ -6,6 +6,7 @@ an interrupted run leaves the previous complete folder or the new one, never a m
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain
@@ -113,6 +114,7 @@ class _SplitJsonl:
 
         self._result = result
         self._split = int(len(result.dataset) * _child_share())
+        self._sender: _Sender | None = None
         self._lines = None
         if self._split == 0:  # prepared before the fork: after it, each object touched here
             with gc_paused():  # would be a page copied (0.1 s more at 214k questions)
@@ -128,23 +130,40 @@ class _SplitJsonl:
             os.close(read_end)
 
     def send_early(self) -> None:
-        """Where the child writes no line of its own, assemble and send them all now: the child
-        writes them while this process goes on with the official files."""
+        """Where the child writes no line of its own, assemble them all now and hand them to a
+        thread that sends them (:class:`_Sender`): the child writes them while this process goes
+        on with the official files, instead of waiting on the pipe for the child's disk."""
         if self._split == 0:
-            self._send_lines()
+            from ._vqa_bulk import JsonlLines
+
+            with gc_paused():
+                lines, self._lines = (
+                    self._lines or JsonlLines(self._result, self._result._fast),
+                    None,
+                )
+                send_end, self._send_end = self._send_end, -1
+                try:
+                    self._sender = _Sender(send_end)
+                except BaseException:
+                    os.close(send_end)
+                    raise
+                self._sender.send(lines.chunks(0, lines.n))
 
     def _send_lines(self) -> None:
         from ._vqa_bulk import JsonlLines
 
         with gc_paused():
-            lines, self._lines = self._lines or JsonlLines(self._result, self._result._fast), None
+            lines = JsonlLines(self._result, self._result._fast)
             send_end, self._send_end = self._send_end, -1
             _send(send_end, lines.chunks(self._split, lines.n))
 
     def finish(self) -> FileDigest:
         """Send the last lines, if not sent yet; the whole file's digest."""
         try:
-            if self._send_end >= 0:
+            if self._sender is not None:
+                sender, self._sender = self._sender, None
+                sender.join()
+            elif self._send_end >= 0:
                 self._send_lines()
             digest: FileDigest = self._child.result()
         except BaseException:
@@ -153,10 +172,50 @@ class _SplitJsonl:
         return digest
 
     def cancel(self) -> None:
-        self._child.cancel()
+        self._child.cancel()  # a sender writing to it then meets a closed pipe, and stops
+        if self._sender is not None:
+            sender, self._sender = self._sender, None
+            with contextlib.suppress(BaseException):
+                sender.join()
         if self._send_end >= 0:
             os.close(self._send_end)
             self._send_end = -1
+
+
+class _Sender:
+    """A thread writing chunks to a pipe (:func:`_send`) as they are handed to it: a write to a
+    full pipe waits for the reader without holding the interpreter, so the caller goes on. At
+    214k questions the child takes 0.2 s to write and hash 82 MB, which the parent spent
+    waiting on the pipe before it could write the official files."""
+
+    def __init__(self, fd: int) -> None:
+        import queue
+        import threading
+
+        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._failed: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, args=(fd,), name="vqametrics-send")
+        self._thread.start()
+
+    def _run(self, fd: int) -> None:
+        try:
+            _send(fd, iter(self._queue.get, None))
+        except BaseException as exc:  # re-raised by join, in the caller's thread
+            self._failed.append(exc)
+
+    def send(self, chunks: Iterable[bytes]) -> None:
+        """Queue every chunk, then the end (also when making them fails: the pipe is closed)."""
+        try:
+            for chunk in chunks:
+                self._queue.put(chunk)
+        finally:
+            self._queue.put(None)
+
+    def join(self) -> None:
+        """Wait until every chunk is sent and the pipe closed; a failure to send is raised."""
+        self._thread.join()
+        if self._failed:
+            raise self._failed[0]
 
 
 def _write_lines(
