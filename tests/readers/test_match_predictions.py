@@ -72,3 +72,40 @@ def test_matching_equals_the_rule_by_hand(qids: list[int], data: st.DataObject) 
     assert got.duplicates == repeats
     assert len(got.extra) == extra
     assert got.missing == [q for q, p in zip(qids, preds, strict=True) if p is None]
+
+
+@given(
+    st.lists(st.integers(0, 40), min_size=1, max_size=12, unique=True),
+    st.data(),
+)
+def test_columns_and_numpy_placement_give_the_same(qids: list[int], data: st.DataObject) -> None:
+    # a reader that kept the pairs as columns, and rows placed by numpy (from 10,000
+    # predictions on, numpy imported: here from one on), match as the pairs do by hand
+    import numpy  # noqa: F401  (the placement uses numpy only where it is already imported)
+
+    from vqametrics.readers import vqa
+
+    order = data.draw(st.permutations(qids))
+    repeated = [*order[1:], order[0], order[0]][: len(order)]  # every question but one, one twice
+    pairs = data.draw(
+        st.one_of(
+            st.just([(q, data.draw(answers)) for q in order]),
+            st.just([(q, "yes") for q in repeated]),
+        )
+    )
+    columns = ([q for q, _ in pairs], [a for _, a in pairs])
+    real = vqa._PLACED_BY_NUMPY
+    vqa._PLACED_BY_NUMPY = 1
+    try:
+        got = match_predictions(
+            _dataset(qids),
+            Results("res.json", pairs, _columns=columns),
+            allow_missing=True,
+            on_duplicate="last",
+        )
+    finally:
+        vqa._PLACED_BY_NUMPY = real
+    preds, repeats, extra = _reference(qids, pairs)
+    assert got.predictions == preds
+    assert got.duplicates == repeats
+    assert extra == 0 and got.extra == []

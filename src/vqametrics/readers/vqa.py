@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Literal, cast
 
@@ -217,6 +218,9 @@ class Results:
     #: the column the answers were read from, as the user's file names it (sheets and logs),
     #: for a message about an empty cell; ``None`` for the official list
     answer_column: str | None = None
+    #: the pairs as two columns (ids, answers), where the reader had them so (matching then
+    #: need not take the pairs apart again)
+    _columns: tuple[list[QuestionId], list[str | None]] | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         return f"<Results {self.source}: {len(self.pairs)} predictions>"
@@ -297,7 +301,7 @@ def _fast_results(name: str, preds: list[Any]) -> Results:
     """:class:`Results` from the decoded prediction structs."""
     qids = list(map(attrgetter("question_id"), preds))
     answers = list(map(attrgetter("answer"), preds))
-    return Results(name, list(zip(qids, answers, strict=True)))
+    return Results(name, list(zip(qids, answers, strict=True)), _columns=(qids, answers))
 
 
 def _fast_usable(what: str, decoded: Any) -> bool:
@@ -461,7 +465,7 @@ def match_predictions(
     :class:`IdTypeWarning`.
     """
     index = dataset.index
-    exact = _exact_match(index, results.pairs, len(dataset))
+    exact = _exact_match(index, results, len(dataset))
     if exact is not None:
         return Matched(exact, [], [], 0, 0)
     preds: list[str | None] = [None] * len(dataset)
@@ -521,26 +525,45 @@ def match_predictions(
 
 
 def _exact_match(
-    index: Mapping[QuestionId, int], pairs: Sequence[tuple[QuestionId, str | None]], n: int
+    index: Mapping[QuestionId, int], results: Results, n: int
 ) -> list[str | None] | None:
-    """The predictions in question order when *pairs* name every question once, each with its
-    dataset spelling and a non-empty answer (the usual file: nothing to warn or refuse, and
+    """The predictions in question order when *results* name every question once, each with
+    its dataset spelling and a non-empty answer (the usual file: nothing to warn or refuse, and
     :func:`match_predictions` need not look at each pair); ``None`` otherwise."""
+    pairs = results.pairs
     if len(pairs) != n or not n:
         return None
-    qids, answers = zip(*pairs, strict=True)
+    columns = results._columns
+    qids, answers = columns if columns is not None else zip(*pairs, strict=True)
     found = list(map(index.get, qids))
     if None in answers:
         return None
     if found == list(range(n)):  # the file lists the questions in the dataset's order
         return list(answers)
-    if None in found or len(set(found)) != n:
+    if None in found:
         return None
     rows = cast("list[int]", found)
+    np = sys.modules.get("numpy")  # imported by the bulk loader for a large file
+    if np is not None and n >= _PLACED_BY_NUMPY:
+        at = np.array(rows, dtype=np.int64)
+        seen = np.zeros(n, dtype=np.bool_)
+        seen[at] = True
+        if not seen.all():  # n rows of n, but some twice: a duplicate
+            return None
+        placed = np.empty(n, dtype=object)
+        placed[at] = answers if isinstance(answers, list) else list(answers)
+        return placed.tolist()  # type: ignore[no-any-return]
+    if len(set(rows)) != n:
+        return None
     preds: list[str | None] = [None] * n
     for j, answer in zip(rows, answers, strict=True):
         preds[j] = answer
     return preds
+
+
+#: from this many predictions (with numpy already imported) the rows are placed by numpy:
+#: 214k predictions in 10 ms instead of 35
+_PLACED_BY_NUMPY = 10_000
 
 
 def _other_spelling(qid: QuestionId) -> QuestionId | None:
