@@ -166,14 +166,15 @@ IDS = {
 
 
 def _evaluation(ids: Callable[[int], Any], n: int = 120) -> Any:
-    """An evaluation scored in bulk: non-ASCII texts, a missing prediction, and questions with
-    three answers (rows the bulk writer leaves to the per-question records)."""
+    """An evaluation scored in bulk: non-ASCII texts, a missing prediction, questions without a
+    question or answer type, and questions with three answers (rows the bulk writer leaves to
+    the per-question records)."""
     records = [
         {
             "question_id": ids(q),
             "image_id": q,
-            "question_type": f"what is {q % 4}",
-            "answer_type": ["yes/no", "number", "other"][q % 3],
+            "question_type": None if q % 5 == 0 else f"what is {q % 4}",
+            "answer_type": None if q % 6 == 1 else ["yes/no", "number", "other"][q % 3],
             "answers": [
                 {"answer": ANSWERS[(q * i + i) % len(ANSWERS)], "answer_id": i}
                 for i in range(1, 4 if q % 9 == 0 else 11)

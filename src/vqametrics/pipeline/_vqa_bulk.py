@@ -7,9 +7,7 @@ byte-identical to dumping the per-question records and official dicts one by one
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from ..aggregate._bulk import fast_breakdown, type_groups
@@ -90,7 +88,7 @@ class JsonlLines:
             ([t + '],"m":' for t in strings] + [""], answers, N_ANSWERS, N_ANSWERS - 1),
             (masks, codes(fast.mask), 1, 0),
             (frags(distinct), score_codes, 1, 0),
-            *_tail_columns(ev, steps_idx, steps_lists, fast.unanimous, n),
+            *_tail_columns(ev, fast, steps_idx, steps_lists, n),
         ]
         self._qids = _int64_ids(ev, fast)
         self._ev = ev
@@ -188,7 +186,7 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 def _tail_columns(
-    ev: VQAEvaluation, steps_idx: Any, steps_lists: list[list[str]], unanimous: Any, n: int
+    ev: VQAEvaluation, fast: FastScores, steps_idx: Any, steps_lists: list[list[str]], n: int
 ) -> list[Column]:
     """Per row, the end of its line from ``,"steps_changed":`` on: one fragment per distinct
     combination of steps, unanimity skip, question and answer type and ``verbose`` flag (a few
@@ -199,9 +197,13 @@ def _tail_columns(
     dumps = orjson.dumps
 
     def coded(keys: Sequence[Any]) -> tuple[list[Any], Any]:
-        table: defaultdict[Any, int] = defaultdict(count().__next__)
-        codes = np.fromiter(map(table.__getitem__, keys), dtype=np.int64, count=n)
-        return list(table), codes
+        """Each row's key as a code into a table of the keys: from the rows of each key that
+        the aggregation grouped (``type_groups``; ``None`` is the table's last key)."""
+        groups = type_groups(keys, fast.groups)
+        codes = np.full(n, len(groups), dtype=np.int64)
+        for k, (_, rows) in enumerate(groups):
+            codes[rows] = k
+        return [key for key, _ in groups] + [None], codes
 
     d = ev.dataset
     qtypes, qt = coded(d.question_types)
@@ -212,7 +214,7 @@ def _tail_columns(
     if verbose:  # a row's reasons: an empty tuple when it is not verbose
         flags = np.fromiter(map(bool, ev.diagnostics.flags), dtype=np.bool_, count=n)
     sizes = (len(steps_lists), 2, len(qtypes), len(atypes), 2)
-    parts = (steps_idx, unanimous.astype(np.int64), qt, at, flags.astype(np.int64))
+    parts = (steps_idx, fast.unanimous.astype(np.int64), qt, at, flags.astype(np.int64))
     combined = np.ravel_multi_index(parts, sizes)
     distinct, inverse = unique_inverse(combined)
     end = "" if chat else "}\n"
