@@ -24,7 +24,7 @@ from vqametrics.extract import (
     list_answer_extractors,
 )
 from vqametrics.extract import answer as answer_rules
-from vqametrics.extract.diagnose import _long_patterns
+from vqametrics.extract._diagnostics import _long_patterns
 from vqametrics.extract.peers import extract_evalscope
 from vqametrics.integrations.rewards import compute_score
 

@@ -100,13 +100,16 @@ def _mme(d: Path) -> list[str]:
 #: ipaddress) and the toolkit check, where no item carries the toolkit's own score
 PLAIN = {"pathlib", "urllib.parse", "ipaddress", "vqametrics.pipeline.toolkit_check"}
 
+#: the diagnostics of free-text answers, which a yes/no parser never needs (it reads sentences)
+YES_NO = {"vqametrics.extract._diagnostics"}
+
 #: task -> (its inputs, its module, what else that run does without)
 RUNS = {
-    "pope": (_pope, "pope", {"hashlib", "vqametrics.profiles"} | PLAIN),  # no labels: no hash
+    "pope": (_pope, "pope", {"hashlib", "vqametrics.profiles"} | PLAIN | YES_NO),  # no hash
     "chartqa": (_chartqa, "chartqa", {"vqametrics.profiles", "vqametrics.core.output"} | PLAIN),
     "docvqa": (_docvqa, "anls", {"vqametrics.core.output"}),
     "gqa": (_gqa, "gqa", {"vqametrics.core.output"}),
-    "mme": (_mme, "mme", {"vqametrics.core.output", "hashlib"} | PLAIN),
+    "mme": (_mme, "mme", {"vqametrics.core.output", "hashlib"} | PLAIN | YES_NO),
 }
 
 
@@ -150,6 +153,7 @@ LABEL_RUN_UNNEEDED = {"hashlib", "_hashlib", "pathlib", "urllib.parse", "ipaddre
 LABEL_RUN_UNNEEDED |= {"zlib", "mmap"}
 #: the official normalizer's tables, which only VLMEvalKit's yes/no rule needs of POPE
 LABEL_RUN_UNNEEDED |= {"vqametrics.normalize.official", "vqametrics.normalize.vlmevalkit"}
+LABEL_RUN_UNNEEDED |= YES_NO
 
 
 def test_pope_with_label_files_imports_no_openssl_pathlib_or_csv(tmp_path: Path) -> None:

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._names import BUILTIN_EXTRACTORS, MAX_SCAN_CHARS
-from .diagnose import REASONS, Diagnostics, diagnose, verbose_reasons, word_limit
 
 if TYPE_CHECKING:
     from ._base import AnswerExtractor, Extraction, ExtractionRun
+    from ._diagnostics import REASONS, Diagnostics, diagnose, verbose_reasons, word_limit
     from .answer import ANSWER_RULES, extract_answer
 
 __all__ = [
@@ -99,7 +99,16 @@ _FROM_ANSWER = ("ANSWER_RULES", "extract_answer")
 _FROM_BASE = ("AnswerExtractor", "Extraction", "ExtractionRun")
 
 
+#: the diagnostics, loaded on first use: a run whose parser reads sentences by design (yes/no,
+#: choices) never diagnoses, and their patterns and dataclass cost 3 ms to import (issue 23)
+_FROM_DIAGNOSTICS = {"REASONS", "Diagnostics", "diagnose", "verbose_reasons", "word_limit"}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _FROM_DIAGNOSTICS:
+        from . import _diagnostics
+
+        return getattr(_diagnostics, name)
     if name in _FROM_ANSWER:
         from . import answer
 

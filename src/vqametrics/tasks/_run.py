@@ -11,7 +11,6 @@ from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.collector import gc_paused
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..core.signature import Signature
-from ..extract import Diagnostics, apply_extractor, diagnose
 from ..readers.lmms_eval import TOOLKIT_SCORE
 from . import get_task
 from ._base import (
@@ -25,8 +24,8 @@ from ._base import (
     item_column,
 )
 
-if TYPE_CHECKING:  # made by apply_extractor: a run that does not extract never loads it
-    from ..extract import ExtractionRun
+if TYPE_CHECKING:  # loaded by the runs that diagnose or extract (many do neither)
+    from ..extract import Diagnostics, ExtractionRun
     from ..pipeline.toolkit_check import SampleCheck
 
 __all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
@@ -402,10 +401,14 @@ def _run(
     raw = item_column(data.items, "prediction")
     diagnostics = None  # a yes/no or choice parser reads sentences by design: nothing to flag
     if not prof.parses_free_text:
+        from ..extract import diagnose
+
         diagnostics = diagnose(raw, references=item_column(data.items, "references"))
     extraction = None
     items = data.items
     if extract is not None:
+        from ..extract import apply_extractor
+
         extraction = apply_extractor(extract, raw)
         items = [
             item if text is None else replace(item, prediction=text)
