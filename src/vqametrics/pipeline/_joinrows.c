@@ -220,16 +220,18 @@ join_rows(PyObject *self, PyObject *args)
     char digits[24];
     Py_ssize_t total = 0, len = 0;
     for (Py_ssize_t i = start, k = 0; usable == 1 && i < stop; i++) {
-        if (k < n_slow && slow[k] == i) {
-            one_byte(PyList_GET_ITEM(slow_texts, k++), &len);
-            total += len;
-            continue;
-        }
+        /* a slow row's pieces are checked too, though its text replaces them: the reference
+         * picks every row's pieces first, and fails on a code out of range in any row */
+        int is_slow = k < n_slow && slow[k] == i;
         for (Py_ssize_t c = 0; c < n_cols; c++) {
             if (piece(&cols[c], i, digits, &len) == NULL) {
                 usable = 0;
                 break;
             }
+            total += is_slow ? 0 : len;
+        }
+        if (is_slow) {
+            one_byte(PyList_GET_ITEM(slow_texts, k++), &len);
             total += len;
         }
     }
