@@ -51,8 +51,7 @@ types: $(STAMP)
 test: style
 	@$(MAKE) --no-print-directory -j2 types test-fast
 
-# the compiled helpers must have been built where a compiler is (tests/readers/test_answer_scan.py,
-# tests/test_join_rows.py)
+# the compiled helpers must have been built where a compiler is (tests/test_compiled.py)
 test-fast: $(STAMP)
 	VQAMETRICS_REQUIRE_EXTENSION=1 $(PYTEST) -m "not slow"
 

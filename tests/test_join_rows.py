@@ -5,10 +5,6 @@ written through either are the same."""
 
 from __future__ import annotations
 
-import os
-import shlex
-import shutil
-import sysconfig
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,47 +15,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vqametrics.core.compiled import PURE_PYTHON_ENV
+from compiled_helpers import built
+from vqametrics.core.compiled import PURE_PYTHON_ENV, ROW_JOINER
 from vqametrics.kernels import _fast
 from vqametrics.pipeline import vqa_outputs
 from vqametrics.pipeline._vqa_bulk import join_rows_reference
 from vqametrics.tasks.vqav2 import evaluate_vqa
 
-REQUIRE_ENV = "VQAMETRICS_REQUIRE_EXTENSION"
-
-
-def _can_compile() -> bool:
-    """Whether this interpreter has what the build hook (hatch_build.py) compiles with."""
-    command = shlex.split(sysconfig.get_config_var("LDSHARED") or "")
-    include = sysconfig.get_paths().get("include") or ""
-    return bool(command) and bool(shutil.which(command[0])) and Path(include, "Python.h").is_file()
-
-
-def _built() -> Callable[..., Any] | None:
-    try:
-        from vqametrics.pipeline._joinrows import join_rows
-    except ImportError:
-        return None
-    return join_rows
-
-
-def test_the_joiner_is_built_where_it_can_be() -> None:
-    """``make test`` sets VQAMETRICS_REQUIRE_EXTENSION=1: on a machine with a C compiler and the
-    Python headers, an install that did not build the joiner fails here."""
-    if os.environ.get(REQUIRE_ENV) != "1":
-        pytest.skip(f"{REQUIRE_ENV} is not 1 (make test sets it)")
-    if not _can_compile():
-        pytest.skip("no C compiler or Python headers here: the pure-Python path is expected")
-    assert _built() is not None, (
-        "vqametrics.pipeline._joinrows is not built although this machine can compile it: "
-        "reinstall (`uv pip install -e .` or `make test` after touching pyproject.toml) and "
-        "read the build hook's warning"
-    )
-
 
 @pytest.fixture(scope="module")
 def join() -> Callable[..., Any]:
-    found = _built()
+    found = built(ROW_JOINER)
     if found is None:
         pytest.skip("the compiled row joiner is not built (no compiler at install time)")
     return found
@@ -112,6 +78,12 @@ def test_input_it_does_not_take_is_left_to_the_reference(
 one_byte_text = st.text(alphabet=st.characters(max_codepoint=255), max_size=6)
 
 
+def _slow(draw: st.DrawFn, start: int, stop: int) -> tuple[list[int], list[str]]:
+    """Up to three slow rows among start..stop, ascending, and their texts."""
+    rows = sorted(r for r in draw(st.sets(st.integers(start, start + 8), max_size=3)) if r < stop)
+    return rows, [draw(one_byte_text) for _ in rows]
+
+
 @st.composite
 def _columns(draw: st.DrawFn) -> tuple[list[Any], int, int, list[int], list[str]]:
     start = draw(st.integers(0, 5))
@@ -134,10 +106,7 @@ def _columns(draw: st.DrawFn) -> tuple[list[Any], int, int, list[int], list[str]
             size = stop * step
             codes = draw(st.lists(st.integers(low, high), min_size=size, max_size=size))
             columns.append((None if kind == "decimal" else table, _i64(codes), step, offset))
-    slow_rows = sorted(draw(st.sets(st.integers(start, max(start, stop - 1)), max_size=3)))
-    slow_rows = [r for r in slow_rows if r < stop]
-    slow_texts = [draw(one_byte_text) for _ in slow_rows]
-    return columns, start, stop, slow_rows, slow_texts
+    return columns, start, stop, *_slow(draw, start, stop)
 
 
 @settings(max_examples=300, deadline=None)
@@ -231,9 +200,7 @@ def _any_columns(draw: st.DrawFn) -> tuple[list[Any], int, int, list[int], list[
         table = draw(st.one_of(st.none(), st.lists(one_byte_text, min_size=1, max_size=4)))
         codes = draw(st.one_of(st.none(), st.lists(st.integers(-8, 8), max_size=24).map(_i64)))
         columns.append((table, codes, draw(st.integers(0, 3)), draw(st.integers(-3, 3))))
-    slow_rows = sorted(draw(st.sets(st.integers(start, start + 8), max_size=2)))
-    slow_rows = [r for r in slow_rows if r < stop]
-    return columns, start, stop, slow_rows, [draw(one_byte_text) for _ in slow_rows]
+    return columns, start, stop, *_slow(draw, start, stop)
 
 
 @settings(max_examples=400, deadline=None)

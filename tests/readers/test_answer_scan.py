@@ -5,10 +5,6 @@
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
-import sysconfig
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,45 +13,15 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from vqametrics.core.compiled import PURE_PYTHON_ENV
+from compiled_helpers import built
+from vqametrics.core.compiled import ANSWER_SCANNER, PURE_PYTHON_ENV
 from vqametrics.readers import _bulk
 from vqametrics.readers.vqa import load_annotations
-
-REQUIRE_ENV = "VQAMETRICS_REQUIRE_EXTENSION"
-
-
-def _can_compile() -> bool:
-    """Whether this interpreter has what the build hook (hatch_build.py) compiles with."""
-    command = shlex.split(sysconfig.get_config_var("LDSHARED") or "")
-    include = sysconfig.get_paths().get("include") or ""
-    return bool(command) and bool(shutil.which(command[0])) and Path(include, "Python.h").is_file()
-
-
-def _built() -> Callable[[list[Any]], Any] | None:
-    try:
-        from vqametrics.readers._answerscan import scan_answers
-    except ImportError:
-        return None
-    return scan_answers
-
-
-def test_the_scanner_is_built_where_it_can_be() -> None:
-    """``make test`` sets VQAMETRICS_REQUIRE_EXTENSION=1: on a machine with a C compiler and the
-    Python headers, an install that did not build the scanner fails here."""
-    if os.environ.get(REQUIRE_ENV) != "1":
-        pytest.skip(f"{REQUIRE_ENV} is not 1 (make test sets it)")
-    if not _can_compile():
-        pytest.skip("no C compiler or Python headers here: the pure-Python path is expected")
-    assert _built() is not None, (
-        "vqametrics.readers._answerscan is not built although this machine can compile it: "
-        "reinstall (`uv pip install -e .` or `make test` after touching pyproject.toml) and "
-        "read the build hook's warning"
-    )
 
 
 @pytest.fixture(scope="module")
 def scan() -> Callable[[list[Any]], Any]:
-    found = _built()
+    found = built(ANSWER_SCANNER)
     if found is None:
         pytest.skip("the compiled answer scanner is not built (no compiler at install time)")
     return found

@@ -8,7 +8,13 @@ import importlib
 import os
 from typing import Any
 
-__all__ = ["PURE_PYTHON_ENV", "compiled"]
+__all__ = ["ANSWER_SCANNER", "HELPERS", "PURE_PYTHON_ENV", "ROW_JOINER", "compiled"]
+
+#: each helper as (module, function): the answer scanner (``readers/_answerscan.c``) and the
+#: row joiner (``pipeline/_joinrows.c``), built by ``hatch_build.py``
+ANSWER_SCANNER = ("vqametrics.readers._answerscan", "scan_answers")
+ROW_JOINER = ("vqametrics.pipeline._joinrows", "join_rows")
+HELPERS = (ANSWER_SCANNER, ROW_JOINER)
 
 #: set to any value but ``0`` or empty, no compiled helper is used (for tests, and for anyone
 #: who suspects one): the pure-Python references then do all the work

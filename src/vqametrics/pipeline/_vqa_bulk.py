@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..aggregate._bulk import fast_breakdown, type_groups
 from ..core.answers import N_ANSWERS
-from ..core.compiled import compiled
+from ..core.compiled import ROW_JOINER, compiled
 from ..kernels._fast import unique_inverse
 from .vqa import steps_changed
 
@@ -351,7 +351,7 @@ def _join(
 ) -> bytes:
     """:func:`join_rows_reference` by the compiled joiner where it is built and takes the input,
     else by the reference itself."""
-    join = compiled("vqametrics.pipeline._joinrows", "join_rows")
+    join = compiled(*ROW_JOINER)
     data = None if join is None else join(list(columns), start, stop, slow_rows, slow_texts)
     return (
         join_rows_reference(columns, start, stop, slow_rows, slow_texts) if data is None else data

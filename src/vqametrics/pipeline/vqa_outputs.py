@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 
 from ..core.collector import gc_paused
-from ..core.compiled import compiled
+from ..core.compiled import ROW_JOINER, compiled
 from ..core.output import FileDigest, StagedDir, write_chunks
 from ..readers._fork import Forked, fork_worthwhile
 from .vqa import VQA_OUTPUTS, VQAEvaluation
@@ -46,7 +46,7 @@ def _child_share() -> float:
     process assembles every one (prepared once, in 0.1 s, and joined in 0.1 s at 214k
     questions) and streams them to the child before it writes the official files, and the
     child only writes and hashes them (0.2 s, the part that cannot be shared) meanwhile."""
-    if compiled("vqametrics.pipeline._joinrows", "join_rows") is not None:
+    if compiled(*ROW_JOINER) is not None:
         return 0.0
     return CHILD_SHARE
 

@@ -16,7 +16,7 @@ from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
-from ..core.compiled import compiled
+from ..core.compiled import ANSWER_SCANNER, compiled
 from ._dataset import QuestionId, VQADataset
 from ._json import PathLike, closing_map, decode_typed, map_file
 
@@ -211,9 +211,7 @@ def answer_scanner() -> Callable[[list[Any]], Any] | None:
     checking their answer_ids and interning their texts took about 1.35 s of a 4.4 s run; the
     scanner reads the same raw lists in about 0.17 s, making a str only per distinct text.
     """
-    scan: Callable[[list[Any]], Any] | None = compiled(
-        "vqametrics.readers._answerscan", "scan_answers"
-    )
+    scan: Callable[[list[Any]], Any] | None = compiled(*ANSWER_SCANNER)
     return scan
 
 
