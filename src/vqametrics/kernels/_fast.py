@@ -276,8 +276,9 @@ class AnswerTracer:
     """The part of :func:`score_fast` that depends on the answers alone, done ahead: each
     distinct answer traced through a profile's answer steps (:func:`_traced`), for a process
     with time to spare (the annotations loader's forked child, whose half of the work ends
-    before the parent's; at 214k questions the answers' 25k distinct texts take it 0.1 s that
-    the scoring then saves). Calling it needs no numpy; its result is pure data, and
+    before the parent's; at 214k questions the answers' 7.8k distinct texts take it 0.04 s,
+    and the scoring traces 20k strings instead of 34k). Calling it needs no numpy; its result
+    is pure data, and
     :attr:`stages` tells :func:`score_fast` which steps it is for (``AnswerCodes.traces``)."""
 
     def __init__(self, profile: Profile) -> None:

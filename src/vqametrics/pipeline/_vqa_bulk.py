@@ -44,7 +44,7 @@ class JsonlLines:
     (orjson output composes: a dict is ``{``, ``"key":value`` joined by ``,``, then ``}``).
     Fields that vary together share one fragment with the keys between them (``m``,
     ``leave_one_out`` and the ``score`` key by match mask; ``steps_changed`` to the end of the
-    line by their combination), so a line is joined from 19 pieces instead of about 40, each
+    line by their combination), so a line is joined from 18 pieces instead of about 40, each
     column a table of fragments and a code per row (:func:`join_rows_reference`). The bytes
     are those of one ``orjson.dumps`` per record.
     """

@@ -44,8 +44,8 @@ CHILD_SHARE = 0.68
 def _child_share() -> float:
     """:data:`CHILD_SHARE`, or none where the compiled joiner assembles the lines: then this
     process assembles every one (prepared once, in 0.1 s, and joined in 0.1 s at 214k
-    questions) and streams them to the child before it writes the official files, and the
-    child only writes and hashes them (0.2 s, the part that cannot be shared) meanwhile."""
+    questions) and a thread streams them to the child while this process writes the official
+    files; the child only writes and hashes them (0.2 s, the part that cannot be shared)."""
     if compiled(*ROW_JOINER) is not None:
         return 0.0
     return CHILD_SHARE
@@ -105,8 +105,9 @@ class _SplitJsonl:
     line at once (:meth:`send_early`, before the official files); otherwise it sends the rest
     when :meth:`finish` is called.
 
-    Each process prepares the lines' columns itself (:class:`JsonlLines`): prepared before the
-    fork, they would delay the child and everything this process does meanwhile.
+    Where the child writes lines of its own, each process prepares the lines' columns itself
+    (:class:`JsonlLines`), after the fork. Where it writes none, this process prepares them once,
+    before the fork: after it, every object touched would be a page copied.
     """
 
     def __init__(self, result: VQAEvaluation, path: Path) -> None:
