@@ -116,7 +116,7 @@ class _SplitJsonl:
         self._result = result
         self._split = int(len(result.dataset) * _child_share())
         self._sender: _Sender | None = None
-        self._lines = None
+        self._lines: JsonlLines | None = None
         if self._split == 0:  # prepared before the fork: after it, each object touched here
             with gc_paused():  # would be a page copied (0.1 s more at 214k questions)
                 self._lines = JsonlLines(result, result._fast)
@@ -134,14 +134,9 @@ class _SplitJsonl:
         """Where the child writes no line of its own, assemble them all now and hand them to a
         thread that sends them (:class:`_Sender`): the child writes them while this process goes
         on with the official files, instead of waiting on the pipe for the child's disk."""
-        if self._split == 0:
-            from ._vqa_bulk import JsonlLines
-
+        if self._lines is not None:  # prepared before the fork: the child writes none
+            lines, self._lines = self._lines, None
             with gc_paused():
-                lines, self._lines = (
-                    self._lines or JsonlLines(self._result, self._result._fast),
-                    None,
-                )
                 send_end, self._send_end = self._send_end, -1
                 try:
                     self._sender = _Sender(send_end)
