@@ -103,13 +103,20 @@ PLAIN = {"pathlib", "urllib.parse", "ipaddress", "vqametrics.pipeline.toolkit_ch
 #: the diagnostics of free-text answers, which a yes/no parser never needs (it reads sentences)
 YES_NO = {"vqametrics.extract._diagnostics"}
 
+#: what a run that reads no JSON does without: orjson, with the modules it imports itself
+NO_JSON = {"orjson", "uuid", "datetime", "platform"}
+
 #: task -> (its inputs, its module, what else that run does without)
 RUNS = {
     "pope": (_pope, "pope", {"hashlib", "vqametrics.profiles"} | PLAIN | YES_NO),  # no hash
-    "chartqa": (_chartqa, "chartqa", {"vqametrics.profiles", "vqametrics.core.output"} | PLAIN),
+    "chartqa": (
+        _chartqa,
+        "chartqa",
+        {"vqametrics.profiles", "vqametrics.core.output"} | PLAIN | NO_JSON,  # a CSV sheet
+    ),
     "docvqa": (_docvqa, "anls", {"vqametrics.core.output"}),
     "gqa": (_gqa, "gqa", {"vqametrics.core.output"}),
-    "mme": (_mme, "mme", {"vqametrics.core.output", "hashlib"} | PLAIN | YES_NO),
+    "mme": (_mme, "mme", {"vqametrics.core.output", "hashlib"} | PLAIN | YES_NO | NO_JSON),
 }
 
 

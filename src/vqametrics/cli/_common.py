@@ -9,8 +9,6 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import orjson
-
 from ..core.exceptions import InputError, VqaMetricsWarning
 from ..readers.formats import INPUT_FORMAT_CHOICES, LAYOUTS, describe_choices, parse_input_format
 
@@ -130,6 +128,8 @@ def add_profile_option(parser: argparse.ArgumentParser, default: str = "official
 
 def print_json(obj: Any) -> None:
     """Write *obj* as indented JSON to stdout."""
+    import orjson  # here: a command that writes no JSON never loads it
+
     sys.stdout.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 

@@ -8,13 +8,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from ..core.exceptions import InputError
 from ._paths import path_text
 
-if TYPE_CHECKING:  # mmap and zlib are imported where a file is mapped or ungzipped
+if TYPE_CHECKING:  # imported where used: a command that reads no JSON never loads orjson
     import mmap
+
+    import orjson
 
 __all__ = [
     "decode_typed",
@@ -107,6 +107,8 @@ def is_jsonl(path: PathLike) -> bool:
 
 def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[int] | None]:
     """:func:`read_json_or_jsonl` on bytes already read; *name* is used in messages."""
+    import orjson
+
     if not jsonl:
         try:
             return orjson.loads(data), None
@@ -160,6 +162,8 @@ def object_pairs(data: bytes) -> list[tuple[str, Any]]:
 
 
 def _looks_like_jsonl(data: bytes, exc: orjson.JSONDecodeError) -> bool:
+    import orjson
+
     if exc.msg != "unexpected content after document":
         return False
     text = data.lstrip()

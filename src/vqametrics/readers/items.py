@@ -10,9 +10,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
-__all__ = ["Item", "ItemColumns", "ItemId", "TaskData", "TaskInputs", "item_column"]
+__all__ = [
+    "TOOLKIT_SCORE",
+    "Item",
+    "ItemColumns",
+    "ItemId",
+    "TaskData",
+    "TaskInputs",
+    "item_column",
+]
 
 ItemId = str | int
+#: the item field holding the per-sample score the toolkit itself recorded
+TOOLKIT_SCORE = "toolkit_score"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ run can be checked against the toolkit sample by sample (``TaskEvaluation.toolki
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -24,7 +23,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 from ..core.exceptions import InputError
 from .answers import text_predictions
-from .items import Item, TaskData, TaskInputs
+from .items import TOOLKIT_SCORE, Item, TaskData, TaskInputs
 from .layouts import Predictions, is_lmms_eval_log, is_vlmevalkit, item_id
 from .records import Records, field_value
 
@@ -56,9 +55,6 @@ __all__ = [
 ]
 
 K = TypeVar("K", bound=Hashable)
-
-#: the item field holding the per-sample score the toolkit itself recorded
-TOOLKIT_SCORE = "toolkit_score"
 
 
 def is_lmms_eval(preds: Predictions) -> bool:
@@ -120,6 +116,8 @@ def unique_samples(
     # the doc's fingerprint tells apart records of an id met more than once, so only those
     # are serialized (an id met once cannot repeat a record whatever its doc)
     repeated = {key for key, n in Counter(keys).items() if n > 1}
+    if repeated:
+        import json  # only to fingerprint the docs of a repeated id
     for i, (row, doc_id, key) in enumerate(zip(preds.records.rows, doc_ids, keys, strict=True)):
         doc = row.get("doc")
         fingerprint = (

@@ -11,7 +11,7 @@ from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.collector import gc_paused
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
 from ..core.signature import Signature
-from ..readers.lmms_eval import TOOLKIT_SCORE
+from ..readers.items import TOOLKIT_SCORE
 from . import get_task
 from ._base import (
     Aggregate,
