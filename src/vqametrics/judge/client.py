@@ -15,22 +15,20 @@ extra (``pip install 'vqametrics[judge]'``), imported when the client is built.
 from __future__ import annotations
 
 import contextlib
-import email.utils
-import hashlib
 import math
 import os
-import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
-
-import orjson
+from typing import TYPE_CHECKING, Any
 
 from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError, VqaMetricsWarning
+
+# threads, paths, hashes, HTTP dates and JSON are imported where a client is made or asks:
+# a score from recorded verdicts imports this module for check_judged and the types alone
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "DEFAULT_KEY_ENV",
@@ -70,6 +68,8 @@ class JudgeCacheWarning(VqaMetricsWarning):
 
 def default_cache_dir() -> Path:
     """``$XDG_CACHE_HOME/vqametrics/judge`` (``~/.cache/vqametrics/judge`` by default)."""
+    from pathlib import Path
+
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "vqametrics" / "judge"
 
@@ -171,6 +171,9 @@ class JudgeClient:
                 "max wait >= 0"
             )
         httpx = _require_httpx()
+        import threading
+        from pathlib import Path
+
         self.url = url.rstrip("/")
         if not self.url.endswith("/chat/completions"):
             self.url += "/chat/completions"
@@ -225,6 +228,10 @@ class JudgeClient:
         settings: list[Any] = []
         if temperature != 0 or (max_tokens is not None and max_tokens != self.max_tokens):
             settings = [{"temperature": temperature, "max_tokens": max_tokens}]
+        import hashlib
+
+        import orjson
+
         key = orjson.dumps([self.model, prompt] + ([attempt] if attempt else []) + settings)
         return self.cache_dir / (hashlib.sha256(key).hexdigest() + ".json")
 
@@ -249,6 +256,10 @@ class JudgeClient:
                 f"judge call: temperature must be >= 0 and max_tokens >= 1 (got {temperature!r}, "
                 f"{max_tokens!r})"
             )
+        import threading
+
+        import orjson
+
         path = self._path(prompt, attempt, temperature, max_tokens)
         try:
             stored = orjson.loads(path.read_bytes())
@@ -314,6 +325,8 @@ class JudgeClient:
         if len(unique) <= 1 or self.concurrency == 1:
             done = {p: one(p) for p in unique}
         else:
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
                 done = dict(zip(unique, pool.map(one, unique), strict=True))
         out = []
@@ -468,6 +481,8 @@ def _retry_after(value: str | None, now: float | None = None) -> float | None:
     value = value.strip()
     if value.isdigit():
         return float(value)
+    import email.utils
+
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
@@ -479,6 +494,8 @@ def _retry_after(value: str | None, now: float | None = None) -> float | None:
 
 
 def _completion_text(content: bytes) -> str | None:
+    import orjson
+
     try:
         data = orjson.loads(content)
         text = data["choices"][0]["message"]["content"]

@@ -14,7 +14,6 @@ around it is code here.
 from __future__ import annotations
 
 import ast
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -153,6 +152,8 @@ class PromptText:
 
     @property
     def digest(self) -> str:
+        import hashlib  # OpenSSL loads only for a user's prompt file
+
         return hashlib.sha256(self.text.encode()).hexdigest()[:8]
 
 
