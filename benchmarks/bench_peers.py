@@ -26,6 +26,10 @@ the median wall time of each and the median of the per-pair ratios (ours / basel
 printed, with the CPU time (user + sys from ``wait4``: medians and the ratio), the figure to
 trust on a loaded host.
 
+A third row, ``floor``, times ``python -c "import argparse, dataclasses"`` in the same
+alternation: what any command line with argparse and dataclass results pays before reading a
+byte. Where it is above 1x its peer, no such command line can be faster than that peer.
+
 ``--before SRC`` also runs ours from another source tree (e.g. an export of main's ``src/``) in
 the same alternation, and prints its ratio to the same baseline.
 
@@ -185,6 +189,10 @@ if importlib.util.find_spec("sklearn") is not None:
     )
 
 
+#: the floor of a command line with argparse and dataclass results: imports, nothing else
+FLOOR = "import argparse, dataclasses"
+
+
 def timed_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall, CPU) seconds of *cmd* in a fresh process; fails loudly on a non-zero exit."""
     t0 = time.perf_counter()
@@ -219,13 +227,14 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             ours, theirs = build(Path(tmp), random.Random(12345))
             cmds = [([*cli, *ours], env), ([sys.executable, "-c", base, *theirs], env)]
+            cmds.append(([sys.executable, "-c", FLOOR], env))
             if before is not None:
                 cmds.append(([*cli, *ours], before))
             for cmd, e in cmds:
                 timed_process(cmd, e)  # warm the file cache and the bytecode
             runs = [[timed_process(cmd, e) for cmd, e in cmds] for _ in range(args.runs)]
-            labels = [name, f"{name} (before)"] if before is not None else [name]
-            for label, k in zip(labels, (0, 2), strict=False):
+            labels = [name, f"{name} floor"] + ([f"{name} (before)"] if before else [])
+            for label, k in zip(labels, (0, 2, 3), strict=False):
                 wall_ratio = statistics.median(r[k][0] / r[1][0] for r in runs)
                 cpu_ratio = statistics.median(r[k][1] / r[1][1] for r in runs)
                 ours_s = statistics.median(r[k][0] for r in runs)

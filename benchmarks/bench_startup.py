@@ -3,10 +3,12 @@
 Every case runs in a fresh process, the cases alternating run by run; the medians and their
 ratio to the bare interpreter are printed (target: ``vqametrics --help`` <= 2x), of the wall
 time and of the CPU time (user + sys from ``wait4``: the figure to trust on a loaded host). The
-small ``score`` is POPE on 20 VLMEvalKit rows, and ChartQA on 20 VLMEvalKit CSV rows (a task
-whose profiles have explain hooks); ``--importtime`` also prints the slowest imports of each
-command (``python -X importtime``). ``--before SRC`` runs every command a second time
-from another source tree (e.g. an export of main's ``src/``), in the same alternation.
+small ``score`` is POPE on 20 VLMEvalKit rows, ChartQA on 20 VLMEvalKit CSV rows (a task
+whose profiles have explain hooks), and MathVista on 20 rows of its own output (extractions
+recorded: a judged task scored without its judge); ``--importtime`` also prints the slowest
+imports of each command (``python -X importtime``). ``--before SRC`` runs every command a
+second time from another source tree (e.g. an export of main's ``src/``), in the same
+alternation.
 
 Usage: ``python benchmarks/bench_startup.py [--runs 15] [--importtime] [--before SRC]``
 """
@@ -38,6 +40,16 @@ def cases(tmp: Path) -> dict[str, list[str]]:
     lines = ["index,question,answer,prediction,split"]
     lines += [f"{i},q,{i},{i % 3},{('test_human', 'test_augmented')[i % 2]}" for i in range(20)]
     chart.write_text("\n".join(lines) + "\n")
+    mathvista = tmp / "mathvista.json"  # MathVista's own output, extractions recorded
+    records = {
+        str(i): {"question": "How many?", "image": f"images/{i}.jpg", "choices": None,
+                 "unit": None, "precision": None, "answer": str(i), "question_type": "free_form",
+                 "answer_type": "integer", "pid": str(i), "metadata": {"split": "testmini"},
+                 "query": "How many?", "response": f"It is {i % 3}.", "extraction": str(i % 3),
+                 "prediction": str(i % 3), "true_false": i % 3 == i}
+        for i in range(20)
+    }  # fmt: skip
+    mathvista.write_text(json.dumps(records))
     # the installed console script (what a user runs), else python -m (runpy costs ~10 ms)
     script = Path(sys.executable).with_name("vqametrics")
     cli = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "vqametrics"]
@@ -49,6 +61,7 @@ def cases(tmp: Path) -> dict[str, list[str]]:
         "score pope (20 rows)": [*cli, "score", "pope", "--results", str(small), "--profile",
                                  "vlmevalkit"],
         "score chartqa (20 rows)": [*cli, "score", "chartqa", "--results", str(chart)],
+        "score mathvista (20 rows)": [*cli, "score", "mathvista", "--results", str(mathvista)],
     }  # fmt: skip
 
 
