@@ -7,6 +7,8 @@
   read the answers, and for each label file keep that category's answers, map each to yes/no by
   the first sentence's words, count TP/FP/TN/FN and print accuracy, precision, recall, F1.
   Ours: ``vqametrics score pope --annotations DIR --questions Q --results A``.
+  ``pope-shipped`` is the same script with the command line ``eval_pope.py`` has (argparse,
+  ``--annotation-dir``, ``--question-file``, ``--result-file``): what the peer's own script costs.
 - **MME**: the LaVIN results shipped inside MME's official ``eval_tool`` (``../shared/data/mme/
   eval_tool/LaVIN``, 2,374 lines, the real files). The baseline is a plain script doing what
   ``eval_tool/calculation.py`` does (without its scikit-learn import, which would cost the peer
@@ -83,6 +85,19 @@ for name in sorted(os.listdir(labels)):
           2 * precision * recall / (precision + recall), preds.count(1) / len(preds))
 """
 
+#: the same with the command line LLaVA's eval_pope.py has (argparse and its three options):
+#: what the peer's own script costs
+POPE_SHIPPED = """
+import argparse
+parser = argparse.ArgumentParser()
+parser.add_argument("--annotation-dir", type=str)
+parser.add_argument("--question-file", type=str)
+parser.add_argument("--result-file", type=str)
+args = parser.parse_args()
+labels, qfile, afile = args.annotation_dir, args.question_file, args.result_file
+""" + POPE_BASELINE.replace("labels, qfile, afile = sys.argv[1:4]\n", "", 1)
+assert POPE_SHIPPED.count("labels, qfile, afile") == 1
+
 #: a plain script doing what MME's eval_tool/calculation.py does (argv: the results folder)
 MME_BASELINE = """
 import os, sys
@@ -156,6 +171,13 @@ def pope_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     return [*ours, "--results", str(answers)], [str(labels), str(questions), str(answers)]
 
 
+def pope_shipped_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
+    """:func:`pope_inputs`, the baseline's arguments as eval_pope.py's options."""
+    ours, (labels, questions, answers) = pope_inputs(d, rng)
+    flags = ["--annotation-dir", labels, "--question-file", questions, "--result-file", answers]
+    return ours, flags
+
+
 def mme_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     """The LaVIN results of MME's eval_tool, as shipped; (ours, baseline) arguments."""
     folder = SHARED / "mme" / "eval_tool" / "LaVIN"
@@ -179,6 +201,7 @@ def chartqa_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
 #: each run: its inputs and the peer's script
 PAIRS = {
     "pope": (pope_inputs, POPE_BASELINE),
+    "pope-shipped": (pope_shipped_inputs, POPE_SHIPPED),
     "mme": (mme_inputs, MME_BASELINE),
     "chartqa": (chartqa_inputs, CHARTQA_BASELINE),
 }
