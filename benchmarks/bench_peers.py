@@ -1,4 +1,4 @@
-"""End to end against the peers' own scripts (issue 23): POPE, MME and ChartQA, fresh processes.
+"""End to end against the peers' own scripts (issue 23): POPE, MME, ChartQA, MathVista, MMMU.
 
 - **POPE**: LLaVA's 8,910-question file (``../shared/data/pope/llava``, the real one) answered
   in LLaVA's answer layout (seeded answers), with the POPE labels LLaVA-1.5 was evaluated on
@@ -21,6 +21,17 @@
   (``lmms_eval/tasks/chartqa/utils.py``): read the log, call ``relaxed_correctness`` on each
   row's response, average per split. Ours: ``vqametrics score chartqa --results LOG --profile
   lmms-eval``.
+- **MathVista**: LLaVA-LLaMA-2-13B's testmini results with their recorded extractions, as
+  MathVista's repository ships them (``../shared/data/mathvista/official``, 1,000 problems). The
+  baseline is a plain script doing what ``evaluation/calculate_score.py`` does (normalize, ``==``,
+  per-metadata counts; without pandas): it gives the shipped ``scores_*.json``. Ours: ``vqametrics
+  score mathvista --results F``. ``mathvista-shipped`` (where pandas is installed) adds the
+  imports ``calculate_score.py`` has.
+- **MMMU**: LLaVA-1.5-13B's validation outputs with ``answer_dict_val.json`` as MMMU's repository
+  ships them (900 questions). The baseline is a plain script doing what ``mmmu/main_eval_only.py``
+  does (it prints Overall 0.367, as the official one does). Ours: ``vqametrics score mmmu
+  --results O --annotations A``. ``mmmu-shipped`` adds the imports the peer's driver and utils
+  have (argparse, pdb, numpy, and yaml where PyYAML is installed).
 
 The baselines are small re-implementations of what the peer scripts do (written for this
 benchmark), run as ``python -c`` in a fresh process like ours. Each pair runs alternately;
@@ -155,6 +166,146 @@ print({k: sum(v) / len(v) for k, v in scores.items()})
 """
 
 
+#: a plain script doing what MathVista's evaluation/calculate_score.py does over a results file
+#: with its extractions (argv: output_<model>.json): normalize each extraction (a letter or the
+#: nearest choice by edit distance; int / rounded float / list text), compare with ``==``, count
+#: per metadata value. Its edit distance is rapidfuzz's (python-Levenshtein, which the peer
+#: imports, is a wrapper over it); without pandas, which the peer builds its tables with
+MATHVISTA_BASELINE = r"""
+import json, re, sys
+from rapidfuzz.distance.Levenshtein import distance
+def normalize(extraction, choices, question_type, answer_type, precision):
+    if question_type == "multi_choice":
+        text = extraction.strip() if isinstance(extraction, str) else str(extraction)
+        letters = re.findall(r"\(([a-zA-Z])\)", text)
+        if letters:
+            text = letters[0].upper()
+        options = [chr(65 + i) for i in range(len(choices))]
+        if text in options:
+            return choices[options.index(text)]
+        far = [distance(text, c) for c in choices]
+        return choices[far.index(min(far))]
+    try:
+        if answer_type == "integer":
+            return str(int(float(extraction)))
+        if answer_type == "float":
+            return str(round(float(extraction), int(precision)))
+        if answer_type == "list":
+            return str(extraction)
+    except (TypeError, ValueError):
+        return None
+with open(sys.argv[1], encoding="utf-8") as fh:
+    results = json.load(fh)
+keys = ["question_type", "answer_type", "language", "source", "category", "task", "context",
+        "grade", "skills"]
+counts = {k: {} for k in keys}
+correct = 0
+for problem in results.values():
+    pred = normalize(problem["extraction"], problem["choices"], problem["question_type"],
+                     problem["answer_type"], problem["precision"])
+    right = pred == problem["answer"]
+    correct += right
+    fields = {**problem, **problem["metadata"]}
+    for k in keys:
+        for value in (fields[k] if k == "skills" else [fields[k]]):
+            c = counts[k].setdefault(value, [0, 0])
+            c[0] += right
+            c[1] += 1
+total = len(results)
+scores = {"average": {"accuracy": correct / total, "correct": correct, "total": total}}
+for k in keys:
+    rows = {v: {"accuracy": r / n, "correct": r, "total": n} for v, (r, n) in counts[k].items()}
+    scores[k] = dict(sorted(rows.items(), key=lambda kv: kv[1]["accuracy"], reverse=True))
+print(json.dumps(scores, indent=2))
+"""
+
+#: the same with the imports calculate_score.py has at the top (argparse, pandas): what the
+#: peer's own script costs
+MATHVISTA_SHIPPED = "import argparse\nimport pandas\n" + MATHVISTA_BASELINE
+
+#: a plain script doing what MMMU's mmmu/main_eval_only.py does (argv: the parsed outputs, the
+#: answer dict): multiple-choice by equality, open answers parsed (key sub-responses, numbers,
+#: normalized) and matched, accuracy per subject, per discipline (instance-weighted), overall
+MMMU_BASELINE = r"""
+import json, re, sys
+domains = {
+    "Art and Design": ["Art", "Art_Theory", "Design", "Music"],
+    "Business": ["Accounting", "Economics", "Finance", "Manage", "Marketing"],
+    "Science": ["Biology", "Chemistry", "Geography", "Math", "Physics"],
+    "Health and Medicine": ["Basic_Medical_Science", "Clinical_Medicine",
+                            "Diagnostics_and_Laboratory_Medicine", "Pharmacy", "Public_Health"],
+    "Humanities and Social Science": ["History", "Literature", "Sociology", "Psychology"],
+    "Tech and Engineering": ["Agriculture", "Architecture_and_Engineering", "Computer_Science",
+                             "Electronics", "Energy_and_Power", "Materials",
+                             "Mechanical_Engineering"],
+}
+NUMBERS = [re.compile(p) for p in (r"-?\b\d{1,3}(?:,\d{3})+\b", r"-?\d+(?:\.\d+)?[eE][+-]?\d+",
+                                   r"-?(?:\d+\.\d+|\.\d+|\d+\b)(?![eE][+-]?\d+)(?![,\d])")]
+def norm(text):
+    text = text.strip()
+    try:
+        return [round(float(text.replace(",", "")), 2)]
+    except ValueError:
+        text = text.lower()
+        return [" " + text, text + " "] if len(text) == 1 else [text]
+def parse_open(response):
+    response = response.strip().strip(".").lower()
+    parts = re.split(r"\.\s(?=[A-Z])|\n", response)
+    keys = []
+    for i, part in enumerate(parts):
+        marks = ["could be ", "so ", "is ", "thus ", "therefore ", "final ", "answer ", "result "]
+        if i == len(parts) - 1:
+            marks.append("=")
+        tails = [part.split(m)[-1].strip() for m in marks if m in part]
+        best = min(tails, key=len) if tails else None
+        if best and best.strip() not in (":", ",", ".", "!", "?", ";", "'"):
+            keys.append(best)
+    keys = keys or [response]
+    found = [n for k in keys for p in NUMBERS for n in p.findall(k)]
+    return list({v for text in keys + found for v in norm(text)})
+def open_right(gold, preds):
+    golds = [v for g in (gold if isinstance(gold, list) else [gold]) for v in norm(g)]
+    for p in preds:
+        if isinstance(p, str):
+            if any(isinstance(g, str) and g in p for g in golds):
+                return True
+        elif p in golds:
+            return True
+    return False
+outputs = json.load(open(sys.argv[1], encoding="utf-8"))
+answers = json.load(open(sys.argv[2], encoding="utf-8"))
+subjects = {}
+for qid, pred in outputs.items():
+    gold = answers[qid]
+    if gold["question_type"] == "multiple-choice":
+        g = gold["ground_truth"]
+        right = pred in g if isinstance(g, list) else pred == g
+    else:
+        right = open_right(gold["ground_truth"], parse_open(pred))
+    subjects.setdefault("_".join(qid.split("_")[1:-1]), []).append(right)
+table = {}
+for domain, names in domains.items():
+    mine = [subjects[n] for n in names if n in subjects]
+    table["Overall-" + domain] = {"num": sum(map(len, mine)),
+                                  "acc": round(sum(map(sum, mine)) / sum(map(len, mine)), 3)}
+    for n in names:
+        if n in subjects:
+            rs = subjects[n]
+            table[n] = {"num": len(rs), "acc": round(sum(rs) / len(rs), 3)}
+every = [r for rs in subjects.values() for r in rs]
+table["Overall"] = {"num": len(every), "acc": round(sum(every) / len(every), 3)}
+print(table)
+"""
+
+#: the same with the imports main_eval_only.py and its utils have (argparse, pdb, numpy; its
+#: yaml where PyYAML is installed): what the peer's own script costs (a lower bound without yaml)
+MMMU_SHIPPED = (
+    "import argparse, pdb, random\nimport numpy\n"
+    + ("import yaml\n" if importlib.util.find_spec("yaml") else "")
+    + MMMU_BASELINE
+)
+
+
 def pope_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     """LLaVA's real question file answered with seeded answers; (ours, baseline) arguments."""
     questions = SHARED / "pope" / "llava" / "llava_pope_test.jsonl"
@@ -198,13 +349,35 @@ def chartqa_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     return ["score", "chartqa", "--results", str(log), "--profile", "lmms-eval"], [str(log)]
 
 
+def mathvista_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
+    """LLaVA-LLaMA-2-13B's MathVista testmini results with their extractions, as the
+    official repository ships them (1,000 problems); (ours, baseline) arguments."""
+    results = SHARED / "mathvista" / "official" / "output_llava_llama_2_13b.json"
+    return ["score", "mathvista", "--results", str(results)], [str(results)]
+
+
+def mmmu_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
+    """LLaVA-1.5-13B's MMMU validation outputs and the answer dict, as the official repository
+    ships them (900 questions); (ours, baseline) arguments."""
+    folder = SHARED / "mmmu" / "official"
+    outputs = folder / "llava1.5_13b_total_val_output.json"
+    answers = folder / "answer_dict_val.json"
+    ours = ["score", "mmmu", "--results", str(outputs), "--annotations", str(answers)]
+    return ours, [str(outputs), str(answers)]
+
+
 #: each run: its inputs and the peer's script
 PAIRS = {
     "pope": (pope_inputs, POPE_BASELINE),
     "pope-shipped": (pope_shipped_inputs, POPE_SHIPPED),
     "mme": (mme_inputs, MME_BASELINE),
     "chartqa": (chartqa_inputs, CHARTQA_BASELINE),
+    "mathvista": (mathvista_inputs, MATHVISTA_BASELINE),
+    "mmmu": (mmmu_inputs, MMMU_BASELINE),
+    "mmmu-shipped": (mmmu_inputs, MMMU_SHIPPED),
 }
+if importlib.util.find_spec("pandas") is not None:
+    PAIRS["mathvista-shipped"] = (mathvista_inputs, MATHVISTA_SHIPPED)
 if importlib.util.find_spec("sklearn") is not None:
     PAIRS["mme-sklearn"] = (
         mme_inputs,
