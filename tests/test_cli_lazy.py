@@ -225,3 +225,18 @@ def test_a_small_score_imports_no_numpy_and_no_vqa_pipeline(tmp_path: Path) -> N
     unneeded |= {"vqametrics.pipeline.vqa", "vqametrics.views.explanation"}
     unneeded |= {"vqametrics.extract.answer", "vqametrics.extract.peers"}  # no --extract given
     assert unneeded & mods == set()
+
+
+def test_an_mmmu_score_from_its_json_files_imports_no_pathlib(tmp_path: Path) -> None:
+    """pathlib (with urllib.parse and ipaddress) is only for an output folder or a sheet's
+    judge record: the official ``{id: answer}`` file and answer dict do without (issue 23)."""
+    ids = [f"validation_Art_{i}" for i in range(1, 6)]
+    results = tmp_path / "total_val_output.json"
+    results.write_text(json.dumps(dict.fromkeys(ids, "A")), encoding="utf-8")
+    gold = {i: {"question_type": "multiple-choice", "ground_truth": "A"} for i in ids}
+    answers = tmp_path / "answer_dict_val.json"
+    answers.write_text(json.dumps(gold), encoding="utf-8")
+    argv = ["score", "mmmu", "--results", str(results), "--annotations", str(answers)]
+    mods = set(_imported_after(argv, tmp_path))
+    assert "vqametrics.kernels.choice.mmmu" in mods  # it did run
+    assert {"pathlib", "urllib.parse", "ipaddress"} & mods == set()

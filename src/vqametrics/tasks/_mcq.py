@@ -25,7 +25,6 @@ import random
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..aggregate.formulas import group_by, mean_of_means, naive_mean
@@ -34,6 +33,7 @@ from ..core.signature import Signature
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..kernels.choice import RANDOM
+from ..readers._paths import path_text
 from ..readers.cells import group_text, json_answer, named_columns, row_id
 from ..readers.join import unique_items, unique_rows
 from ..readers.layouts import find_reported, locate_reported
@@ -51,6 +51,8 @@ from ._base import (
 from ._common import mean_aggregate, numpy_mean
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ._lmms import MetricRecord
 
 __all__ = [
@@ -251,6 +253,8 @@ def find_judge_record(results: Any) -> Path | None:
     ``gpt4``, a model name or ``exact_matching``); the first by name when there are several."""
     if not isinstance(results, str | os.PathLike) or os.fspath(results) == "-":
         return None
+    from pathlib import Path  # only for a sheet: a JSON read does without (issue 23)
+
     path = Path(results)
     stem = path.name.rsplit(".", 1)[0]
     if stem.endswith("_result"):
@@ -268,6 +272,8 @@ def _sheet_stem_path(results: Any) -> Any:
     named after the sheet, not the record)."""
     if not isinstance(results, str | os.PathLike) or os.fspath(results) == "-":
         return results
+    from pathlib import Path
+
     path = Path(results)
     stem, _, suffix = path.name.rpartition(".")
     if stem.endswith("_result") and "_" in stem[: -len("_result")]:
@@ -347,7 +353,7 @@ def read_mcq_sheet(
         layouts = ["vlmevalkit-mcq-result"]
     else:
         given = inputs.options.get("judge_record")
-        path = Path(given) if given else find_judge_record(inputs.results)
+        path = path_text(given) if given else find_judge_record(inputs.results)
         if path is not None:
             rec = read_records(path)
             rec = replace(rec, rows=[_lower_columns(r) for r in rec.rows])

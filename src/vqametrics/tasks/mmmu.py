@@ -32,8 +32,7 @@ import random
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.exceptions import InputError
 from ..core.toolkits import LMMS_EVAL as LMMS_EVAL_PIN
@@ -68,6 +67,9 @@ from ._mcq import (
     vlmevalkit_profiles,
     with_decisions,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["MCQ", "mmmu_item_correct"]
 
@@ -455,7 +457,9 @@ def _unique(data: TaskData, wheres: Sequence[str], inputs: TaskInputs) -> TaskDa
 
 def _read(inputs: TaskInputs) -> TaskData:
     src = inputs.results
-    if isinstance(src, str | os.PathLike) and os.fspath(src) != "-" and Path(src).is_dir():
+    if isinstance(src, str | os.PathLike) and os.fspath(src) != "-" and os.path.isdir(src):
+        from pathlib import Path  # only for a folder: a JSON file does without (issue 23)
+
         items = _output_folder(Path(src), inputs)
         data = TaskData(items, (os.fspath(src),), ("mmmu-official output.json folder",))
         return _unique(data, [f"{os.fspath(src)}: {it.id}" for it in items], inputs)
