@@ -415,7 +415,7 @@ def main() -> int:
     script = Path(sys.executable).with_name("vqametrics")
     cli = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "vqametrics"]
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
-    head = f"{'':17} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}"
+    head = f"{'':24} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}"
     print(f"{head} {'ours CPU':>9} {'peer CPU':>9}   (medians)")
     for name, (build, base) in PAIRS.items():
         if args.only and name not in args.only:
@@ -438,7 +438,7 @@ def main() -> int:
                 ours_cpu = statistics.median(r[k][1] for r in runs)
                 peer_cpu = statistics.median(r[1][1] for r in runs)
                 print(
-                    f"{label:17} {ours_s * 1000:7.0f}ms {peer_s * 1000:7.0f}ms "
+                    f"{label:24} {ours_s * 1000:7.0f}ms {peer_s * 1000:7.0f}ms "
                     f"{wall_ratio:10.2f}x {cpu_ratio:9.2f}x "
                     f"{ours_cpu * 1000:7.0f}ms {peer_cpu * 1000:7.0f}ms"
                 )
