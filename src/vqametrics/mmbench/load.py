@@ -15,7 +15,6 @@ import io
 import math
 import os
 import sys
-import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,32 +157,20 @@ def _xlsx_cell(value: object) -> str | None:
 
 
 def _read_xlsx(path: Path) -> Table:
+    """The first worksheet, read by the readers' spreadsheet reader (python-calamine where it
+    gives openpyxl's values, else openpyxl: issue 23)."""
+    from ..readers._json import read_bytes
+    from ..readers.records import xlsx_table
+
     src = str(path)
-    try:
-        import openpyxl
-    except ImportError:
-        from ..core.extras import install_hint
-
-        raise InputError(f"{src}: reading .xlsx needs openpyxl: {install_hint('xlsx')}") from None
-    try:
-        with warnings.catch_warnings():
-            # openpyxl warns about styles and extensions it ignores; they do not affect cells.
-            warnings.simplefilter("ignore")
-            source: Path | io.BytesIO = path
-            if _is_gzip(path):
-                from ..readers._json import read_bytes
-
-                source = io.BytesIO(read_bytes(path))
-            book = openpyxl.load_workbook(source, read_only=True, data_only=True)
-            try:
-                sheet = book.worksheets[0]
-                raw_rows = [tuple(r) for r in sheet.iter_rows(values_only=True)]
-            finally:
-                book.close()
-    except OSError as exc:
-        raise InputError(f"{src}: cannot read: {exc.strerror or exc}") from None
-    except Exception as exc:  # openpyxl raises zipfile/XML/KeyError types on corrupt files
-        raise InputError(f"{src}: not a readable .xlsx workbook ({type(exc).__name__})") from None
+    if _is_gzip(path):
+        data = read_bytes(path)
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{src}: cannot read: {exc.strerror or exc}") from None
+    raw_rows = xlsx_table(src, data)
     if not raw_rows:
         raise InputError(f"{src}: empty workbook (no header row)")
     header = tuple("" if v is None else str(v) for v in raw_rows[0])

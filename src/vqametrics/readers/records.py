@@ -10,12 +10,14 @@ can say what it read. Task modules interpret the columns; nothing here knows abo
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,6 +35,8 @@ __all__ = [
     "read_bytes_from",
     "read_records",
     "records_from_bytes",
+    "workbooks_parsed_once",
+    "xlsx_table",
 ]
 
 #: The file formats ``--input-format`` accepts (it also takes layouts: see :mod:`.formats`).
@@ -345,20 +349,26 @@ def _table_records(name: str, table: list[list[Any]], kind: str) -> Records:
             raise InputError(f"{name}: column {col!r} appears twice in the header")
         seen.add(col)
     rows, lines = [], []
+    width = len(header)
+    named = all(header)  # every column has a name: a row is the header zipped with its cells
     for rowno, cells in enumerate(table[1:], 2):
         if not any(c is not None and str(c) != "" for c in cells):
             continue
-        if len(cells) > len(header) and any(c not in (None, "") for c in cells[len(header) :]):
+        if len(cells) > width and any(c not in (None, "") for c in cells[width:]):
             raise InputError(
-                f"{name}: row {rowno} has {len(cells)} cells but the header has {len(header)}"
+                f"{name}: row {rowno} has {len(cells)} cells but the header has {width}"
             )
-        if len(cells) < len(header) and kind in ("csv", "tsv"):
+        if len(cells) < width and kind in ("csv", "tsv"):
             raise InputError(
                 f"{name}: row {rowno} has {len(cells)} cell(s) but the header has "
-                f"{len(header)} (a truncated file?)"
+                f"{width} (a truncated file?)"
             )
         # an empty cell is None whether the sheet is CSV ("") or XLSX (None)
-        row = {h: _cell(cells, j) for j, h in enumerate(header) if h}
+        if named and len(cells) >= width and "" not in cells:
+            # the same dict without a call per cell (cells past the header are empty: above)
+            row = dict(zip(header, cells, strict=False))
+        else:
+            row = {h: _cell(cells, j) for j, h in enumerate(header) if h}
         rows.append(row)
         lines.append(rowno)
     return Records(rows, name, kind, lines)
@@ -381,12 +391,47 @@ def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
     these first, and checked well-formed: calamine reads past a mismatched tag). A damaged
     workbook is one :class:`InputError` naming the file.
     """
-    table = _calamine_table(data)
-    if table is None:
-        table = _openpyxl_table(name, data)
+    table = xlsx_table(name, data)
     records = _table_records(name, table, "xlsx")
     notes = _cell_notes(data, table[0] if table else [])
     return replace(records, cell_notes=notes) if notes else records
+
+
+#: the workbooks parsed inside :func:`workbooks_parsed_once` (their bytes and tables); ``None``
+#: outside it. A context variable: the demo server's threads each have their own.
+_PARSED: ContextVar[list[tuple[bytes, list[list[Any]]]] | None] = ContextVar(
+    "vqametrics_parsed_workbooks", default=None
+)
+
+
+@contextlib.contextmanager
+def workbooks_parsed_once() -> Iterator[None]:
+    """Inside the block a workbook read again (the same bytes) is not parsed again: MMBench's
+    VLMEvalKit sheet is both its data file and its predictions (issue 23). Nothing is kept
+    after the block."""
+    outer = _PARSED.get()
+    token = _PARSED.set([] if outer is None else outer)  # a block inside one shares it
+    try:
+        yield
+    finally:
+        _PARSED.reset(token)
+
+
+def xlsx_table(name: str, data: bytes) -> list[list[Any]]:
+    """The first worksheet of the workbook *data* as rows of cells, each value as openpyxl
+    reads it (``read_only``, ``data_only``): by python-calamine where that gives the same
+    values, else by openpyxl (see :func:`_parse_xlsx`). *name* is used in messages. A new
+    list of new rows each call: the caller may change them."""
+    parsed = _PARSED.get()
+    for seen, rows in parsed or ():
+        if seen == data:
+            return [list(row) for row in rows]
+    table = _calamine_table(data)
+    if table is None:
+        table = _openpyxl_table(name, data)
+    if parsed is not None:
+        parsed.append((data, [list(row) for row in table]))
+    return table
 
 
 #: the patterns of a workbook's XML, by name (compiled by :func:`_pattern` on first use)
@@ -593,20 +638,26 @@ def _openpyxl_table(name: str, data: bytes) -> list[list[Any]]:
         raise MissingDependencyError(
             f"{name}: reading .xlsx needs openpyxl: {install_hint('xlsx')}"
         ) from None
-    try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many types for a damaged file
-        raise InputError(f"{name}: not a readable .xlsx workbook ({_reason(exc)})") from None
-    try:
-        sheet = book.worksheets[0]
-        # the sheet's XML is parsed while the rows are read: a damaged member fails here
-        return [list(r) for r in sheet.iter_rows(values_only=True)]
-    except Exception as exc:
-        raise InputError(
-            f"{name}: not a readable .xlsx workbook: its first sheet is damaged ({_reason(exc)})"
-        ) from None
-    finally:
-        book.close()
+    import warnings
+
+    with warnings.catch_warnings():
+        # openpyxl warns of styles and extensions it ignores; they do not change a cell
+        warnings.simplefilter("ignore")
+        try:
+            book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        except Exception as exc:  # openpyxl raises many types for a damaged file
+            raise InputError(f"{name}: not a readable .xlsx workbook ({_reason(exc)})") from None
+        try:
+            sheet = book.worksheets[0]
+            # the sheet's XML is parsed while the rows are read: a damaged member fails here
+            return [list(r) for r in sheet.iter_rows(values_only=True)]
+        except Exception as exc:
+            raise InputError(
+                f"{name}: not a readable .xlsx workbook: its first sheet is damaged "
+                f"({_reason(exc)})"
+            ) from None
+        finally:
+            book.close()
 
 
 def _reason(exc: BaseException) -> str:

@@ -242,9 +242,26 @@ def sheet_choices(row: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def _lower_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+def _lower_name(key: str) -> str:
     # VLMEvalKit: ``data[k.lower() if k not in ascii_uppercase else k] = data.pop(k)``
-    return {(k if k in string.ascii_uppercase else k.lower()): v for k, v in row.items()}
+    return key if key in string.ascii_uppercase else key.lower()
+
+
+def _lower_columns(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each row with its column names as VLMEvalKit lower-cases them (:func:`_lower_name`).
+    Rows with the first row's columns in its order (a sheet's) are renamed by one zip each,
+    when no two names lower-case alike (issue 23)."""
+    first = tuple(rows[0]) if rows else ()
+    names = [_lower_name(k) for k in first]
+    if len(set(names)) < len(names):
+        first = ()  # two columns become one: each row as VLMEvalKit's loop leaves it
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        if first and tuple(row) == first:
+            out.append(dict(zip(names, row.values(), strict=True)))
+        else:
+            out.append({_lower_name(k): v for k, v in row.items()})
+    return out
 
 
 def find_judge_record(results: Any) -> Path | None:
@@ -329,8 +346,8 @@ def read_mcq_sheet(
     records = named_columns(
         records, inputs.id_field, inputs.answer_field, id_column="index", answer_column="prediction"
     )
-    rows = [_lower_columns(r) for r in records.rows]
-    columns = {(c if c in string.ascii_uppercase else c.lower()) for c in records.columns}
+    rows = _lower_columns(records.rows)
+    columns = {_lower_name(c) for c in records.columns}
     for need in ("index", "prediction", "answer"):
         if need not in columns:
             raise InputError(
@@ -356,7 +373,7 @@ def read_mcq_sheet(
         path = path_text(given) if given else find_judge_record(inputs.results)
         if path is not None:
             rec = read_records(path)
-            rec = replace(rec, rows=[_lower_columns(r) for r in rec.rows])
+            rec = replace(rec, rows=_lower_columns(rec.rows))
             record = _record_of(rec)
             if record is None:
                 raise InputError(f"{rec.source}: a judge record needs the 'hit' and 'log' columns")

@@ -453,6 +453,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     not in the data are ignored and counted, as VLMEvalKit keeps only the data's rows.
     """
     from ..mmbench import load_predictions
+    from ..readers.records import workbooks_parsed_once
 
     opts = inputs.options
     mode = str(opts.get("mode") or "circular")
@@ -460,17 +461,18 @@ def _read(inputs: TaskInputs) -> TaskData:
         raise UnknownNameError(f"unknown MMBench mode {mode!r}; valid: {', '.join(MODES)}")
     strict = not _flag(opts.get("reference_compatible"), "reference-compatible")
     notes: list[str] = []
-    data = _benchmark(inputs, notes)
-    if isinstance(inputs.results, Predictions):
-        preds = inputs.results
-    else:
-        preds = load_predictions(
-            inputs.results,
-            input_format=inputs.format,
-            id_field=inputs.id_field,
-            answer_field=inputs.answer_field,
-            on_duplicate=inputs.on_duplicate,
-        )
+    with workbooks_parsed_once():  # a VLMEvalKit sheet is the data and the predictions
+        data = _benchmark(inputs, notes)
+        if isinstance(inputs.results, Predictions):
+            preds = inputs.results
+        else:
+            preds = load_predictions(
+                inputs.results,
+                input_format=inputs.format,
+                id_field=inputs.id_field,
+                answer_field=inputs.answer_field,
+                on_duplicate=inputs.on_duplicate,
+            )
     rows, data_source, pred_source = data.rows, data.source, preds.source
     by_index = _check_unique(rows, data_source)
     matched = {i: p for i, p in preds.values.items() if i in by_index}
