@@ -1,4 +1,5 @@
-"""End to end against the peers' own scripts (issue 23): POPE, MME, ChartQA, MathVista, MMMU.
+"""End to end against the peers' own scripts (issue 23): POPE, MME, ChartQA, MathVista, MMMU,
+OK-VQA.
 
 - **POPE**: LLaVA's 8,910-question file (``../shared/data/pope/llava``, the real one) answered
   in LLaVA's answer layout (seeded answers), with the POPE labels LLaVA-1.5 was evaluated on
@@ -32,6 +33,11 @@
   does (it prints Overall 0.367, as the official one does). Ours: ``vqametrics score mmmu
   --results O --annotations A``. ``mmmu-shipped`` adds the imports the peer's driver and utils
   have (argparse, pdb, numpy, and yaml where PyYAML is installed).
+- **OK-VQA**: PICa's val run (VinVL tags, ``../shared/data/okvqa_val``, 5,046 questions) with the
+  annotations it was scored against. The baseline does what the official ``vqaEval.py`` does,
+  through the literal port of its normalization and leave-one-out (``tests/reference``, as
+  unoptimized as the script): 48.03, as ours. Ours: ``vqametrics score okvqa --annotations A
+  --results R``.
 
 The baselines are small re-implementations of what the peer scripts do (written for this
 benchmark), run as ``python -c`` in a fresh process like ours. Each pair runs alternately;
@@ -306,6 +312,26 @@ MMMU_SHIPPED = (
 )
 
 
+#: a plain script doing what the official VQA evaluation (``vqaEval.py``) does for OK-VQA, through
+#: the literal port of its normalization and leave-one-out in ``tests/reference`` (argv: the
+#: folder holding ``reference``, the annotations, the results): it prints 48.03 for PICa's run
+OKVQA_BASELINE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from reference.official_vqa import question_accuracy
+ann = json.load(open(sys.argv[2], encoding="utf-8"))
+res = {r["question_id"]: r["answer"] for r in json.load(open(sys.argv[3], encoding="utf-8"))}
+accs = []
+for q in ann:
+    gts = [{"answer": a, "answer_id": i + 1} for i, a in enumerate(q["answer"])]
+    accs.append(question_accuracy(gts, res[q["question_id"]]))
+total = 0.0
+for a in accs:
+    total += a
+print(round(100 * total / len(accs), 2), len(accs))
+"""
+
+
 def pope_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     """LLaVA's real question file answered with seeded answers; (ours, baseline) arguments."""
     questions = SHARED / "pope" / "llava" / "llava_pope_test.jsonl"
@@ -366,6 +392,16 @@ def mmmu_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
     return ours, [str(outputs), str(answers)]
 
 
+def okvqa_inputs(d: Path, rng: random.Random) -> tuple[list[str], list[str]]:
+    """PICa's OK-VQA val run (VinVL tags, 5,046 questions) and the annotations it was scored
+    against, as shipped; (ours, baseline) arguments."""
+    folder = SHARED / "okvqa_val"
+    ann = folder / "okvqa_val_eval.json"
+    res = folder / "coco14_promptC_gpt3_VinVLTag_n16_repeat5_47.934998_CLIPImagequestion.json"
+    ours = ["score", "okvqa", "--annotations", str(ann), "--results", str(res)]
+    return ours, [str(ROOT / "tests"), str(ann), str(res)]
+
+
 #: each run: its inputs and the peer's script
 PAIRS = {
     "pope": (pope_inputs, POPE_BASELINE),
@@ -375,6 +411,7 @@ PAIRS = {
     "mathvista": (mathvista_inputs, MATHVISTA_BASELINE),
     "mmmu": (mmmu_inputs, MMMU_BASELINE),
     "mmmu-shipped": (mmmu_inputs, MMMU_SHIPPED),
+    "okvqa": (okvqa_inputs, OKVQA_BASELINE),
 }
 if importlib.util.find_spec("pandas") is not None:
     PAIRS["mathvista-shipped"] = (mathvista_inputs, MATHVISTA_SHIPPED)
