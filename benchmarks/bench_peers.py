@@ -426,6 +426,14 @@ if importlib.util.find_spec("sklearn") is not None:
 FLOOR = "import argparse, dataclasses"
 
 
+def source_env(src: str | Path) -> dict[str, str]:
+    """The environment of a fresh run of the package in the source tree *src*, with bytecode
+    written and read as an installed package has it."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def timed_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall, CPU) seconds of *cmd* in a fresh process; fails loudly on a non-zero exit."""
     t0 = time.perf_counter()
@@ -446,9 +454,8 @@ def main() -> int:
     args = parser.parse_args()
     if not (SHARED / "pope" / "llava").is_dir():
         raise SystemExit(f"needs {SHARED} (the shared data beside the checkout)")
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode: so here
-    before = {**env, "PYTHONPATH": args.before} if args.before else None
+    env = source_env(ROOT / "src")
+    before = source_env(args.before) if args.before else None
     script = Path(sys.executable).with_name("vqametrics")
     cli = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "vqametrics"]
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")

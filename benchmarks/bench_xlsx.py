@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_peers import ROOT, SHARED, timed_process
+from bench_peers import ROOT, SHARED, source_env, timed_process
 
 from vqametrics.readers import records
 
@@ -108,15 +108,9 @@ def compare(name: str, data: bytes, runs: int) -> None:
     print(f"  {name[-48:]:48} reader {a * 1e3:8.1f} ms  openpyxl {b * 1e3:8.1f} ms  {a / b:5.2f}x")
 
 
-def _env() -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode: so here
-    return env
-
-
 def _pair(label: str, ours: list[str], sheets: list[Path], runs: int) -> None:
     """*ours* against an openpyxl read of *sheets*, alternately in fresh processes."""
-    env = _env()
+    env = source_env(ROOT / "src")
     base = [sys.executable, "-c", OPENPYXL_READ, *map(str, sheets)]
     for cmd in (ours, base):
         timed_process(cmd, env)  # warm the file cache and the bytecode
