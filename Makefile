@@ -13,7 +13,7 @@ PYTEST := $(BIN)/python -m pytest -n auto
 # subprocesses and the second worker do not compile the same modules again
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test test-fast test-slow lint style types bench screenshots clean
+.PHONY: demo test test-fast test-slow test-pythons lint style types bench screenshots clean
 
 # pip >= 21.3 installs editable pyproject packages; a newer pip is fetched only when needed
 $(VENV)/bin/python:
@@ -60,6 +60,17 @@ test-fast: $(STAMP)
 test-slow: $(STAMP)
 	VQAMETRICS_REQUIRE_EXTENSION=1 VQM_HYPOTHESIS=thorough $(PYTEST) -m "slow or hypothesis"
 
+# the fast suite under the other Pythons the project supports (>= 3.10), each in a venv of its
+# own beside .venv; a Python that does not run here is skipped, and said so. With pyenv:
+# PYENV_VERSION=3.11.7:3.10.13:3.12.1:3.13.0 make test-pythons
+PYTHONS ?= python3.10 python3.12 python3.13
+test-pythons:
+	@for py in $(PYTHONS); do \
+	  if v=$$($$py -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null); then \
+	    $(MAKE) --no-print-directory VENV=.venv-$$v PYTHON=$$py test-fast || exit 1; \
+	  else echo "test-pythons: $$py does not run here: skipped"; fi; \
+	done
+
 screenshots: $(STAMP)
 	VQM_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q tests/browser
 
@@ -67,4 +78,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-3.* .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -637,7 +637,9 @@ class Builder:
             ("a vertical tab and form feed", "ca\x0bt\x0c"),
         ):
             rows = self.with_(0, **{self.pc: text})
-            if self.fx.format == "jsonl" or "\ud800" in text:
+            # csv before Python 3.11 cannot write a NUL (nor read one: "line contains NUL")
+            no_csv = "\ud800" in text or ("\x00" in text and sys.version_info < (3, 11))
+            if self.fx.format == "jsonl" or no_csv:
                 data_ = "".join(json.dumps(r) + "\n" for r in rows).encode("utf-8")
                 self.add("unicode", label, "either", self.files(".jsonl", data_), n_delta=0)
             else:

@@ -8,6 +8,10 @@ summation is always named:
   official scripts were run that way (Python 3.12's ``sum`` compensates and would differ).
 * QUIRK pairwise-sum: ``np.mean`` sums a float64 array pairwise in blocks; its last bits
   differ from the left-to-right sum for long lists. Kept for the toolkits that use numpy.
+  The order is numpy 2.3's and later's: numpy up to 2.2 added an array of more than 8,192
+  values in 8,192-value pieces, one after another (each piece pairwise), so a mean of that
+  many non-integral values can differ in its last bit between numpy versions (a mean of 0/1
+  hits cannot: those sums are exact).
 * QUIRK round-half-even: the official rounding is Python 3's ``round(x, digits)``, which
   rounds the *binary* value correctly (ties to even), so ``round(0.125, 2) == 0.12`` and
   ``round(2.675, 2) == 2.67`` (2.675 is stored as 2.67499...). It is applied once, at the end.

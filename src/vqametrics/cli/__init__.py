@@ -98,13 +98,31 @@ def _help_entry(indent: int, name: str, text: str, position: int, width: int) ->
     return [" " * indent + name, " " * position + lines[0], *rest]
 
 
+def _command_indent() -> int | None:
+    """The indent at which this Python's argparse measures a command's name when it places
+    the help column: 2 (the listing's own) up to 3.12.1, 4 in 3.13 (CPython gh-87041, which
+    may also be in later 3.12 releases). ``None`` where no such layout was checked against
+    argparse (those 3.12 releases; 3.14, whose help is in colour): argparse lays it out."""
+    version = sys.version_info
+    if version < (3, 12, 2):
+        return 2
+    if (3, 13) <= version < (3, 14):
+        return 4
+    return None
+
+
 def _fast_help(width: int) -> str | None:
     """The top-level ``--help`` text, identical to argparse's for a *width* (the terminal's
     less 2) where it can be laid out without argparse; None where it cannot (then argparse
     does it). argparse, ``re`` and ``textwrap`` cost more than the interpreter's own start."""
-    if len(_USAGE) > width:
+    command_indent = _command_indent()
+    if command_indent is None or len(_USAGE) > width:
         return None
-    longest = 2 + max(len("COMMAND"), *map(len, _COMMANDS), *(len(o) for o, _ in _OPTIONS))
+    longest = max(
+        2 + len("COMMAND"),
+        command_indent + max(map(len, _COMMANDS)),
+        2 + max(len(o) for o, _ in _OPTIONS),
+    )
     position = min(longest + 2, min(24, max(width - 20, 4)))
     out = [_USAGE, "", DESCRIPTION, "", "positional arguments:", "  COMMAND"]
     for name, (_, text) in _COMMANDS.items():
