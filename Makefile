@@ -13,7 +13,7 @@ PYTEST := $(BIN)/python -m pytest -n auto
 # subprocesses and the second worker do not compile the same modules again
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test test-fast test-slow test-pythons lint style types bench screenshots clean
+.PHONY: demo test test-fast test-slow test-pythons test-lowest lint style types bench screenshots clean
 
 # pip >= 21.3 installs editable pyproject packages; a newer pip is fetched only when needed
 $(VENV)/bin/python:
@@ -71,6 +71,16 @@ test-pythons:
 	  else echo "test-pythons: $$py does not run here: skipped"; fi; \
 	done
 
+# the fast suite at the lowest version pyproject.toml allows of every direct dependency (uv's
+# --resolution lowest-direct), in .venv-lowest: each lower bound is a claim, checked here
+test-lowest:
+	test -x .venv-lowest/bin/python || $(PYTHON) -m venv .venv-lowest
+	.venv-lowest/bin/python -m pip install --quiet uv
+	.venv-lowest/bin/uv pip install --quiet --python .venv-lowest/bin/python \
+	  --resolution lowest-direct -e '.[test]'
+	touch .venv-lowest/.installed-stamp
+	@$(MAKE) --no-print-directory VENV=.venv-lowest test-fast
+
 screenshots: $(STAMP)
 	VQM_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q tests/browser
 
@@ -78,4 +88,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
 
 clean:
-	rm -rf $(VENV) .venv-3.* .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-* .pytest_cache .mypy_cache .ruff_cache .hypothesis

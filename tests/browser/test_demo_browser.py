@@ -113,9 +113,12 @@ class Page:
         return self.page
 
     def settle(self) -> None:
-        self.page.wait_for_function("() => !document.body.dataset.pending")
+        # a selector, not wait_for_function: Playwright 1.44 polls a function with eval, which
+        # the page's Content-Security-Policy refuses (and reports as a console error)
+        idle = "body:not([data-pending])"
+        self.page.wait_for_selector(idle, state="attached")
         self.page.wait_for_timeout(200)  # the input debounce
-        self.page.wait_for_function("() => !document.body.dataset.pending")
+        self.page.wait_for_selector(idle, state="attached")
 
     def close(self) -> None:
         assert self.errors == [], self.errors

@@ -125,7 +125,9 @@ def average_precision(y_true: Sequence[int], y_score: Sequence[float]) -> float:
 
 def f1_at_half(y_true: Sequence[int], y_score: Sequence[float]) -> float:
     """scikit-learn ``f1_score(y_true, y_score > 0.5)``: ``2·tp / (positives + predicted)``;
-    a score of exactly 0.5 is *not* predicted positive; 0/0 gives 0.0 (scikit-learn warns)."""
+    a score of exactly 0.5 is *not* predicted positive; 0/0 gives 0.0 (scikit-learn warns).
+    That is scikit-learn 1.4's formula and later's; 1.3 and earlier computed ``2·P·R/(P+R)``,
+    which can differ in the last bit (so, very rarely, in the reported two decimals)."""
     pred = [s > 0.5 for s in y_score]
     tp = sum(1 for t, p in zip(y_true, pred, strict=True) if t and p)
     denom = 1.0 * sum(1 for t in y_true if t) + sum(pred)
