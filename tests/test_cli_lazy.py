@@ -143,6 +143,8 @@ def _interpreter_modules(tmp: Path) -> set[str]:
 @pytest.mark.parametrize("argv", [["--help"], ["-h"], ["--version"]])
 def test_help_and_version_import_neither_argparse_nor_re(argv: list[str], tmp_path: Path) -> None:
     # argparse (with re, enum, gettext) alone costs about as much as the interpreter's start
+    if argv != ["--version"] and cli._command_indent() is None:
+        pytest.skip("argparse lays out the help on this Python (cli._command_indent)")
     mods = _bare_modules(argv, tmp_path) - _interpreter_modules(tmp_path)
     assert {"argparse", "re", "typing", "textwrap", "warnings"} & mods == set()
     assert {m for m in mods if m.startswith("vqametrics.")} <= {
@@ -168,6 +170,18 @@ def test_the_fast_help_is_argparses_at_every_width(monkeypatch: pytest.MonkeyPat
         assert laid_out == []
     else:  # every width from where the usage line fits is laid out without argparse
         assert laid_out == list(range(len(cli._USAGE), 240))
+
+
+def test_a_python_whose_layout_was_not_checked_gets_argparses_help(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the layout is unknown (a later 3.12, 3.14), --help is argparse's own, not a guess."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(cli, "_command_indent", lambda: None)
+    assert cli._fast_help(78) is None
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert capsys.readouterr().out == _argparse_help(78, monkeypatch)
 
 
 def test_help_and_version_print_what_argparse_prints(
