@@ -48,6 +48,9 @@ trust on a loaded host.
 A third row, ``floor``, times ``python -c "import argparse, dataclasses"`` in the same
 alternation: what any command line with argparse and dataclass results pays before reading a
 byte. Where it is above 1x its peer, no such command line can be faster than that peer.
+A fourth, ``imports``, imports every module ours has loaded by the end of its run (found once,
+before the timing) and reads nothing: ours less that row is what ours spends on the work itself,
+to set beside the peer's whole run, which imports next to nothing.
 
 ``--before SRC`` also runs ours from another source tree (e.g. an export of main's ``src/``) in
 the same alternation, and prints its ratio to the same baseline.
@@ -425,6 +428,27 @@ if importlib.util.find_spec("sklearn") is not None:
 #: the floor of a command line with argparse and dataclass results: imports, nothing else
 FLOOR = "import argparse, dataclasses"
 
+#: runs ours in-process (argv: a file for the names, then our arguments) and writes the names of
+#: the modules loaded by its end, one a line
+LOADED = """
+import io, sys
+from vqametrics.cli import main
+names, sys.argv[1:] = sys.argv[1], sys.argv[2:]
+sys.stdout = io.StringIO()
+main(sys.argv[1:])
+with open(names, "w", encoding="utf-8") as fh:
+    fh.write("\\n".join(n for n, m in sys.modules.items() if m is not None and n != "__main__"))
+"""
+
+#: imports the modules named in argv, in that order, and does nothing else (with numpy's OpenBLAS
+#: on one thread, as the ``vqametrics`` command sets it)
+IMPORTS = """
+import importlib, os, sys
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+for name in sys.argv[1:]:
+    importlib.import_module(name)
+"""
+
 
 def source_env(src: str | Path) -> dict[str, str]:
     """The environment of a fresh run of the package in the source tree *src*, with bytecode
@@ -432,6 +456,16 @@ def source_env(src: str | Path) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(src)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
+
+
+def loaded_modules(ours: list[str], tmp: str, env: dict[str, str]) -> list[str]:
+    """The modules a run of ours with the arguments *ours* has loaded by its end, in the order
+    they were loaded (the interpreter's own start-up modules among them: importing those again
+    costs nothing)."""
+    names = Path(tmp) / "modules.txt"
+    cmd = [sys.executable, "-c", LOADED, str(names), *ours]
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    return names.read_text(encoding="utf-8").split()
 
 
 def timed_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -447,7 +481,7 @@ def timed_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--before", metavar="SRC", help="also time ours from this source tree")
     parser.add_argument("--only", action="append", choices=sorted(PAIRS), help="only these")
@@ -468,13 +502,15 @@ def main() -> int:
             ours, theirs = build(Path(tmp), random.Random(12345))
             cmds = [([*cli, *ours], env), ([sys.executable, "-c", base, *theirs], env)]
             cmds.append(([sys.executable, "-c", FLOOR], env))
+            cmds.append(([sys.executable, "-c", IMPORTS, *loaded_modules(ours, tmp, env)], env))
             if before is not None:
                 cmds.append(([*cli, *ours], before))
             for cmd, e in cmds:
                 timed_process(cmd, e)  # warm the file cache and the bytecode
             runs = [[timed_process(cmd, e) for cmd, e in cmds] for _ in range(args.runs)]
-            labels = [name, f"{name} floor"] + ([f"{name} (before)"] if before else [])
-            for label, k in zip(labels, (0, 2, 3), strict=False):
+            labels = [name, f"{name} floor", f"{name} imports"]
+            labels += [f"{name} (before)"] if before else []
+            for label, k in zip(labels, (0, 2, 3, 4), strict=False):
                 wall_ratio = statistics.median(r[k][0] / r[1][0] for r in runs)
                 cpu_ratio = statistics.median(r[k][1] / r[1][1] for r in runs)
                 ours_s = statistics.median(r[k][0] for r in runs)

@@ -161,7 +161,7 @@ def every_sheet(runs: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--all", action="store_true", help="every VILA-1.5-8B sheet, and a table")
     parser.add_argument("folder", nargs="?")
