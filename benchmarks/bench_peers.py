@@ -500,23 +500,32 @@ def main() -> int:
             continue
         with tempfile.TemporaryDirectory() as tmp:
             ours, theirs = build(Path(tmp), random.Random(12345))
+            # the peer's script is command 1; every other command is a row labelled here
             cmds = [([*cli, *ours], env), ([sys.executable, "-c", base, *theirs], env)]
-            cmds.append(([sys.executable, "-c", FLOOR], env))
-            cmds.append(([sys.executable, "-c", IMPORTS, *loaded_modules(ours, tmp, env)], env))
+            labels = {0: name}
+            rows = [
+                (f"{name} floor", [sys.executable, "-c", FLOOR], env),
+                (
+                    f"{name} imports",
+                    [sys.executable, "-c", IMPORTS, *loaded_modules(ours, tmp, env)],
+                    env,
+                ),
+            ]
             if before is not None:
-                cmds.append(([*cli, *ours], before))
+                rows.append((f"{name} (before)", [*cli, *ours], before))
+            for label, cmd, e in rows:
+                labels[len(cmds)] = label
+                cmds.append((cmd, e))
             for cmd, e in cmds:
                 timed_process(cmd, e)  # warm the file cache and the bytecode
             runs = [[timed_process(cmd, e) for cmd, e in cmds] for _ in range(args.runs)]
-            labels = [name, f"{name} floor", f"{name} imports"]
-            labels += [f"{name} (before)"] if before else []
-            for label, k in zip(labels, (0, 2, 3, 4), strict=False):
+            peer_s = statistics.median(r[1][0] for r in runs)
+            peer_cpu = statistics.median(r[1][1] for r in runs)
+            for k, label in labels.items():
                 wall_ratio = statistics.median(r[k][0] / r[1][0] for r in runs)
                 cpu_ratio = statistics.median(r[k][1] / r[1][1] for r in runs)
                 ours_s = statistics.median(r[k][0] for r in runs)
-                peer_s = statistics.median(r[1][0] for r in runs)
                 ours_cpu = statistics.median(r[k][1] for r in runs)
-                peer_cpu = statistics.median(r[1][1] for r in runs)
                 print(
                     f"{label:24} {ours_s * 1000:7.0f}ms {peer_s * 1000:7.0f}ms "
                     f"{wall_ratio:10.2f}x {cpu_ratio:9.2f}x "
