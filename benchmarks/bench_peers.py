@@ -500,10 +500,11 @@ def main() -> int:
             continue
         with tempfile.TemporaryDirectory() as tmp:
             ours, theirs = build(Path(tmp), random.Random(12345))
-            # the peer's script is command 1; every other command is a row labelled here
-            cmds = [([*cli, *ours], env), ([sys.executable, "-c", base, *theirs], env)]
-            labels = {0: name}
-            rows = [
+            # (row label, command, environment); the peer's script, command 1, is every
+            # row's baseline and no row of its own
+            cmds = [
+                (name, [*cli, *ours], env),
+                (None, [sys.executable, "-c", base, *theirs], env),
                 (f"{name} floor", [sys.executable, "-c", FLOOR], env),
                 (
                     f"{name} imports",
@@ -512,16 +513,15 @@ def main() -> int:
                 ),
             ]
             if before is not None:
-                rows.append((f"{name} (before)", [*cli, *ours], before))
-            for label, cmd, e in rows:
-                labels[len(cmds)] = label
-                cmds.append((cmd, e))
-            for cmd, e in cmds:
+                cmds.append((f"{name} (before)", [*cli, *ours], before))
+            for _, cmd, e in cmds:
                 timed_process(cmd, e)  # warm the file cache and the bytecode
-            runs = [[timed_process(cmd, e) for cmd, e in cmds] for _ in range(args.runs)]
+            runs = [[timed_process(cmd, e) for _, cmd, e in cmds] for _ in range(args.runs)]
             peer_s = statistics.median(r[1][0] for r in runs)
             peer_cpu = statistics.median(r[1][1] for r in runs)
-            for k, label in labels.items():
+            for k, (label, _, _) in enumerate(cmds):
+                if label is None:
+                    continue
                 wall_ratio = statistics.median(r[k][0] / r[1][0] for r in runs)
                 cpu_ratio = statistics.median(r[k][1] / r[1][1] for r in runs)
                 ours_s = statistics.median(r[k][0] for r in runs)
