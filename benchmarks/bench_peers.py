@@ -464,7 +464,10 @@ def loaded_modules(ours: list[str], tmp: str, env: dict[str, str]) -> list[str]:
     costs nothing)."""
     names = Path(tmp) / "modules.txt"
     cmd = [sys.executable, "-c", LOADED, str(names), *ours]
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    # stderr kept, so that ours' warnings (MathVista's verbose predictions) stay out of the table
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr.decode()}")
     return names.read_text(encoding="utf-8").split()
 
 
@@ -493,7 +496,8 @@ def main() -> int:
     script = Path(sys.executable).with_name("vqametrics")
     cli = [sys.executable, str(script)] if script.exists() else [sys.executable, "-m", "vqametrics"]
     print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
-    head = f"{'':24} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}"
+    width = max(map(len, PAIRS)) + len(" (before)")  # the longest row label
+    head = f"{'':{width}} {'ours':>9} {'peer':>9} {'wall ratio':>11} {'CPU ratio':>10}"
     print(f"{head} {'ours CPU':>9} {'peer CPU':>9}   (medians)")
     for name, (build, base) in PAIRS.items():
         if args.only and name not in args.only:
@@ -527,7 +531,7 @@ def main() -> int:
                 ours_s = statistics.median(r[k][0] for r in runs)
                 ours_cpu = statistics.median(r[k][1] for r in runs)
                 print(
-                    f"{label:24} {ours_s * 1000:7.0f}ms {peer_s * 1000:7.0f}ms "
+                    f"{label:{width}} {ours_s * 1000:7.0f}ms {peer_s * 1000:7.0f}ms "
                     f"{wall_ratio:10.2f}x {cpu_ratio:9.2f}x "
                     f"{ours_cpu * 1000:7.0f}ms {peer_cpu * 1000:7.0f}ms"
                 )
