@@ -464,7 +464,7 @@ def loaded_modules(ours: list[str], tmp: str, env: dict[str, str]) -> list[str]:
     costs nothing)."""
     names = Path(tmp) / "modules.txt"
     cmd = [sys.executable, "-c", LOADED, str(names), *ours]
-    # stderr kept, so that ours' warnings (MathVista's verbose predictions) stay out of the table
+    # stderr captured, shown only on a failure: ours' warnings (MathVista's) stay out of the table
     proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr.decode()}")
