@@ -428,16 +428,17 @@ if importlib.util.find_spec("sklearn") is not None:
 #: the floor of a command line with argparse and dataclass results: imports, nothing else
 FLOOR = "import argparse, dataclasses"
 
-#: runs ours in-process (argv: a file for the names, then our arguments) and writes the names of
-#: the modules loaded by its end, one a line
+#: runs ours in-process (argv: a file for the names, then our arguments), writes the names of
+#: the modules loaded by its end, one a line, and exits with ours' status
 LOADED = """
 import io, sys
 from vqametrics.cli import main
 names, sys.argv[1:] = sys.argv[1], sys.argv[2:]
 sys.stdout = io.StringIO()
-main(sys.argv[1:])
+code = main(sys.argv[1:])
 with open(names, "w", encoding="utf-8") as fh:
     fh.write("\\n".join(n for n, m in sys.modules.items() if m is not None and n != "__main__"))
+raise SystemExit(code)
 """
 
 #: imports the modules named in argv, in that order, and does nothing else (with numpy's OpenBLAS
@@ -463,11 +464,9 @@ def loaded_modules(ours: list[str], tmp: str, env: dict[str, str]) -> list[str]:
     they were loaded (the interpreter's own start-up modules among them: importing those again
     costs nothing)."""
     names = Path(tmp) / "modules.txt"
-    cmd = [sys.executable, "-c", LOADED, str(names), *ours]
-    # stderr captured, shown only on a failure: ours' warnings (MathVista's) stay out of the table
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr.decode()}")
+    # run as a timed one is (its time unused): ours' warnings (MathVista's) stay out of the
+    # table, and a failure shows its stderr
+    timed_process([sys.executable, "-c", LOADED, str(names), *ours], env)
     return names.read_text(encoding="utf-8").split()
 
 
