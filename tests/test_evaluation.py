@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from vqametrics import InputError, MissingDependencyError
+from vqametrics import InputError, MissingDependencyError, UnknownNameError
 from vqametrics.cli import main
 from vqametrics.schema import evaluation_schema
 from vqametrics.tasks._run import TaskEvaluation, evaluate_task
@@ -115,8 +115,11 @@ def test_explain_a_vqa_question_as_the_script_scored_it(fixture_5q: Path) -> Non
     assert round(100 * e.score, 2) == 90.0 and e.m == 3
     assert e.score == ev.scores[ev.index(549971002)]
     assert ev.explain("549971002") == e  # the id as typed on a command line
-    with pytest.raises(InputError, match="item 1 is not in"):
+    # docs/workflow.md: an unknown id is an UnknownNameError naming the id and the file
+    with pytest.raises(UnknownNameError, match=r"annotations\.json: no item with id 1 among its 5"):
         ev.explain(1)
+    with pytest.raises(UnknownNameError, match="no item with id 1 "):
+        ev.index(1)
 
 
 def test_explain_a_task_item_shows_what_was_compared(tmp_path: Path) -> None:

@@ -309,7 +309,7 @@ _TASK_FIELDS = {
     **dict.fromkeys(("name", "title", "metric", "description", "default_profile", "note"), "str"),
     "profiles": "profiles",
     "read": "callable",
-    **dict.fromkeys(("layouts", "aliases", "datasets", "output_files"), "str_tuple"),
+    **dict.fromkeys(("layouts", "aliases", "datasets", "output_files", "api_options"), "str_tuple"),
     **dict.fromkeys(("annotations_optional", "extract_applies"), "bool"),
     **dict.fromkeys(
         ("signature_fields", "explain", "write_outputs", "signature_for", "finish", "judge"),

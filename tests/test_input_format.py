@@ -149,7 +149,7 @@ def test_forced_vlmevalkit_needs_no_annotations(both: Path) -> None:
 
 
 def test_forced_official_has_no_ground_truth(both: Path) -> None:
-    with pytest.raises(InputError, match="pass --annotations"):
+    with pytest.raises(InputError, match="pass annotations="):
         evaluate_vqa(None, both, input_format="official")
 
 

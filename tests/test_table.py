@@ -168,7 +168,7 @@ def test_profile_per_task_and_for_all(tmp_path: Path) -> None:
     assert {c.profile for c in t.cells.values()} == {"qwen-vl"}
     with pytest.raises(Exception, match="no profile 'nope'"):
         table(tmp_path, profiles=["chartqa=nope"])
-    with pytest.raises(InputError, match="--profile nope: none of the tasks found"):
+    with pytest.raises(InputError, match="profile='nope': none of the tasks found"):
         table(tmp_path, profiles=["nope"])
     t = table(tmp_path, profiles=["vlmevalkit-2024"])  # ChartQA has it, OCR-VQA does not
     assert t.cell("m", "ChartQA").profile == "vlmevalkit-2024"

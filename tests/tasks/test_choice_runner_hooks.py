@@ -21,5 +21,6 @@ def test_no_task_has_a_whole_run_evaluator() -> None:
 @pytest.mark.parametrize("task", ["mmmu", "mmmu-pro", "scienceqa"])
 def test_extract_is_refused_before_any_file_is_read(task: str, tmp_path: Path) -> None:
     absent = tmp_path / "never_read.json"  # the refusal comes first: no "no such file"
-    with pytest.raises(InputError, match=rf"^score {task}: --extract does not apply"):
+    # a Python caller reads the keyword argument (docs/inputs.md: the caller's language)
+    with pytest.raises(InputError, match=rf"^score {task}: extract= does not apply"):
         evaluate_task(task, str(absent), extract="answer")

@@ -172,7 +172,7 @@ def test_missing_verdict_names_item_field_and_remedy() -> None:
     with pytest.raises(InputError) as err:
         evaluate_task("hallusionbench", recs, profile="official")
     msg = str(err.value)
-    assert "VD_math_0_1_0" in msg and "gpt4v_output_gpt_check" in msg and "--verdicts" in msg
+    assert "VD_math_0_1_0" in msg and "gpt4v_output_gpt_check" in msg and "verdicts=" in msg
     assert "\n" not in msg
 
 

@@ -131,7 +131,7 @@ def test_mathvista_second_run_is_a_replay_from_the_cache(tmp_path: Path) -> None
 
 def test_mathvista_judge_needs_the_prompt_file(tmp_path: Path) -> None:
     with serve(Stub()) as stub:
-        with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*ext_ans\.py"):
+        with pytest.raises(JudgePromptError, match=r"judge_prompt= FILE.*ext_ans\.py"):
             judged("mathvista", _official_file(tmp_path), stub, tmp_path)
         bad = tmp_path / "other.py"
         bad.write_text("x = 1\n", encoding="utf-8")
@@ -206,7 +206,7 @@ def test_mathvista_vlmevalkit_prompt_prefetch_and_score(tmp_path: Path) -> None:
 
 def test_mathvista_lmms_eval_profile_needs_its_prompt_file(tmp_path: Path) -> None:
     # lmms-eval's DEMO_PROMPT is a copy of MathVista's CC BY-SA demo: never bundled
-    no_prompt = pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mathvista_evals\.py")
+    no_prompt = pytest.raises(JudgePromptError, match=r"judge_prompt= FILE.*mathvista_evals\.py")
     with serve(Stub()) as stub, no_prompt:
         judged("mathvista", _official_file(tmp_path), stub, tmp_path, profile="lmms-eval")
     assert stub.requests == []
@@ -410,7 +410,7 @@ def test_mmvet_vlmevalkit_reads_the_whole_reply_and_gives_up_after_five(tmp_path
 def test_mmvet_judge_needs_the_prompt_file(tmp_path: Path) -> None:
     answers, meta = mmvet_files(tmp_path)
     with serve(Stub()) as stub:
-        with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mm-vet_evaluator\.py"):
+        with pytest.raises(JudgePromptError, match=r"judge_prompt= FILE.*mm-vet_evaluator\.py"):
             judged("mmvet", answers, stub, tmp_path, annotations=meta)
         assert stub.requests == []
     with pytest.raises(InputError, match="no judge grade"):  # no judge: as before

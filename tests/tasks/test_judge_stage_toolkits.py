@@ -119,7 +119,7 @@ def test_mathvision_official_takes_no_judge(tmp_path: Path) -> None:
 
 def test_mathvision_vlmevalkit_needs_the_prompt(tmp_path: Path) -> None:
     with serve(Stub()) as stub:
-        with pytest.raises(JudgePromptError, match=r"--judge-prompt FILE.*mathv\.py"):
+        with pytest.raises(JudgePromptError, match=r"judge_prompt= FILE.*mathv\.py"):
             judged("mathvision", _mv_sheet(tmp_path), stub, tmp_path, profile="vlmevalkit")
         assert stub.requests == []
 

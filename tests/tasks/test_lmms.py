@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from vqametrics.core.exceptions import InputError
+from vqametrics.core.exceptions import InputError, command_line_spelling
 from vqametrics.readers.records import read_records
 from vqametrics.tasks._base import Item, TaskInputs
 from vqametrics.tasks._lmms import (
@@ -59,10 +59,13 @@ def test_a_layout_forced_elsewhere_is_not_taken() -> None:
 def test_no_doc_error_names_the_file_and_the_option() -> None:
     err = no_doc_error("samples_x.jsonl", "--annotations x.json")
     assert isinstance(err, InputError)
-    assert str(err) == (
+    text = (
         "samples_x.jsonl: this lmms-eval log has no 'doc' (the dataset rows), so no ground "
-        "truth; pass --annotations x.json"
+        "truth; pass {} x.json"
     )
+    assert str(err) == text.format("annotations=")  # a Python caller's keyword
+    with command_line_spelling():
+        assert str(err) == text.format("--annotations")
 
 
 @pytest.mark.parametrize(

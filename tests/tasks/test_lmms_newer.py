@@ -391,17 +391,17 @@ def test_bare_exact_match_tasks_score_against_target(tmp_path: Path, task: str) 
     [
         # lmms-eval@75571cf tasks/textvqa/utils.py, tasks/vizwiz_vqa/utils.py: exact_match and
         # a submission {question_id | image, answer}; the ten answers are not recorded
-        ("textvqa", {"exact_match": 1.0}, "reference answers", "--annotations TextVQA_0.5.1_val"),
-        ("vizwiz", {"exact_match": 1.0}, "reference answers", "--annotations val.json"),
+        ("textvqa", {"exact_match": 1.0}, "reference answers", "annotations= TextVQA_0.5.1_val"),
+        ("vizwiz", {"exact_match": 1.0}, "reference answers", "annotations= val.json"),
         # tasks/ocrbench/utils.py: {question_type, score, prediction, ground_truth}, no dataset
         (
             "ocrbench",
             {"ocrbench_accuracy": {"question_type": "t", "score": 1, "prediction": "a"}},
             "dataset name",
-            "--annotations OCRBench.json",
+            "annotations= OCRBench.json",
         ),
         # tasks/chartqa/utils.py: a log without relaxed_overall has nothing to read
-        ("chartqa", {"exact_match": 1.0}, "relaxed_overall", "--annotations ChartQA's test"),
+        ("chartqa", {"exact_match": 1.0}, "relaxed_overall", "annotations= ChartQA's test"),
     ],
 )
 def test_a_record_short_of_the_scorer_says_what_to_pass(

@@ -194,7 +194,7 @@ def test_official_output_with_annotations_and_result_file(tmp_path: Path) -> Non
 
 def test_output_without_answer_asks_for_annotations(tmp_path: Path) -> None:
     out = _lines(tmp_path, [{"id": "1", "response": "5"}])
-    with pytest.raises(InputError, match="--annotations"):
+    with pytest.raises(InputError, match="annotations="):
         evaluate_task("mathvision", out)
 
 

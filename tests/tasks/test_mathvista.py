@@ -424,7 +424,7 @@ def test_answers_from_annotations_and_the_ignore_empty_flag(
     p = _problem("1", **choice)
     del p["answer"]
     f = _write(tmp_path, [p])
-    with pytest.raises(InputError, match="--annotations"):
+    with pytest.raises(InputError, match="annotations="):
         evaluate_task("mathvista", f)
     ann = tmp_path / "testmini.json"
     ann.write_text(json.dumps({"1": {"pid": "1", "answer": "3/5"}}), encoding="utf-8")

@@ -205,7 +205,7 @@ def test_official_grade_file_with_runs(tmp_path: Path) -> None:
 def test_grade_file_needs_the_metadata(tmp_path: Path) -> None:
     grade_file = tmp_path / "m_gpt-4-0613-grade-1runs.json"
     grade_file.write_text(json.dumps({"v1": {"model": ["g"], "content": ["1"], "score": [1.0]}}))
-    with pytest.raises(InputError, match=r"--annotations mm-vet\.json"):
+    with pytest.raises(InputError, match=r"annotations= mm-vet\.json"):
         evaluate_task("mmvet", grade_file)
 
 

@@ -350,7 +350,7 @@ def test_lmms_eval_log_without_doc_needs_annotations(
 ) -> None:
     items, _ = _full_file()
     log = _jsonl(tmp_path / "samples_ocrbench.jsonl", _lmms_rows(items[:3], with_doc=False))
-    with pytest.raises(ValueError, match=r"samples_ocrbench\.jsonl: .*no 'doc'.*--annotations"):
+    with pytest.raises(ValueError, match=r"samples_ocrbench\.jsonl: .*no 'doc'.*annotations="):
         evaluate_task("ocrbench", log)
     assert main(["score", "ocrbench", "--results", str(log)]) == 2
     err = capsys.readouterr().err

@@ -248,7 +248,7 @@ def test_text_mismatch_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_folder_without_splits_is_an_error(shared_data: Path) -> None:
-    with pytest.raises(InputError, match="--questions"):
+    with pytest.raises(InputError, match="questions="):
         evaluate_task(
             "pope",
             [{"answer": "yes"}],

@@ -154,7 +154,7 @@ def test_log_without_doc_and_without_annotations(
 ) -> None:
     answers, labels, _ = _case()
     log = _log(tmp_path / "samples_pope.jsonl", answers, labels, doc=False)
-    with pytest.raises(InputError, match=r"samples_pope\.jsonl: .*no 'doc'.*--annotations"):
+    with pytest.raises(InputError, match=r"samples_pope\.jsonl: .*no 'doc'.*annotations="):
         evaluate_task("pope", log)
     assert main(["score", "pope", "--results", str(log)]) == 2
     err = capsys.readouterr().err

@@ -326,7 +326,7 @@ def test_official_result_file_replays_its_draws(tmp_path: Path) -> None:
     assert "replayed:1" in r.signature.format() and r.metrics["random"] == 1
     assert any("its result file records it" in n for n in r.notes)
     assert any("1 recorded prediction(s) differ" in n for n in r.notes)
-    with pytest.raises(InputError, match="--annotations"):
+    with pytest.raises(InputError, match="annotations="):
         evaluate_task("scienceqa", str(path))
 
 

@@ -146,6 +146,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="COLUMN=VALUE",
         help="keep only rows whose COLUMN equals VALUE (repeatable; all must hold)",
     )
+    c.add_argument(
+        "--on-duplicate",
+        choices=("error", "last"),
+        default="error",
+        help="an index given twice (after --select): error (default) or keep the last row",
+    )
     c.set_defaults(func=_run_circular)
 
 
@@ -250,9 +256,12 @@ def _run_circular(args: argparse.Namespace) -> int:
         tuple(s[1] for s in selected),
         tuple(s[2] for s in selected),
     )
-    data = rows_from_table(subset)  # validates index, options and answer, naming the line
+    # validates index, options and answer, naming the line
+    data = rows_from_table(subset, on_duplicate=args.on_duplicate)
     rows: list[dict[str, str]] = []
-    for row, cells in zip(data.rows, subset.rows, strict=True):
+    cells_at = dict(zip(subset.lines, subset.rows, strict=True))  # --on-duplicate last drops
+    for row in data.rows:
+        cells = cells_at[row.line]
         where = f"{table.source}: line {row.line} (index {row.index})"
         if row.index >= CIRCULAR_STRIDE:
             raise InputError(f"{where}: already a circular copy (index >= {CIRCULAR_STRIDE})")

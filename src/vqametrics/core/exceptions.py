@@ -41,22 +41,63 @@ __all__ = [
 #: Python caller reads ``allow_missing=True`` instead (same message, the caller's language).
 _COMMAND_LINE: ContextVar[bool] = ContextVar("vqametrics_command_line", default=False)
 
-#: How a message's command-line option reads for a Python caller.
+#: How a message's command-line option reads for a Python caller (``evaluate``'s keyword
+#: arguments and the tasks' own options); an option not here (``--out``, ``--json``, lmms-eval's
+#: ``--log_samples``) exists only on a command line and is left as written.
 _API_SPELLING = {
     "--allow-missing": "allow_missing=True",
     "--ignore-extra": "ignore_extra=True",
     "--on-duplicate last": "on_duplicate='last'",
-    "--id-field": "id_field=",
-    "--answer-field": "answer_field=",
-    "--input-format": "input_format= (format= in evaluate_task)",
+    "--ci": "ci=True",
+    "--input-format": "format= (input_format= in evaluate_vqa)",
+    **{
+        f"--{name}": f"{name.replace('-', '_')}="
+        for name in (
+            "annotations",
+            "questions",
+            "reported",
+            "profile",
+            "extract",
+            "seed",
+            "id-field",
+            "answer-field",
+            "on-duplicate",
+            "choices",
+            "fallback-seed",
+            "ignore-empty-extractions",
+            "judge-prompt",
+            "judge-record",
+            "metrics",
+            "mode",
+            "random-fallback",
+            "reference-compatible",
+            "shots",
+            "verdict-field",
+            "verdicts",
+        )
+    },
 }
 
 
 @functools.cache
 def _option() -> re.Pattern[str]:
-    """Any of the options above, longest first; compiled when a message is first read from
-    Python (the command line never needs it: issue 23)."""
-    return re.compile("|".join(re.escape(k) for k in sorted(_API_SPELLING, key=len, reverse=True)))
+    """Any of the options above as a whole word, longest first, and the profile or extractor
+    name a ``--profile`` / ``--extract`` is given (``--profile lmms-eval``: a name, not a word
+    of the sentence); compiled when a message is first read from Python (the command line never
+    needs it: issue 23)."""
+    names = "|".join(re.escape(k) for k in sorted(_API_SPELLING, key=len, reverse=True))
+    name = rf"(?<=--profile |--extract )(?!(?:{_WORDS})\b)[a-z0-9][a-z0-9.-]*[a-z0-9]"
+    return re.compile(rf"(?<![\w-])({names})(?![\w-])(?: ({name}))?")
+
+
+#: words that may follow ``--profile`` / ``--extract`` in a sentence
+_WORDS = "to|with|is|was|or|and|as|for|of|in|on|does|must|takes|applies|only"
+
+
+def _api_spelling(match: re.Match[str]) -> str:
+    text = _API_SPELLING[match.group(1)]
+    value = match.group(2)
+    return text if value is None else f"{text}{value!r}"
 
 
 @contextlib.contextmanager
@@ -70,11 +111,7 @@ def command_line_spelling() -> Iterator[None]:
 
 
 class VqaMetricsError(Exception):
-    """Base class of every error vqametrics raises on purpose."""
-
-
-class InputError(VqaMetricsError, ValueError):
-    """Input data is malformed; the message names the file and the question id or line.
+    """Base class of every error vqametrics raises on purpose.
 
     Messages are written with the command line's option names (``pass --allow-missing``); a
     Python caller reads the keyword arguments instead (``pass allow_missing=True``).
@@ -82,9 +119,13 @@ class InputError(VqaMetricsError, ValueError):
 
     def __str__(self) -> str:
         text = super().__str__()
-        if _COMMAND_LINE.get():
+        if _COMMAND_LINE.get() or "--" not in text:
             return text
-        return _option().sub(lambda m: _API_SPELLING[m.group(0)], text)
+        return _option().sub(_api_spelling, text)
+
+
+class InputError(VqaMetricsError, ValueError):
+    """Input data is malformed; the message names the file and the question id or line."""
 
 
 class MissingPredictionError(InputError):

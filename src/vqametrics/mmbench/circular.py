@@ -218,6 +218,9 @@ class MMBenchResult:
     extraction: Mapping[int, Any] | None = None
     #: verbose-looking raw predictions (``vqametrics.extract.Diagnostics``); never scored
     diagnostics: Any = None
+    #: the task runner's signature of the run (:meth:`from_evaluation`): one run, one signature
+    #: whichever entry point scored it; ``None``: built from the settings above
+    run_signature: Signature | None = None
 
     @classmethod
     def from_evaluation(cls, evaluation: Any) -> MMBenchResult:
@@ -251,6 +254,7 @@ class MMBenchResult:
             extract=run.extract,
             extraction=run.extraction,
             diagnostics=run.diagnostics,
+            run_signature=evaluation.signature,
         )
 
     def __repr__(self) -> str:
@@ -277,6 +281,8 @@ class MMBenchResult:
     @property
     def signature_object(self) -> Signature:
         """The :class:`~vqametrics.core.signature.Signature` behind :attr:`signature`."""
+        if self.run_signature is not None:
+            return self.run_signature
         return Signature(
             "mmbench",
             (
@@ -292,7 +298,9 @@ class MMBenchResult:
 
     @property
     def signature(self) -> str:
-        """``mmbench|mode:…|extractor:…|strict:yes|judge:no|n:…|vqametrics:…``.
+        """``mmbench|profile:…|mode:…|extractor:…|strict:yes|judge:no|n:…|vqametrics:…``, as
+        ``vqametrics.evaluate("mmbench", ...)`` and ``vqametrics score mmbench`` sign the run
+        (``profile:`` is left out of a result built by hand).
 
         ``random:SEED`` appears after ``judge`` when the random fallback is on.
         """

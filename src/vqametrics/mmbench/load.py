@@ -423,7 +423,7 @@ def load_predictions(
         Unreadable file, invalid line, missing columns, a bad or duplicate index; the message
         names the file and line.
     """
-    from ..readers.answers import not_text_error, typed
+    from ..readers.answers import not_text_error
     from ..readers.formats import parse_input_format
     from ..readers.records import read_records
 
@@ -443,7 +443,7 @@ def load_predictions(
         raise InputError(
             f"{records.source}: missing column(s) {', '.join(missing)} (found: {found}){hint}"
         )
-    json_rows = typed(records)
+    json_rows = records.typed
     values: dict[int, str | None] = {}
     seen: dict[int, str] = {}
     duplicates = 0

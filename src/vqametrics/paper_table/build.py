@@ -130,10 +130,7 @@ def _read_own_reported(path: Path, toolkit: str) -> dict[str, Any]:
             if isinstance(v, int | float) and not isinstance(v, bool)
         }
         return {"source": os.fspath(path), "toolkit": "VLMEvalKit", "values": {"all": numbers}}
-    try:
-        tk, source, values = read_reported(path)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not text ({exc.reason})") from None
+    tk, source, values = read_reported(path)  # not UTF-8: an InputError naming the byte
     return {"source": source, "toolkit": tk, "values": values}
 
 

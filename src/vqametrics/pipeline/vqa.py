@@ -11,7 +11,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..aggregate import Breakdown, breakdown, official_outputs
-from ..core.exceptions import AnswerCountWarning, InputError, LeaveOneOutWarning
+from ..core.exceptions import (
+    AnswerCountWarning,
+    ArgumentTypeError,
+    InputError,
+    LeaveOneOutWarning,
+)
 from ..core.signature import Signature
 from ..kernels.question import QuestionNormalizer
 from ..kernels.vqa import leave_one_out_values, score_normalized
@@ -34,6 +39,7 @@ from ..readers.vqa import (
     load_annotations,
     load_questions,
     match_predictions,
+    official_annotations,
 )
 
 if TYPE_CHECKING:
@@ -71,7 +77,7 @@ VQA_OUTPUTS = (
 
 _CHUNK = 1 << 15
 
-Annotations = PathLike | VQADataset | Sequence[Mapping[str, Any]] | None
+Annotations = PathLike | VQADataset | Sequence[Mapping[str, Any]] | Mapping[str, Any] | None
 #: a path (any layout of ``load/results.py``), ``"-"``, :class:`Results`, ``{qid: answer}``,
 #: a list of ``{question_id, answer}`` records, or a pandas DataFrame
 Predictions = PathLike | Results | Mapping[QuestionId, str] | Sequence[Mapping[str, Any]] | Any
@@ -426,7 +432,7 @@ def read_vqa(
     annotations: Annotations,
     results: Predictions,
     *,
-    questions: PathLike | None = None,
+    questions: PathLike | Mapping[str, Any] | None = None,
     allow_missing: bool = False,
     ignore_extra: bool = False,
     on_duplicate: Literal["error", "last"] = "error",
@@ -447,7 +453,8 @@ def read_vqa(
     }
     results_path = results if isinstance(results, str | os.PathLike) else None
     # the other two files are decoded while a child process decodes a large annotations file
-    ahead = ReadAhead(questions, results_path)
+    questions_path = questions if isinstance(questions, str | os.PathLike) else None
+    ahead = ReadAhead(questions_path, results_path)
     rfile: ResultsFile | None = None
     gt_note: str | None = None
     if annotations is None:
@@ -462,6 +469,13 @@ def read_vqa(
         dataset = annotations
     elif isinstance(annotations, Sequence) and not isinstance(annotations, str | bytes):
         dataset = as_dataset(annotations, on_duplicate=on_duplicate)
+    elif isinstance(annotations, Mapping):  # the official document, already loaded
+        dataset = as_dataset(official_annotations(annotations), on_duplicate=on_duplicate)
+    elif not isinstance(annotations, str | os.PathLike):
+        raise ArgumentTypeError(
+            "annotations must be a path, a list of questions, the official "
+            f"{{'annotations': [...]}} document or a VQADataset, got {type(annotations).__name__}"
+        )
     else:
         dataset = load_annotations(
             annotations, on_duplicate=on_duplicate, meanwhile=ahead, answer_tracer=answer_tracer

@@ -21,7 +21,6 @@ __all__ = [
     "reported_scores",
     "require_answers",
     "text_predictions",
-    "typed",
 ]
 
 
@@ -53,16 +52,6 @@ def found_instead(row: Mapping[str, Any], wanted: str) -> str:
     return ""
 
 
-#: record layouts whose values carry their JSON type (a number there is not text)
-_TYPED_LAYOUTS = ("json", "jsonl", "list", "mapping")
-
-
-def typed(records: Records) -> bool:
-    """Whether *records* came from JSON (or Python objects), where an answer's type is the
-    file's own — not from a sheet, where a number cell is the text it shows."""
-    return records.layout.removesuffix("+gzip").startswith(_TYPED_LAYOUTS)
-
-
 def not_text_error(where: str, column: str, value: Any) -> InputError:
     """The refusal of a JSON answer that is not a string (``"text": 1``)."""
     return InputError(
@@ -76,7 +65,7 @@ def text_predictions(records: Records, **options: Any) -> Predictions:
     file each answer is a string or null (an lmms-eval ``filtered_resps`` list holds one);
     a number or a boolean there is an error, never text made from it."""
     preds = predictions_from(records, **options)
-    if not typed(records):
+    if not records.typed:
         return preds
     column = preds.answer_field
     for row, where in zip(records.rows, preds.wheres, strict=True):

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.exceptions import InputError
-from .answers import not_text_error, typed
+from .answers import not_text_error
 from .layouts import item_id
 from .records import Records, column_name, field_value
 
@@ -76,7 +76,7 @@ def json_answer(records: Records, value: Any, where: str, column: str) -> Any:
     """*value* unchanged, unless *records* came from JSON and it is neither a string nor null:
     JSON says what a value is, and a number or a list where the answer text belongs is not an
     answer (a sheet's number cell is the text it shows, and stays the reader's to cast)."""
-    if typed(records) and value is not None and not isinstance(value, str):
+    if records.typed and value is not None and not isinstance(value, str):
         raise not_text_error(where, column_name(where, column), value)
     return value
 

@@ -121,11 +121,12 @@ def open_log(
 ) -> tuple[Predictions, Callable[[TaskData], TaskData]]:
     """A log's records by the rules every task shares: the newer form's stand-in docs built
     from its metric record when no ground truth is given (``layout.record``), each sample once,
-    empty predictions an error unless ``--allow-missing`` (:func:`clean_samples`)."""
+    each ``doc_id`` once per task (``layout.subtasks``), empty predictions an error unless
+    ``--allow-missing`` (:func:`clean_samples`)."""
     if layout.record is not None:
         preds = with_record_docs(preds, layout.record, inputs)
     alone = has_docs(preds) and all(getattr(inputs, o) is None for o in layout.truth)
-    return clean_samples(preds, inputs, alone=alone)
+    return clean_samples(preds, inputs, alone=alone, subtasks=layout.subtasks)
 
 
 def docs_alone(

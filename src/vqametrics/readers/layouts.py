@@ -34,9 +34,11 @@ __all__ = [
     "item_id",
     "locate_reported",
     "nan_note",
+    "not_utf8",
     "predictions_from",
     "read_reported",
     "reported_numbers",
+    "score_csv_rows",
 ]
 
 
@@ -130,7 +132,7 @@ def predictions_from(
     # its sheet with pandas, which turns the TEXT "nan" into NaN, then scores str(x) == "nan".
     # The file holds "nan" (openpyxl reads it so); a DataFrame of it holds NaN: read as "nan".
     nan_text = layout == "vlmevalkit" and records.layout == "dataframe"
-    typed = records.layout.startswith("json")  # json, jsonl, json:<key>, json-mapping
+    typed = records.typed  # JSON or Python objects: a number is not an answer
     nans = 0
     ids: list[Hashable] = []
     texts: list[str | None] = []
@@ -266,11 +268,37 @@ def find_reported(results_path: Any) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
-def _read_reported(path: str | Path) -> dict[str, Any]:
-    import csv
+def not_utf8(path: str | Path, data: bytes, exc: UnicodeDecodeError) -> InputError:
+    """The error for a toolkit's score file that is not UTF-8 text (Excel saves CSV as cp1252,
+    a Chinese one may be GBK), naming the byte and its line."""
+    line = data.count(b"\n", 0, exc.start) + 1
+    return InputError(
+        f"{path}: not UTF-8 text (byte {exc.start}, line {line}): {exc.reason}; save it as UTF-8"
+    )
 
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))
+
+def score_csv_rows(path: str | Path) -> list[list[str]]:
+    """The rows of a toolkit's score CSV (VLMEvalKit's ``_acc.csv``, MM-Vet's
+    ``-cap-score-`` file), read as UTF-8; a file that is not UTF-8 text or not CSV is an
+    :class:`InputError` naming it, never a traceback."""
+    import csv
+    import io
+
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise not_utf8(path, data, exc) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        return list(reader)
+    except csv.Error as exc:
+        raise InputError(f"{path}: line {reader.line_num}: not readable as CSV ({exc})") from None
+
+
+def _read_reported(path: str | Path) -> dict[str, Any]:
+    rows = score_csv_rows(path)
     if len(rows) < 2:
         raise InputError(f"{path}: expected a header row and at least one row of scores")
     header = rows[0]
@@ -334,8 +362,16 @@ def _lmms_results(path: str | Path) -> dict[str, Any]:
 
     try:
         with open(path, "rb") as fh:  # Path(path).read_bytes()
-            data = orjson.loads(fh.read())
-    except (OSError, orjson.JSONDecodeError) as exc:
+            raw = fh.read()
+    except OSError as exc:
+        raise InputError(f"{path}: not a readable lmms-eval results.json ({exc})") from None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        try:  # orjson words a bad byte as "surrogates not allowed … char 0"
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise not_utf8(path, raw, bad) from None
         raise InputError(f"{path}: not a readable lmms-eval results.json ({exc})") from None
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, dict):

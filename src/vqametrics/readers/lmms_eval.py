@@ -48,6 +48,7 @@ __all__ = [
     "positional_items",
     "record_docs",
     "sample_score",
+    "unique_doc_ids",
     "unique_samples",
     "with_notes",
     "with_record_docs",
@@ -157,6 +158,78 @@ def unique_samples(
     )
 
 
+def unique_doc_ids(
+    preds: Predictions,
+    on_duplicate: Literal["error", "last"] = "error",
+    subtasks: Sequence[str] = (),
+) -> tuple[Predictions, str | None]:
+    """*preds* with each ``doc_id`` once per task, by the one rule for repeated rows.
+
+    lmms-eval numbers the docs of a task 0, 1, …, so in one task's log a ``doc_id`` met again
+    with another ``doc`` (a line edited, or two runs mixed) names two samples as one: an error
+    naming both lines, or with ``on_duplicate="last"`` the last kept at the place of the first,
+    counted in a note. A record repeated whole is :func:`unique_samples`'s (or the task's own
+    id check's) to report, a log without docs :func:`positional_items`'s. A log may
+    concatenate several tasks' logs (``blink_<subtask>``, ``pope_adv`` + ``pope_pop``), each
+    numbered from 0 again: the doc keys *subtasks* name a record's task (none: the log is one
+    task's).
+    """
+    rows = preds.records.rows
+    keys: list[tuple[str, ...] | None] = []
+    for row in rows:
+        doc, doc_id = row.get("doc"), row.get("doc_id")
+        if isinstance(doc, dict) and isinstance(doc_id, _ID_TYPES) and not isinstance(doc_id, bool):
+            keys.append((*(str(doc.get(k)) for k in subtasks), str(doc_id).strip()))
+        else:
+            keys.append(None)
+    repeated = {key for key, n in Counter(keys).items() if n > 1 and key is not None}
+    if not repeated:
+        return preds, None
+    import json  # only to fingerprint the docs of a repeated doc_id
+
+    seen: dict[tuple[str, ...], tuple[int, str]] = {}
+    last: dict[int, int] = {}
+    moved: set[int] = set()
+    for i, key in enumerate(keys):
+        if key is None or key not in repeated:
+            continue
+        doc = rows[i]["doc"]
+        fingerprint = json.dumps(doc, sort_keys=True, ensure_ascii=False, default=repr)
+        j, first = seen.setdefault(key, (i, fingerprint))
+        if j == i or first == fingerprint:
+            continue
+        if on_duplicate == "error":
+            named = ", ".join(f"{k} {doc[k]!r}" for k in subtasks if doc.get(k) is not None)
+            raise InputError(
+                f"{preds.wheres[i]}: duplicate doc_id {rows[i]['doc_id']!r} (first at "
+                f"{preds.wheres[j]}{f', both of {named}' if named else ''}; with another doc: "
+                "a doc_id names one sample of a task's log; pass --on-duplicate last to keep "
+                "the last one)"
+            )
+        last[j] = i
+        moved.add(i)
+    if not last:
+        return preds, None
+    keep = [last.get(k, k) for k in range(len(rows)) if k not in moved]
+    lines = preds.records.lines
+    records = replace(
+        preds.records,
+        rows=[rows[k] for k in keep],
+        lines=[lines[k] for k in keep] if lines is not None else None,
+    )
+    kept = replace(
+        preds,
+        ids=[preds.ids[k] for k in keep],
+        texts=[preds.texts[k] for k in keep],
+        wheres=[preds.wheres[k] for k in keep],
+        records=records,
+    )
+    return kept, (
+        f"{len(rows) - len(keep)} repeated doc_id row(s) in {preds.source}, each with another "
+        "doc: the last of each was kept (--on-duplicate last)"
+    )
+
+
 def with_notes(data: TaskData, *notes: str | None) -> TaskData:
     """*data* with *notes* (those not ``None``) added after its own."""
     more = tuple(n for n in notes if n)
@@ -200,10 +273,12 @@ def drop_empty(preds: Predictions, allow_missing: bool) -> Predictions:
 
 
 def clean_samples(
-    preds: Predictions, inputs: TaskInputs, *, alone: bool
+    preds: Predictions, inputs: TaskInputs, *, alone: bool, subtasks: Sequence[str] = ()
 ) -> tuple[Predictions, Callable[[TaskData], TaskData]]:
     """An lmms-eval log's records by the rules every task shares: each sample once
-    (:func:`unique_samples`), and empty predictions an error unless ``--allow-missing``.
+    (:func:`unique_samples`), each ``doc_id`` once per task in a log scored *alone*
+    (:func:`unique_doc_ids`, the doc keys *subtasks* naming a record's task), and empty
+    predictions an error unless ``--allow-missing``.
 
     With it, a log scored *alone* (its records are the items) keeps them, scored 0; a log
     joined to annotations leaves them out so the join counts them (:func:`drop_empty`).
@@ -211,6 +286,9 @@ def clean_samples(
     the empty predictions kept added to its count of missing items.
     """
     preds, dup_note = unique_samples(preds, inputs.on_duplicate)
+    doc_id_note = None
+    if alone:  # joined to annotations, the join decides which item a record is
+        preds, doc_id_note = unique_doc_ids(preds, inputs.on_duplicate, subtasks)
     empty = [i for i, t in enumerate(preds.texts) if t is None]
     if empty and not inputs.allow_missing:
         raise empty_error(preds, empty)
@@ -221,7 +299,7 @@ def clean_samples(
         preds = drop_empty(preds, allow_missing=True)
 
     def finish(data: TaskData) -> TaskData:
-        data = with_notes(data, dup_note)
+        data = with_notes(data, dup_note, doc_id_note)
         if not kept:
             return data
         note = f"{kept} sample(s) with an empty prediction scored 0 (--allow-missing)"
@@ -560,12 +638,14 @@ class LogLayout(NamedTuple):
     ``metrics``: the per-sample metric keys ``process_results`` writes (the first present is
     the toolkit's own score of the sample); ``record``: where the newer log (no ``doc``) keeps
     the ground truth, if it does; ``truth``: the options that give a ground truth to join the
-    log to (a log scored alone keeps its empty predictions, scored 0).
+    log to (a log scored alone keeps its empty predictions, scored 0); ``subtasks``: the doc
+    keys that name a record's task in a log of several concatenated (:func:`unique_doc_ids`).
     """
 
     metrics: tuple[str, ...] = ()
     record: MetricRecord | None = None
     truth: tuple[str, ...] = ("annotations",)
+    subtasks: tuple[str, ...] = ()
 
 
 class Truth(NamedTuple):

@@ -101,8 +101,19 @@ class Records:
                 seen.setdefault(key, None)
         return list(seen)
 
+    @property
+    def typed(self) -> bool:
+        """Whether the values carry their own type (JSON, JSONL or Python objects), so that a
+        number where text belongs is not text; a sheet's number cell is the text it shows."""
+        return self.layout.removesuffix("+gzip").startswith(_TYPED_LAYOUTS)
+
     def __len__(self) -> int:
         return len(self.rows)
+
+
+#: record layouts whose values carry their type (``json``, ``json-mapping``, ``json:<key>``,
+#: ``jsonl``, and the in-memory ``list`` and ``mapping``)
+_TYPED_LAYOUTS = ("json", "jsonl", "list", "mapping")
 
 
 class _Where(str):

@@ -21,7 +21,12 @@ from operator import attrgetter
 from typing import Any, Literal, cast
 
 from ..core.answers import answer_groups
-from ..core.exceptions import IdTypeWarning, InputError, MissingPredictionError
+from ..core.exceptions import (
+    ArgumentTypeError,
+    IdTypeWarning,
+    InputError,
+    MissingPredictionError,
+)
 from ._bulk import decode_fast, fast_annotations_possible, load_fast
 from ._dataset import QuestionId, VQADataset
 from ._json import (
@@ -96,17 +101,24 @@ def load_annotations(
     data, lines = parse_json_or_jsonl(name, raw, jsonl)
     del raw
     if isinstance(data, dict):
-        if "annotations" not in data:
-            keys = ", ".join(sorted(map(str, data))) or "none"
-            raise InputError(
-                f"{name}: expected the official layout with an 'annotations' list, or a list "
-                f"of questions; found an object with keys: {keys}"
-            )
-        data = data["annotations"]
-        if not isinstance(data, list):
-            raise InputError(f"{name}: 'annotations' must be a list, got {type(data).__name__}")
+        data = official_annotations(data, name)
     data = _nonempty_list(data, name, "a list of questions or the official layout", "questions")
     return _dataset_from_records(name, data, lines, on_duplicate)
+
+
+def official_annotations(document: Mapping[str, Any], name: str = "<annotations>") -> list[Any]:
+    """The question records of the official annotations document (``{"annotations": [...]}``,
+    a file's or one already loaded)."""
+    if "annotations" not in document:
+        keys = ", ".join(sorted(map(str, document))) or "none"
+        raise InputError(
+            f"{name}: expected the official layout with an 'annotations' list, or a list "
+            f"of questions; found an object with keys: {keys}"
+        )
+    data = document["annotations"]
+    if not isinstance(data, list):
+        raise InputError(f"{name}: 'annotations' must be a list, got {type(data).__name__}")
+    return data
 
 
 def _nonempty_list(data: Any, name: str, expected: str, what: str) -> list[Any]:
@@ -332,7 +344,10 @@ def results_from_pairs(
 
 
 def load_questions(
-    path: PathLike, dataset: VQADataset | None = None, *, ahead: ReadAhead | None = None
+    path: PathLike | Mapping[str, Any],
+    dataset: VQADataset | None = None,
+    *,
+    ahead: ReadAhead | None = None,
 ) -> int:
     """Validate an official questions file; returns its number of questions.
 
@@ -340,6 +355,13 @@ def load_questions(
     question text never affects a score, so nothing else is kept. *ahead*: a
     :class:`ReadAhead` that may have decoded it already.
     """
+    if isinstance(path, Mapping):  # the document, already loaded
+        return _question_count("<questions>", path, dataset)
+    if not isinstance(path, str | os.PathLike):
+        raise ArgumentTypeError(
+            "questions must be a path or the official {'questions': [...]} document, got "
+            f"{type(path).__name__}"
+        )
     name = display_name(path)
     fast = ahead.take("questions", path) if ahead is not None else None
     if fast is not None:
@@ -352,7 +374,12 @@ def load_questions(
             return _fast_question_count(name, fast, dataset)
     data, _ = parse_json_or_jsonl(name, raw, jsonl)
     del raw
-    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+    return _question_count(name, data, dataset)
+
+
+def _question_count(name: str, data: Any, dataset: VQADataset | None) -> int:
+    """:func:`load_questions` on the decoded document *data*."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("questions"), list):
         raise InputError(f"{name}: expected the official questions layout with a 'questions' list")
     missing = [k for k in _QUESTION_HEADER if k not in data]
     if missing:

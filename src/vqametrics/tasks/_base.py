@@ -182,6 +182,9 @@ class Task:
     #: task-specific command-line options: ``(name, help)``; ``--name VALUE`` reaches
     #: ``read`` as ``inputs.options["name"]`` (dashes become underscores)
     options: tuple[tuple[str, str], ...] = ()
+    #: keyword options of :func:`~vqametrics.evaluate` that have no command-line form (a
+    #: callable: MMBench's ``choice_judge=``); any other unknown keyword is refused
+    api_options: tuple[str, ...] = ()
     #: ``False`` when the profiles read the raw response themselves and ``extract=`` would
     #: be silently overridden (MMMU's letters, decided in ``read``): it is refused up front
     extract_applies: bool = True
@@ -226,7 +229,7 @@ class Task:
         ):
             raise ArgumentTypeError("Task: profiles must be a non-empty tuple of TaskProfile")
         check(where, "read", self.read, "callable")
-        for name in ("layouts", "aliases", "datasets"):
+        for name in ("layouts", "aliases", "datasets", "api_options"):
             check_str_tuple(where, name, getattr(self, name))
         for name in ("annotations_optional", "extract_applies"):
             check(where, name, getattr(self, name), "bool")

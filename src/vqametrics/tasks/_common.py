@@ -15,7 +15,6 @@ from ..readers.answers import (
     not_text_error,
     reported_scores,
     text_predictions,
-    typed,
 )
 from ..readers.join import unique_items as unique_rows_of
 from ..readers.records import Records
@@ -35,7 +34,6 @@ __all__ = [
     "read_vlmevalkit",
     "reported_scores",
     "text_predictions",
-    "typed",
     "unique_items",
     "vlmevalkit_breakdown",
     "vlmevalkit_judge_rows",

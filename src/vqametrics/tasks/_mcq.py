@@ -867,6 +867,9 @@ class LmmsDoc:
     #: the gold of a stand-in doc built from the record (default: its ``answer``, the logged
     #: ``target``); BLINK / CV-Bench log ``(A)`` and score against ``target.strip("()")``
     record_gold: Callable[[Mapping[str, Any], str], str] | None = None
+    #: the doc keys naming a record's task in a log of several concatenated (BLINK's
+    #: ``sub_task``), whose doc_ids start again at 0 (``_lmms.unique_doc_ids``)
+    subtasks: tuple[str, ...] = ()
 
 
 def exact_match_doc(
@@ -981,6 +984,7 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         lmms_eval_predictions,
         no_doc_error,
         record_docs,
+        unique_doc_ids,
     )
 
     records = read_records(inputs.results, format=inputs.format)
@@ -1005,6 +1009,7 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         )
     if not has_docs(preds):
         raise no_doc_error(records.source, "a log written with its dataset rows ('doc')")
+    preds, doc_id_note = unique_doc_ids(preds, inputs.on_duplicate, lmms.subtasks)
     items = []
     for row, key, text, where in zip(
         preds.records.rows, preds.ids, preds.texts, preds.wheres, strict=True
@@ -1024,7 +1029,7 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         items,
         (records.source,),
         (preds.layout,),
-        (*notes, *([repeated] if repeated else [])),
+        (*notes, *(n for n in (doc_id_note, repeated) if n)),
         locate_reported(inputs.results, inputs.reported),
     )
 

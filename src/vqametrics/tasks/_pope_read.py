@@ -322,7 +322,10 @@ def _read_questions(source: Any) -> dict[Hashable, tuple[str, Any]]:
 
 #: how POPE's files are told apart: a sheet by its name, or with its labels ('answer'); a file
 #: given --answer-field is answers to pair with the labels, never a log
-TOOLKIT_LAYOUTS = yes_no_layouts(LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD))
+#: a log of pope_adv + pope_pop + pope_random concatenated: each split's doc_ids start at 0
+TOOLKIT_LAYOUTS = yes_no_layouts(
+    LogLayout(metrics=LMMS_EVAL_METRICS, record=LMMS_EVAL_RECORD, subtasks=("category",))
+)
 
 
 def read_pope(inputs: TaskInputs) -> TaskData:

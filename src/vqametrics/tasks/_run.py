@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.collector import gc_paused
-from ..core.exceptions import InputError, MissingDependencyError, VqaMetricsError
+from ..core.exceptions import (
+    InputError,
+    MissingDependencyError,
+    UnknownNameError,
+    VqaMetricsError,
+)
 from ..core.signature import Signature
 from ..readers.items import TOOLKIT_SCORE
 from . import get_task
@@ -37,7 +42,7 @@ SCHEMA_VERSION = 1
 
 @dataclass(frozen=True, eq=False)
 class TaskEvaluation:
-    """The result of :func:`evaluate_task`: per-item scores, the aggregate, the signature."""
+    """The result of :func:`evaluate`: per-item scores, the aggregate, the signature."""
 
     task: Task
     profile: TaskProfile
@@ -115,12 +120,18 @@ class TaskEvaluation:
         )
 
     def index(self, item_id: Any) -> int:
-        """The position of item *item_id* (``"7"`` finds the integer id ``7`` and back)."""
+        """The position of item *item_id* (``"7"`` finds the integer id ``7`` and back); an
+        unknown id is an :class:`~vqametrics.UnknownNameError` naming the id and the file."""
         positions = self._positions()
         for key in (item_id, str(item_id), _as_int(item_id)):
             if key is not None and key in positions:
                 return positions[key]
-        raise InputError(f"item {item_id!r} is not in {', '.join(self.data.sources) or 'input'}")
+        items = self.data.items
+        shown = ", ".join(repr(i) for i in item_column(items, "id")[:3])
+        raise UnknownNameError(
+            f"{', '.join(self.data.sources) or '<input>'}: no item with id {item_id!r} among its "
+            f"{len(items)} items" + (f" (ids such as {shown})" if shown else "")
+        )
 
     def _positions(self) -> dict[Any, int]:
         hit: dict[Any, int] | None = self.__dict__.get("_positions_memo")
@@ -134,7 +145,7 @@ class TaskEvaluation:
     def explain(self, item_id: Any) -> Any:
         """Why item *item_id* scored as it did: the task's own explanation (VQA v2: every
         normalization step and the leave-one-out table, as :func:`vqametrics.explain`), else
-        :func:`vqametrics.tasks._explain.explain_item`."""
+        :func:`vqametrics.views.explanation.explain_item`."""
         i = self.index(item_id)
         if self.task.explain is not None:
             return self.task.explain(self, i)
@@ -272,6 +283,30 @@ def _check_arguments(args: dict[str, Any]) -> None:
         )
 
 
+def _check_options(t: Task, options: Mapping[str, Any]) -> None:
+    """A keyword :func:`evaluate` does not know and the task does not declare
+    (``Task.options``) is an error, not silently ignored: a misspelled option changes nothing."""
+    own = [*(name.replace("-", "_") for name, _ in t.options), *t.api_options]
+    unknown = [name for name in options if name not in own]
+    if not unknown:
+        return
+    import difflib
+    import inspect
+
+    known = [*(p for p in inspect.signature(evaluate).parameters if p not in _NOT_KEYWORDS), *own]
+    name = unknown[0]
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]}=?" if close else ""
+    raise UnknownNameError(
+        f"evaluate: unknown keyword argument {name}= for task {t.name!r}{hint} (the task's own "
+        f"options: {', '.join(f'{o}=' for o in own) or 'none'})"
+    )
+
+
+#: :func:`evaluate`'s parameters that are not keyword options
+_NOT_KEYWORDS = ("task", "results", "options")
+
+
 def evaluate(
     task: str | Task,
     results: Any,
@@ -327,10 +362,15 @@ def evaluate(
         an unjudged one stays as written. In the signature as ``judge:<model>``.
     ci : bool or int, default=False
         ``True`` (or a number of bootstrap replicates): 95% intervals of the mean per-item
-        score and of every breakdown in ``intervals`` (:func:`vqametrics.evaluation_ci`;
-        ``seed`` default 12345); recorded in the signature.
+        score and of every breakdown in ``intervals`` (:func:`vqametrics.evaluation_ci`);
+        recorded in the signature.
+    seed : int, optional
+        The bootstrap's seed (default 12345); given without ``ci``, it implies ``ci=True``, as
+        the command line's ``--seed`` implies ``--ci``.
     options
-        Task-specific options (e.g. GQA's ``choices=``, VQA v2's ``metrics="em,em-any"``).
+        Task-specific options (``Task.options``: GQA's ``choices=``, VQA v2's
+        ``metrics="em,em-any"``, …); a name that is neither one of them nor an argument above
+        is an :class:`~vqametrics.UnknownNameError`.
 
     Returns
     -------
@@ -339,6 +379,9 @@ def evaluate(
     """
     _check_arguments(locals())
     t = get_task(task)
+    _check_options(t, options)
+    if seed is not None and ci is False:
+        ci = True  # as the command line's --seed implies --ci
     prof = t.profile(profile)
     inputs = TaskInputs(
         results=results,

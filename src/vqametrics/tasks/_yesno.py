@@ -18,7 +18,7 @@ from ..core.exceptions import InputError
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from ..readers.records import Records, cell_text
 from ._base import Aggregator, Item, TaskData, TaskInputs, TaskProfile
-from ._common import not_text_error, read_vlmevalkit, typed
+from ._common import not_text_error, read_vlmevalkit
 
 __all__ = [
     "TO_YES_NO",
@@ -176,7 +176,7 @@ def answer_cell(records: Records, i: int, column: str) -> str | None:
     """Row *i*'s answer in *column* as text, ``None`` when empty: a JSON file's answer must be
     a string (or null), a sheet's number is read as the text it shows."""
     value = records.rows[i].get(column)
-    if value is not None and not isinstance(value, str) and typed(records):
+    if value is not None and not isinstance(value, str) and records.typed:
         raise not_text_error(records.where(i), column, value)
     return cell_text(value, records.where(i), column=column, allow_missing=True)
 

@@ -83,6 +83,7 @@ _LMMS_DOC = LmmsDoc(
     # is_correct}; target = doc["answer"], e.g. "(A)"
     record=MetricRecord(metrics=(_METRIC,), doc={"idx": "id", "sub_task": "sub_task"}),
     record_gold=paren_gold,
+    subtasks=("sub_task",),  # blink_<subtask> logs concatenated: the blink group
 )
 
 

@@ -118,6 +118,7 @@ _LMMS_DOC = LmmsDoc(
         metrics=(_METRIC,), doc={"idx": "id", "type": "type", "task": "task", "source": "source"}
     ),
     record_gold=paren_gold,
+    subtasks=("type", "task", "source"),  # logs of its 2D and 3D parts may be concatenated
 )
 
 

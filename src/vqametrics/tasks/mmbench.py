@@ -742,6 +742,7 @@ TASK = register_task(
             ("reference-compatible", "yes: VLMEvalKit's handling of missing rows and empty cells"),
             ("random-fallback", "SEED: the reference's random letter for unparsed answers"),
         ),
+        api_options=("choice_judge", "judge_name"),  # a callable, and its name (the signature's)
         signature_for=_signature,
         finish=_finish,
         judge=_judge_stage,

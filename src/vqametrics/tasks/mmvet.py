@@ -16,7 +16,6 @@ substring of the ``category`` string, rows rec … math, Overall; lmms-eval — 
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -54,7 +53,7 @@ from ..kernels.mmvet import (
     vlmevalkit_reply,
 )
 from ..readers.cells import named_columns, row_id, unused_fields
-from ..readers.layouts import is_vlmevalkit, locate_reported
+from ..readers.layouts import is_vlmevalkit, locate_reported, score_csv_rows
 from ..readers.records import read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
@@ -285,8 +284,7 @@ def _official_reported(results: Any) -> dict[str, Any] | None:
     cand = path.with_name(path.name.replace("-grade-", "-cap-score-")).with_suffix(".csv")
     if not cand.is_file():
         return None
-    with open(cand, newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))
+    rows = score_csv_rows(cand)
     values: dict[str, Any] = {}
     for row in rows[1:2]:
         for head, cell in zip(rows[0][1:], row[1:], strict=False):

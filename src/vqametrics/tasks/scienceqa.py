@@ -51,7 +51,14 @@ from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
 from ._common import mean_aggregate, reported_scores
-from ._lmms import TOOLKIT_SCORE, lmms_eval_predictions, sample_score, without_questions
+from ._lmms import (
+    TOOLKIT_SCORE,
+    lmms_eval_predictions,
+    sample_score,
+    unique_doc_ids,
+    unique_samples,
+    without_questions,
+)
 from ._mcq import (
     ChoiceTask,
     decided_scorer,
@@ -281,9 +288,14 @@ LMMS_EVAL = lmms_hit_profile(
 
 
 def _lmms_items(inputs: TaskInputs, records: Records) -> TaskData | None:
+    """An lmms-eval ``scienceqa_img`` log's items, each ``doc_id`` (the item id) once: a
+    repeated record or a doc_id logged again with another doc is an error naming both lines,
+    unless ``--on-duplicate last``."""
     preds = lmms_eval_predictions(records, inputs)
     if preds is None:
         return None
+    preds, repeated = unique_samples(preds, inputs.on_duplicate)
+    preds, redone = unique_doc_ids(preds, inputs.on_duplicate)
     items = []
     no_doc = 0
     for row, text, where in zip(preds.records.rows, preds.texts, preds.wheres, strict=True):
@@ -312,7 +324,7 @@ def _lmms_items(inputs: TaskInputs, records: Records) -> TaskData | None:
                 raise InputError(f"{where}: no doc and no 'target' letter")
             gold = target
         items.append(Item(key, text, (gold,), fields))
-    notes = []
+    notes = [n for n in (repeated, redone) if n]
     if no_doc:
         notes.append(
             f"{records.source} logs no 'doc': each sample is scored against its logged target "
