@@ -150,6 +150,11 @@ class Diagnostics:
         """Per position of the input: the reasons (``()``: not verbose; ``None``: missing)."""
         return self._flags()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its flags worked out (they are built by a closure, on demand)."""
+        fixed = functools.partial(list, self.flags)
+        return (type(self), (self.n, self.verbose, self.reasons, self.examples, fixed))
+
     def as_dict(self, ids: Sequence[Any] | None = None) -> dict[str, Any]:
         """The ``"diagnostics"`` entry of ``--json``; with *ids* (the question ids, in the
         order of the predictions) each example names its question too."""

@@ -29,6 +29,7 @@ from .model import MMBenchData, MMBenchRow, Predictions
 
 __all__ = [
     "PREDICTION_FORMATS",
+    "MissingColumnsError",
     "Table",
     "load_mmbench_tsv",
     "load_predictions",
@@ -282,11 +283,17 @@ def read_table(path: str | Path, default_format: str = ".tsv") -> Table:
     return _read_delimited(p, "," if suffix == ".csv" else "\t")
 
 
+class MissingColumnsError(InputError):
+    """A benchmark table lacks columns it needs (a results sheet without the benchmark's)."""
+
+
 def _require(table: Table, columns: Sequence[str]) -> None:
     missing = [c for c in columns if c not in table.header]
     if missing:
         found = ", ".join(table.header) or "none"
-        raise InputError(f"{table.source}: missing column(s) {', '.join(missing)} (found: {found})")
+        raise MissingColumnsError(
+            f"{table.source}: missing column(s) {', '.join(missing)} (found: {found})"
+        )
 
 
 def _parse_index(value: str | None, where: str, column: str = "index") -> int:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+from typing import Any
 
 __all__ = ["CIRCULAR_STRIDE", "MMBenchData", "MMBenchRow", "Predictions"]
 
@@ -46,6 +48,9 @@ class MMBenchRow:
     n_columns: int = 0
     line: int = field(default=0, compare=False)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduce_read_only(self)
+
     @property
     def g_index(self) -> int:
         """The question id, ``index % 1_000_000``."""
@@ -73,3 +78,19 @@ class Predictions:
     source: str = "<predictions>"
     #: rows whose index came again and replaced the earlier one (``on_duplicate="last"``)
     duplicates: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduce_read_only(self)
+
+
+def _reduce_read_only(obj: Any) -> tuple[Any, ...]:
+    """Pickle a value object whose mappings are read-only views (``MappingProxyType``, which
+    pickle refuses): as plain dicts, wrapped again when unpickled."""
+    values = tuple(getattr(obj, f.name) for f in fields(obj))
+    proxied = tuple(i for i, v in enumerate(values) if isinstance(v, MappingProxyType))
+    plain = tuple(dict(v) if i in proxied else v for i, v in enumerate(values))
+    return (_read_only_again, (type(obj), plain, proxied))
+
+
+def _read_only_again(cls: type, values: tuple[Any, ...], proxied: tuple[int, ...]) -> Any:
+    return cls(*(MappingProxyType(v) if i in proxied else v for i, v in enumerate(values)))

@@ -9,8 +9,8 @@ default; the other profiles reproduce other toolkits so that gaps between papers
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
 from ..core.exceptions import UnknownNameError
 from ..core.registry import register_once
@@ -108,6 +108,13 @@ class Profile:
                 raise ValueError(f"profile {self.name!r}: conditional {role} steps must come last")
             object.__setattr__(self, f"prepare_{role}", _compose(always))
             object.__setattr__(self, f"finish_{role}", _compose(cond))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its registry name (its steps are closures), else by its declared fields
+        (a profile of one's own, whose steps pickle)."""
+        if _REGISTRY.get(self.name) is self:
+            return (get_profile, (self.name,))
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self) if f.init))
 
     def normalize(self, text: str, role: Literal["prediction", "answer"] = "prediction") -> str:
         """Apply every step of *role* (the form used when the answers are not unanimous)."""

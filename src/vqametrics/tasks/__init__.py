@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING
 
 from ..core.arguments import ArgumentTypeError, check
 from ..core.exceptions import UnknownNameError
-from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
+from ._base import (
+    PICKLED_BY_NAME,
+    Aggregate,
+    Item,
+    Task,
+    TaskData,
+    TaskInputs,
+    TaskProfile,
+)
 
 if TYPE_CHECKING:
     import random
@@ -110,6 +118,29 @@ def register_task(task: Task) -> Task:
     for alias in task.aliases:
         _ALIASES[alias] = task.name
     return task
+
+
+def _task_by_name(task: Task) -> tuple[object, ...]:
+    if _TASKS.get(task.name) is not task:
+        raise ArgumentTypeError(f"Task {task.name!r}: only a registered task can be pickled")
+    return (get_task, (task.name,))
+
+
+def _profile_by_name(profile: TaskProfile) -> tuple[object, ...]:
+    for task in _TASKS.values():
+        if any(p is profile for p in task.profiles):
+            return (_task_profile, (task.name, profile.name))
+    raise ArgumentTypeError(
+        f"TaskProfile {profile.name!r}: only a registered task's profile can be pickled"
+    )
+
+
+def _task_profile(task: str, profile: str) -> TaskProfile:
+    """The profile *profile* of the registered task *task* (how a profile is unpickled)."""
+    return get_task(task).profile(profile)
+
+
+PICKLED_BY_NAME.update(task=_task_by_name, profile=_profile_by_name)
 
 
 def _load_all() -> None:

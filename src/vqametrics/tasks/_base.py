@@ -74,6 +74,10 @@ class Aggregate:
 
 Aggregator = Callable[[Sequence[Item], Sequence[float]], Aggregate]
 
+#: ``__reduce__`` of a :class:`Task` and of a :class:`TaskProfile`: by registered name, with the
+#: registry's lookups (set by :mod:`vqametrics.tasks`, which imports this module)
+PICKLED_BY_NAME: dict[str, Callable[[Any], tuple[Any, ...]]] = {}
+
 
 @dataclass(frozen=True)
 class TaskProfile:
@@ -121,6 +125,11 @@ class TaskProfile:
             check(where, name, getattr(self, name), "callable", optional=True)
         check_str_tuple(where, "context", self.context)
         check(where, "reads_free_text", self.reads_free_text, "bool", optional=True)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its registered task's profile of that name (its scorers are closures),
+        so that results cross process pools (``joblib``, ``multiprocessing``)."""
+        return PICKLED_BY_NAME["profile"](self)
 
     @property
     def parses_free_text(self) -> bool:
@@ -251,6 +260,11 @@ class Task:
         check(where, "reported_names", self.reported_names, "mapping")
         check_choice(where, "kind", self.kind, tuple(KIND_TITLES))
         check_choice(where, "references", self.references, ("one", "many", "votes"))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its registry name (its readers and scorers are closures), so that
+        results cross process pools; a task that is not the registered one cannot be."""
+        return PICKLED_BY_NAME["task"](self)
 
     def profile(self, name: str | None = None) -> TaskProfile:
         """The profile *name* (default: the task's default profile)."""

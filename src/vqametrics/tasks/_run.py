@@ -17,6 +17,7 @@ from ..core.exceptions import (
 )
 from ..core.signature import Signature
 from ..readers.items import TOOLKIT_SCORE
+from ..readers.toolkit_names import warn_if_other_task
 from . import get_task
 from ._base import (
     Aggregate,
@@ -380,6 +381,7 @@ def evaluate(
     _check_arguments(locals())
     t = get_task(task)
     _check_options(t, options)
+    warn_if_other_task(results, t.name, t.title)  # x_MME.xlsx scored as POPE: say so
     if seed is not None and ci is False:
         ci = True  # as the command line's --seed implies --ci
     prof = t.profile(profile)
@@ -466,11 +468,14 @@ def _run(
     elif own_stage and t.judge is not None:  # the task's judge (its signature names it)
         data, judgements, stats = t.judge(data, prof, judge, inputs)
         items = data.items
-    if prof.score_batch is not None:
-        scores = prof.score_batch(items, data)
-    else:
-        scores = _score_all(prof, items, data.sources)
-    aggregate = prof.aggregate(items, scores)
+    try:
+        if prof.score_batch is not None:
+            scores = prof.score_batch(items, data)
+        else:
+            scores = _score_all(prof, items, data.sources)
+        aggregate = prof.aggregate(items, scores)
+    except VqaMetricsError as exc:  # a fault of the run as a whole: name its file
+        _raise_in(exc, data.sources)
     if t.signature_for is not None:
         signature = t.signature_for(prof, data, extract)
     else:
@@ -568,6 +573,15 @@ def _score_all(prof: TaskProfile, items: Sequence[Item], sources: tuple[str, ...
     except VqaMetricsError as exc:
         _raise_naming(exc, items[len(scores)], sources)
     return scores
+
+
+def _raise_in(exc: VqaMetricsError, sources: tuple[str, ...]) -> NoReturn:
+    """Raise *exc* (being handled) naming the results file, unless it names a file already
+    (the scorer's own "split random: 1415 questions, an odd number" says neither)."""
+    text = str(exc)
+    if not sources or any(source in text for source in sources):
+        raise exc
+    raise type(exc)(f"{sources[-1]}: {text}") from None
 
 
 def _raise_naming(exc: VqaMetricsError, item: Item, sources: tuple[str, ...]) -> NoReturn:

@@ -353,12 +353,19 @@ def _benchmark(inputs: TaskInputs, notes: list[str]) -> MMBenchData:
     # predictions: it is its own data file, as for every other task
     if not isinstance(inputs.results, str | os.PathLike) or os.fspath(inputs.results) == "-":
         raise InputError("score mmbench: --annotations (the benchmark TSV) is required")
-    try:
-        data = load_mmbench_tsv(os.fspath(inputs.results), on_duplicate=inputs.on_duplicate)
-    except InputError as exc:
+    from ..mmbench.load import MissingColumnsError
+
+    if os.fspath(inputs.results).lower().endswith((".json", ".json.gz")):  # read as TSV else
         raise InputError(
-            f"score mmbench: --annotations (the benchmark TSV) is required: the results "
-            f"file does not carry the benchmark ({exc})"
+            f"score mmbench: --annotations (the benchmark TSV) is required: "
+            f"{os.fspath(inputs.results)} is JSON, not a VLMEvalKit sheet carrying the benchmark"
+        )
+    try:  # a fault of a sheet that carries the benchmark is the sheet's, named as it is
+        data = load_mmbench_tsv(os.fspath(inputs.results), on_duplicate=inputs.on_duplicate)
+    except MissingColumnsError as exc:
+        raise InputError(
+            f"{exc}: the results file does not carry the benchmark, so --annotations (the "
+            "benchmark TSV) is required"
         ) from None
     notes.append(f"the questions and answers were read from {os.fspath(inputs.results)}")
     return data
