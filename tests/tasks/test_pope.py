@@ -560,3 +560,52 @@ def test_yorn_extraction_matches_vlmevalkit_auxmatch(shared_data: Path) -> None:
     for row in aux.rows:
         got = parse_yes_no(str(row["prediction"]), task="pope", profile="vlmevalkit")
         assert got == VLM[row["extracted"]], row["index"]
+
+
+# ---------------------------------------------------------------------------- answers' own ids
+
+_LABELS = [
+    {"question_id": i, "text": f"Is there a {o} in the image?", "label": lab}
+    for i, (o, lab) in enumerate([("cat", "yes"), ("dog", "no"), ("car", "yes"), ("cup", "no")], 1)
+]
+
+
+def _pair(tmp_path: Path, ids: list[int]) -> tuple[Path, Path]:
+    """Label file and answers (each answer right for its own id) in the official layout."""
+    label = {row["question_id"]: row["label"] for row in _LABELS}
+    answers = [{"question_id": i, "answer": label.get(i, "yes").capitalize()} for i in ids]
+    return (
+        _write_jsonl(tmp_path / "answers.jsonl", answers),
+        _write_jsonl(tmp_path / "coco_pope_random.json", _LABELS),
+    )
+
+
+def test_answers_in_the_label_files_order_are_scored(tmp_path: Path) -> None:
+    res, lab = _pair(tmp_path, [1, 2, 3, 4])
+    assert evaluate_task("pope", res, annotations=lab).metrics["acc"] == 1.0
+
+
+def test_answers_out_of_the_label_files_order_are_refused(tmp_path: Path) -> None:
+    # evaluate.py pairs by position: answer 2 ("No") would be scored against label 1 ("yes")
+    res, lab = _pair(tmp_path, [2, 1, 3, 4])
+    with pytest.raises(
+        InputError, match=r"answers\.jsonl: line 1: question_id 2, but .*line 1 is question_id 1"
+    ):
+        evaluate_task("pope", res, annotations=lab)
+
+
+def test_an_answer_of_a_question_the_labels_lack_is_refused(tmp_path: Path) -> None:
+    res, lab = _pair(tmp_path, [1, 2, 999, 4])
+    with pytest.raises(InputError, match=r"line 3: question_id 999 is not in .*coco_pope_random"):
+        evaluate_task("pope", res, annotations=lab)
+
+
+def test_ids_of_another_numbering_are_not_compared(tmp_path: Path) -> None:
+    # LLaVA numbers its popular and random questions apart (20000001, ...): positions decide
+    res, lab = _pair(tmp_path, [1, 2, 3, 4])
+    renumbered = [
+        {**json.loads(line), "question_id": 20000000 + k}
+        for k, line in enumerate(res.read_text().splitlines(), 1)
+    ]
+    _write_jsonl(res, renumbered)
+    assert evaluate_task("pope", res, annotations=lab).metrics["acc"] == 1.0

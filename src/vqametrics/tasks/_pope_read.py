@@ -396,7 +396,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
             f"{more}; pass --allow-missing to score the {len(empty)} empty answer(s) wrong"
         )
     dup_note = None
-    if all(id_col in row for row in records.rows):
+    named = all(id_col in row for row in records.rows)
+    if named:
         # LLaVA's answers name their question: one answered twice would shift every pairing
         # one answer a row, in order: answer k's place is records.where(k)
         keep, dup_note = unique_rows(
@@ -434,7 +435,8 @@ def _read_positional(records: Records, inputs: TaskInputs) -> TaskData:
                 f"{records.source}: no answers for split {split!r} "
                 f"(label file {labels.records.source}); pass --allow-missing to leave it out"
             )
-        _check_pairing(mine, answers, labels, records)
+        # without a question file the ids the answers carry can only be the label file's
+        _check_pairing(mine, answers, labels, records, ids=named and questions is None)
         paired.append((labels, mine))
 
     if (questions is not None or folder) and not every:
@@ -636,10 +638,16 @@ def _answers(
 
 
 def _check_pairing(
-    mine: Sequence[int], answers: _Answers, labels: _LabelFile, results: Records
+    mine: Sequence[int],
+    answers: _Answers,
+    labels: _LabelFile,
+    results: Records,
+    *,
+    ids: bool = False,
 ) -> None:
-    """Count check, then text check of the answers at the positions *mine* against the label
-    lines: positional pairing with another label version would silently misalign in the
+    """Count check, then (with *ids*: the answers name their questions) id check, then text
+    check of the answers at the positions *mine* against the label lines: positional pairing
+    with another label version, or answers in another order, would silently misalign in the
     official script."""
     known, split = labels.known, labels.split
     version = f" (POPE labels @ {known[0]}, {known[1]})" if known else ""
@@ -657,6 +665,8 @@ def _check_pairing(
             f"position, so this would misalign (--allow-missing cannot place absent "
             f"answers){hint}"
         )
+    if ids:
+        _check_ids(mine, answers, labels, results)
     asked = [answers.questions[k] for k in mine]
     if asked == labels.questions:
         return  # every answer asks its line's question as written (LLaVA's, once cut)
@@ -671,6 +681,38 @@ def _check_pairing(
                 f"{version}: the answers were made for another version of the label file "
                 "(pairing is by position)"
             )
+
+
+def _check_ids(
+    mine: Sequence[int], answers: _Answers, labels: _LabelFile, results: Records
+) -> None:
+    """The answers' question ids against the label lines', position by position, when they
+    are the label file's ids (at least half of them are; LLaVA's question file numbers its
+    popular and random questions apart): the official script pairs by position, so an answer
+    out of order, or of a question the file lacks, would be scored against another label."""
+    rows = labels.records.rows
+    label_ids = [str(row.get("question_id")) for row in rows]
+    asked = [str(answers.keys[k]) for k in mine]
+    if asked == label_ids or "None" in label_ids:
+        return
+    known = set(label_ids)
+    if 2 * sum(q in known for q in asked) < len(asked):
+        return  # another numbering: the ids say nothing about the label lines
+    pos = next(i for i, (q, lq) in enumerate(zip(asked, label_ids, strict=True)) if q != lq)
+    where = results.where(answers.rows[mine[pos]])
+    if asked[pos] not in known:
+        raise InputError(
+            f"{where}: question_id {answers.keys[mine[pos]]!r} is not in "
+            f"{labels.records.source}, whose ids the other answers carry: answers and labels "
+            "are paired by position (the official evaluate.py), so every answer must be of "
+            "the label file's question on its line"
+        )
+    raise InputError(
+        f"{where}: question_id {answers.keys[mine[pos]]!r}, but {labels.records.where(pos)} is "
+        f"question_id {rows[pos].get('question_id')!r}: answers and labels are paired by "
+        "position (the official evaluate.py), so this would misalign; write the answers in the "
+        "label file's order"
+    )
 
 
 # ---------------------------------------------------------------------------- lmms-eval logs
