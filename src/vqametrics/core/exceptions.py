@@ -12,7 +12,8 @@
     VqaMetricsWarning (UserWarning)
     ├── LeaveOneOutWarning              answer records without answer_id (official collapse)
     ├── IdTypeWarning                   "1000" and 1000 matched across files
-    └── AnswerCountWarning              questions whose answer count is not 10
+    ├── AnswerCountWarning              questions whose answer count is not 10
+    └── TaskMismatchWarning             a file named as another task's run (``x_MME.xlsx``)
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ __all__ = [
     "LeaveOneOutWarning",
     "MissingDependencyError",
     "MissingPredictionError",
+    "TaskMismatchWarning",
     "UnknownNameError",
     "VqaMetricsError",
     "VqaMetricsWarning",
@@ -160,3 +162,8 @@ class IdTypeWarning(VqaMetricsWarning):
 
 class AnswerCountWarning(VqaMetricsWarning):
     """Some questions do not have 10 answers; the general leave-one-out formula is used."""
+
+
+class TaskMismatchWarning(VqaMetricsWarning):
+    """The results file is named as another task's run (VLMEvalKit's ``<model>_MME.xlsx``
+    scored as POPE): it is scored as asked; the message names the command that scores it."""

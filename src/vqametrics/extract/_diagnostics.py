@@ -152,7 +152,7 @@ class Diagnostics:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with its flags worked out (they are built by a closure, on demand)."""
-        fixed = functools.partial(list, self.flags)
+        fixed: Callable[[], list[tuple[str, ...] | None]] = functools.partial(list, self.flags)
         return (type(self), (self.n, self.verbose, self.reasons, self.examples, fixed))
 
     def as_dict(self, ids: Sequence[Any] | None = None) -> dict[str, Any]:

@@ -1,14 +1,18 @@
 """The benchmarks a paper table knows: the toolkits' dataset names, the task that scores each,
 the columns papers print, their units, and where the toolkit's own number for a column is.
 
-This is the one place the table's knowledge of file names lives, as data. A VLMEvalKit sheet
+The knowledge of file names lives one floor down, in :mod:`vqametrics.readers.toolkit_names`
+(the runner warns from it when a file is named as another task's run): a VLMEvalKit sheet
 ``<model>_<DATASET>.xlsx`` is recognized by ``<DATASET>`` (:data:`VLMEVALKIT_DATASETS`); an
-lmms-eval ``<date>_samples_<task>.jsonl`` by ``<task>`` (:data:`LMMS_EVAL_TASKS`).
+lmms-eval ``<date>_samples_<task>.jsonl`` by ``<task>`` (:data:`LMMS_EVAL_TASKS`); the task of
+each benchmark is its :data:`~vqametrics.readers.toolkit_names.BENCHMARK_TASKS` entry.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ..readers.toolkit_names import BENCHMARK_TASKS, LMMS_EVAL_TASKS, VLMEVALKIT_DATASETS
 
 __all__ = [
     "BENCHMARKS",
@@ -61,32 +65,38 @@ _ACC = (Measure("acc", ""),)
 _JUDGED_ACC = (Measure("acc", "", ("",), ("all/Overall", "Overall/acc")),)
 _MCQ = 100.0  # VLMEvalKit's multiple-choice _acc.csv: fractions
 
-#: every benchmark, in the order a table prints them
+
+def _b(
+    key: str,
+    title: str,
+    measures: tuple[Measure, ...] = _ACC,
+    reported_scale: float = 1.0,
+    opencompass: str | None = None,
+) -> Benchmark:
+    """The benchmark *key*, scored by its task in ``BENCHMARK_TASKS`` (the one place it is)."""
+    return Benchmark(key, title, BENCHMARK_TASKS[key], measures, reported_scale, opencompass)
+
+
+#: every benchmark, in the order a table prints them (``BENCHMARK_TASKS``'s)
 BENCHMARKS: tuple[Benchmark, ...] = (
-    Benchmark("MMBench_DEV_EN", "MMBench-EN (dev)", "mmbench", _ACC, _MCQ),
-    Benchmark("MMBench_DEV_CN", "MMBench-CN (dev)", "mmbench", _ACC, _MCQ),
-    Benchmark("MMBench_DEV_EN_V11", "MMBench-EN v1.1 (dev)", "mmbench", _ACC, _MCQ),
-    Benchmark("MMBench_DEV_CN_V11", "MMBench-CN v1.1 (dev)", "mmbench", _ACC, _MCQ),
-    Benchmark(
-        "MMBench_TEST_EN_V11", "MMBench-EN v1.1", "mmbench", _ACC, _MCQ, opencompass="mmbench"
-    ),
-    Benchmark(
-        "MMBench_TEST_CN_V11", "MMBench-CN v1.1", "mmbench", _ACC, _MCQ, opencompass="mmbench"
-    ),
-    Benchmark("CCBench", "CCBench", "mmbench", _ACC, _MCQ),
-    Benchmark(
+    _b("MMBench_DEV_EN", "MMBench-EN (dev)", _ACC, _MCQ),
+    _b("MMBench_DEV_CN", "MMBench-CN (dev)", _ACC, _MCQ),
+    _b("MMBench_DEV_EN_V11", "MMBench-EN v1.1 (dev)", _ACC, _MCQ),
+    _b("MMBench_DEV_CN_V11", "MMBench-CN v1.1 (dev)", _ACC, _MCQ),
+    _b("MMBench_TEST_EN_V11", "MMBench-EN v1.1", _ACC, _MCQ, opencompass="mmbench"),
+    _b("MMBench_TEST_CN_V11", "MMBench-CN v1.1", _ACC, _MCQ, opencompass="mmbench"),
+    _b("CCBench", "CCBench", _ACC, _MCQ),
+    _b(
         "MME",
         "MME",
-        "mme",
         (
             Measure("P", "P", ("perception",), ("all/perception",)),
             Measure("C", "C", ("cognition", "reasoning"), ("all/reasoning",)),
         ),
     ),
-    Benchmark(
+    _b(
         "POPE",
         "POPE",
-        "pope",
         (
             Measure("F1", "F1", ("",), ("Overall/Overall",)),
             Measure("random", "rand", ("random/f1", "random/Overall"), ("random/Overall",), False),
@@ -102,30 +112,28 @@ BENCHMARKS: tuple[Benchmark, ...] = (
             ),
         ),
     ),
-    Benchmark("TextVQA_VAL", "TextVQA", "textvqa"),
-    Benchmark("ChartQA_TEST", "ChartQA", "chartqa"),
-    Benchmark("DocVQA_VAL", "DocVQA", "docvqa"),
-    Benchmark("InfoVQA_VAL", "InfoVQA", "infographicvqa"),
-    Benchmark("OCRVQA_TESTCORE", "OCR-VQA", "ocrvqa"),
-    Benchmark("OCRVQA_TEST", "OCR-VQA (test)", "ocrvqa"),
-    Benchmark(
+    _b("TextVQA_VAL", "TextVQA"),
+    _b("ChartQA_TEST", "ChartQA"),
+    _b("DocVQA_VAL", "DocVQA"),
+    _b("InfoVQA_VAL", "InfoVQA"),
+    _b("OCRVQA_TESTCORE", "OCR-VQA"),
+    _b("OCRVQA_TEST", "OCR-VQA (test)"),
+    _b(
         "OCRBench",
         "OCRBench",
-        "ocrbench",
         (Measure("score", "", ("", "Final Score"), ("all/Final Score",)),),
         opencompass="ocrbench",
     ),
-    Benchmark("GQA_TestDev_Balanced", "GQA", "gqa"),
-    Benchmark("MMStar", "MMStar", "mmstar", _ACC, _MCQ, opencompass="mmstar"),
-    Benchmark("SEEDBench_IMG", "SEED-Bench", "seedbench", _ACC, _MCQ),
-    Benchmark("RealWorldQA", "RealWorldQA", "realworldqa", _ACC, _MCQ),
-    Benchmark("ScienceQA_TEST", "ScienceQA", "scienceqa", _ACC, _MCQ),
-    Benchmark("AI2D_TEST", "AI2D", "ai2d", _ACC, _MCQ, opencompass="ai2d"),
-    Benchmark("MMMU_DEV_VAL", "MMMU", "mmmu", _ACC, _MCQ, opencompass="mmmu"),
-    Benchmark(
+    _b("GQA_TestDev_Balanced", "GQA"),
+    _b("MMStar", "MMStar", _ACC, _MCQ, opencompass="mmstar"),
+    _b("SEEDBench_IMG", "SEED-Bench", _ACC, _MCQ),
+    _b("RealWorldQA", "RealWorldQA", _ACC, _MCQ),
+    _b("ScienceQA_TEST", "ScienceQA", _ACC, _MCQ),
+    _b("AI2D_TEST", "AI2D", _ACC, _MCQ, opencompass="ai2d"),
+    _b("MMMU_DEV_VAL", "MMMU", _ACC, _MCQ, opencompass="mmmu"),
+    _b(
         "HallusionBench",
         "HallusionBench",
-        "hallusionbench",
         (
             Measure("aAcc", "aAcc", ("aAcc",), ("Overall/aAcc",)),
             Measure("fAcc", "fAcc", ("fAcc",), ("Overall/fAcc",), False),
@@ -133,49 +141,15 @@ BENCHMARKS: tuple[Benchmark, ...] = (
         ),
         opencompass="hallusionbench",
     ),
-    Benchmark("MathVista_MINI", "MathVista", "mathvista", _JUDGED_ACC, opencompass="mathvista"),
-    Benchmark("MathVision_MINI", "MathVision (mini)", "mathvision", _JUDGED_ACC),
-    Benchmark("MathVision", "MathVision", "mathvision", _JUDGED_ACC),
-    Benchmark("MMVet", "MM-Vet", "mmvet", _JUDGED_ACC, opencompass="mmvet"),
-    Benchmark("MMVP", "MMVP", "mmvp", _ACC, _MCQ),
-    Benchmark("BLINK", "BLINK", "blink", _ACC, _MCQ),
-    Benchmark("CV-Bench-2D", "CV-Bench 2D", "cvbench", _ACC, _MCQ),
-    Benchmark("CV-Bench-3D", "CV-Bench 3D", "cvbench", _ACC, _MCQ),
+    _b("MathVista_MINI", "MathVista", _JUDGED_ACC, opencompass="mathvista"),
+    _b("MathVision_MINI", "MathVision (mini)", _JUDGED_ACC),
+    _b("MathVision", "MathVision", _JUDGED_ACC),
+    _b("MMVet", "MM-Vet", _JUDGED_ACC, opencompass="mmvet"),
+    _b("MMVP", "MMVP", _ACC, _MCQ),
+    _b("BLINK", "BLINK", _ACC, _MCQ),
+    _b("CV-Bench-2D", "CV-Bench 2D", _ACC, _MCQ),
+    _b("CV-Bench-3D", "CV-Bench 3D", _ACC, _MCQ),
 )
-
-#: VLMEvalKit dataset name (as in ``<model>_<DATASET>.xlsx``) → benchmark key; every
-#: benchmark's own key, and the other names VLMEvalKit gives the same data
-VLMEVALKIT_DATASETS: dict[str, str] = {
-    **{b.key: b.key for b in BENCHMARKS},
-    "MMBench": "MMBench_DEV_EN",
-    "MMBench_CN": "MMBench_DEV_CN",
-    "MMMU_VAL": "MMMU_DEV_VAL",
-    "AI2D_TEST_NO_MASK": "AI2D_TEST",
-    "ScienceQA_VAL": "ScienceQA_TEST",
-}
-
-#: lmms-eval task name (as in ``<date>_samples_<task>.jsonl``) → benchmark key
-LMMS_EVAL_TASKS: dict[str, str] = {
-    "mmbench_en_dev": "MMBench_DEV_EN",
-    "mmbench_cn_dev": "MMBench_DEV_CN",
-    "mme": "MME",
-    "pope": "POPE",
-    "textvqa_val": "TextVQA_VAL",
-    "chartqa": "ChartQA_TEST",
-    "docvqa_val": "DocVQA_VAL",
-    "infovqa_val": "InfoVQA_VAL",
-    "ocrbench": "OCRBench",
-    "gqa": "GQA_TestDev_Balanced",
-    "mmstar": "MMStar",
-    "seedbench": "SEEDBench_IMG",
-    "realworldqa": "RealWorldQA",
-    "scienceqa_img": "ScienceQA_TEST",
-    "ai2d": "AI2D_TEST",
-    "mmmu_val": "MMMU_DEV_VAL",
-    "hallusion_bench_image": "HallusionBench",
-    "mathvista_testmini": "MathVista_MINI",
-    "mmvet": "MMVet",
-}
 
 _BY_KEY = {b.key: b for b in BENCHMARKS}
 

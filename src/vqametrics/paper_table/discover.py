@@ -17,18 +17,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.exceptions import InputError
-from .benchmarks import LMMS_EVAL_TASKS, VLMEVALKIT_DATASETS
+from ..readers.toolkit_names import (  # what a name says: shared with the runner's warning
+    LMMS_EVAL_TASKS,
+    VLMEVALKIT_DATASETS,
+    lmms_samples,
+    main_split,
+    vlmevalkit_splits,
+)
 
 __all__ = ["Found", "Run", "find_runs"]
 
-#: the main file of a VLMEvalKit run
-_MAIN_SUFFIXES = (".xlsx", ".tsv", ".csv", ".json")
 #: files whose name says they hold the toolkit's reported numbers
 _REPORTED_SUFFIXES = ("_acc.csv", "_score.csv", "_score.json")
-_LMMS_SAMPLES = re.compile(r"^(?P<date>.+?)_samples_(?P<task>.+)\.jsonl$")
 _LMMS_RESULTS = re.compile(r"^(?P<date>.+?)_results\.json$")
-# the longest dataset names first, so that MMBench_DEV_EN_V11 is never read as MMBench
-_DATASETS = sorted(VLMEVALKIT_DATASETS, key=len, reverse=True)
 
 
 @dataclass
@@ -78,31 +79,6 @@ def _files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
                 seen.add(key)
                 out.append(f)
     return out
-
-
-def _vlmevalkit_splits(name: str) -> list[tuple[str, str, str]]:
-    """Every ``(model, dataset, rest)`` reading of a VLMEvalKit file name
-    ``<model>_<DATASET><rest>``, the longest dataset names first: *rest* is the extension of a
-    main file, or ``_acc.csv`` and the like. A model name may itself hold ``_`` and even a
-    dataset's name (``llava_POPE_ft_MME.xlsx``), so every place is tried."""
-    out = []
-    for dataset in _DATASETS:
-        marker = f"_{dataset}"
-        at = name.find(marker)
-        while at > 0:
-            rest = name[at + len(marker) :]
-            if rest.startswith((".", "_")):
-                out.append((name[:at], dataset, rest))
-            at = name.find(marker, at + 1)
-    return out
-
-
-def _main_split(name: str) -> tuple[str, str] | None:
-    """``(model, dataset)`` when *name* is a VLMEvalKit main file (``<model>_<DATASET>.xlsx``)."""
-    for model, dataset, rest in _vlmevalkit_splits(name):
-        if rest.lower() in _MAIN_SUFFIXES:
-            return model, dataset
-    return None
 
 
 def _lmms_model(results: Path) -> str | None:
@@ -161,14 +137,15 @@ def find_runs(
         if m is not None:
             lmms_results[(f.parent, m["date"])] = f
             continue
-        m = _LMMS_SAMPLES.match(name)
-        if m is not None and m["task"] in LMMS_EVAL_TASKS:
-            default = _lmms_model(f.with_name(f"{m['date']}_results.json")) or f.parent.name
-            run = Run(model_of(f, default), LMMS_EVAL_TASKS[m["task"]], f, "lmms-eval")
-            mains[(f.parent, f"lmms:{m['date']}:{m['task']}")] = run
+        lmms = lmms_samples(name)
+        if lmms is not None:
+            date, task = lmms
+            default = _lmms_model(f.with_name(f"{date}_results.json")) or f.parent.name
+            run = Run(model_of(f, default), LMMS_EVAL_TASKS[task], f, "lmms-eval")
+            mains[(f.parent, f"lmms:{date}:{task}")] = run
             add(run)
             continue
-        parsed = _main_split(name)
+        parsed = main_split(name)
         if parsed is not None:
             model, dataset = parsed
             run = Run(model_of(f, model), VLMEVALKIT_DATASETS[dataset], f, "VLMEvalKit")
@@ -190,7 +167,7 @@ def find_runs(
         # the reading whose <model>_<DATASET> is a run in the same folder
         owned = [
             (mains[(f.parent, f"{model}_{dataset}")], tail)
-            for model, dataset, tail in _vlmevalkit_splits(f.name)
+            for model, dataset, tail in vlmevalkit_splits(f.name)
             if (f.parent, f"{model}_{dataset}") in mains
         ]
         if not owned:

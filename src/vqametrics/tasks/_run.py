@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol, Union
 
 from ..core.arguments import ArgumentTypeError, check, check_choice
 from ..core.collector import gc_paused
@@ -31,8 +31,47 @@ from ._base import (
 )
 
 if TYPE_CHECKING:  # loaded by the runs that diagnose or extract (many do neither)
+    import os
+
+    from ..aggregate.stats import BootstrapResult
     from ..extract import Diagnostics, ExtractionRun
+    from ..mmbench.model import MMBenchData
+    from ..mmbench.model import Predictions as MMBenchPredictions
+    from ..pipeline.explanation import Explanation
     from ..pipeline.toolkit_check import SampleCheck
+    from ..readers.vqa import Results as VQAResults
+    from ..readers.vqa import VQADataset
+    from ._explain import ItemExplanation
+
+
+class DataFrameLike(Protocol):
+    """What a pandas ``DataFrame`` of predictions is read through (pandas is not needed)."""
+
+    @property
+    def columns(self) -> Any: ...
+
+    def to_dict(self, orient: Any = ...) -> Any: ...
+
+
+#: what :func:`evaluate` reads as the predictions: a path (``"-"``: standard input), a list of
+#: records, a ``{question_id: answer}`` mapping, a DataFrame, or a reader's own loaded object
+PredictionSource = Union[
+    "str | os.PathLike[str]",
+    Sequence[Mapping[str, Any]],
+    Mapping[Any, Any],
+    DataFrameLike,
+    "VQAResults",
+    "MMBenchPredictions",
+]
+#: the ground truth or the questions: a path, a list of records, the document already loaded
+#: (the official ``{"annotations": [...]}``, TextVQA's ``{"data": [...]}``) or a reader's own
+GroundTruthSource = Union[
+    "str | os.PathLike[str]",
+    Sequence[Mapping[str, Any]],
+    Mapping[str, Any],
+    "VQADataset",
+    "MMBenchData",
+]
 
 __all__ = ["SCHEMA_VERSION", "TaskEvaluation", "evaluate", "evaluate_task", "with_intervals"]
 
@@ -61,8 +100,8 @@ class TaskEvaluation:
     judge_stats: Any = None
     #: the toolkit's recorded per-sample scores beside ours (lmms-eval logs), by rule
     sample_check: SampleCheck | None = None
-    #: bootstrap intervals (``stats.BootstrapResult``) when asked (``ci=``), else ``None``
-    intervals: Any = None
+    #: bootstrap intervals when asked (``ci=``), else ``None``
+    intervals: BootstrapResult | None = None
     #: what the results file adds to every task's check (VQA v2's ``toolkit_check.ToolkitCheck``:
     #: the ``ReportedRule`` its reported numbers are compared by; its samples are ``sample_check``)
     toolkit_check: Any = None
@@ -143,13 +182,14 @@ class TaskEvaluation:
             object.__setattr__(self, "_positions_memo", hit)
         return hit
 
-    def explain(self, item_id: Any) -> Any:
+    def explain(self, item_id: Any) -> Explanation | ItemExplanation:
         """Why item *item_id* scored as it did: the task's own explanation (VQA v2: every
         normalization step and the leave-one-out table, as :func:`vqametrics.explain`), else
         :func:`vqametrics.views.explanation.explain_item`."""
         i = self.index(item_id)
         if self.task.explain is not None:
-            return self.task.explain(self, i)
+            explained: Explanation | ItemExplanation = self.task.explain(self, i)
+            return explained
         from ._explain import explain_item
 
         return explain_item(self, item_id)
@@ -310,10 +350,10 @@ _NOT_KEYWORDS = ("task", "results", "options")
 
 def evaluate(
     task: str | Task,
-    results: Any,
+    results: PredictionSource,
     *,
-    annotations: Any = None,
-    questions: Any = None,
+    annotations: GroundTruthSource | None = None,
+    questions: GroundTruthSource | None = None,
     profile: str | None = None,
     format: str | None = None,
     id_field: str | None = None,
@@ -381,7 +421,6 @@ def evaluate(
     _check_arguments(locals())
     t = get_task(task)
     _check_options(t, options)
-    warn_if_other_task(results, t.name, t.title)  # x_MME.xlsx scored as POPE: say so
     if seed is not None and ci is False:
         ci = True  # as the command line's --seed implies --ci
     prof = t.profile(profile)
@@ -417,6 +456,7 @@ def evaluate(
     # while a judge is asked: its HTTP client may run for long and make cycles
     with gc_paused() if judge is None else contextlib.nullcontext():
         result = _run(t, prof, inputs, extract=extract, judge=judge)
+    warn_if_other_task(results, t.name, t.title)  # x_MME.xlsx scored as POPE: say so
     if ci is False or ci is None:
         return result
     return with_intervals(result, None if ci is True else int(ci), seed)

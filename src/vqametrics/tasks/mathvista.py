@@ -59,8 +59,9 @@ from ._math_read import (
     sheet_index,
     stored_verdict_note,
 )
+from ._sizes import size_note
 
-__all__ = ["BREAKDOWN_KEYS", "TASK"]
+__all__ = ["BREAKDOWN_KEYS", "TASK", "TESTMINI_SIZE"]
 
 #: the official score file's breakdowns, in its order (``skills`` is multi-label)
 BREAKDOWN_KEYS = (
@@ -74,6 +75,9 @@ BREAKDOWN_KEYS = (
     "grade",
     "skills",
 )
+#: testmini's problem count (spec mcq-reasoning.md §9; the test split's 5,141 are scored by
+#: submission)
+TESTMINI_SIZE = 1000
 _METADATA = ("split", "language", "source", "category", "task", "context", "grade", "skills")
 _CONTEXT = ("question_type", "answer_type", "choices", "precision")
 _STORED = "stored_true_false"
@@ -178,12 +182,38 @@ def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -
     return stored_verdict_note(items, scores, profile, _STORED, "true_false")
 
 
+def _testmini_like(items: Sequence[Item]) -> bool:
+    """Whether *items* are testmini problems: every split they name (``metadata.split``) is
+    ``testmini``, or they name none and every pid is one of testmini's, 1 to 1000."""
+    splits = {str(it.fields["split"]) for it in items if it.fields.get("split") is not None}
+    if splits:
+        return splits == {"testmini"}
+    return bool(items) and all(_testmini_pid(str(it.id)) for it in items)
+
+
+def _testmini_pid(pid: str) -> bool:
+    return pid.isascii() and pid.isdigit() and 1 <= int(pid) <= TESTMINI_SIZE
+
+
+def _size_note(items: Sequence[Item], scores: Sequence[float]) -> tuple[str, ...]:
+    """A note when a testmini file has other than its 1000 problems (a test-split file, 5141
+    problems scored by submission, is left alone): the accuracy is then over fewer problems."""
+    if not _testmini_like(items):
+        return ()
+    return size_note(
+        len(scores),
+        TESTMINI_SIZE,
+        "problems",
+        f"MathVista testmini has {TESTMINI_SIZE}: the accuracy is over the problems scored here",
+    )
+
+
 def _official_aggregate(profile: str, lmms: bool = False) -> Callable[..., Aggregate]:
     def aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
         total = len(scores)
         correct = sum(1 for s in scores if s == 1.0)
         acc = correct / total * 100 if total else 0.0
-        notes = _stored_note(items, scores, profile)
+        notes = _stored_note(items, scores, profile) + _size_note(items, scores)
         if lmms and correct == 0:
             notes += ("lmms-eval's aggregate returns None (not 0) when the accuracy is 0",)
         return Aggregate(
@@ -219,7 +249,7 @@ def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         units="percent",
         digits=2,
         breakdowns={"Task&Skill": rows},
-        notes=_stored_note(items, scores, "vlmevalkit"),
+        notes=_stored_note(items, scores, "vlmevalkit") + _size_note(items, scores),
     )
 
 

@@ -32,6 +32,7 @@ from ._mcq import (
     read_mcq,
     vlmevalkit_profiles,
 )
+from ._sizes import size_note
 
 __all__ = ["CATEGORIES"]
 
@@ -105,11 +106,12 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
             f"{unknown} row(s) name a category or l2 category outside MMStar's table: the "
             "official script raises on them; they are not counted"
         )
-    if len(scores) != 1500:
-        notes.append(
-            f"{len(scores)} rows, but the official denominators are fixed (250 per category, "
-            "1500 overall)"
-        )
+    notes += size_note(
+        len(scores),
+        1500,
+        "rows",
+        "the official denominators are fixed (250 per category, 1500 overall)",
+    )
     return Aggregate(
         metrics=metrics,
         headline="final score",

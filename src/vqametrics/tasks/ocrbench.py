@@ -25,17 +25,21 @@ from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
 from ._ocrbench_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_ocrbench
+from ._sizes import size_note
 
 __all__ = [
     "DATASETS",
     "HME_CATEGORY",
     "LMMS_EVAL_METRICS",
     "LMMS_EVAL_REPORTED",
+    "SIZE",
     "TYPES",
     "fold_fullwidth",
     "ocrbench_match",
 ]
 
+#: OCRBench's item count (every profile's Final Score is a count out of it)
+SIZE = 1000
 HME_DATASET = "HME100k"
 HME_CATEGORY = "Handwritten Mathematical Expression Recognition"
 #: the six recognition types summed into "Text Recognition", then the other four, in the
@@ -277,7 +281,8 @@ def _aggregate_lmms_eval(items: Sequence[Item], scores: Sequence[float]) -> Aggr
 
 def _aggregate_vlmevalkit(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """VLMEvalKit ``OCRBench.evaluate``: the five summed groups, ``Final Score`` and
-    ``Final Score Norm = Final Score / 10``."""
+    ``Final Score Norm = Final Score / 10``; a file of other than 1000 items is said in a note
+    (VLMEvalKit counts whatever rows it has, so the count is no longer out of 1000)."""
     sums = _type_sums(items, scores, "VLMEvalKit")
     printed = _printed_sums(sums)
     metrics: dict[str, float | int] = {
@@ -287,7 +292,14 @@ def _aggregate_vlmevalkit(items: Sequence[Item], scores: Sequence[float]) -> Agg
         "Final Score Norm": float(printed["Final Score"]) / 10,
         "n": len(items),
     }
-    return Aggregate(metrics=metrics, headline="Final Score", units="count", digits=1)
+    notes = size_note(
+        len(items),
+        SIZE,
+        "items",
+        f"OCRBench has {SIZE}: the Final Score is a count of correct items, out of {SIZE} only "
+        "on the full benchmark (Final Score Norm, the count / 10, assumes it)",
+    )
+    return Aggregate(metrics=metrics, headline="Final Score", units="count", digits=1, notes=notes)
 
 
 _CONTEXT = ("dataset_name", "category")
