@@ -6,7 +6,7 @@ import codecs
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core.exceptions import InputError
 from ._paths import path_text
@@ -17,13 +17,17 @@ if TYPE_CHECKING:  # imported where used: a command that reads no JSON never loa
     import orjson
 
 __all__ = [
+    "Repeat",
     "decode_typed",
     "display_name",
+    "member_line",
+    "not_utf8_error",
     "object_pairs",
     "parse_json_or_jsonl",
     "read_bytes",
     "read_json_or_jsonl",
     "read_raw",
+    "repeated_key",
     "ungzip",
 ]
 
@@ -46,6 +50,11 @@ def read_raw(path: PathLike) -> bytes:
         with open(path_text(path), "rb") as fh:  # Path(path).read_bytes(), without pathlib
             data = fh.read()
     except FileNotFoundError:
+        if name == "-":  # standard input is read once, as the results (read_bytes_from)
+            raise InputError(
+                "-: no such file: standard input ('-') is read here only for --results (the "
+                "predictions); give this file by its path"
+            ) from None
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{name}: is a directory, expected a file") from None
@@ -114,7 +123,9 @@ def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[
             return orjson.loads(data), None
         except orjson.JSONDecodeError as exc:
             if not _looks_like_jsonl(data, exc):
-                raise InputError(
+                # orjson words a byte that is not UTF-8 as "str is not valid UTF-8: surrogates
+                # not allowed" at line 1, column 1, wherever it is: find it (the error path only)
+                raise not_utf8_error(name, data) or InputError(
                     f"{name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
                 ) from None
     raw = data.split(b"\n")
@@ -135,10 +146,85 @@ def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[
         try:
             orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            raise InputError(
+            raise not_utf8_error(name, data, line) or InputError(
                 f"{name}: line {lineno}: invalid JSON at column {exc.colno}: {exc.msg}"
             ) from None
     raise AssertionError("unreachable: a line failed once and parsed the second time")
+
+
+def not_utf8_error(name: str, data: bytes, part: bytes | None = None) -> InputError | None:
+    """The error for *data* that is not UTF-8 text, naming the first bad byte by its offset
+    in the file (0-based, as the CSV reader names it), its line and its column (1-based, in
+    characters); ``None`` when *data* (or only its *part*, one line of it, when given) is valid
+    UTF-8. For the error path only: it decodes the bytes again."""
+    try:
+        codecs.utf_8_decode(data if part is None else part, "strict", True)
+    except UnicodeDecodeError as exc:
+        bad = exc
+    else:
+        return None
+    if part is not None:  # the line's bad byte as a place in the whole file
+        try:
+            codecs.utf_8_decode(data, "strict", True)
+        except UnicodeDecodeError as exc:
+            bad = exc
+    start = bad.start
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line = data.count(b"\n", 0, start) + 1
+    column = len(codecs.utf_8_decode(data[line_start:start], "replace", True)[0]) + 1
+    return InputError(
+        f"{name}: not UTF-8 text (byte {start}, line {line}, column {column}): {bad.reason}; "
+        "save it as UTF-8"
+    )
+
+
+class Repeat(NamedTuple):
+    """A key repeated in a JSON object: the first one to repeat, the members (numbered from 1)
+    where it first occurs and where it comes again (its second occurrence), how often it
+    occurs, and how many members in all repeat an earlier key (what ``json.load`` drops)."""
+
+    key: str
+    first: int
+    again: int
+    occurrences: int
+    repeats: int
+
+
+def repeated_key(data: bytes) -> Repeat | None:
+    """The keys repeated in the top-level JSON object *data* (orjson, like ``json.loads``,
+    silently keeps the last value of each), from :func:`object_pairs`; ``None`` when no key
+    repeats, or when the standard library cannot parse what orjson did (nesting deeper than
+    its recursion limit: such a value is no answer, and is refused as one).
+
+    Call it only once orjson has accepted *data* as an object (it parses again).
+    """
+    try:
+        keys = [key for key, _ in object_pairs(data)]
+    except (ValueError, RecursionError):  # pragma: no cover - orjson accepted it
+        return None
+    distinct = dict.fromkeys(keys)
+    if len(distinct) == len(keys):
+        return None
+    first: dict[str, int] = {}
+    for n, key in enumerate(keys, 1):
+        if first.setdefault(key, n) != n:
+            return Repeat(key, first[key], n, keys.count(key), len(keys) - len(distinct))
+    raise AssertionError("unreachable: a key repeats")  # pragma: no cover
+
+
+def member_line(data: bytes, repeat: Repeat) -> int | None:
+    """The line where *repeat*'s key comes again, found by its usual spelling as a member name
+    (``"key":``, no escapes); ``None`` when that spelling does not occur exactly as often as
+    the key does (escaped, or also inside a value). For a message only."""
+    import re
+
+    import orjson
+
+    spelled = re.escape(orjson.dumps(repeat.key)) + rb"\s*:"
+    found = [m.start() for m in re.finditer(spelled, data)]
+    if len(found) != repeat.occurrences:
+        return None
+    return data.count(b"\n", 0, found[1]) + 1  # *again* is the key's second occurrence
 
 
 def object_pairs(data: bytes) -> list[tuple[str, Any]]:

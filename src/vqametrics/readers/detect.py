@@ -104,7 +104,9 @@ def detect(
     ``--answer-field`` is given and not *log_with_answer_field*: the file is then answers to
     pair with the labels), or another layout the task reads itself."""
     if records is None:
-        records = read_records(inputs.results, format=inputs.format)
+        records = read_records(
+            inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate
+        )
     sheet = is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field)
     if sheet and (not sheet_needs_answer or "answer" in records.columns):
         return Detected("vlmevalkit", records)

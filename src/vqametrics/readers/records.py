@@ -19,10 +19,18 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from ..core.exceptions import InputError
-from ._json import is_blank, parse_json_or_jsonl, read_raw, ungzip
+from ._json import (
+    is_blank,
+    member_line,
+    not_utf8_error,
+    parse_json_or_jsonl,
+    read_raw,
+    repeated_key,
+    ungzip,
+)
 from .formats import FILE_FORMATS, InputFormat, parse_input_format
 
 __all__ = [
@@ -74,6 +82,9 @@ class Records:
     #: ``--answer-field`` renamed (:func:`~vqametrics.readers.cells.named_columns`): a
     #: message names a cell as the user's file does, never by a column the file lacks
     user_names: Mapping[str, str] | None = None
+    #: for a ``{id: answer}`` JSON object read with ``on_duplicate="last"``: how many of its
+    #: members repeated an earlier key (their last value was kept, as ``json.load`` does)
+    repeated_keys: int = 0
 
     def where(self, i: int) -> str:
         """``file: line N`` / ``file: row N`` / ``file: item N`` for row *i* (0-based)."""
@@ -161,8 +172,18 @@ def read_bytes_from(path: str | os.PathLike[str]) -> tuple[str, bytes, bool]:
     return name, data, was_gzip
 
 
+#: what a reader does with a key repeated in a ``{id: answer}`` JSON object: ``"error"``
+#: refuses it and names ``--on-duplicate last``, ``"last"`` keeps the last value (as
+#: ``json.load``), ``None`` (a caller that does not take the option) refuses it
+OnDuplicate = Literal["error", "last"] | None
+
+
 def read_records(
-    source: Source, *, format: str | InputFormat | None = None, rows_key: str = "data"
+    source: Source,
+    *,
+    format: str | InputFormat | None = None,
+    rows_key: str = "data",
+    on_duplicate: OnDuplicate = None,
 ) -> Records:
     """Read *source* into :class:`Records`.
 
@@ -181,6 +202,12 @@ def read_records(
     rows_key : str, default="data"
         For a JSON object whose rows sit under one key (``{"data": [...]}``, ``{"annotations":
         [...]}``), the key to take them from when it is present.
+    on_duplicate : {"error", "last"}, optional
+        A key repeated in a ``{id: answer}`` JSON object (which ``json.load`` silently
+        resolves to its last value) is an :class:`InputError` naming the file and the key;
+        ``"last"`` keeps the last value, as ``json.load`` does (counted in
+        :attr:`Records.repeated_keys`). ``"error"`` says so in the message (the caller takes
+        ``--on-duplicate``); the default refuses it without that hint.
     """
     fmt = parse_input_format(format)
     in_memory = _in_memory(source)
@@ -188,7 +215,9 @@ def read_records(
         return force_layout(in_memory, fmt)
     assert isinstance(source, str | os.PathLike)
     name, data, was_gzip = read_bytes_from(source)
-    return records_from_bytes(name, data, was_gzip, format=fmt, rows_key=rows_key)
+    return records_from_bytes(
+        name, data, was_gzip, format=fmt, rows_key=rows_key, on_duplicate=on_duplicate
+    )
 
 
 def records_from_bytes(
@@ -198,15 +227,33 @@ def records_from_bytes(
     *,
     format: str | InputFormat | None = None,
     rows_key: str = "data",
+    on_duplicate: OnDuplicate = None,
 ) -> Records:
     """:func:`read_records` on bytes already read and decompressed (a pipe is read once)."""
     fmt = parse_input_format(format)
     suffix = name[:-3] if name.endswith(".gz") else name
-    kind = fmt.file_format or _sniff(suffix, data)
-    records = _PARSERS[kind](name, data, suffix, rows_key)
+    if fmt.file_format is None:
+        kind = _sniff(suffix, data)
+    else:
+        kind = fmt.file_format
+        if kind != "xlsx" and data[:4] == _ZIP_MAGIC:
+            raise InputError(
+                f"{name}: read as {kind} (--input-format), but the file is a spreadsheet (it "
+                "starts with a zip header, as an .xlsx workbook does): give the format xlsx, "
+                "or leave it out to have the file recognized"
+            )
+    if kind in ("json", "jsonl"):
+        records = _parse_json(name, data, suffix, rows_key, kind == "jsonl", on_duplicate)
+    else:
+        records = _PARSERS[kind](name, data, suffix, rows_key)
     if was_gzip:
         records = Records(
-            records.rows, name, records.layout + "+gzip", records.lines, records.header
+            records.rows,
+            name,
+            records.layout + "+gzip",
+            records.lines,
+            records.header,
+            repeated_keys=records.repeated_keys,
         )
     return force_layout(records, fmt)
 
@@ -230,7 +277,13 @@ def force_layout(records: Records, fmt: InputFormat) -> Records:
             f"{need}; missing {lack} (its columns: {have})"
         )
     return Records(
-        records.rows, records.source, records.layout, records.lines, records.header, fmt.layout
+        records.rows,
+        records.source,
+        records.layout,
+        records.lines,
+        records.header,
+        fmt.layout,
+        repeated_keys=records.repeated_keys,
     )
 
 
@@ -295,10 +348,18 @@ def _sniff(name: str, data: bytes) -> str:
     )
 
 
-def _parse_json(name: str, data: bytes, suffix: str, rows_key: str, jsonl: bool = False) -> Records:
+def _parse_json(
+    name: str,
+    data: bytes,
+    suffix: str,
+    rows_key: str,
+    jsonl: bool = False,
+    on_duplicate: OnDuplicate = None,
+) -> Records:
     jsonl = jsonl or suffix.lower().endswith((".jsonl", ".ndjson"))
     # a leading byte order mark is read as the CSV/TSV reader reads it (utf-8-sig): not text
-    value, lines = parse_json_or_jsonl(name, data.removeprefix(_BOM), jsonl)
+    data = data.removeprefix(_BOM)
+    value, lines = parse_json_or_jsonl(name, data, jsonl)
     if lines is not None:
         if set(map(type, value)) != {dict}:  # the parser makes plain dicts: else line by line
             for i, row in enumerate(value):
@@ -315,8 +376,35 @@ def _parse_json(name: str, data: bytes, suffix: str, rows_key: str, jsonl: bool 
         if isinstance(inner, list):
             _check_objects(name, inner, f"the {rows_key!r} list")
             return Records(inner, name, f"json:{rows_key}", None, value)
-        return _mapping_rows(value, name, "json-mapping")
+        records = _mapping_rows(value, name, "json-mapping")
+        if not all(isinstance(v, dict) for v in value.values()):
+            # {id: answer}: orjson kept the last value of a repeated key; look for one (an
+            # {id: record} mapping is not parsed again: a megabyte would cost milliseconds)
+            repeats = _repeated_keys(name, data, on_duplicate)
+            if repeats:
+                records = replace(records, repeated_keys=repeats)
+        return records
     raise InputError(f"{name}: expected a JSON list or object, got {type(value).__name__}")
+
+
+def _repeated_keys(name: str, data: bytes, on_duplicate: OnDuplicate) -> int:
+    """How many members of the ``{id: answer}`` object *data* repeat an earlier key, kept as
+    ``json.load`` keeps them under ``on_duplicate="last"``; else the first is an error."""
+    repeat = repeated_key(data)
+    if repeat is None:
+        return 0
+    if on_duplicate == "last":
+        return repeat.repeats
+    line = member_line(data, repeat)
+    where = f"{name}: line {line}" if line is not None else name
+    what = (
+        f"{where}: key {repeat.key!r} is repeated in the JSON object (members {repeat.first} "
+        f"and {repeat.again}): a repeated id is refused, since json.load would silently keep "
+        "its last value"
+    )
+    if on_duplicate == "error":
+        raise InputError(f"{what}; pass --on-duplicate last to keep the last one")
+    raise InputError(f"{what}; keep one of them")
 
 
 def _check_objects(name: str, rows: list[Any], what: str = "the list") -> None:
@@ -330,8 +418,10 @@ def _check_objects(name: str, rows: list[Any], what: str = "the list") -> None:
 def _parse_delimited(name: str, data: bytes, suffix: str, rows_key: str, delimiter: str) -> Records:
     try:
         text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{name}: not UTF-8 text (byte {exc.start}): {exc.reason}") from None
+    except UnicodeDecodeError:
+        error = not_utf8_error(name, data)  # its byte, line and column: the error path only
+        assert error is not None  # utf-8-sig differs from UTF-8 only in a leading BOM
+        raise error from None
     import csv  # only for CSV and TSV: a JSON file's score does without it (issue 23)
 
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
@@ -345,14 +435,18 @@ def _parse_delimited(name: str, data: bytes, suffix: str, rows_key: str, delimit
     finally:
         csv.field_size_limit(limit)
     kind = "tsv" if delimiter == "\t" else "csv"
-    return _table_records(name, table, kind)
+    return _with_rows(_table_records(name, table, kind), table)
+
+
+class _NoHeader(InputError):
+    """A table with no row that holds anything (a workbook says more: :func:`_parse_xlsx`)."""
 
 
 def _table_records(name: str, table: list[list[Any]], kind: str) -> Records:
     while table and not any(str(c).strip() for c in table[-1] if c is not None):
         table.pop()
     if not table:
-        raise InputError(f"{name}: no header row")
+        raise _NoHeader(f"{name}: no header row")
     header = [str(h) if h is not None else "" for h in table[0]]
     seen: set[str] = set()
     for col in header:
@@ -385,6 +479,19 @@ def _table_records(name: str, table: list[list[Any]], kind: str) -> Records:
     return Records(rows, name, kind, lines)
 
 
+def _with_rows(records: Records, table: list[list[Any]]) -> Records:
+    """*records* of a table, when it has a row below its header; else the error naming the
+    header's columns (a task would otherwise see a file without columns)."""
+    if records.rows:
+        return records
+    header = [str(h) for h in table[0] if h is not None and str(h) != ""]
+    shown = ", ".join(map(repr, header[:20])) + (", …" if len(header) > 20 else "")
+    has = "its first worksheet has" if records.layout == "xlsx" else "it has"
+    raise InputError(
+        f"{records.source}: {has} a header row ({shown}) but no rows below it: nothing to read"
+    )
+
+
 def _cell(cells: list[Any], j: int) -> Any:
     value = cells[j] if j < len(cells) else None
     return None if value == "" else value
@@ -403,9 +510,39 @@ def _parse_xlsx(name: str, data: bytes, suffix: str, rows_key: str) -> Records:
     workbook is one :class:`InputError` naming the file.
     """
     table = xlsx_table(name, data)
-    records = _table_records(name, table, "xlsx")
+    try:
+        records = _table_records(name, table, "xlsx")
+    except _NoHeader:
+        raise _empty_first_sheet(name, data) from None
+    records = _with_rows(records, table)
     notes = _cell_notes(data, table[0] if table else [])
     return replace(records, cell_notes=notes) if notes else records
+
+
+def _empty_first_sheet(name: str, data: bytes) -> InputError:
+    """The error for a workbook whose first worksheet holds nothing: it names the workbook's
+    sheets (the first one is the one read: VLMEvalKit writes its results on one sheet)."""
+    import html
+    import zipfile
+
+    names: list[str] = []
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            xml = archive.read("xl/workbook.xml")
+    except Exception:  # it was read as a workbook: the names are a courtesy
+        xml = b""
+    for m in _pattern("sheet").finditer(xml):
+        found = re.search(rb'\bname="([^"]*)"', m.group(0))
+        if found:
+            names.append(html.unescape(found.group(1).decode("utf-8", "replace")))
+    if len(names) < 2:
+        return InputError(f"{name}: its worksheet is empty (no header row)")
+    return InputError(
+        f"{name}: its first worksheet ({names[0]!r}) is empty; the workbook has the sheets "
+        f"{', '.join(map(repr, names))} and only the first is read (VLMEvalKit writes its "
+        "results on one sheet): move the results to the first sheet, or save their sheet as "
+        "a file of its own"
+    )
 
 
 #: the workbooks parsed inside :func:`workbooks_parsed_once` (their bytes and tables); ``None``

@@ -44,7 +44,9 @@ def read_vlmevalkit(
     ground truths disagree are counted in a note.
     """
     if records is None:
-        records = read_records(inputs.results, format=inputs.format)
+        records = read_records(
+            inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate
+        )
     preds = text_predictions(
         records,
         id_field=inputs.id_field,

@@ -152,17 +152,20 @@ def _dataset_from_records(
             raise InputError(f"{_where(name, i, lines)}: missing 'question_id'")
         qid = item_id(rec["question_id"], _where(name, i, lines), "question_id")
         where = f"{name}: question {qid!r}"
-        raw = rec.get("answers", rec.get("answer"))
+        field = "answers" if "answers" in rec else "answer"  # OK-VQA's lists are 'answer'
+        raw = rec.get(field)
         if raw is None:
+            if field in rec:
+                raise InputError(f"{where}: {field!r} is null, expected the list of answers")
             raise InputError(f"{where}: missing 'answers'")
         if isinstance(raw, str) or not isinstance(raw, list):
-            raise InputError(f"{where}: 'answers' must be a list, got {raw!r:.60}")
+            raise InputError(f"{where}: {field!r} must be a list, got {raw!r:.60}")
         if not raw:
             raise InputError(f"{where}: has no answers")
         try:
             texts, grp = answer_groups(raw)
         except TypeError as exc:
-            raise InputError(f"{where}: {exc}") from None
+            raise InputError(f"{where}: {_bad_answer(raw, field) or exc}") from None
         if plain and not isinstance(raw[0], str):
             plain = False
         if qid in index:
@@ -200,6 +203,25 @@ def _dataset_from_records(
         plain_answers=plain,
         index=index,
     )
+
+
+def _bad_answer(raw: list[Any], field: str) -> str | None:
+    """The first answer record of *raw* (the *field* list) whose ``answer`` is null or absent,
+    said so (the error path only); ``None`` when the problem is another one, which the answer
+    reader's own message words."""
+    for k, rec in enumerate(raw, 1):
+        if isinstance(rec, str):
+            continue
+        if not isinstance(rec, dict):
+            return None  # the first bad answer is of another kind
+        value = rec.get("answer")
+        if value is None:
+            if "answer" not in rec:
+                return f"answer record {k} of {field!r} has no 'answer'"
+            return f"answer record {k} of {field!r}: its 'answer' is null, expected a string"
+        if not isinstance(value, str):
+            return None
+    return None
 
 
 def _opt_image(rec: Mapping[str, Any], where: str) -> QuestionId | None:

@@ -342,7 +342,9 @@ def read_mcq_sheet(
     index is an integer, as VLMEvalKit sorts the sheet before scoring.
     """
     if records is None:
-        records = read_records(inputs.results, format=inputs.format)
+        records = read_records(
+            inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate
+        )
     records = named_columns(
         records, inputs.id_field, inputs.answer_field, id_column="index", answer_column="prediction"
     )
@@ -987,7 +989,7 @@ def read_mcq(inputs: TaskInputs, *, fields: Sequence[str], lmms: LmmsDoc | None)
         unique_doc_ids,
     )
 
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     preds = lmms_eval_predictions(records, inputs)
     if preds is None:
         return read_mcq_sheet(inputs, fields=fields, records=records)

@@ -403,7 +403,7 @@ TOOLKIT_LAYOUTS = Layouts()
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     if not is_vlmevalkit(records):
         _check_single_answers(records, inputs)
     return read_by_layout(

@@ -380,7 +380,7 @@ def _reported_beside_auxmatch(data: TaskData, inputs: TaskInputs) -> TaskData:
 
 def _read(inputs: TaskInputs) -> TaskData:
     verdict_field = str(inputs.options.get("verdict_field") or VERDICT_FIELD)
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     if is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field):
         sheet = named_columns(
             records,

@@ -321,7 +321,7 @@ def _official_reported(inputs: TaskInputs) -> dict[str, Any] | None:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     given = inputs.id_field, inputs.answer_field
     if is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field):
         sheet = named_columns(records, *given, id_column="index", answer_column="prediction")

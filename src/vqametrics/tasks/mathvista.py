@@ -663,7 +663,7 @@ _STAGES: dict[str, tuple[Any, Callable[[str], str | None], Tries]] = {
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     cols = set(records.columns)
     if "llm_as_judge_eval" in cols or {"doc_id", "filtered_resps"} <= cols:
         unused_fields(

@@ -297,7 +297,7 @@ def _answer_dict(inputs: TaskInputs) -> tuple[list[Item], str]:
             "score mmmu: an {id: answer} file carries no ground truth; pass --annotations "
             "answer_dict_val.json (the official repo's gold file)"
         )
-    recs = read_records(inputs.annotations)
+    recs = read_records(inputs.annotations, on_duplicate=inputs.on_duplicate)
     items = []
     for i, row in enumerate(recs.rows):
         where = recs.where(i)
@@ -334,6 +334,11 @@ def _read_flat(records: Records, inputs: TaskInputs) -> TaskData:
             f"{len(unparsed)} multiple-choice answer(s) are not a single letter A-I (e.g. "
             f"{unparsed[0]!r}) and are wrong as written; give main_parse_and_eval.py's "
             "output.json records (with all_choices / index2ans) to have them parsed"
+        )
+    if records.repeated_keys:
+        notes.append(
+            f"{records.repeated_keys} repeated key(s) in {records.source}: the last value of "
+            "each was kept (--on-duplicate last), as json.load keeps it"
         )
     if joined.missing:
         notes.append(f"{len(joined.missing)} item(s) had no prediction and scored 0")
@@ -463,7 +468,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         items = _output_folder(Path(src), inputs)
         data = TaskData(items, (os.fspath(src),), ("mmmu-official output.json folder",))
         return _unique(data, [f"{os.fspath(src)}: {it.id}" for it in items], inputs)
-    records = read_records(src, format=inputs.format)
+    records = read_records(src, format=inputs.format, on_duplicate=inputs.on_duplicate)
     wheres = [records.where(i) for i in range(len(records.rows))]
     lmms = _read_lmms(records, inputs)
     if lmms is not None:

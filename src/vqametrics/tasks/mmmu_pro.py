@@ -238,7 +238,7 @@ def _read_lmms(inputs: TaskInputs, records: Records) -> TaskData | None:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     lmms = _read_lmms(inputs, records)
     if lmms is not None:
         return lmms

@@ -391,7 +391,7 @@ def _read_official_results(inputs: TaskInputs, records: Any) -> TaskData:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     data = _read_layout(inputs, records)
     if not data.items:
         raise InputError(f"{records.source}: no items to score (an empty {records.layout} file)")

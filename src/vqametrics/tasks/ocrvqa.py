@@ -58,7 +58,7 @@ def _explain(item: Item) -> Mapping[str, Any]:
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     if not is_vlmevalkit(records, id_field=inputs.id_field, answer_field=inputs.answer_field):
         preds = results_predictions(records, inputs)
         if is_lmms_eval(preds):

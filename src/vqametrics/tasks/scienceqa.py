@@ -484,7 +484,7 @@ def _read(inputs: TaskInputs) -> TaskData:
     if official is not None:
         unused_fields(inputs.id_field, inputs.answer_field, "run_gpt3.py's result file")
         return _read_official(inputs, official)
-    records = read_records(inputs.results, format=inputs.format)
+    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
     lmms = _lmms_items(inputs, records)
     if lmms is not None:
         return lmms
