@@ -251,6 +251,25 @@ def test_the_command_line_shows_one_clean_warning_line(
 
 
 @pytest.mark.shared
+def test_several_results_name_the_file_once(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # several files: each warning is prefixed with its file, unless it names the file already
+    sheets = []
+    for model in ("a", "b"):
+        sheets.append(tmp_path / f"{model}_MME.xlsx")
+        sheets[-1].write_bytes(shared_data.joinpath(*MME).read_bytes())
+    argv = ["score", "pope", "--profile", "vlmevalkit"]
+    assert main([*argv, "--results", str(sheets[0]), "--results", str(sheets[1])]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if "named as" in line]
+    assert lines == [
+        f"vqametrics: warning: {model}_MME.xlsx: named as VLMEvalKit's MME sheet, which "
+        "`vqametrics score mme` scores; scored as POPE here"
+        for model in ("a", "b")
+    ]
+
+
+@pytest.mark.shared
 def test_a_task_that_refuses_the_file_gives_only_its_error(
     shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

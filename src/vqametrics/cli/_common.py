@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -390,5 +391,9 @@ def named_warnings(source: str) -> Iterator[None]:
             warnings.simplefilter("always", VqaMetricsWarning)
             yield
     finally:  # shown once the recording is over, through the caller's own display
+        name = os.path.basename(source)
         for w in caught:
-            warnings.warn_explicit(f"{source}: {w.message}", w.category, w.filename, w.lineno)
+            text = str(w.message)
+            said = text.startswith((f"{source}:", f"{name}:"))  # the message names it already
+            shown = text if said else f"{source}: {text}"
+            warnings.warn_explicit(shown, w.category, w.filename, w.lineno)

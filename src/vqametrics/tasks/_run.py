@@ -85,7 +85,12 @@ SCHEMA_VERSION = 1
 
 @dataclass(frozen=True, eq=False)
 class TaskEvaluation:
-    """The result of :func:`evaluate`: per-item scores, the aggregate, the signature."""
+    """The result of :func:`evaluate`: per-item scores, the aggregate, the signature.
+
+    Read-only by intent (its mappings and lists are not copied: do not change them); two runs
+    compare by identity, so compare their :meth:`as_dict`. It pickles (its task and profile by
+    their registered names), so it crosses process pools.
+    """
 
     task: Task
     profile: TaskProfile

@@ -769,9 +769,11 @@ def evaluate_mmbench(
     random_fallback: int | None = None,
     extract: str | None = None,
 ) -> MMBenchResult:
-    r"""Score MMBench predictions with CircularEval or VanillaEval: an alias of
-    ``vqametrics.evaluate("mmbench", ...)`` (the one task runner runs it; prefer that entry
-    point) that keeps its own arguments and returns the :class:`MMBenchResult` view.
+    r"""Score MMBench predictions with CircularEval or VanillaEval: the earlier entry point,
+    a wrapper of ``vqametrics.evaluate("mmbench", ...)`` (the one task runner runs it; prefer
+    that entry point) that keeps its own arguments (the loaded data and predictions first,
+    ``extractor=`` for ``profile=``) and returns the :class:`MMBenchResult` view, whose
+    ``as_dict()`` is its own document (not schema 1); the signature is the runner's.
 
     .. math::
 

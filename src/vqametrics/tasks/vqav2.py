@@ -411,11 +411,13 @@ def evaluate_vqa(
     metrics: Sequence[str] = ("vqa",),
     ci: bool | int = False,
 ) -> VQAEvaluation:
-    """An alias of ``vqametrics.evaluate("vqav2", results, annotations=annotations, ...)``
-    (its earlier name; prefer that entry point): the one task runner reads, diagnoses and
+    """The earlier entry point, a wrapper of ``vqametrics.evaluate("vqav2", results,
+    annotations=annotations, ...)`` (prefer that one): the one task runner reads, diagnoses and
     scores the run, and this returns its :class:`~vqametrics.pipeline.vqa.VQAEvaluation` view
     (``accuracy`` rounded to *digits* in the official shape, ``per_question()``, the official
-    files), with the arguments it always had.
+    files), with the arguments it always had: the annotations first, ``input_format=`` for
+    ``format=``. Its ``as_dict()`` is that view's own document, not the schema-1 one of
+    :meth:`~vqametrics.TaskEvaluation.as_dict`.
 
     *annotations* may be ``None`` when the results carry their ground truth (a VLMEvalKit sheet,
     lmms-eval samples with ``doc``); *input_format* is :func:`~vqametrics.evaluate`'s
