@@ -21,7 +21,7 @@ import pytest
 from vqametrics.cli import main
 from vqametrics.core.exceptions import InputError
 from vqametrics.readers.layouts import read_reported
-from vqametrics.tasks._run import evaluate_task
+from vqametrics.tasks._run import evaluate, evaluate_task
 
 MMSTAR = ("mmstar", "vlmevalkit")
 SHEET = "vila_8b_MMStar.xlsx"
@@ -285,3 +285,41 @@ def test_chartqa_log_doc_id_again_is_an_error_unless_last(tmp_path: Path) -> Non
     ev = evaluate_task("chartqa", path, on_duplicate="last")
     assert [it.prediction for it in ev.data.items] == ["3", "2"]  # doc_id 0's last record
     assert any("1 repeated doc_id row(s)" in n for n in ev.notes)
+
+
+# ---------------------------------------------------------------------------- n-samples
+
+
+def _log_and_results(tmp_path: Path, lines: int, said: object) -> Path:
+    # the shape of lmms-eval's scienceqa_img log without doc (../shared/data/lmms_eval_logs)
+    log = tmp_path / "20260101_000000_samples_scienceqa_img.jsonl"
+    rows = [
+        {"doc_id": i, "target": "B", "filtered_resps": ["B"], "exact_match": 1.0}
+        for i in range(lines)
+    ]
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    results = {
+        "results": {"scienceqa_img": {"exact_match,none": 1.0}},
+        "n-samples": {"scienceqa_img": said},
+    }
+    (tmp_path / "20260101_000000_results.json").write_text(json.dumps(results), encoding="utf-8")
+    return log
+
+
+@pytest.mark.parametrize(
+    ("said", "noted"),
+    [
+        ({"original": 4, "effective": 4}, False),
+        ({"original": 5, "effective": 5}, True),  # a line of the log lost
+        ({"original": 9, "effective": 4}, False),  # --limit 4: the effective count
+        (4, False),  # an older results.json: the count alone
+    ],
+)
+def test_a_log_short_of_its_n_samples_is_noted(tmp_path: Path, said: object, noted: bool) -> None:
+    log = _log_and_results(tmp_path, 4, said)
+    run = evaluate("scienceqa", log, profile="lmms-eval")
+    notes = [n for n in run.notes if "(n-samples)" in n]
+    assert bool(notes) is noted
+    if noted:
+        assert notes[0].startswith(f"{tmp_path / '20260101_000000_results.json'} says lmms-eval")
+        assert "scored 5 samples (n-samples), but 4 are read here" in notes[0]

@@ -231,7 +231,27 @@ def locate_reported(results: Any, given: Any = None) -> dict[str, Any] | None:
         if found is None:
             return None
         toolkit, source, values = found
-    return {"source": source, "toolkit": toolkit, "values": values}
+    out: dict[str, Any] = {"source": source, "toolkit": toolkit, "values": values}
+    if toolkit == "lmms-eval" and len(values) == 1:
+        n = _lmms_sample_count(source, next(iter(values)))
+        if n is not None:
+            out["n_samples"] = n
+    return out
+
+
+def _lmms_sample_count(path: str | Path, task: str) -> int | None:
+    """How many samples lmms-eval says it scored for *task* (``n-samples.<task>.effective`` of
+    its ``results.json``, ``original`` without ``--limit``), or ``None`` where it does not say."""
+    import orjson
+
+    try:
+        with open(path, "rb") as fh:
+            entry = orjson.loads(fh.read()).get("n-samples", {}).get(task)
+    except (OSError, ValueError, AttributeError):
+        return None  # read once already for its numbers: a fault there was worded then
+    if isinstance(entry, dict):
+        entry = entry.get("effective", entry.get("original"))
+    return entry if isinstance(entry, int) and not isinstance(entry, bool) else None
 
 
 def reported_numbers(reported: Mapping[str, Any]) -> Iterator[tuple[str, str, float]]:

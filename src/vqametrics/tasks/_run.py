@@ -490,6 +490,8 @@ def _run(
 ) -> TaskEvaluation:
     """read → extract → judge → score → aggregate → signature."""
     data = t.read(inputs)
+    if data.reported and "n_samples" in data.reported:
+        data = _with_sample_count_note(data)
     # whole columns (not built items) where the reader gave columns (``ItemColumns``)
     raw = item_column(data.items, "prediction")
     diagnostics = None  # a yes/no or choice parser reads sentences by design: nothing to flag
@@ -551,6 +553,21 @@ def _run(
         finished: TaskEvaluation = t.finish(evaluation, inputs)
         return finished
     return evaluation
+
+
+def _with_sample_count_note(data: TaskData) -> TaskData:
+    """*data*, with a note when lmms-eval's ``results.json`` says it scored another number of
+    samples than the items here (a log with lines lost, or another run's results file)."""
+    assert data.reported is not None  # the caller's test
+    said, reported = data.reported["n_samples"], data.reported["source"]
+    n = len(data.items)  # the log's samples: scored alone, its items; joined, those matched
+    if said in (n, n - data.n_missing + data.n_extra_ignored):
+        return data
+    note = (
+        f"{reported} says lmms-eval scored {said} samples (n-samples), but {n} are read here: "
+        "lines of the log missing, or the results file of another run?"
+    )
+    return replace(data, notes=(*data.notes, note))
 
 
 def _sample_check(
