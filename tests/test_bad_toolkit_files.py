@@ -287,6 +287,22 @@ def test_chartqa_log_doc_id_again_is_an_error_unless_last(tmp_path: Path) -> Non
     assert any("1 repeated doc_id row(s)" in n for n in ev.notes)
 
 
+def test_a_doc_id_met_three_times_keeps_only_its_last_record(tmp_path: Path) -> None:
+    # doc_id 0 with doc A, then doc B, then doc A again: one sample, its last record
+    docs = [{"question": q, "answer": a, "type": "human_test"} for q, a in ("A1", "B2", "A1")]
+    rows = [
+        {"doc_id": 0, "doc": d, "target": d["answer"], "filtered_resps": [str(k)]}
+        for k, d in enumerate(docs)
+    ]
+    rows.append({"doc_id": 1, "doc": {**docs[1], "question": "C"}, "target": "2",
+                 "filtered_resps": ["2"]})  # fmt: skip
+    path = _jsonl(tmp_path / "x_samples_chartqa.jsonl", rows)
+    ev = evaluate_task("chartqa", path, on_duplicate="last")
+    assert [it.prediction for it in ev.data.items] == ["2", "2"]  # the third record, then doc 1
+    assert any("1 repeated sample(s)" in n for n in ev.notes)  # the two records of doc A
+    assert any("1 repeated doc_id row(s)" in n for n in ev.notes)  # and doc B's
+
+
 # ---------------------------------------------------------------------------- n-samples
 
 

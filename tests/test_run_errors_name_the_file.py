@@ -76,3 +76,18 @@ def test_json_predictions_without_annotations(
     assert err.endswith(
         f"is required: {preds} is JSON, not a VLMEvalKit sheet carrying the benchmark"
     )
+
+
+def test_the_fault_names_the_results_not_the_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # every answer "No": evaluate.py divides by zero computing precision; the answers are at
+    # fault, and a POPE run's sources list the answers before the label file
+    labels = tmp_path / "coco_pope_random.json"
+    labels.write_text('{"label": "yes"}\n{"label": "no"}\n', encoding="utf-8")
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text('{"answer": "No"}\n{"answer": "No"}\n', encoding="utf-8")
+    argv = ["score", "pope", "--results", str(answers), "--annotations", str(labels)]
+    err = _error(capsys, argv)
+    assert err.startswith(f"vqametrics: error: {answers}: split random: ")
+    assert str(labels) not in err

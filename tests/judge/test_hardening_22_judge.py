@@ -52,7 +52,7 @@ def test_every_call_failing_fails_the_run(stub: Stub, tmp_path: Path) -> None:
     message = str(err.value)
     assert "3 of 3 items could not be judged" in message
     assert "HTTP 500 after 2 tries: 3" in message  # why
-    assert "--allow-unjudged" in message
+    assert "JudgeClient(..., allow_unjudged=True)" in message  # the caller's spelling
 
 
 def test_allowed_unjudged_items_are_named_in_the_signature(stub: Stub, tmp_path: Path) -> None:

@@ -141,7 +141,8 @@ def test_mathvista_judge_needs_the_prompt_file(tmp_path: Path) -> None:
 
 
 def test_mathvista_without_judge_the_missing_extraction_is_an_error(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"pid '1': no 'extraction'.*--judge-url"):
+    expected = r"pid '1': no 'extraction'.*judge=JudgeClient\(URL, NAME\)"
+    with pytest.raises(InputError, match=expected):
         evaluate_task("mathvista", _official_file(tmp_path))
     r = evaluate_task("mathvista", _official_file(tmp_path), allow_missing=True)
     assert r.data.n_missing == 4 and r.scores == [0.0] * 4

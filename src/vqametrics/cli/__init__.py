@@ -373,7 +373,9 @@ def _run(args: argparse.Namespace) -> int:
             print("vqametrics: terminated", file=sys.stderr)
             return 1
         except OSError as exc:
-            print(f"vqametrics: error: {exc}", file=sys.stderr)
+            # "out.html: is a folder, expected a file name", not "[Errno 21] …: 'out.html'"
+            shown = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else exc
+            print(f"vqametrics: error: {shown}", file=sys.stderr)
             bad_path = FileNotFoundError | IsADirectoryError | NotADirectoryError | FileExistsError
             return 2 if isinstance(exc, bad_path) else 1
     return code

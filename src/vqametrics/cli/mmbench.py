@@ -235,9 +235,9 @@ def _run_circular(args: argparse.Namespace) -> int:
     from ..mmbench import build_circular
     from ..mmbench.load import read_table, rows_from_table, tsv_text
     from ..mmbench.model import CIRCULAR_STRIDE
-    from ..views.output import check_not_input, write_output_file
+    from ..views.output import check_output_file, write_output_file
 
-    check_not_input(args.output, [args.input])  # hard links and symlinks included
+    check_output_file(args.output, [args.input])  # hard links and symlinks included
     table = read_table(args.input)
     selected = list(zip(table.rows, table.where, table.lines, strict=True))
     for cond in args.select:

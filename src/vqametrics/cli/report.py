@@ -120,10 +120,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"vqametrics: error: {_install_hint()}", file=sys.stderr)
         return 1
     from ..views.html import build_report, render_report
-    from ..views.output import check_not_input, write_output_file
+    from ..views.output import check_output_file, write_output_file
 
     inputs = [args.annotations, *args.results, args.questions]
-    check_not_input(args.output, inputs)  # before any work
+    check_output_file(args.output, inputs)  # before any work
     if args.task is not None and ("," in args.task or args.task.lower() == "all"):
         return _run_table(args, inputs)
     if args.task is not None and args.task.lower() not in _VQA_REPORT:

@@ -52,6 +52,9 @@ _API_SPELLING = {
     "--on-duplicate last": "on_duplicate='last'",
     "--ci": "ci=True",
     "--input-format": "format= (input_format= in evaluate_vqa)",
+    # the judge's settings are a JudgeClient's arguments (a message names them together)
+    "--judge-url URL --judge-model NAME": "judge=JudgeClient(URL, NAME)",
+    "--allow-unjudged": "JudgeClient(..., allow_unjudged=True)",
     **{
         f"--{name}": f"{name.replace('-', '_')}="
         for name in (
@@ -83,23 +86,35 @@ _API_SPELLING = {
 
 @functools.cache
 def _option() -> re.Pattern[str]:
-    """Any of the options above as a whole word, longest first, and the profile or extractor
-    name a ``--profile`` / ``--extract`` is given (``--profile lmms-eval``: a name, not a word
-    of the sentence); compiled when a message is first read from Python (the command line never
-    needs it: issue 23)."""
+    """Any of the options above as a whole word, longest first, and the word after it: the
+    value of an option that takes one (``--profile lmms-eval``), unless a word of the sentence;
+    compiled when a message is first read from Python (the command line never needs it:
+    issue 23)."""
     names = "|".join(re.escape(k) for k in sorted(_API_SPELLING, key=len, reverse=True))
-    name = rf"(?<=--profile |--extract )(?!(?:{_WORDS})\b)[a-z0-9][a-z0-9.-]*[a-z0-9]"
-    return re.compile(rf"(?<![\w-])({names})(?![\w-])(?: ({name}))?")
+    value = rf"(?!(?:{_WORDS})\b)[a-z0-9][\w.,-]*[a-z0-9](?![\w'])"
+    return re.compile(rf"(?<![\w-])({names})(?![\w-])(?: ({value}))?")
 
 
-#: words that may follow ``--profile`` / ``--extract`` in a sentence
-_WORDS = "to|with|is|was|or|and|as|for|of|in|on|does|must|takes|applies|only"
+#: the options that take a value, by keyword: ``--mode vanilla`` reads ``mode='vanilla'``
+_VALUED = {
+    "--profile": "profile",
+    "--extract": "extract",
+    "--input-format": "format",
+    "--mode": "mode",
+    "--metrics": "metrics",
+    "--on-duplicate": "on_duplicate",
+}
+
+#: words that may follow an option in a sentence
+_WORDS = "to|with|is|was|or|and|as|for|of|in|on|does|must|takes|applies|only|names?|were"
 
 
 def _api_spelling(match: re.Match[str]) -> str:
-    text = _API_SPELLING[match.group(1)]
-    value = match.group(2)
-    return text if value is None else f"{text}{value!r}"
+    option, value = match.group(1), match.group(2)
+    if value is not None and option in _VALUED:
+        return f"{_VALUED[option]}={value!r}"
+    text = _API_SPELLING[option]
+    return text if value is None else f"{text} {value}"
 
 
 @contextlib.contextmanager

@@ -35,6 +35,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -53,6 +54,7 @@ __all__ = [
     "StagedDir",
     "check_not_input",
     "check_out_dir",
+    "check_output_file",
     "discard_unpublished",
     "open_output_file",
     "publish_dir",
@@ -285,6 +287,28 @@ def write_chunks(path: PathLike, chunks: Iterable[bytes]) -> FileDigest:
     return FileDigest(size, h.hexdigest())
 
 
+def check_output_file(path: PathLike, inputs: Iterable[PathLike | None] = ()) -> Path:
+    """*path* as a file an output may be written to, checked before any work: not one of
+    *inputs*, not a folder, not a device, pipe or socket (also behind a symlink: ``/dev/stdout``
+    is one), in a folder that exists; else the ``OSError`` (or :class:`InputError`) saying so."""
+    final = Path(path)
+    check_not_input(final, inputs)
+    if final.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a folder, expected a file name", str(final))
+    st = _stat(final)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise FileExistsError(
+            errno.EEXIST,
+            "is not a regular file (a device, a pipe or a socket): the output is a new file "
+            "renamed onto its path, which would replace it; name a file",
+            str(final),
+        )
+    if not final.parent.is_dir():
+        what = "is not a folder" if final.parent.exists() else "no such folder"
+        raise FileNotFoundError(errno.ENOENT, what, str(final.parent))
+    return final
+
+
 @contextlib.contextmanager
 def open_output_file(
     path: PathLike,
@@ -295,13 +319,9 @@ def open_output_file(
 ) -> Iterator[IO[Any]]:
     """Open a temporary sibling of *path* for writing; renamed to *path* when the block ends
     without an error (removed otherwise). Refuses (:class:`InputError`) a path that is one of
-    *inputs*; text is UTF-8. A symlink at *path* is replaced, never written through."""
-    final = Path(path)
-    check_not_input(final, inputs)
-    if final.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a folder, expected a file name", str(final))
-    if not final.parent.is_dir():
-        raise FileNotFoundError(errno.ENOENT, "no such folder", str(final.parent))
+    *inputs*; text is UTF-8. A symlink at *path* is replaced, never written through; a device,
+    pipe or socket there (or behind the symlink) is refused, never replaced."""
+    final = check_output_file(path, inputs)
     _clean_stale(final)
     fd, tmp = tempfile.mkstemp(prefix=f".{final.name}{_TMP}{os.getpid()}-", dir=final.parent)
     try:

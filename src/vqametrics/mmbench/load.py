@@ -406,7 +406,7 @@ def load_predictions(
     input_format: str | None = None,
     id_field: str | None = None,
     answer_field: str | None = None,
-    on_duplicate: str = "error",
+    on_duplicate: Literal["error", "last"] = "error",
 ) -> Predictions:
     """Load predictions through the one reader layer (:mod:`vqametrics.readers.records`).
 
@@ -435,7 +435,8 @@ def load_predictions(
     from ..readers.records import read_records
 
     fmt = parse_input_format(input_format, layouts=MMBENCH_LAYOUTS)
-    records = read_records(os.fspath(path) if isinstance(path, Path) else path, format=fmt)
+    source = os.fspath(path) if isinstance(path, Path) else path
+    records = read_records(source, format=fmt, on_duplicate=on_duplicate)
     idc, ansc = id_field or "index", answer_field or "prediction"
     rows: list[Mapping[str, Any]] = list(records.rows)
     cols = records.columns

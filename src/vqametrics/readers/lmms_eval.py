@@ -190,18 +190,23 @@ def unique_doc_ids(
         return preds, None
     import json  # only to fingerprint the docs of a repeated doc_id
 
-    seen: dict[tuple[str, ...], tuple[int, str]] = {}
+    at: dict[tuple[str, ...], list[int]] = {}
+    for i, key in enumerate(keys):
+        if key is not None and key in repeated:
+            at.setdefault(key, []).append(i)
     last: dict[int, int] = {}
     moved: set[int] = set()
-    for i, key in enumerate(keys):
-        if key is None or key not in repeated:
-            continue
-        doc = rows[i]["doc"]
-        fingerprint = json.dumps(doc, sort_keys=True, ensure_ascii=False, default=repr)
-        j, first = seen.setdefault(key, (i, fingerprint))
-        if j == i or first == fingerprint:
-            continue
+    for places in at.values():
+        prints = [
+            json.dumps(rows[i]["doc"], sort_keys=True, ensure_ascii=False, default=repr)
+            for i in places
+        ]
+        other = next((k for k, fp in enumerate(prints) if fp != prints[0]), None)
+        if other is None:
+            continue  # the same doc each time: a repeated record, reported as such elsewhere
+        j, i = places[0], places[other]
         if on_duplicate == "error":
+            doc = rows[i]["doc"]
             named = ", ".join(f"{k} {doc[k]!r}" for k in subtasks if doc.get(k) is not None)
             raise InputError(
                 f"{preds.wheres[i]}: duplicate doc_id {rows[i]['doc_id']!r} (first at "
@@ -209,8 +214,11 @@ def unique_doc_ids(
                 "a doc_id names one sample of a task's log; pass --on-duplicate last to keep "
                 "the last one)"
             )
-        last[j] = i
-        moved.add(i)
+        # the last of them in the file (unique_samples may have moved a record up), at the
+        # place of the first
+        lines = preds.records.lines
+        last[j] = places[-1] if lines is None else max(places, key=lines.__getitem__)
+        moved.update(k for k in places if k != j)
     if not last:
         return preds, None
     keep = [last.get(k, k) for k in range(len(rows)) if k not in moved]

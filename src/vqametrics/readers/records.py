@@ -377,7 +377,9 @@ def _parse_json(
             _check_objects(name, inner, f"the {rows_key!r} list")
             return Records(inner, name, f"json:{rows_key}", None, value)
         records = _mapping_rows(value, name, "json-mapping")
-        if not all(isinstance(v, dict) for v in value.values()):
+        # a repeated key needs more members than keys: as many `":` as keys leaves no room
+        # for one (the usual file: no second parse; issue 23)
+        if data.count(b'":') != len(value) and not all(isinstance(v, dict) for v in value.values()):
             # {id: answer}: orjson kept the last value of a repeated key; look for one (an
             # {id: record} mapping is not parsed again: a megabyte would cost milliseconds)
             repeats = _repeated_keys(name, data, on_duplicate)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
@@ -32,7 +33,6 @@ from ._base import (
 
 if TYPE_CHECKING:  # loaded by the runs that diagnose or extract (many do neither); the
     # input types are for type checkers only (a Protocol and unions cost a run 0.2 ms)
-    import os
     from typing import Protocol, TypeAlias
 
     from ..aggregate.stats import BootstrapResult
@@ -525,7 +525,7 @@ def _run(
             scores = _score_all(prof, items, data.sources)
         aggregate = prof.aggregate(items, scores)
     except VqaMetricsError as exc:  # a fault of the run as a whole: name its file
-        _raise_in(exc, data.sources)
+        _raise_in(exc, data.sources, inputs.results)
     if t.signature_for is not None:
         signature = t.signature_for(prof, data, extract)
     else:
@@ -640,13 +640,15 @@ def _score_all(prof: TaskProfile, items: Sequence[Item], sources: tuple[str, ...
     return scores
 
 
-def _raise_in(exc: VqaMetricsError, sources: tuple[str, ...]) -> NoReturn:
+def _raise_in(exc: VqaMetricsError, sources: tuple[str, ...], results: Any) -> NoReturn:
     """Raise *exc* (being handled) naming the results file, unless it names a file already
-    (the scorer's own "split random: 1415 questions, an odd number" says neither)."""
+    (the scorer's own "split random: 1415 questions, an odd number" says neither). The results
+    are named as given: the order of a run's *sources* is each reader's own."""
     text = str(exc)
-    if not sources or any(source in text for source in sources):
+    named = os.fspath(results) if isinstance(results, str | os.PathLike) else None
+    if named in (None, "-") or any(source in text for source in (*sources, named)):
         raise exc
-    raise type(exc)(f"{sources[-1]}: {text}") from None
+    raise type(exc)(f"{named}: {text}") from None
 
 
 def _raise_naming(exc: VqaMetricsError, item: Item, sources: tuple[str, ...]) -> NoReturn:
