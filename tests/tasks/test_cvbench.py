@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from vqametrics.core.exceptions import InputError
 from vqametrics.tasks._run import evaluate_task
 
 
@@ -41,3 +44,23 @@ def test_both_splits_report_each_and_their_mean() -> None:
     r = evaluate_task("cvbench", ROWS_2D + ROWS_3D)
     assert r.metrics["2D"] == 0.625 and r.metrics["3D"] == 0.5
     assert r.metrics["Overall"] == (0.625 + 0.5) / 2
+
+
+@pytest.mark.parametrize("split", ["2d", "", None, "3-D"])
+def test_a_split_neither_2d_nor_3d_is_refused(split: str | None) -> None:
+    # it would otherwise be scored as a 3D row, silently
+    rows = [*ROWS_2D, {**ROWS_3D[0], "split": split}]
+    with pytest.raises(InputError, match=r"item 10: split .* is neither '2D' nor '3D'"):
+        evaluate_task("cvbench", rows)
+
+
+def test_a_2d_row_without_its_source_is_refused() -> None:
+    # 2D is the mean over sources: a row without one would be a source of its own
+    rows = [*ROWS_2D[:4], {**ROWS_2D[4], "source": None}]
+    with pytest.raises(InputError, match="item 4: a 2D row without its source"):
+        evaluate_task("cvbench", rows)
+
+
+def test_a_sheet_without_a_split_column_is_one_splits() -> None:
+    rows = [{k: v for k, v in row.items() if k != "split"} for row in ROWS_3D]
+    assert evaluate_task("cvbench", rows).metrics["Overall"] == 0.5

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..aggregate.formulas import group_by, naive_mean
+from ..core.exceptions import InputError
 from ..kernels.choice.lmms import blink_letter
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
@@ -125,7 +126,7 @@ _LMMS_DOC = LmmsDoc(
 def _read(inputs: TaskInputs) -> TaskData:
     data = read_mcq(inputs, fields=("category", "split", "source", "question"), lmms=_LMMS_DOC)
     if not data.layouts[0].startswith("lmms-eval"):
-        return data
+        return _checked_splits(data)
     # the doc's ``type`` (2D / 3D) is the split VLMEvalKit's CV-Bench-2D / -3D name
     items = [
         replace(it, fields={**it.fields, "split": it.fields["type"]})
@@ -136,6 +137,29 @@ def _read(inputs: TaskInputs) -> TaskData:
     return require_options(
         replace(data, items=items), TASK.profile(inputs.profile).name, "CV-Bench"
     )
+
+
+def _checked_splits(data: TaskData) -> TaskData:
+    """A sheet with a ``split`` column: every row's is ``2D`` or ``3D``, and a 2D row names its
+    ``source`` (its accuracy is the mean over sources); anything else would be scored silently
+    as another split's row or as a source of its own."""
+    items = data.items
+    if not any("split" in it.fields for it in items):
+        return data  # one split's sheet: its rows are read as VLMEvalKit's CV-Bench-3D
+    where = data.sources[0] if data.sources else "<input>"
+    for it in items:
+        split = it.fields.get("split")
+        if split not in ("2D", "3D"):
+            raise InputError(
+                f"{where}: item {it.id!r}: split {split!r} is neither '2D' nor '3D' (the 2D rows "
+                "are those whose split is exactly '2D', averaged over their sources)"
+            )
+        if split == "2D" and it.fields.get("source") in (None, ""):
+            raise InputError(
+                f"{where}: item {it.id!r}: a 2D row without its source (2D is the mean of the "
+                "accuracies per source)"
+            )
+    return data
 
 
 LMMS_EVAL = lmms_letter_profile(
