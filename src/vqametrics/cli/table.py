@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ._common import MAX_DIGITS, add_command, int_in_range
 
@@ -114,6 +115,21 @@ def _split(values: list[str] | None) -> list[str] | None:
     return [v for value in values for v in value.split(",") if v.strip()]
 
 
+def _say_failed(result: Any) -> None:
+    """One line on stderr when some runs could not be scored: their cells read ``failed`` and
+    the notes under the table give each error (the exit code stays 0: the other cells are
+    scored; with none scored ``table`` raises the error instead, exit 2)."""
+    failed = {
+        (c.model, c.column.benchmark.key) for c in result.cells.values() if c.status == "failed"
+    }
+    if failed:
+        print(
+            f"vqametrics: warning: {len(failed)} run(s) could not be scored: their cells read "
+            "'failed', and the notes under the table say why",
+            file=sys.stderr,
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     from ..paper_table import table
     from .report import ProgressBar
@@ -152,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
+    _say_failed(result)
     shown = not args.no_reported
     texts = {
         "text": result.to_text(reported=shown) + "\n",

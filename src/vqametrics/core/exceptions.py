@@ -117,6 +117,16 @@ def _api_spelling(match: re.Match[str]) -> str:
     return text if value is None else f"{text} {value}"
 
 
+def command_line_spelled() -> bool:
+    """Whether messages are read on the command line now (:func:`command_line_spelling`)."""
+    return _COMMAND_LINE.get()
+
+
+def takes_value(option: str) -> bool:
+    """Whether the command-line *option* (``--mode``) is given a value in messages."""
+    return option in _VALUED
+
+
 @contextlib.contextmanager
 def command_line_spelling() -> Iterator[None]:
     """Within this block, errors name options as the command line spells them."""

@@ -3,15 +3,24 @@ and tell which profile reproduces a number that differs."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..core.arguments import ArgumentTypeError, check
-from ..core.exceptions import InputError, UnknownNameError
+from ..core.exceptions import (
+    InputError,
+    UnknownNameError,
+    command_line_spelled,
+    takes_value,
+)
 from .benchmarks import BENCHMARKS, Benchmark, Measure, benchmark
 from .cells import Cell, Column, PaperTable
 from .discover import Found, Run, find_runs
@@ -156,14 +165,28 @@ class _Scorer:
         if hide:
             path = self._without(run, hide)
         try:
-            ev = evaluate(
-                bench.task, os.fspath(path), profile=profile, **self.options.get(bench.task, {})
-            )
+            with _own_names(run, path) as own:
+                ev = evaluate(
+                    bench.task, os.fspath(path), profile=profile, **self.options.get(bench.task, {})
+                )
+                if own is not None:  # the sources and notes name the user's file
+                    data = ev.data
+                    ev = replace(
+                        ev,
+                        data=replace(
+                            data,
+                            sources=tuple(map(own, data.sources)),
+                            notes=tuple(map(own, data.notes)),
+                        ),
+                    )
         except InputError as exc:
-            self.cache[key] = exc
-            raise
+            err = _as_table_error(exc, run, path)
+            self.cache[key] = err
+            if err is exc:
+                raise
+            raise err from None
         except (OSError, UnicodeDecodeError) as exc:
-            err = InputError(f"{run.path}: {exc}")
+            err = _as_table_error(InputError(f"{run.path}: {exc}"), run, path)
             self.cache[key] = err
             raise err from None
         self.cache[key] = ev
@@ -186,6 +209,103 @@ class _Scorer:
     def close(self) -> None:
         for folder in self.tmp:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- errors, as the table's user reads them -------------------------------------------------
+
+#: the options ``vqametrics table`` takes (cli/table.py); a task's reading options (``score
+#: TASK --on-duplicate last``, ``--allow-missing``, ``--annotations``, …) it does not take
+_TABLE_OPTIONS = frozenset(
+    {
+        "--task",
+        "--profile",
+        "--name",
+        "--columns",
+        "--average",
+        "--format",
+        "--digits",
+        "--no-reported",
+        "--no-search",
+        "--out",
+    }
+)
+_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+#: "pass --X" and the word after it (the value of an option that takes one)
+_PASS = re.compile(r"\bpass (--[a-z][a-z0-9-]*)(?![\w-])(?: ([A-Za-z0-9][\w.,=-]*))?")
+
+
+def _user_path(run: Run, path: Path) -> Callable[[str], str] | None:
+    """What turns a text naming *path*'s temporary folder (:meth:`_Scorer._without`) into one
+    naming the run's own folder; ``None`` when *path* is the run's file itself."""
+    if path == run.path:
+        return None
+    temp, own = os.fspath(path.parent) + os.sep, os.fspath(run.path.parent) + os.sep
+
+    def mapped(text: str) -> str:
+        return text.replace(temp, own)
+
+    return mapped
+
+
+@contextlib.contextmanager
+def _own_names(run: Run, path: Path) -> Iterator[Callable[[str], str] | None]:
+    """While a run is read from a temporary copy (*path*), the warnings raised name the user's
+    file: they are caught and warned again, reworded; yields :func:`_user_path`'s function."""
+    own = _user_path(run, path)
+    if own is None:
+        yield None
+        return
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield own
+    finally:  # an error's warnings too
+        for w in caught:
+            warnings.warn_explicit(own(str(w.message)), w.category, w.filename, w.lineno)
+
+
+def _as_table_error(exc: InputError, run: Run, path: Path) -> InputError:
+    """*exc*, raised scoring *run* read from *path*, worded for the table's user.
+
+    - **The user's path.** When *path* is a temporary copy of the run's folder (made by
+      :meth:`_Scorer._without` to hide an unreadable reported file), each mention of that
+      folder becomes the run's own folder: the message names the user's file.
+    - **Advice that the table can follow.** A task's reader words its advice for ``vqametrics
+      score`` ("pass --on-duplicate last to keep the last one"), and ``table`` takes none of a
+      task's reading options. On the command line (options spelled as such, see
+      :func:`~vqametrics.core.exceptions.command_line_spelling`) "pass --X [VALUE]" becomes
+      "run `vqametrics score TASK --results FILE --X [VALUE]`", and a clause names any other
+      option the message mentions as ``score``'s. From Python the message keeps its keyword
+      (``on_duplicate='last'``, as :class:`~vqametrics.core.exceptions.VqaMetricsError`
+      spells it), and a clause says that :func:`table` takes it per task, as ``options``.
+
+    The rest of the message is kept word for word; *exc* itself when nothing changes."""
+    text = str(exc.args[0]) if len(exc.args) == 1 else str(exc)
+    own = _user_path(run, path)
+    new = text if own is None else own(text)
+    if any(o not in _TABLE_OPTIONS for o in _OPTION.findall(new)):
+        task = benchmark(run.benchmark).task
+        if command_line_spelled():
+            new = _PASS.sub(lambda m: _run_score(m, task, run.path), new)
+            outside = re.sub(r"`[^`]*`", "", new)  # the commands just written are score's
+            left = [o for o in dict.fromkeys(_OPTION.findall(outside)) if o not in _TABLE_OPTIONS]
+            if left:
+                new += f" ({', '.join(left)}: options of `vqametrics score {task}`, not of table)"
+        else:
+            new += f"; table() takes a task's options as options={{{task!r}: {{...}}}}"
+    return exc if new == text else InputError(new)
+
+
+def _run_score(match: re.Match[str], task: str, path: Path) -> str:
+    """ "pass --X [VALUE]" → "run `vqametrics score TASK --results FILE --X [VALUE]`" for an
+    option the table does not take (the value only for an option that takes one)."""
+    option, word = match.group(1), match.group(2)
+    if option in _TABLE_OPTIONS:
+        return match.group(0)
+    given = option if word is None or not takes_value(option) else f"{option} {word}"
+    rest = "" if word is None or takes_value(option) else f" {word}"
+    return f"run `vqametrics score {task} --results {path} {given}`{rest}"
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -345,10 +465,14 @@ def table(
 
             needed |= {k for keys in OPENCOMPASS.values() for k in keys}
         wanted_runs = [r for r in found.runs if r.benchmark in needed]
+        failed: dict[tuple[str, str], InputError] = {}  # a run that cannot be scored: why
         for i, run in enumerate(wanted_runs):
             if progress is not None:
                 progress(i, len(wanted_runs), f"{run.model} {benchmark(run.benchmark).title}")
-            evaluations[(run.model, run.benchmark)] = _score_run(run, chosen, scorer)
+            try:
+                evaluations[(run.model, run.benchmark)] = _score_run(run, chosen, scorer)
+            except InputError as exc:  # its cells are marked failed; the others are scored
+                failed[(run.model, run.benchmark)] = exc
         if progress is not None:
             progress(len(wanted_runs), len(wanted_runs), "")
         for col in cols:
@@ -356,6 +480,10 @@ def table(
                 found_run = runs_by.get((model, col.benchmark.key))
                 if found_run is None:
                     cells[(model, col.id)] = Cell(model, col)
+                    continue
+                error = failed.get((model, col.benchmark.key))
+                if error is not None:
+                    cells[(model, col.id)] = _failed_cell(model, col, found_run, error)
                     continue
                 ev, _, run_notes = evaluations[(model, col.benchmark.key)]
                 cells[(model, col.id)] = _cell(
@@ -369,6 +497,8 @@ def table(
                 notes.append(f"{m} has no run of {', '.join(lacking)}: empty cells")
     finally:
         scorer.close()
+    if failed and not any(c.value is not None for c in cells.values()):
+        _none_scored(list(failed.values()))
     out = PaperTable(
         models,
         cols,
@@ -384,6 +514,24 @@ def table(
 
         add_averages(out, averages, evaluations)
     return out
+
+
+def _failed_cell(model: str, col: Column, run: Run, error: InputError) -> Cell:
+    """The cell of a run that cannot be scored: marked ``failed``, with the error (which names
+    the file) as its note; ``table`` does as it does for a file it does not recognize and for
+    a reported file it cannot read — it says so under the table and scores the rest."""
+    why = str(error)
+    note = f"{col.benchmark.title} ({model}): not scored, {why}"
+    return Cell(model, col, file=os.fspath(run.path), status="failed", notes=(note,), error=why)
+
+
+def _none_scored(errors: Sequence[InputError]) -> NoReturn:
+    """No cell has a number: one run's error as it is, several in one line."""
+    if len(errors) == 1:
+        raise errors[0]
+    raise InputError(
+        f"none of the {len(errors)} runs could be scored: " + " | ".join(map(str, errors))
+    )
 
 
 def _without_task(found: Found) -> list[str]:

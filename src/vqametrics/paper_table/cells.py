@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Cell", "Column", "PaperTable", "Status"]
 
-Status = Literal["reproduced", "differs", "no-reported", "missing"]
+Status = Literal["reproduced", "differs", "no-reported", "missing", "failed"]
 
 
 @dataclass(frozen=True)
@@ -37,9 +37,11 @@ class Cell:
 
     ``value`` is ours, unrounded, in the column's units (``units``: percent, points, count);
     ``reported`` the toolkit's, in the same units, when its score file had it. ``status``:
-    ``reproduced`` (equal at the printed digits), ``differs``, ``no-reported`` or ``missing``
-    (the model has no run of the benchmark). ``reproduced_by`` names the profile whose number
-    equals the toolkit's when ours differs (``None``: none of the task's profiles does).
+    ``reproduced`` (equal at the printed digits), ``differs``, ``no-reported``, ``missing``
+    (the model has no run of the benchmark) or ``failed`` (its run could not be scored:
+    ``error`` is the one-line error naming the file, a note under the table repeats it).
+    ``reproduced_by`` names the profile whose number equals the toolkit's when ours differs
+    (``None``: none of the task's profiles does).
     """
 
     model: str
@@ -55,6 +57,7 @@ class Cell:
     tried: tuple[str, ...] = ()
     file: str | None = None
     notes: tuple[str, ...] = ()
+    error: str | None = None
 
     @property
     def profile(self) -> str | None:
@@ -92,6 +95,7 @@ class Cell:
             "profile": self.profile,
             "signature": self.signature,
             "notes": list(self.notes),
+            "error": self.error,
         }
 
 

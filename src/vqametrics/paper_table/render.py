@@ -26,7 +26,13 @@ def _average_digits(table: PaperTable) -> int:
     return 1 if table.digits is None else table.digits
 
 
+#: what a cell whose run could not be scored reads (its note under the table says why)
+FAILED = "failed"
+
+
 def _cell_text(cell: Cell, reported: bool, mark: str = _MARK) -> str:
+    if cell.status == "failed":
+        return FAILED
     if cell.value is None:
         return ""
     out = str(cell.text()) + (mark if cell.status == "differs" else "")
@@ -176,7 +182,7 @@ def csv_text(table: PaperTable) -> str:
         for c in table.columns:
             cell = table.cells[(m, c.id)]
             row += [
-                cell.text(),
+                FAILED if cell.status == "failed" else cell.text(),
                 cell.reported_text(),
                 "" if cell.reported is None else ("yes" if cell.status == "differs" else "no"),
             ]
