@@ -40,6 +40,7 @@ from ..kernels.mathvision import (
     vlmevalkit_prefetch,
 )
 from ..readers.cells import json_answer, named_columns, row_id
+from ..readers.join import unique_rows
 from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, column_name, read_records
 from . import register_task
@@ -201,13 +202,31 @@ def _problem(row: Mapping[str, Any], where: str, options_key: str) -> tuple[str,
     return _text(answer), fields
 
 
+def _annotation_problems(
+    inputs: TaskInputs,
+) -> tuple[dict[str, Mapping[str, Any]], str, tuple[str, ...]]:
+    """``--annotations`` (the dataset's ``test.jsonl``): its problems by id, its name, and the
+    note counting the repeated ones kept under ``--on-duplicate last``; a problem given twice
+    is an error naming the file, both lines and the id (:func:`unique_rows`)."""
+    ann = read_records(inputs.annotations)
+    rows = [(i, r) for i, r in enumerate(ann.rows) if r.get("id") is not None]
+    keep, note = unique_rows(
+        [r["id"] for _, r in rows],
+        [ann.where(i) for i, _ in rows],
+        what="problem id",
+        on_duplicate=inputs.on_duplicate,
+    )
+    gt: dict[str, Mapping[str, Any]] = {str(rows[k][1]["id"]): rows[k][1] for k in keep}
+    return gt, ann.source, (f"{ann.source} (annotations): {note}",) if note else ()
+
+
 def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
     gt: dict[str, Mapping[str, Any]] = {}
     sources: tuple[str, ...] = (records.source,)
+    ann_notes: tuple[str, ...] = ()
     if inputs.annotations is not None:
-        ann = read_records(inputs.annotations)
-        gt = {str(r["id"]): r for r in ann.rows if r.get("id") is not None}
-        sources = (ann.source, records.source)
+        gt, ann_source, ann_notes = _annotation_problems(inputs)
+        sources = (ann_source, records.source)
     items: list[Item] = []
     missing = 0
     for i, row in enumerate(records.rows):
@@ -244,7 +263,9 @@ def _official_items(records: Records, inputs: TaskInputs) -> TaskData:
                 f"{records.source}: {absent} problem(s) of {sources[0]} have no output line; "
                 "pass --allow-missing to score them 0"
             )
-    notes = [f"{missing} problem(s) had no response and scored 0"] if missing else []
+    notes = [*ann_notes]
+    if missing:
+        notes.append(f"{missing} problem(s) had no response and scored 0")
     notes += repeated
     reported = _official_reported(inputs)
     if reported is not None:

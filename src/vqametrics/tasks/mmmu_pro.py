@@ -175,6 +175,20 @@ def _options(value: Any, where: str) -> dict[str, str]:
     return {chr(ord("A") + i): str(v) for i, v in enumerate(parsed)}
 
 
+def _check_answer(answer: str, options: Mapping[str, str], where: str, key: Any) -> None:
+    """The answer letter must be one of the item's option letters (A, B, … one per option):
+    evaluate.py compares the parsed letter with it (``parsed_pred == answer``), and the parse
+    returns only an option letter, so the item could never be right; evaluate.py does not check
+    it, the MathVision reader refuses the same."""
+    if answer not in options:
+        letters = f"{min(options)} to {max(options)}"
+        raise InputError(
+            f"{where}: id {key!r}: answer {answer!r} is not an option letter of its "
+            f"{len(options)} options ({letters}): evaluate.py, which never checks it, would "
+            "score the item wrong whatever the response"
+        )
+
+
 _PROMPT_OPTION = re.compile(r"^([A-Z])\. (.*)$")
 
 
@@ -224,6 +238,8 @@ def _read_lmms(inputs: TaskInputs, records: Records) -> TaskData | None:
             fields[TOOLKIT_SCORE] = float(rec["parsed_pred"] == answer)
         column = "doc.id" if source is doc else "mmmu_acc.id"
         key = row_id(source.get("id"), where, column)
+        if options and source is doc:  # the doc's own options (a prompt's may be misread)
+            _check_answer(answer, options, where, key)
         items.append(Item(str(key), "" if text is None else text, (answer,), fields))
     items, repeated = unique_items(items, preds.wheres, what="id", on_duplicate=inputs.on_duplicate)
     notes = [repeated] if repeated else []
@@ -277,6 +293,7 @@ def _read(inputs: TaskInputs) -> TaskData:
         if not isinstance(answer, str):
             raise InputError(f"{where}: 'answer' must be the option letter")
         fields: dict[str, Any] = {"options": _options(row.get("options"), where)}
+        _check_answer(answer, fields["options"], where, key_id)
         for key in ("pred_indexs", "if_right"):
             if key in row:
                 fields[key] = row[key]

@@ -52,12 +52,15 @@ from ..kernels.mmvet import (
     vlmevalkit_acc,
     vlmevalkit_reply,
 )
+from ..readers._json import member_line, repeated_key
 from ..readers.cells import named_columns, row_id, unused_fields
+from ..readers.join import unique_items
 from ..readers.layouts import is_vlmevalkit, locate_reported, score_csv_rows
-from ..readers.records import read_records
+from ..readers.records import read_bytes_from, read_records, records_from_bytes
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
 from ._common import judged_data, read_vlmevalkit
+from ._common import unique_items as unique_records
 from ._lmms import MetricRecord, lmms_eval_predictions, record_docs, without_questions
 
 __all__ = [
@@ -90,7 +93,9 @@ def _caps(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def _grade(value: Any, where: str) -> float | None:
+def _grade(value: Any, where: str, key: Any = None) -> float | None:
+    """A recorded grade as a float (``None`` for none); one outside [0, 1] is an error naming
+    the item *key*: no toolkit stores one (NaN passes: it is :func:`_nan_grade`'s)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float | str):
@@ -101,6 +106,14 @@ def _grade(value: Any, where: str) -> float | None:
         raise InputError(f"{where}: the judge grade {value!r} is not a number") from None
     if grade in (math.inf, -math.inf):
         raise InputError(f"{where}: the judge grade {value!r} is not finite (a grade is 0 to 1)")
+    if grade < 0.0 or grade > 1.0:  # NaN compares False both ways, as in the toolkits' checks
+        item = f"id {key!r}: " if key is not None else ""
+        raise InputError(
+            f"{where}: {item}the judge grade {value!r} is outside 0 to 1, which no toolkit "
+            "records: the official mm-vet_evaluator.py and VLMEvalKit ask the judge again on "
+            "an out-of-range reply and give 0.0 after 5 tries, lmms-eval asks again until the "
+            "reply is in range"
+        )
     return grade
 
 
@@ -131,14 +144,14 @@ def _with_grades(
     fields = dict(item.fields)
     score = row.get("score")
     if isinstance(score, list):
-        runs = tuple(_grade(s, where) for s in score)
+        runs = tuple(_grade(s, where, item.id) for s in score)
         if runs and all(r is not None for r in runs):
             if any(r != r for r in runs):
                 _nan_grade(where, score, allow_missing)
             fields["grades"] = runs
             fields["grade"] = runs[0]
     else:
-        g = _grade(score, where)
+        g = _grade(score, where, item.id)
         if g is not None:
             if g != g:
                 _nan_grade(where, score, allow_missing)
@@ -247,14 +260,41 @@ def _unanswered(
     return absent
 
 
-def _read_grade_file(inputs: TaskInputs, records: Any) -> TaskData:
+def _repeated_grade_keys(records: Any, data: bytes | None, inputs: TaskInputs) -> int:
+    """How many members of the grade file's ``{id: {model, content, score}}`` object repeat an
+    earlier question id (``read_records`` checks ``{id: answer}`` objects only, and the
+    official evaluator's ``json.load`` keeps the last value of each): the first is an
+    :class:`InputError` naming the file, the line and the id, unless ``--on-duplicate last``
+    keeps the last (counted). *data* is the file's bytes (``None``: data in memory, whose keys
+    cannot repeat)."""
+    # one "score" member per grade, so a file with as many as it has ids repeats none (the
+    # usual file: no second, key-preserving parse)
+    if data is None or data.count(b'"score"') == len(records.rows):
+        return 0
+    repeat = repeated_key(data)
+    if repeat is None:
+        return 0
+    if inputs.on_duplicate == "last":
+        return repeat.repeats
+    line = member_line(data, repeat)
+    where = f"{records.source}: line {line}" if line is not None else records.source
+    raise InputError(
+        f"{where}: question id {repeat.key!r} is repeated (members {repeat.first} and "
+        f"{repeat.again} of the object): the official evaluator's json.load would silently keep "
+        "its last grades; pass --on-duplicate last to keep the last one"
+    )
+
+
+def _read_grade_file(inputs: TaskInputs, records: Any, data: bytes | None = None) -> TaskData:
     """The official grade file joined to ``mm-vet.json`` by id (grade-file order, as the
-    official sums run); the model's answers are not in it (the judge read them)."""
+    official sums run); the model's answers are not in it (the judge read them). A repeated
+    id is :func:`_repeated_grade_keys`'s."""
     if inputs.annotations is None:
         raise InputError(
             f"{records.source}: an official MM-Vet grade file holds no capabilities; pass "
             "--annotations mm-vet.json (the benchmark's metadata)"
         )
+    repeats = _repeated_grade_keys(records, data, inputs)
     meta, joined = _annotated(inputs, records)
     items = [
         _with_grades(Item(key, "", (answer,), fields), row, where, inputs.allow_missing)
@@ -262,6 +302,11 @@ def _read_grade_file(inputs: TaskInputs, records: Any) -> TaskData:
     ]
     absent = _unanswered(meta, joined, records, "grade", inputs)
     notes = ["the grade file holds the judge's grades, not the model's answers"]
+    if repeats:
+        notes.append(
+            f"{repeats} repeated question id(s) in {records.source}: the last grades of each "
+            "were kept (--on-duplicate last), as json.load keeps them"
+        )
     if absent:
         notes.append(f"{len(absent)} annotated question(s) have no grade and were left out")
     return TaskData(
@@ -346,7 +391,12 @@ def _read_lmms(inputs: TaskInputs, records: Any) -> TaskData | None:
         item = Item(str(key), text, (str(doc.get("answer", "")),), fields)
         graded = rec if isinstance(rec, dict) else row
         items.append(_with_grades(item, graded, where, inputs.allow_missing))
-    data = TaskData(items, (records.source,), (preds.layout,), (), _percent(inputs))
+    # two samples (distinct doc_ids) of one question would count it twice
+    items, repeated = unique_items(
+        items, preds.wheres, what="question_id", on_duplicate=inputs.on_duplicate
+    )
+    notes = (repeated,) if repeated else ()
+    data = TaskData(items, (records.source,), (preds.layout,), notes, _percent(inputs))
     return without_questions(data, inputs)
 
 
@@ -368,8 +418,10 @@ def _read_records(inputs: TaskInputs, records: Any) -> TaskData:
         column = "question_id" if "question_id" in row else "id"
         item = Item(str(row_id(key, where, column)), str(pred), (str(gt),), fields)
         items.append(_with_grades(item, row, where, inputs.allow_missing))
+    # a record given twice (a judge-reply file concatenated twice) would be counted twice
+    items, notes = unique_records(items, records, "question_id", inputs)
     rep = locate_reported(inputs.results, inputs.reported)
-    return TaskData(items, (records.source,), (f"records ({records.layout})",), (), rep)
+    return TaskData(items, (records.source,), (f"records ({records.layout})",), notes, rep)
 
 
 def _read_official_results(inputs: TaskInputs, records: Any) -> TaskData:
@@ -380,32 +432,48 @@ def _read_official_results(inputs: TaskInputs, records: Any) -> TaskData:
         Item(key, str(row["answer"]), (answer,), fields) for key, row, _, answer, fields in joined
     ]
     absent = _unanswered(meta, joined, records, "answer", inputs)
+    notes = []
+    if records.repeated_keys:  # read_records refused them unless --on-duplicate last
+        notes.append(
+            f"{records.repeated_keys} repeated key(s) in {records.source}: the last answer of "
+            "each was kept (--on-duplicate last), as json.load keeps it"
+        )
+    if absent:
+        notes.append(f"{len(absent)} annotated question(s) have no answer and were left out")
     return TaskData(
         items,
         (str(inputs.annotations), records.source),
         (f"mmvet-official-results ({records.layout})",),
-        (f"{len(absent)} annotated question(s) have no answer and were left out",)
-        if absent
-        else (),
+        tuple(notes),
     )
 
 
 def _read(inputs: TaskInputs) -> TaskData:
-    records = read_records(inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate)
-    data = _read_layout(inputs, records)
+    raw: bytes | None = None
+    if isinstance(inputs.results, str | os.PathLike):
+        # the bytes kept for the grade file's repeated-key check (a pipe is read once)
+        name, raw, was_gzip = read_bytes_from(inputs.results)
+        records = records_from_bytes(
+            name, raw, was_gzip, format=inputs.format, on_duplicate=inputs.on_duplicate
+        )
+    else:
+        records = read_records(
+            inputs.results, format=inputs.format, on_duplicate=inputs.on_duplicate
+        )
+    data = _read_layout(inputs, records, raw)
     if not data.items:
         raise InputError(f"{records.source}: no items to score (an empty {records.layout} file)")
     return data
 
 
-def _read_layout(inputs: TaskInputs, records: Any) -> TaskData:
+def _read_layout(inputs: TaskInputs, records: Any, raw: bytes | None = None) -> TaskData:
     lmms = _read_lmms(inputs, records)
     if lmms is not None:
         return lmms
     cols = set(records.columns)
     if records.layout == "json-mapping" and "score" in cols and "content" in cols:
         unused_fields(inputs.id_field, inputs.answer_field, "the official grade file")
-        return _read_grade_file(inputs, records)
+        return _read_grade_file(inputs, records, raw)
     if records.layout == "json-mapping" and inputs.annotations is not None:
         unused_fields(inputs.id_field, inputs.answer_field, "the official {id: answer} JSON")
         return _read_official_results(inputs, records)
