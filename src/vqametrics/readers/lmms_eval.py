@@ -139,18 +139,7 @@ def unique_samples(
     if not last:
         return preds, None
     keep = [last.get(j, j) for j in sorted(first.values())]
-    rows = [preds.records.rows[k] for k in keep]
-    lines = preds.records.lines
-    records = replace(
-        preds.records, rows=rows, lines=[lines[k] for k in keep] if lines is not None else None
-    )
-    kept = replace(
-        preds,
-        ids=[preds.ids[k] for k in keep],
-        texts=[preds.texts[k] for k in keep],
-        wheres=[preds.wheres[k] for k in keep],
-        records=records,
-    )
+    kept = _taken(preds, keep)
     dropped = len(preds.ids) - len(keep)
     return kept, (
         f"{dropped} repeated sample(s) in {preds.source} (the same doc_id and doc): the last "
@@ -222,22 +211,26 @@ def unique_doc_ids(
     if not last:
         return preds, None
     keep = [last.get(k, k) for k in range(len(rows)) if k not in moved]
+    return _taken(preds, keep), (
+        f"{len(rows) - len(keep)} repeated doc_id row(s) in {preds.source}, each with another "
+        "doc: the last of each was kept (--on-duplicate last)"
+    )
+
+
+def _taken(preds: Predictions, keep: Sequence[int]) -> Predictions:
+    """*preds* with the records at the positions *keep* only, in that order."""
     lines = preds.records.lines
     records = replace(
         preds.records,
-        rows=[rows[k] for k in keep],
+        rows=[preds.records.rows[k] for k in keep],
         lines=[lines[k] for k in keep] if lines is not None else None,
     )
-    kept = replace(
+    return replace(
         preds,
         ids=[preds.ids[k] for k in keep],
         texts=[preds.texts[k] for k in keep],
         wheres=[preds.wheres[k] for k in keep],
         records=records,
-    )
-    return kept, (
-        f"{len(rows) - len(keep)} repeated doc_id row(s) in {preds.source}, each with another "
-        "doc: the last of each was kept (--on-duplicate last)"
     )
 
 
