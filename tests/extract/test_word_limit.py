@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vqametrics import evaluate_vqa
+from vqametrics.errors import TaskMismatchWarning
 from vqametrics.extract import diagnose, word_limit
 from vqametrics.tasks._run import evaluate_task
 
@@ -93,7 +94,8 @@ def test_vqa_and_score_textvqa_count_the_same(tmp_path: Path) -> None:
 def test_real_textvqa_sheet_same_count_in_both_paths(shared_data: Path) -> None:
     sheet = shared_data / "textvqa_val" / "vlmevalkit" / "vila_8b_TextVQA_VAL.xlsx"
     pytest.importorskip("openpyxl")
-    vqa = evaluate_vqa(None, sheet, profile="vlmevalkit")
+    with pytest.warns(TaskMismatchWarning, match="which `vqametrics score textvqa` scores"):
+        vqa = evaluate_vqa(None, sheet, profile="vlmevalkit")  # the VQA v2 path, on purpose
     task = evaluate_task("textvqa", sheet, profile="vlmevalkit")
     assert vqa.diagnostics is not None and task.diagnostics is not None
     # review 3 measured 17 (sentences 11, long 6) on the task path
