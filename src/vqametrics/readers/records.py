@@ -377,11 +377,11 @@ def _parse_json(
             _check_objects(name, inner, f"the {rows_key!r} list")
             return Records(inner, name, f"json:{rows_key}", None, value)
         records = _mapping_rows(value, name, "json-mapping")
-        # a repeated key needs more members than keys: as many `":` as keys leaves no room
-        # for one (the usual file: no second parse; issue 23)
-        if data.count(b'":') != len(value) and not all(isinstance(v, dict) for v in value.values()):
-            # {id: answer}: orjson kept the last value of a repeated key; look for one (an
-            # {id: record} mapping is not parsed again: a megabyte would cost milliseconds)
+        # {id: answer}: orjson kept the last value of a repeated key; look for one (an {id:
+        # record} mapping is not parsed again: a megabyte would cost milliseconds). A repeat
+        # needs more members than keys: as many `":` as keys leaves no room for one, and the
+        # usual file is not parsed twice (issue 23; counted only here: a megabyte costs 1 ms)
+        if not all(isinstance(v, dict) for v in value.values()) and data.count(b'":') != len(value):
             repeats = _repeated_keys(name, data, on_duplicate)
             if repeats:
                 records = replace(records, repeated_keys=repeats)
