@@ -14,6 +14,7 @@ numbers, for the shared-data test), never computed by the code under test.
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -424,10 +425,10 @@ def test_gqa_without_a_repeat_skips_the_second_parse(
 ) -> None:
     import vqametrics.tasks._gqa_read as gqa_read
 
-    def no_second_parse(data: bytes) -> None:
+    def no_second_parse(*args: object, **kwargs: object) -> None:
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(gqa_read, "repeated_key", no_second_parse)
+    monkeypatch.setattr(gqa_read, "repeated_members", no_second_parse)
     q = tmp_path / "q.json"
     q.write_text(json.dumps({"1": _question("yes"), "2": _question("no", balanced=False)}))
     p = _predictions(tmp_path / "p.json")
@@ -454,3 +455,16 @@ def test_gqa_isbalanced_elsewhere_is_no_repeat(tmp_path: Path) -> None:
     ev = evaluate("gqa", str(p), questions=str(q))
     assert ev.aggregate.metrics["accuracy"] == 50.0  # 1 right, 2 wrong
     assert not any("repeat" in n for n in ev.data.notes)
+
+
+def test_the_options_table_advice_knows_are_the_commands_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the advice's list of table's options (written in paper_table, below the command line)
+    # is the table command's: a new option there must be added there
+    from vqametrics.paper_table.build import _TABLE_OPTIONS
+
+    with pytest.raises(SystemExit):
+        main(["table", "--help"])
+    shown = set(re.findall(r"--[a-z][a-z0-9-]*", capsys.readouterr().out)) - {"--help"}
+    assert shown == _TABLE_OPTIONS

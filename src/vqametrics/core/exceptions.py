@@ -95,15 +95,11 @@ def _option() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])({names})(?![\w-])(?: ({value}))?")
 
 
-#: the options that take a value, by keyword: ``--mode vanilla`` reads ``mode='vanilla'``
-_VALUED = {
-    "--profile": "profile",
-    "--extract": "extract",
-    "--input-format": "format",
-    "--mode": "mode",
-    "--metrics": "metrics",
-    "--on-duplicate": "on_duplicate",
-}
+#: the options that take a value: ``--mode vanilla`` reads ``mode='vanilla'`` (the keyword is
+#: the one their spelling above starts with)
+_VALUED = frozenset(
+    ("--profile", "--extract", "--input-format", "--mode", "--metrics", "--on-duplicate")
+)
 
 #: words that may follow an option in a sentence
 _WORDS = "to|with|is|was|or|and|as|for|of|in|on|does|must|takes|applies|only|names?|were"
@@ -111,9 +107,9 @@ _WORDS = "to|with|is|was|or|and|as|for|of|in|on|does|must|takes|applies|only|nam
 
 def _api_spelling(match: re.Match[str]) -> str:
     option, value = match.group(1), match.group(2)
-    if value is not None and option in _VALUED:
-        return f"{_VALUED[option]}={value!r}"
     text = _API_SPELLING[option]
+    if value is not None and option in _VALUED:
+        return f"{text.split('=', 1)[0]}={value!r}"
     return text if value is None else f"{text} {value}"
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "read_json_or_jsonl",
     "read_raw",
     "repeated_key",
+    "repeated_members",
     "ungzip",
 ]
 
@@ -226,6 +227,34 @@ def member_line(data: bytes, repeat: Repeat) -> int | None:
     if len(found) != repeat.occurrences:
         return None
     return data.count(b"\n", 0, found[1]) + 1  # *again* is the key's second occurrence
+
+
+def repeated_members(
+    name: str,
+    data: bytes,
+    on_duplicate: str | None,
+    *,
+    what: str = "key",
+    keeper: str = "json.load",
+) -> int:
+    """How many members of the JSON object *data* repeat an earlier key (its *what*: ``key``,
+    ``question id``), whose last value orjson, like *keeper*, kept: under ``on_duplicate="last"``
+    that count; else the first repeat is an :class:`InputError` naming the file *name*, the line
+    and the key, with the ``--on-duplicate last`` hint unless *on_duplicate* is ``None`` (a
+    caller that takes no such option). It parses *data* again: callers first rule a repeat out
+    cheaply where they can (a member count)."""
+    repeat = repeated_key(data)
+    if repeat is None:
+        return 0
+    if on_duplicate == "last":
+        return repeat.repeats
+    line = member_line(data, repeat)
+    where = f"{name}: line {line}" if line is not None else name
+    hint = "pass --on-duplicate last to keep the last one" if on_duplicate else "keep one of them"
+    raise InputError(
+        f"{where}: {what} {repeat.key!r} is repeated (members {repeat.first} and {repeat.again} "
+        f"of the object): {keeper} would silently keep its last value; {hint}"
+    )
 
 
 def object_pairs(data: bytes) -> list[tuple[str, Any]]:

@@ -24,11 +24,10 @@ from typing import Any, Literal
 from ..core.exceptions import InputError
 from ._json import (
     is_blank,
-    member_line,
     not_utf8_error,
     parse_json_or_jsonl,
     read_raw,
-    repeated_key,
+    repeated_members,
     ungzip,
 )
 from .formats import FILE_FORMATS, InputFormat, parse_input_format
@@ -382,31 +381,11 @@ def _parse_json(
         # needs more members than keys: as many `":` as keys leaves no room for one, and the
         # usual file is not parsed twice (issue 23; counted only here: a megabyte costs 1 ms)
         if not all(isinstance(v, dict) for v in value.values()) and data.count(b'":') != len(value):
-            repeats = _repeated_keys(name, data, on_duplicate)
+            repeats = repeated_members(name, data, on_duplicate)
             if repeats:
                 records = replace(records, repeated_keys=repeats)
         return records
     raise InputError(f"{name}: expected a JSON list or object, got {type(value).__name__}")
-
-
-def _repeated_keys(name: str, data: bytes, on_duplicate: OnDuplicate) -> int:
-    """How many members of the ``{id: answer}`` object *data* repeat an earlier key, kept as
-    ``json.load`` keeps them under ``on_duplicate="last"``; else the first is an error."""
-    repeat = repeated_key(data)
-    if repeat is None:
-        return 0
-    if on_duplicate == "last":
-        return repeat.repeats
-    line = member_line(data, repeat)
-    where = f"{name}: line {line}" if line is not None else name
-    what = (
-        f"{where}: key {repeat.key!r} is repeated in the JSON object (members {repeat.first} "
-        f"and {repeat.again}): a repeated id is refused, since json.load would silently keep "
-        "its last value"
-    )
-    if on_duplicate == "error":
-        raise InputError(f"{what}; pass --on-duplicate last to keep the last one")
-    raise InputError(f"{what}; keep one of them")
 
 
 def _check_objects(name: str, rows: list[Any], what: str = "the list") -> None:

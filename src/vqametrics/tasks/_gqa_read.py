@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.exceptions import InputError, MissingPredictionError
-from ..readers._json import member_line, parse_json_or_jsonl, repeated_key
+from ..readers._json import parse_json_or_jsonl, repeated_members
 from ..readers.detect import Layouts, LogLayout, docs_alone, read_by_layout
 from ..readers.join import (
     disagreement_note,
@@ -153,17 +153,8 @@ def _repeated_questions(
     """
     if data.count(b'"isBalanced"') == len(questions):
         return 0
-    repeat = repeated_key(data)
-    if repeat is None:
-        return 0  # "isBalanced" elsewhere (a nested member, a value), or a question lacks it
-    if on_duplicate == "last":
-        return repeat.repeats
-    line = member_line(data, repeat)
-    where = f"{name}: line {line}" if line is not None else name
-    raise InputError(
-        f"{where}: question id {repeat.key!r} is repeated (members {repeat.first} and "
-        f"{repeat.again} of the object): eval.py's json.load would silently keep its last "
-        "value; pass --on-duplicate last to keep the last one"
+    return repeated_members(
+        name, data, on_duplicate, what="question id", keeper="eval.py's json.load"
     )
 
 

@@ -52,7 +52,7 @@ from ..kernels.mmvet import (
     vlmevalkit_acc,
     vlmevalkit_reply,
 )
-from ..readers._json import member_line, repeated_key
+from ..readers._json import repeated_members
 from ..readers.cells import named_columns, row_id, unused_fields
 from ..readers.join import unique_items
 from ..readers.layouts import is_vlmevalkit, locate_reported, score_csv_rows
@@ -271,17 +271,12 @@ def _repeated_grade_keys(records: Any, data: bytes | None, inputs: TaskInputs) -
     # usual file: no second, key-preserving parse)
     if data is None or data.count(b'"score"') == len(records.rows):
         return 0
-    repeat = repeated_key(data)
-    if repeat is None:
-        return 0
-    if inputs.on_duplicate == "last":
-        return repeat.repeats
-    line = member_line(data, repeat)
-    where = f"{records.source}: line {line}" if line is not None else records.source
-    raise InputError(
-        f"{where}: question id {repeat.key!r} is repeated (members {repeat.first} and "
-        f"{repeat.again} of the object): the official evaluator's json.load would silently keep "
-        "its last grades; pass --on-duplicate last to keep the last one"
+    return repeated_members(
+        records.source,
+        data,
+        inputs.on_duplicate,
+        what="question id",
+        keeper="the official evaluator's json.load",
     )
 
 
