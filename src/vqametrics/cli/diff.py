@@ -80,6 +80,12 @@ def run(args: argparse.Namespace) -> int:
     from ..readers._json import display_name
     from ..readers.vqa import load_annotations
 
+    lettered = (args.results_a, args.results_b)
+    if lettered != (None, None) and (args.results or None in lettered):
+        raise InputError(
+            "diff: give the systems either as --results A --results B … or as "
+            "--results-a A --results-b B (both), not a mix"
+        )
     paths = [p for p in (args.results_a, args.results_b) if p is not None] + args.results
     if len(paths) < 2:
         raise InputError("diff needs two results files: --results A --results B")

@@ -182,6 +182,11 @@ def _context(args: argparse.Namespace, context: tuple[str, ...], task: str) -> d
             letter, sep, value = text.partition("=")
             if not sep or not letter.strip():
                 raise InputError(f"explain: --options {text!r}: expected LETTER=TEXT (A=cat)")
+            if letter.strip() in options:
+                raise InputError(
+                    f"explain: --options gives letter {letter.strip()!r} twice "
+                    f"({letter.strip()}={options[letter.strip()]!r} and {text!r}); give each once"
+                )
             options[letter.strip()] = value
         out["options"] = options
     elif "options" in context:
