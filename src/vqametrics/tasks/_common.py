@@ -24,6 +24,7 @@ from ._base import Aggregate, Aggregator, Item, TaskData, TaskInputs, Units
 __all__ = [
     "NoGroundTruthError",
     "found_instead",
+    "group_keys",
     "group_means",
     "id_key",
     "judged_data",
@@ -34,6 +35,7 @@ __all__ = [
     "read_vlmevalkit",
     "reported_scores",
     "text_predictions",
+    "ungrouped_note",
     "unique_items",
     "vlmevalkit_breakdown",
     "vlmevalkit_judge_rows",
@@ -44,6 +46,24 @@ __all__ = [
 def mean(values: Sequence[float]) -> float:
     """``sum(values) / len(values)`` left to right, ``0.0`` for no values (GQA's ``avg([])``)."""
     return naive_mean(values, empty=0.0)
+
+
+def ungrouped_note(
+    items: Sequence[Item], keys: Sequence[object | None], field: str, breakdown: str = ""
+) -> tuple[str, ...]:
+    """A note naming the items a breakdown leaves out for want of its field (their key in
+    *keys* is ``None``), so that no item leaves a breakdown unsaid; nothing when every item has
+    the field, or none has (then there is no breakdown to leave them out of)."""
+    missing = [i for i, key in enumerate(keys) if key is None]
+    if not missing or len(missing) == len(keys):
+        return ()
+    shown = ", ".join(str(items[i].id) for i in missing[:5])
+    more = ", …" if len(missing) > 5 else ""
+    table = breakdown or field
+    return (
+        f"{len(missing)} of {len(keys)} items have no {field} (ids {shown}{more}): they count "
+        f"in the overall score but not in the {table} breakdown",
+    )
 
 
 def mean_aggregate(
@@ -77,9 +97,15 @@ def group_means(
     key: str = "accuracy",
 ) -> dict[str, dict[str, float | int]]:
     """``{group: {key: scale·average(scores of the group), "n": count}}`` by item field
-    *field*, groups in first-seen order; items without the field are left out."""
-    keys = [None if (g := it.fields.get(field)) is None else str(g) for it in items]
+    *field*, groups in first-seen order; items without the field are left out
+    (:func:`ungrouped_note` says so)."""
+    keys = group_keys(items, field)
     return {g: {key: average(v) * scale, "n": len(v)} for g, v in group_by(keys, scores).items()}
+
+
+def group_keys(items: Sequence[Item], field: str) -> list[str | None]:
+    """Each item's *field* as text, ``None`` where the item has none (no group)."""
+    return [None if (g := it.fields.get(field)) is None else str(g) for it in items]
 
 
 def vlmevalkit_breakdown(
@@ -102,6 +128,7 @@ def vlmevalkit_overall(
         headline="Overall",
         units="percent",
         breakdowns={field: vlmevalkit_breakdown(items, scores, field) for field in fields},
+        notes=tuple(n for f in fields for n in ungrouped_note(items, group_keys(items, f), f)),
     )
 
 

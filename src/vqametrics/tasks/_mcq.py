@@ -48,7 +48,7 @@ from ._base import (
     TaskInputs,
     TaskProfile,
 )
-from ._common import mean_aggregate, numpy_mean
+from ._common import group_keys, mean_aggregate, numpy_mean, ungrouped_note
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -672,10 +672,6 @@ def recorded_hit_note(items: Sequence[Item], scores: Sequence[float]) -> str | N
 # --- aggregation ------------------------------------------------------------------------------
 
 
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
 def report_acc(
     items: Sequence[Item],
     scores: Sequence[float],
@@ -684,24 +680,30 @@ def report_acc(
     """VLMEvalKit ``report_acc``: ``Overall = np.mean(hit)`` and ``np.mean`` per value of each
     group column present (sorted), as fractions; per ``split`` when the sheet has one."""
     breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
+    notes: list[str] = []
     for field in groups:
-        buckets = group_by([_text(it.fields.get(field)) for it in items], scores)
+        keys = group_keys(items, field)
+        buckets = group_by(keys, scores)
         if buckets:
             breakdowns[field] = {
                 g: {"accuracy": numpy_mean(buckets[g]), "n": len(buckets[g])}
                 for g in sorted(buckets)
             }
-    splits = group_by([_text(it.fields.get("split")) for it in items], scores)
+            notes += ungrouped_note(items, keys, field)
+    keys = group_keys(items, "split")
+    splits = group_by(keys, scores)
     if len(splits) > 1:
         breakdowns["split"] = {
             g: {"Overall": numpy_mean(v), "n": len(v)} for g, v in sorted(splits.items())
         }
+        notes += ungrouped_note(items, keys, "split")
     return Aggregate(
         metrics={"Overall": numpy_mean(list(scores)), "n": len(scores)},
         headline="Overall",
         units="fraction",
         digits=4,
         breakdowns=breakdowns,
+        notes=tuple(notes),
     )
 
 

@@ -43,11 +43,7 @@ from ._base import (
     TaskProfile,
     Units,
 )
-from ._common import (
-    mean,
-    read_vlmevalkit,
-    vlmevalkit_overall,
-)
+from ._common import mean, read_vlmevalkit, ungrouped_note, vlmevalkit_overall
 from ._explain import per_reference
 from ._lmms import LogLayout, LogReading, MetricRecord, Truth, with_record_docs
 from ._vqa_family import per_answer
@@ -99,8 +95,12 @@ def _split_of(item: Item) -> str | None:
     return text
 
 
-def _by_split(items: Sequence[Item], scores: Sequence[float]) -> dict[str, list[float]]:
-    return group_by([_split_of(item) for item in items], scores)
+def _by_split(
+    items: Sequence[Item], scores: Sequence[float]
+) -> tuple[dict[str, list[float]], tuple[str, ...]]:
+    """The scores of each split, and a note naming the items that have none."""
+    keys = [_split_of(item) for item in items]
+    return group_by(keys, scores), ungrouped_note(items, keys, "split")
 
 
 def _percent(scores: Sequence[float]) -> float:
@@ -119,16 +119,15 @@ def _per_split(
     say when the splits differ in size, so that their mean is not the pooled number."""
 
     def aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-        groups = _by_split(items, scores)
+        groups, notes = _by_split(items, scores)
         metrics: dict[str, float | int] = {key: average(scores), "n": len(scores)}
         table: dict[str, dict[str, float | int]] = {
             g: {key: average(v), "n": len(v)} for g, v in groups.items()
         }
-        notes: tuple[str, ...] = ()
         if len(groups) > 1:
             metrics["mean_of_splits"] = mean([float(t[key]) for t in table.values()])
             if size_note and len({len(v) for v in groups.values()}) > 1:
-                notes = ("the splits differ in size, so their mean is not the pooled accuracy",)
+                notes += ("the splits differ in size, so their mean is not the pooled accuracy",)
         return Aggregate(
             metrics=metrics,
             headline=key,
@@ -148,12 +147,14 @@ _official_aggregate = _per_split("relaxed_accuracy", _percent, "percent", 2, siz
 def _lmms_eval_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """lmms-eval's three ``mean`` metrics (``sum / len``): overall, human, augmented."""
     metrics: dict[str, float | int] = {"relaxed_overall": mean(scores), "n": len(scores)}
-    groups = _by_split(items, scores)
+    groups, notes = _by_split(items, scores)
     if "test_human" in groups:
         metrics["relaxed_human_split"] = mean(groups["test_human"])
     if "test_augmented" in groups:
         metrics["relaxed_augmented_split"] = mean(groups["test_augmented"])
-    return Aggregate(metrics=metrics, headline="relaxed_overall", units="fraction", digits=4)
+    return Aggregate(
+        metrics=metrics, headline="relaxed_overall", units="fraction", digits=4, notes=notes
+    )
 
 
 def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:

@@ -25,7 +25,7 @@ from ..core.exceptions import InputError
 from ..kernels.choice.lmms import blink_letter
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs
-from ._common import numpy_mean
+from ._common import group_keys, numpy_mean, ungrouped_note
 from ._lmms import MetricRecord
 from ._mcq import (
     LmmsDoc,
@@ -86,16 +86,16 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
     """``cv_bench_aggregate_results``: right / all (the micro mean); per ``source`` and per
     ``type`` the same, for the breakdown only."""
     breakdowns: dict[str, Mapping[str, Mapping[str, float | int]]] = {}
+    notes: list[str] = []
     for key in ("source", "type"):
-        buckets: dict[str, list[float]] = {}
-        for it, s in zip(items, scores, strict=True):
-            if it.fields.get(key) is not None:
-                buckets.setdefault(str(it.fields[key]), []).append(s)
+        keys = group_keys(items, key)
+        buckets = group_by(keys, scores)
         if buckets:
             breakdowns[key] = {
                 g: {"cv_bench_acc": sum(v) / len(v), "n": len(v)}
                 for g, v in sorted(buckets.items())
             }
+            notes += ungrouped_note(items, keys, key)
     right = sum(1 for s in scores if s == 1.0)
     return Aggregate(
         metrics={"cv_bench_acc": right / len(scores) if scores else 0.0, "n": len(scores)},
@@ -103,6 +103,7 @@ def _lmms_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate
         units="fraction",
         digits=4,
         breakdowns=breakdowns,
+        notes=tuple(notes),
     )
 
 

@@ -30,7 +30,7 @@ from ..core.toolkits import QWEN_VL as QWEN_VL_PIN
 from ..core.toolkits import VLMEVALKIT as VLMEVALKIT_PIN
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
-from ._common import mean, numpy_mean, vlmevalkit_breakdown
+from ._common import group_keys, mean, numpy_mean, ungrouped_note, vlmevalkit_breakdown
 from ._explain import Steps, per_reference, run_steps
 from ._gqa_read import LMMS_EVAL_REPORTED, read_gqa
 
@@ -345,11 +345,13 @@ def _aggregate_vlmevalkit(items: Sequence[Item], scores: Sequence[float]) -> Agg
     ``split`` when the spreadsheet has that column, else per ``category`` when it has one."""
     base = _accuracy_only("Overall", 100.0, numpy_mean, 2)(items, scores)
     breakdowns = {}
+    notes: tuple[str, ...] = ()
     for field in ("split", "category"):
         if any(field in it.fields for it in items):
             breakdowns[field] = vlmevalkit_breakdown(items, scores, field)
+            notes = ungrouped_note(items, group_keys(items, field), field)
             break
-    return replace(base, breakdowns=breakdowns)
+    return replace(base, breakdowns=breakdowns, notes=base.notes + notes)
 
 
 def _fold(text: str) -> str:

@@ -45,7 +45,7 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, column_name, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import judged_data, unique_items, vlmevalkit_judge_rows
+from ._common import judged_data, ungrouped_note, unique_items, vlmevalkit_judge_rows
 from ._math_read import (
     VLMEVALKIT_AUXEVAL,
     judge_sheet_data,
@@ -121,6 +121,15 @@ def _subject_level(item: Item) -> str | None:
     return None if s is None or lv is None else f"{s}_{lv}"
 
 
+def _ungrouped(items: Sequence[Item]) -> tuple[str, ...]:
+    """Notes naming the problems without a level or a subject, which those breakdowns (and
+    ``subject_level``) leave out: test.jsonl gives every problem both."""
+    return (
+        *ungrouped_note(items, [_level(it) for it in items], "level"),
+        *ungrouped_note(items, [_subject(it) for it in items], "subject"),
+    )
+
+
 def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -> tuple[str, ...]:
     return stored_verdict_note(items, scores, profile, _STORED, "correct")
 
@@ -144,7 +153,10 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
             "subject": _counts(items, scores, _subject),
             "subject_level": _counts(items, scores, _subject_level),
         },
-        notes=_stored_note(items, scores, "official"),
+        notes=(
+            *_ungrouped(items),
+            *_stored_note(items, scores, "official"),
+        ),
     )
 
 
@@ -159,7 +171,10 @@ def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         units="percent",
         digits=2,
         breakdowns={"Subject": rows},
-        notes=_stored_note(items, scores, "vlmevalkit"),
+        notes=(
+            *ungrouped_note(items, [_subject(it) for it in items], "subject", "Subject"),
+            *_stored_note(items, scores, "vlmevalkit"),
+        ),
     )
 
 

@@ -50,7 +50,13 @@ from ..readers.layouts import is_vlmevalkit
 from ..readers.records import Records, column_name, read_records
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import judged_data, reported_scores, unique_items, vlmevalkit_judge_rows
+from ._common import (
+    judged_data,
+    reported_scores,
+    ungrouped_note,
+    unique_items,
+    vlmevalkit_judge_rows,
+)
 from ._lmms import TOOLKIT_SCORE
 from ._math_read import (
     VLMEVALKIT_AUXEVAL,
@@ -178,6 +184,15 @@ def _official_breakdowns(
     return out
 
 
+def _ungrouped(items: Sequence[Item], keys: Sequence[str]) -> tuple[str, ...]:
+    """Notes naming the problems that have no value of a breakdown key (left out of it)."""
+    return tuple(
+        note
+        for key in keys
+        for note in ungrouped_note(items, [key if _values(it, key) else None for it in items], key)
+    )
+
+
 def _stored_note(items: Sequence[Item], scores: Sequence[float], profile: str) -> tuple[str, ...]:
     return stored_verdict_note(items, scores, profile, _STORED, "true_false")
 
@@ -222,7 +237,7 @@ def _official_aggregate(profile: str, lmms: bool = False) -> Callable[..., Aggre
             units="percent",
             digits=2,
             breakdowns=_official_breakdowns(items, scores),
-            notes=notes,
+            notes=notes + _ungrouped(items, BREAKDOWN_KEYS),
         )
 
     return aggregate
@@ -249,7 +264,9 @@ def _vlmevalkit_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Agg
         units="percent",
         digits=2,
         breakdowns={"Task&Skill": rows},
-        notes=_stored_note(items, scores, "vlmevalkit") + _size_note(items, scores),
+        notes=_stored_note(items, scores, "vlmevalkit")
+        + _size_note(items, scores)
+        + _ungrouped(items, ("task",)),
     )
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..aggregate.formulas import group_by
 from ..core.arguments import ArgumentTypeError, check
 from ..core.exceptions import InputError, MissingPredictionError, UnknownNameError
 from ..core.signature import Signature
@@ -43,7 +44,7 @@ from ..mmbench.model import CIRCULAR_STRIDE, MMBenchData, MMBenchRow, Prediction
 from ..mmbench.report import QuestionRecord
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskData, TaskInputs, TaskProfile
-from ._common import reported_scores
+from ._common import reported_scores, ungrouped_note
 
 __all__ = [
     "CCBENCH_CATEGORIES",
@@ -269,22 +270,23 @@ def _aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     for _, s in hits:
         total += s
     breakdowns: dict[str, dict[str, dict[str, float | int]]] = {}
+    notes: list[str] = []
+    heads = [head for head, _ in hits]
     for key in ("split", "l2_category", "category"):
-        groups: dict[str, list[float]] = {}
-        for item, s in hits:
-            g = item.fields.get(key)
-            if g:
-                groups.setdefault(str(g), []).append(s)
+        keys = [str(g) if (g := head.fields.get(key)) else None for head in heads]
+        groups = group_by(keys, [s for _, s in hits])
         if groups:
             breakdowns[key] = {
                 g: {"accuracy": sum(v) / len(v), "n": len(v)} for g, v in sorted(groups.items())
             }
+            notes += ungrouped_note(heads, keys, key)
     return Aggregate(
         metrics={"Overall": total / len(hits) if hits else float("nan"), "n": len(hits)},
         headline="Overall",
         units="fraction",
         digits=4,
         breakdowns=breakdowns,
+        notes=tuple(notes),
     )
 
 

@@ -50,7 +50,7 @@ from ..readers.join import unique_rows
 from ..readers.records import Records, read_records
 from . import register_task
 from ._base import Aggregate, Item, TaskData, TaskInputs, TaskProfile
-from ._common import mean_aggregate, reported_scores
+from ._common import group_keys, mean_aggregate, reported_scores, ungrouped_note
 from ._lmms import (
     TOOLKIT_SCORE,
     lmms_eval_predictions,
@@ -166,6 +166,14 @@ def _official_breakdown(items: Sequence[Item], scores: Sequence[float]) -> dict[
     return out
 
 
+#: the item fields the official breakdowns group by, and the metrics they give
+_BREAKDOWN_FIELDS = (
+    ("subject", "acc_natural / acc_social / acc_language"),
+    ("grade", "acc_grade_*"),
+    ("topic", "acc_<topic>"),
+)
+
+
 def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
     """``evaluate_acc.py`` ``get_scores``: ``acc_average`` = right / all × 100 and the
     official breakdowns (:func:`_official_breakdown`), percent, printed ``{:.2f}``; it asserts
@@ -179,8 +187,10 @@ def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggre
         # get_scores' order: the eight breakdowns, acc_average, then the topics
         parts = list(_official_breakdown(items, scores).items())
         metrics = dict(parts[:8]) | {"acc_average": average} | dict(parts[8:])
+        for field, table in _BREAKDOWN_FIELDS:
+            notes += ungrouped_note(items, group_keys(items, field), field, table)
         if any(it.fields.get("image_assumed") for it in items):
-            notes = (
+            notes += (
                 "the sheet has no image column: VLMEvalKit's ScienceQA_TEST is the image "
                 "subset, so every row counts as has_image (IMG) for acc_has_image / "
                 "acc_no_context",

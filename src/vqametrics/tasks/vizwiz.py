@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..aggregate.formulas import group_by
 from ..core.exceptions import InputError
 from ..core.sums import pairwise_sum
 from ..kernels.vqa import average, leave_one_out_values
@@ -32,6 +33,7 @@ from ..normalize.vizwiz import prediction as vizwiz_prediction
 from . import _vqa_family as family
 from . import register_task
 from ._base import Aggregate, Item, Task, TaskProfile
+from ._common import group_keys, ungrouped_note
 from ._explain import soft_accuracy
 from ._vizwiz_read import LMMS_EVAL_METRICS, LMMS_EVAL_REPORTED, read_vizwiz
 from ._vqa_family import lmms_eval_accuracy
@@ -157,21 +159,18 @@ def _percent_of_sum(scores: Sequence[float]) -> float:
 
 
 def _official_aggregate(items: Sequence[Item], scores: Sequence[float]) -> Aggregate:
-    groups: dict[str, list[float]] = {}
-    for it, s in zip(items, scores, strict=True):
-        t = it.fields.get("answer_type")
-        if t is not None:
-            groups.setdefault(str(t), []).append(s)
+    types = group_keys(items, "answer_type")
+    groups = group_by(types, scores)
     metrics: dict[str, float | int] = {
         "overall": _percent_of_sum(scores) if scores else 0.0,
         "n": len(scores),
     }
-    notes: tuple[str, ...] = ()
+    notes = ungrouped_note(items, types, "answer_type", "perAnswerType")
     ans = _answerability(items)
     if ans is not None:
         metrics.update(ans)
     else:
-        notes = ("answerability not computed: the results carry no 'answerable' score",)
+        notes += ("answerability not computed: the results carry no 'answerable' score",)
     per_type = {t: {"accuracy": _percent_of_sum(v), "n": len(v)} for t, v in groups.items()}
     return Aggregate(
         metrics=metrics,
