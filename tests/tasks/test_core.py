@@ -80,6 +80,24 @@ def test_no_id_in_common_says_so() -> None:
         join_by_id([1, 2, 3], ["a", "b"], ["x", "y"], source="r.json", allow_missing=True)
 
 
+def test_a_missing_prediction_names_the_unknown_one_beside_it() -> None:
+    # image 1 (an int where a file name belongs) is the missing image misspelled: say both
+    with pytest.raises(InputError) as caught:
+        join_by_id(
+            ["a.jpg", "b.jpg"],
+            [1, "b.jpg"],
+            ["x", "y"],
+            source="r.json",
+            wheres=["r.json: item 1", "r.json: item 2"],
+            what="image",
+        )
+    said = str(caught.value)  # the hint names --allow-missing or allow_missing=True
+    assert said.startswith("r.json: no prediction for image 'a.jpg' (pass ")
+    assert said.endswith("; 1 prediction names an unknown image (first 1, at r.json: item 1)")
+    with pytest.raises(InputError, match=r"score them 0\)$"):  # nothing unknown: nothing said
+        join_by_id(["a.jpg", "b.jpg"], ["b.jpg"], ["y"], source="r.json", what="image")
+
+
 def test_a_null_answer_is_missing_not_a_silent_zero(tmp_path: Path) -> None:
     ann = tmp_path / "ann.json"
     ann.write_text(

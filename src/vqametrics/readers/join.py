@@ -188,13 +188,20 @@ def join_by_id(
             predictions.append(None)
         else:
             predictions.append(pred_texts[j])
+    extra = [k for k in by_id if k not in gt_set]
     if missing and not allow_missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        # a prediction whose id matches nothing is most often the missing one, misspelled
+        unknown = (
+            f"; {_count(len(extra), 'prediction names', 'predictions name')} an unknown "
+            f"{what} (first {extra[0]!r}, at {wheres[by_id[extra[0]]] if wheres else source})"
+            if extra
+            else ""
+        )
         raise MissingPredictionError(
             f"{source}: no prediction for {what} {missing[0]!r}{more} "
-            "(pass --allow-missing to score them 0)"
+            f"(pass --allow-missing to score them 0){unknown}"
         )
-    extra = [k for k in by_id if k not in gt_set]
     if extra and not ignore_extra:
         more = f" and {len(extra) - 1} more" if len(extra) > 1 else ""
         raise InputError(
@@ -202,6 +209,10 @@ def join_by_id(
             "(pass --ignore-extra to skip them)"
         )
     return Joined(predictions, missing, extra, duplicates, fixed)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def same_ids(a: Sequence[Hashable], b: Sequence[Hashable]) -> bool:
