@@ -258,3 +258,25 @@ def test_stored_verdict_note_names_the_differing_items() -> None:
         "1: stored True, recomputed False; 3: stored False, recomputed True"
     )
     assert stored_verdict_note(items[1:2], [1.0], "official", "stored", "correct") == ()
+
+
+@pytest.mark.parametrize("profile", ["official", "vlmevalkit"])
+def test_worked_solutions_get_no_verbose_warning(tmp_path: Path, profile: str) -> None:
+    # the official rules find the answer inside the response, and VLMEvalKit scores the
+    # judge's res: "N of N predictions look verbose … see --extract" would be a false alarm
+    reply = "Let me think step by step. The area is 12 square units, so the answer is 12."
+    if profile == "official":
+        ann = _lines(tmp_path, ANNOTATIONS, "test.jsonl")
+        out = _lines(tmp_path, [{"id": a["id"], "response": reply} for a in ANNOTATIONS])
+        r = evaluate_task("mathvision", out, annotations=ann)
+        assert r.scores == [0.0, 0.0, 1.0]  # 12 is only the third problem's answer
+    else:
+        sheet = tmp_path / "m_MathVision_gpt-4o-mini.csv"
+        sheet.write_text(
+            f'index,question,answer,choices,category,prediction,res,log\n1,q,12,[],c,"{reply}",'
+            "12,Succeed\n",
+            encoding="utf-8",
+        )
+        r = evaluate_task("mathvision", sheet, profile="vlmevalkit")
+        assert r.scores == [1.0]
+    assert r.diagnostics is None

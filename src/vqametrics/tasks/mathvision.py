@@ -396,6 +396,7 @@ OFFICIAL = TaskProfile(
     aggregate=_official_aggregate,
     context=("options",),
     detail=_detail,
+    reads_free_text=True,  # its rules find the answer in the response: no verbose warning
 )
 
 VLMEVALKIT = TaskProfile(
@@ -407,6 +408,7 @@ VLMEVALKIT = TaskProfile(
     score=_vlmevalkit_score,
     aggregate=_vlmevalkit_aggregate,
     context=("options", "res", "res_absent"),
+    reads_free_text=True,  # the judge's res is scored, not the response
 )
 
 
