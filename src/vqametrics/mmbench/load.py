@@ -241,7 +241,9 @@ def _read_jsonl(path: Path) -> Table:
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            raise InputError(f"{src}: line {n}: invalid JSON ({exc})") from None
+            from ..readers._json import json_error_text
+
+            raise InputError(f"{src}: {json_error_text(exc, n)}") from None
         if not isinstance(obj, dict):
             raise InputError(f"{src}: line {n}: expected a JSON object, got {type(obj).__name__}")
         obj = _lmms_eval_row(obj) or obj

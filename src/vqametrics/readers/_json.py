@@ -20,6 +20,7 @@ __all__ = [
     "Repeat",
     "decode_typed",
     "display_name",
+    "json_error_text",
     "member_line",
     "not_utf8_error",
     "object_pairs",
@@ -127,7 +128,7 @@ def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[
                 # orjson words a byte that is not UTF-8 as "str is not valid UTF-8: surrogates
                 # not allowed" at line 1, column 1, wherever it is: find it (the error path only)
                 raise not_utf8_error(name, data) or InputError(
-                    f"{name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+                    f"{name}: {json_error_text(exc)}"
                 ) from None
     raw = data.split(b"\n")
     if all(map(bytes.strip, raw[:-1])):  # no blank line but maybe the last: numbers by position
@@ -148,9 +149,37 @@ def parse_json_or_jsonl(name: str, data: bytes, jsonl: bool) -> tuple[Any, list[
             orjson.loads(line)
         except orjson.JSONDecodeError as exc:
             raise not_utf8_error(name, data, line) or InputError(
-                f"{name}: line {lineno}: invalid JSON at column {exc.colno}: {exc.msg}"
+                f"{name}: {json_error_text(exc, lineno)}"
             ) from None
     raise AssertionError("unreachable: a line failed once and parsed the second time")
+
+
+#: the non-numbers Python's ``json.dump`` writes for a float ``nan`` or ``inf`` (its default
+#: ``allow_nan=True``), which JSON does not have
+_NOT_JSON_NUMBERS = {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}
+
+
+def json_error_text(exc: orjson.JSONDecodeError, line: int | None = None) -> str:
+    """Where a document (or JSON Lines' *line*, a document of its own) stops being JSON and
+    why, for messages that name the file first."""
+    if line is not None:
+        return f"line {line}: invalid JSON at column {exc.colno}: {_reason(exc)}"
+    return f"invalid JSON at line {exc.lineno}, column {exc.colno}: {_reason(exc)}"
+
+
+def _reason(exc: orjson.JSONDecodeError) -> str:
+    """orjson's message, or for ``NaN`` / ``Infinity`` what they are and what to write."""
+    doc, pos = exc.doc, exc.pos
+    if doc.startswith("-Infinity", max(pos - 1, 0)):  # orjson stops after the sign
+        token = "-Infinity"
+    else:
+        token = next((t for t in ("NaN", "Infinity") if doc.startswith(t, pos)), "")
+    if not token:
+        return str(exc.msg)
+    return (
+        f"{token} is not a JSON value (Python's json.dump writes it for a float "
+        f"{_NOT_JSON_NUMBERS[token]}); write null, or a number, instead"
+    )
 
 
 def not_utf8_error(name: str, data: bytes, part: bytes | None = None) -> InputError | None:

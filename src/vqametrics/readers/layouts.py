@@ -392,7 +392,11 @@ def _lmms_results(path: str | Path) -> dict[str, Any]:
             raw.decode("utf-8")
         except UnicodeDecodeError as bad:
             raise not_utf8(path, raw, bad) from None
-        raise InputError(f"{path}: not a readable lmms-eval results.json ({exc})") from None
+        from ._json import json_error_text
+
+        raise InputError(
+            f"{path}: not a readable lmms-eval results.json ({json_error_text(exc)})"
+        ) from None
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, dict):
         raise InputError(f"{path}: no 'results' object (not an lmms-eval results.json)")

@@ -81,8 +81,12 @@ def read_score_file(
 
     try:
         return path, orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError) as exc:
+    except OSError as exc:
         raise InputError(f"{path}: not a readable {what} ({exc})") from None
+    except orjson.JSONDecodeError as exc:
+        from ..readers._json import json_error_text
+
+        raise InputError(f"{path}: not a readable {what} ({json_error_text(exc)})") from None
 
 
 def stored_verdict_note(
