@@ -355,3 +355,29 @@ def test_discarding_leaves_published_folders_alone(tmp_path: Path) -> None:
     staged.publish()
     output.discard_unpublished()
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.json", "manifest.json"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_an_out_folder_that_cannot_be_made_is_named_not_its_staging_folder(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # /proc takes no new folder (even as root): the error named ".x.vqm-tmp-PID-XXXX" there
+    out = Path("/proc/vqametrics-no-such-folder")
+    assert main(_vqa(out)) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"vqametrics: error: {out}: cannot be written (No such file or directory)"
+    )
+
+
+def test_a_staged_file_that_cannot_be_written_names_its_final_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(path: str | os.PathLike[str], chunks: object) -> None:
+        raise OSError(28, "No space left on device", os.fspath(path))
+
+    monkeypatch.setattr(output, "write_chunks", full_disk)
+    with pytest.raises(OSError) as caught:
+        publish_dir(tmp_path / "out", {"a.json": b"{}"})
+    assert caught.value.filename == str(tmp_path / "out" / "a.json")
+    assert caught.value.strerror == "cannot be written (No space left on device)"
+    assert _no_temporaries(tmp_path)

@@ -147,6 +147,18 @@ def publish_dir(
         return staged.publish(signature)
 
 
+@contextlib.contextmanager
+def _named_as(path: Path) -> Iterator[None]:
+    """An ``OSError`` raised within names *path*, the output the user asked for, not the
+    staging folder it is written in first (``.out.vqm-tmp-…`` means nothing to them)."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is None or _TMP not in os.fspath(exc.filename):
+            raise
+        raise type(exc)(exc.errno, f"cannot be written ({exc.strerror})", os.fspath(path)) from None
+
+
 class StagedDir:
     """An output folder being written: files go into a temporary sibling folder until
     :meth:`publish`. A context manager: leaving it without publishing removes the temporary
@@ -169,7 +181,7 @@ class StagedDir:
         target.parent.mkdir(parents=True, exist_ok=True)
         _clean_stale(target)
         self._pid = os.getpid()
-        with _signals_held():  # the folder exists only once it is registered
+        with _signals_held(), _named_as(target):  # registered as soon as it exists
             self.staging: Path | None = Path(
                 tempfile.mkdtemp(prefix=f".{target.name}{_TMP}{self._pid}-", dir=target.parent)
             )
@@ -191,7 +203,8 @@ class StagedDir:
 
     def write(self, name: str, data: bytes) -> None:
         """Stage the file *name* with content *data*."""
-        self.record(name, write_chunks(self.path(name), (data,)))
+        with _named_as(self.final / name):
+            self.record(name, write_chunks(self.path(name), (data,)))
 
     def record(self, name: str, digest: FileDigest) -> None:
         """Note the digest of a file staged through :meth:`path`."""
